@@ -1,0 +1,58 @@
+// Package admin serves /_appliance: health for orchestrators (livez, readyz), and the operator's
+// controls — snapshot and restore, reset and reseed, the request journal, the outbox and the
+// clock. Everything but livez and readyz needs the bootstrap token.
+package admin
+
+import (
+	"log/slog"
+	"sync"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/store"
+)
+
+// Deps is what the appliance endpoints work on.
+type Deps struct {
+	Store   *store.DB
+	Clock   *clock.Settable
+	Ready   *kit.Readiness
+	Journal *kit.Journal
+	Log     *slog.Logger
+	// DevClock lets POST /_appliance/clock move time.
+	DevClock bool
+	// RestoreLimit caps the size of an uploaded snapshot (the request body limit).
+	RestoreLimit int64
+	// OnReplace runs after restore, reset and reseed replaced the data, so derived state (search
+	// indexes, caches) is rebuilt from the store.
+	OnReplace func()
+}
+
+// handlers holds Deps for the route handlers.
+type handlers struct {
+	Deps
+	clockMu sync.Mutex // orders persist-then-set of concurrent clock moves
+}
+
+// Bind registers every /_appliance route on r, in one place.
+func Bind(r fiber.Router, d Deps) {
+	if d.OnReplace == nil {
+		d.OnReplace = func() {}
+	}
+	h := &handlers{Deps: d}
+	r.Get("/livez", h.livez)
+	r.Get("/readyz", h.readyz)
+
+	auth := r.Group("", h.requireToken)
+	auth.Get("/snapshot", h.snapshot)
+	auth.Post("/restore", h.restore)
+	auth.Post("/reset", h.reset)
+	auth.Post("/reseed", h.reseed)
+	auth.Get("/requests", h.listRequests)
+	auth.Delete("/requests", h.clearRequests)
+	auth.Get("/outbox", h.listOutbox)
+	auth.Delete("/outbox", h.clearOutbox)
+	auth.Get("/clock", h.getClock)
+	auth.Post("/clock", h.setClock)
+}

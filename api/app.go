@@ -1,0 +1,47 @@
+// Package api builds the one fiber app that serves every pocketforge API from one listener: it
+// mounts the cloud, build and explorer APIs and /_appliance, and wraps them in the middleware they
+// share (request id, access log, request journal, panic recovery, readiness gate). Each API
+// renders its own errors; this package only decides which API a path belongs to.
+package api
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/api/admin"
+	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/store"
+)
+
+// Deps is what the APIs work on, built once at start-up.
+type Deps struct {
+	Store   *store.DB
+	Clock   *clock.Settable
+	Log     *slog.Logger
+	Ready   *kit.Readiness
+	Journal *kit.Journal
+	// OnReplace runs after the data was replaced wholesale (restore, reset, reseed).
+	OnReplace func()
+}
+
+// New builds the root app: one place where every API is mounted.
+func New(cfg *config.Config, d Deps) *fiber.App {
+	app := fiber.New(fiber.Config{
+		AppName:               "pocketforge",
+		DisableStartupMessage: true,
+		CaseSensitive:         true, // /source/Pocket:1.0 and /source/pocket:1.0 are different projects
+		BodyLimit:             int(cfg.BodyLimit),
+		ReadBufferSize:        16 << 10, // osc and browsers send long cookie and auth headers
+		IdleTimeout:           2 * time.Minute,
+		ErrorHandler:          renderError,
+	})
+	app.Use(front(d))
+	admin.Bind(app.Group("/_appliance"), admin.Deps{
+		Store: d.Store, Clock: d.Clock, Ready: d.Ready, Journal: d.Journal, Log: d.Log,
+		DevClock: cfg.DevClock, RestoreLimit: cfg.BodyLimit, OnReplace: d.OnReplace,
+	})
+	return app
+}

@@ -1,0 +1,62 @@
+// Package build serves the build service API (/source, /build, /request, /search, …) in the wire
+// format the osc client reads: XML documents and <status> errors.
+package build
+
+import (
+	"encoding/xml"
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/api/kit"
+)
+
+// Prefixes are the root paths the build API owns (the seed's endpoint tables); errors under them
+// are rendered by RenderError.
+var Prefixes = []string{
+	"/about", "/architectures", "/attribute", "/build", "/comment", "/comments", "/configuration",
+	"/distributions", "/group", "/issue_tracker", "/issue_trackers", "/message", "/person",
+	"/published", "/request", "/result", "/search", "/source", "/statistics", "/status_message",
+	"/status_messages", "/tag", "/trigger", "/user",
+}
+
+// status is the build service's <status> document.
+type status struct {
+	XMLName xml.Name `xml:"status"`
+	Code    string   `xml:"code,attr"`
+	Summary string   `xml:"summary"`
+}
+
+// defaultCodes names the code of an error that carries none, by HTTP status (the build service's
+// own names where it has one: authentication_required, not_found).
+var defaultCodes = map[int]string{
+	http.StatusBadRequest:            "bad_request",
+	http.StatusUnauthorized:          "authentication_required",
+	http.StatusForbidden:             "forbidden",
+	http.StatusNotFound:              "not_found",
+	http.StatusMethodNotAllowed:      "method_not_allowed",
+	http.StatusConflict:              "conflict",
+	http.StatusRequestEntityTooLarge: "request_too_large",
+	http.StatusTooManyRequests:       "too_many_requests",
+	http.StatusServiceUnavailable:    "service_unavailable",
+}
+
+// RenderError writes err as <status code="…"><summary>…</summary></status> with the code also in
+// X-Opensuse-Errorcode, which osc reads; osc prints the summary to the user, so it is a sentence.
+func RenderError(c *fiber.Ctx, err error) error {
+	st := kit.Status(err)
+	code := kit.Code(err)
+	if code == "" {
+		code = defaultCodes[st]
+	}
+	if code == "" {
+		code = "internal_error"
+	}
+	summary := kit.Reason(err, st)
+	if st == http.StatusNotFound && code == "not_found" && summary == http.StatusText(st) {
+		summary = "Not found: " + c.Path()
+	}
+	body, _ := xml.Marshal(status{Code: code, Summary: summary}) // cannot fail: strings only
+	c.Set("X-Opensuse-Errorcode", code)
+	c.Set(fiber.HeaderContentType, "application/xml; charset=utf-8")
+	return c.Status(st).Send(body)
+}

@@ -1,0 +1,132 @@
+package config
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+// option describes one setting. The table below is the single place that knows an option's
+// name, help text, default and rules: flag registration, the environment twin, the YAML key,
+// validation and Redacted are all derived from it.
+type option struct {
+	name   string // flag name; also the YAML key and, via EnvName, the variable name
+	usage  string // help text; a `quoted` word becomes the argument name in --help
+	def    string // default, as text; parsed by set to build the defaults
+	common bool   // registered by RegisterCommon (every subcommand that opens the data file)
+	isBool bool   // a pflag bool on the command line (--flag, --flag=false)
+	secret bool   // masked in Redacted and never echoed in error messages
+	set    func(c *Config, s string) error
+	get    func(c *Config) string
+}
+
+// options lists every setting in the order Redacted reports them.
+var options = []option{
+	{name: "data", common: true, def: "pocketforge.db",
+		usage: "bbolt data `file` holding all state",
+		set:   func(c *Config, s string) (err error) { c.Data, err = parseNonEmpty(s); return },
+		get:   func(c *Config) string { return c.Data }},
+	{name: "config", common: true, def: "",
+		usage: "YAML `file` with settings keyed by flag name (flags and POCKETFORGE_* variables override it)",
+		set:   func(c *Config, s string) error { c.ConfigFile = s; return nil },
+		get:   func(c *Config) string { return c.ConfigFile }},
+	{name: "addr", def: "127.0.0.1:8080",
+		usage: "listen address `host:port` (port 0 picks a free port)",
+		set:   func(c *Config, s string) (err error) { c.Addr, err = parseAddr(s); return },
+		get:   func(c *Config) string { return c.Addr }},
+	{name: "external-url", def: "",
+		usage: "absolute http(s) `URL` clients reach this appliance at; used for every absolute URL it emits (default: derived from the listener)",
+		set:   func(c *Config, s string) (err error) { c.ExternalURL, err = parseExternalURL(s); return },
+		get:   func(c *Config) string { return c.ExternalURL }},
+	{name: "no-fixtures", isBool: true, def: "false",
+		usage: "start with an empty world instead of loading the demo data",
+		set:   func(c *Config, s string) (err error) { c.NoFixtures, err = parseBool(s); return },
+		get:   func(c *Config) string { return strconv.FormatBool(c.NoFixtures) }},
+	{name: "ephemeral", isBool: true, def: "false",
+		usage: "use a temporary data file without fsync, removed on exit",
+		set:   func(c *Config, s string) (err error) { c.Ephemeral, err = parseBool(s); return },
+		get:   func(c *Config) string { return strconv.FormatBool(c.Ephemeral) }},
+	{name: "bootstrap-token", secret: true, def: "",
+		usage: "admin API `token` (8..128 printable ASCII, no spaces); empty keeps the stored one or generates one; prefer the POCKETFORGE_BOOTSTRAP_TOKEN variable",
+		set:   func(c *Config, s string) (err error) { c.BootstrapToken, err = parseToken(s); return },
+		get:   func(c *Config) string { return c.BootstrapToken }},
+	{name: "admin-password", secret: true, def: "",
+		usage: "console admin `password` (6..128 characters); empty keeps the stored one or generates one; prefer the POCKETFORGE_ADMIN_PASSWORD variable",
+		set:   func(c *Config, s string) (err error) { c.AdminPassword, err = parsePassword(s); return },
+		get:   func(c *Config) string { return c.AdminPassword }},
+	{name: "dev-clock", isBool: true, def: "false",
+		usage: "allow moving the clock through /_appliance/clock (demos and tests)",
+		set:   func(c *Config, s string) (err error) { c.DevClock, err = parseBool(s); return },
+		get:   func(c *Config) string { return strconv.FormatBool(c.DevClock) }},
+	{name: "log-level", def: "info",
+		usage: "log `level`: debug, info, warn or error",
+		set:   func(c *Config, s string) (err error) { c.LogLevel, err = parseLevel(s); return },
+		get:   func(c *Config) string { return strings.ToLower(c.LogLevel.String()) }},
+	{name: "log-format", def: "text",
+		usage: "log `format`: text or json",
+		set:   func(c *Config, s string) (err error) { c.LogFormat, err = parseLogFormat(s); return },
+		get:   func(c *Config) string { return c.LogFormat }},
+	{name: "body-limit", def: "256MiB",
+		usage: "largest accepted request body, a `size` such as 262144, 256KiB, 64MiB or 10MB (1KiB..16GiB)",
+		set:   func(c *Config, s string) (err error) { c.BodyLimit, err = parseBodyLimit(s); return },
+		get:   func(c *Config) string { return formatSize(c.BodyLimit) }},
+	{name: "shutdown-timeout", def: "10s",
+		usage: "how long in-flight requests may finish at shutdown, a `duration` (0 < d <= 10m)",
+		set: func(c *Config, s string) (err error) {
+			c.ShutdownTimeout, err = parseDuration(s, 10*time.Minute)
+			return
+		},
+		get: func(c *Config) string { return c.ShutdownTimeout.String() }},
+	{name: "journal-size", def: "1000",
+		usage: "how many recent requests /_appliance/requests keeps, a `count` (0..100000, 0 disables)",
+		set:   func(c *Config, s string) (err error) { c.JournalSize, err = parseIntRange(s, 0, 100000); return },
+		get:   func(c *Config) string { return strconv.Itoa(c.JournalSize) }},
+	{name: "batch-delay", def: "1ms",
+		usage: "how long overlapping writes wait to share one bbolt commit, a `duration` (0 < d <= 100ms)",
+		set: func(c *Config, s string) (err error) {
+			c.BatchDelay, err = parseDuration(s, 100*time.Millisecond)
+			return
+		},
+		get: func(c *Config) string { return c.BatchDelay.String() }},
+}
+
+// lookupOption returns the option with the given flag name, or nil.
+func lookupOption(name string) *option {
+	for i := range options {
+		if options[i].name == name {
+			return &options[i]
+		}
+	}
+	return nil
+}
+
+// RegisterCommon adds the flags every subcommand that opens the data file takes, --data and
+// --config; cobra registers them as persistent flags on the root command so that serve,
+// export and import share one spelling.
+func RegisterCommon(fs *pflag.FlagSet) {
+	register(fs, true)
+}
+
+// RegisterServe adds every flag that RegisterCommon does not: the serve command's.
+func RegisterServe(fs *pflag.FlagSet) {
+	register(fs, false)
+}
+
+// register adds the options whose common field equals common. Values stay raw strings (or
+// pflag bools) so that FromFlags can run them through the same parse function as env and
+// file values and report errors in one format.
+func register(fs *pflag.FlagSet, common bool) {
+	for i := range options {
+		o := &options[i]
+		if o.common != common {
+			continue
+		}
+		if o.isBool {
+			fs.Bool(o.name, o.def == "true", o.usage)
+		} else {
+			fs.String(o.name, o.def, o.usage)
+		}
+	}
+}

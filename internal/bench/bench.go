@@ -1,0 +1,51 @@
+// Package bench holds the one helper every hot-path benchmark uses to time pocketforge against the
+// raw layer beneath it (bbolt, fiber, bleve, xpath) in the same run and print the ratio, so a
+// regression or an unexpected ceiling shows as a number next to its limit.
+package bench
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Compare times b.N calls of app, then b.N calls of raw, each spread over conc goroutines (1:
+// sequential). ns/op is app's; it reports raw's as "raw-ns/op" and app's time divided by raw's as
+// "x-raw" (1.0 = no overhead; 2.0 = twice as slow as the raw layer).
+func Compare(b *testing.B, conc int, app, raw func(i int)) {
+	b.Helper()
+	b.ResetTimer()
+	appD := Run(b.N, conc, app)
+	b.StopTimer()
+	rawD := Run(b.N, conc, raw)
+	b.ReportMetric(float64(rawD.Nanoseconds())/float64(b.N), "raw-ns/op")
+	b.ReportMetric(float64(appD)/float64(rawD), "x-raw")
+}
+
+// Run calls op(i) for i in [0, n) on conc goroutines and returns the wall time taken.
+func Run(n, conc int, op func(i int)) time.Duration {
+	if conc < 1 {
+		conc = 1
+	}
+	start := time.Now()
+	if conc == 1 {
+		for i := 0; i < n; i++ {
+			op(i)
+		}
+		return time.Since(start)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for g := 0; g < conc; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := next.Add(1) - 1; i < int64(n); i = next.Add(1) - 1 {
+				op(int(i))
+			}
+		}()
+	}
+	wg.Wait()
+	return time.Since(start)
+}

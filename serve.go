@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"time"
+
+	"github.com/pocketforge/pocketforge/api"
+	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/fixtures"
+	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/appliance"
+	"go.etcd.io/bbolt"
+)
+
+// serve runs the appliance until ctx ends: it opens the data file (failing fast, with one line,
+// when it cannot), listens, loads the demo fixtures while /_appliance/readyz says 503, then
+// serves; on ctx's end it stops accepting, lets in-flight requests finish (bounded by
+// --shutdown-timeout) and closes the store. listening, when set, is told the external URL once
+// the listener is up (tests use it).
+func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, listening func(url string)) error {
+	started := time.Now()
+	lw := newLogWriter(stderr)
+	defer lw.Close()
+	log := newLogger(cfg, lw)
+	for _, w := range cfg.Warnings {
+		log.Warn(w)
+	}
+
+	db, cleanup, err := openData(cfg)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	clk, creds, err := prepareAppliance(db, cfg)
+	if err != nil {
+		return err
+	}
+	ready := kit.NewReadiness("store", "fixtures")
+	ready.Set("store", true)
+	app := api.New(cfg, api.Deps{
+		Store: db, Clock: clk, Log: log, Ready: ready, Journal: kit.NewJournal(cfg.JournalSize),
+		OnReplace: func() { log.Info("data replaced") },
+	})
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s: %v (choose another --addr)", cfg.Addr, err)
+	}
+	url := cfg.ExternalURLFor(ln.Addr())
+	logStart(log, cfg, db, ln.Addr(), url)
+	printBanner(stdout, cfg, db, url, creds)
+	served := make(chan error, 1)
+	go func() { served <- app.Listener(ln) }()
+	if listening != nil {
+		listening(url)
+	}
+
+	rep, err := fixtures.Ensure(db, cfg.NoFixtures, clk.Now())
+	if err != nil {
+		_ = app.ShutdownWithTimeout(cfg.ShutdownTimeout)
+		return err
+	}
+	ready.Set("fixtures", true)
+	log.Info("ready", "fixtures", rep.Mode, "loaded", rep.Applied, "ms", time.Since(started).Milliseconds())
+
+	select {
+	case <-ctx.Done():
+	case err := <-served:
+		return fmt.Errorf("serving on %s: %w", ln.Addr(), err)
+	}
+	log.Info("shutting down", "grace", cfg.ShutdownTimeout.String())
+	if err := app.ShutdownWithTimeout(cfg.ShutdownTimeout); err != nil {
+		log.Warn("shutdown: in-flight requests cut off", "err", err)
+	}
+	log.Info("stopped")
+	return nil
+}
+
+// openData opens the data file: --data, or a fresh temporary file without fsync for
+// --ephemeral, removed again by the returned cleanup, which also closes the store.
+func openData(cfg *config.Config) (*store.DB, func(), error) {
+	path, mode := cfg.Data, store.Strict
+	if cfg.Ephemeral {
+		f, err := os.CreateTemp("", "pocketforge-ephemeral-*.db")
+		if err != nil {
+			return nil, nil, fmt.Errorf("ephemeral data file: %w", err)
+		}
+		f.Close()
+		path, mode = f.Name(), store.NoSync
+	}
+	db, err := store.Open(path, store.Options{Durability: mode, BatchDelay: cfg.BatchDelay})
+	if err != nil {
+		if cfg.Ephemeral {
+			os.Remove(path)
+		}
+		return nil, nil, err
+	}
+	return db, func() {
+		db.Close()
+		if cfg.Ephemeral {
+			os.Remove(path)
+		}
+	}, nil
+}
+
+// prepareAppliance restores the dev clock's persisted offset and makes sure the bootstrap token
+// and admin password exist (generating them on a first start).
+func prepareAppliance(db *store.DB, cfg *config.Config) (*clock.Settable, appliance.Credentials, error) {
+	var offset time.Duration
+	var creds appliance.Credentials
+	err := db.Exclusive(func(tx *bbolt.Tx) (err error) {
+		if offset, err = appliance.ClockOffset(tx); err != nil {
+			return err
+		}
+		creds, err = appliance.EnsureCredentials(tx, cfg.BootstrapToken, cfg.AdminPassword)
+		return err
+	})
+	if err != nil {
+		return nil, creds, fmt.Errorf("data file %s: %w", db.Path(), err)
+	}
+	return clock.NewSettable(offset), creds, nil
+}
+
+// logStart logs where the appliance listens and its effective configuration, secrets masked.
+func logStart(log *slog.Logger, cfg *config.Config, db *store.DB, addr net.Addr, url string) {
+	attrs := []any{"addr", addr.String(), "external_url", url, "data", db.Path(),
+		"durability", db.Durability().String(), "version", version}
+	for _, kv := range cfg.Redacted() {
+		attrs = append(attrs, slog.String("config."+kv[0], kv[1]))
+	}
+	log.Info("listening", attrs...)
+}
+
+// printBanner tells the person who started the appliance where it is and how to get in. A
+// generated secret is printed here once; only its hash is kept.
+func printBanner(w io.Writer, cfg *config.Config, db *store.DB, url string, cr appliance.Credentials) {
+	fmt.Fprintf(w, "pocketforge %s listening on %s (data: %s)\n", version, url, dataLabel(cfg, db))
+	fmt.Fprintln(w, "demo credentials:")
+	fmt.Fprintf(w, "  bootstrap token (Authorization: Bearer … for /_appliance): %s\n", secretLine(cr.TokenSource, cr.BootstrapToken, "--bootstrap-token"))
+	fmt.Fprintf(w, "  build service user Admin, password: %s\n", secretLine(cr.PasswordSource, cr.AdminPassword, "--admin-password"))
+}
+
+func secretLine(source, plain, flag string) string {
+	switch source {
+	case "generated":
+		return plain + "   (generated now, shown once, stored hashed)"
+	case "flag":
+		return "as set by " + flag
+	}
+	return "set on the first start, stored hashed (not shown again; " + flag + " sets a new one)"
+}
+
+func dataLabel(cfg *config.Config, db *store.DB) string {
+	if cfg.Ephemeral {
+		return db.Path() + ", ephemeral: removed on exit"
+	}
+	return db.Path()
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/store"
+	"github.com/spf13/cobra"
+)
+
+// newExport builds `pocketforge export FILE`: an offline snapshot of the data file (the running
+// server holds the file's lock; while it runs, GET /_appliance/snapshot does the same).
+func newExport(env []string, stdout io.Writer) *cobra.Command {
+	var force bool
+	cmd := &cobra.Command{
+		Use:   "export FILE",
+		Short: "Write a snapshot of the data file to FILE (- for stdout); the server must be stopped",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := config.FromFlags(cmd.Flags(), env)
+			if err != nil {
+				return err
+			}
+			if _, err := os.Stat(cfg.Data); err != nil {
+				return fmt.Errorf("data file %s does not exist (choose it with --data)", cfg.Data)
+			}
+			db, err := openOffline(cfg)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			if args[0] == "-" {
+				_, _, err = db.Snapshot(stdout)
+				return err
+			}
+			if err := db.SnapshotFile(args[0], force); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "exported %s to %s (schema %d)\n", cfg.Data, args[0], store.SchemaVersion())
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&force, "force", false, "overwrite FILE if it exists")
+	return cmd
+}
+
+// newImport builds `pocketforge import FILE`: replace the data file's contents with a snapshot.
+func newImport(env []string, stdout io.Writer) *cobra.Command {
+	var force bool
+	cmd := &cobra.Command{
+		Use:   "import FILE",
+		Short: "Replace the data file's contents with the snapshot FILE; the server must be stopped",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := config.FromFlags(cmd.Flags(), env)
+			if err != nil {
+				return err
+			}
+			if _, err := os.Stat(args[0]); err != nil {
+				return fmt.Errorf("snapshot %s: %w", args[0], errors.Unwrap(err))
+			}
+			if _, err := os.Stat(cfg.Data); err == nil && !force {
+				return fmt.Errorf("data file %s exists; pass --force to replace its contents with %s", cfg.Data, args[0])
+			}
+			db, err := openOffline(cfg)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			info, err := db.RestoreFile(args[0])
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "imported %s into %s (%d values, schema %d)\n", args[0], cfg.Data, info.Keys, info.SchemaVersion)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&force, "force", false, "replace the contents of an existing data file")
+	return cmd
+}
+
+// openOffline opens the data file for a command that needs the server stopped.
+func openOffline(cfg *config.Config) (*store.DB, error) {
+	db, err := store.Open(cfg.Data, store.Options{BatchDelay: cfg.BatchDelay})
+	if errors.Is(err, store.ErrLocked) {
+		return nil, fmt.Errorf("%w; while the server runs, use GET /_appliance/snapshot or POST /_appliance/restore", err)
+	}
+	return db, err
+}

@@ -1,0 +1,130 @@
+// Package appliance keeps the running appliance's own state in store.BucketAppliance: the hashed
+// bootstrap token and build-service admin password, and the dev-clock offset. Reset and Restore
+// leave this bucket alone, so the operator keeps access whatever data is loaded.
+package appliance
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/pocketforge/pocketforge/store"
+	"go.etcd.io/bbolt"
+	"golang.org/x/crypto/bcrypt"
+)
+
+var (
+	keyBootstrap   = []byte("bootstrap_token_sha256")
+	keyAdminPass   = []byte("admin_password_bcrypt")
+	keyClockOffset = []byte("clock_offset_ns")
+)
+
+// Credentials reports what EnsureCredentials did with each secret. A plaintext field is non-empty
+// only when the secret was generated on this start: it is shown to the user once, then only its
+// hash exists.
+type Credentials struct {
+	BootstrapToken string
+	AdminPassword  string
+	// TokenSource and PasswordSource say where each secret came from on this start:
+	// "generated", "flag" (set from configuration) or "stored" (kept from an earlier start).
+	TokenSource, PasswordSource string
+}
+
+// EnsureCredentials makes sure both secrets exist. A configured value replaces the stored one
+// (the flag is the operator's word); with none configured, a stored secret is kept, and a missing
+// one is generated. Hashing with bcrypt is slow on purpose, so call it once at start-up in an
+// exclusive transaction.
+func EnsureCredentials(tx *bbolt.Tx, token, password string) (Credentials, error) {
+	b, err := store.Bucket(tx, store.BucketAppliance)
+	if err != nil {
+		return Credentials{}, err
+	}
+	var cr Credentials
+	switch {
+	case token != "":
+		cr.TokenSource = "flag"
+		err = b.Put(keyBootstrap, tokenHash(token))
+	case b.Get(keyBootstrap) != nil:
+		cr.TokenSource = "stored"
+	default:
+		cr.TokenSource, cr.BootstrapToken = "generated", randomHex(32)
+		err = b.Put(keyBootstrap, tokenHash(cr.BootstrapToken))
+	}
+	if err != nil {
+		return cr, err
+	}
+	switch {
+	case password != "":
+		cr.PasswordSource = "flag"
+		if bcrypt.CompareHashAndPassword(b.Get(keyAdminPass), []byte(password)) != nil {
+			err = putPassword(b, password)
+		}
+	case b.Get(keyAdminPass) != nil:
+		cr.PasswordSource = "stored"
+	default:
+		cr.PasswordSource, cr.AdminPassword = "generated", randomHex(10)
+		err = putPassword(b, cr.AdminPassword)
+	}
+	return cr, err
+}
+
+func putPassword(b *bbolt.Bucket, password string) error {
+	h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+	if err != nil {
+		return fmt.Errorf("admin password: %w", err)
+	}
+	return b.Put(keyAdminPass, h)
+}
+
+// CheckBootstrapToken reports whether token is the bootstrap token, in constant time.
+func CheckBootstrapToken(tx *bbolt.Tx, token string) bool {
+	b, err := store.Bucket(tx, store.BucketAppliance)
+	if err != nil || token == "" {
+		return false
+	}
+	stored := b.Get(keyBootstrap)
+	return stored != nil && subtle.ConstantTimeCompare(stored, tokenHash(token)) == 1
+}
+
+// CheckAdminPassword reports whether password is the build service admin's password.
+func CheckAdminPassword(tx *bbolt.Tx, password string) bool {
+	b, err := store.Bucket(tx, store.BucketAppliance)
+	if err != nil {
+		return false
+	}
+	return bcrypt.CompareHashAndPassword(b.Get(keyAdminPass), []byte(password)) == nil
+}
+
+// ClockOffset returns the persisted dev-clock offset (0 when never moved).
+func ClockOffset(tx *bbolt.Tx) (time.Duration, error) {
+	ns, err := store.Get[int64](tx, store.BucketAppliance, keyClockOffset)
+	if errors.Is(err, store.ErrNotFound) {
+		return 0, nil
+	}
+	return time.Duration(ns), err
+}
+
+// SetClockOffset persists the dev-clock offset, so a restart resumes the moved time.
+func SetClockOffset(tx *bbolt.Tx, d time.Duration) error {
+	return store.Put(tx, store.BucketAppliance, keyClockOffset, int64(d))
+}
+
+// tokenHash is the SHA-256 of a random token: enough for a secret with 256 bits of entropy, and
+// cheap enough to check on every request.
+func tokenHash(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
+}
+
+// randomHex returns n random bytes as hex (crypto/rand).
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand does not fail on Linux
+	}
+	return hex.EncodeToString(b)
+}

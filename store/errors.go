@@ -1,0 +1,28 @@
+package store
+
+import "errors"
+
+// Sentinel errors. Store and domain code wrap them (fmt.Errorf("user %q: %w", name, ErrNotFound));
+// each API maps them to its own status and error body in one table. The status each one stands for
+// is named here so that every API agrees on it.
+var (
+	// ErrNotFound means the record does not exist. HTTP 404.
+	ErrNotFound = errors.New("not found")
+	// ErrExists means a record with that key already exists. HTTP 409 (the cloud API renders it as
+	// 400, as the real service does for duplicate labels).
+	ErrExists = errors.New("already exists")
+	// ErrInvalid means the input breaks a rule. HTTP 400.
+	ErrInvalid = errors.New("invalid")
+	// ErrConflict means the record is in a state that does not allow the operation. HTTP 409.
+	ErrConflict = errors.New("conflict")
+	// ErrForbidden means the caller may not do this. HTTP 403.
+	ErrForbidden = errors.New("forbidden")
+
+	// ErrLocked means another process holds the data file's lock. Start-up only; no HTTP status.
+	ErrLocked = errors.New("data file is in use by another process")
+	// ErrNewerSchema means the data file was written by a newer pocketforge. Start-up: stop with a
+	// clear message; restore: HTTP 400.
+	ErrNewerSchema = errors.New("data file has a newer schema")
+	// ErrNotPocketforge means a file is not a pocketforge data file or snapshot. HTTP 400 on restore.
+	ErrNotPocketforge = errors.New("not a pocketforge data file")
+)

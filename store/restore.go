@@ -1,0 +1,164 @@
+package store
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"time"
+
+	"go.etcd.io/bbolt"
+)
+
+// RestoreInfo describes a restored snapshot.
+type RestoreInfo struct {
+	// SchemaVersion is the version the snapshot was written with (migrated to the current one).
+	SchemaVersion uint64 `json:"schema_version"`
+	// Keys counts the values copied.
+	Keys int `json:"keys"`
+}
+
+// Restore replaces the contents of the live data file with the snapshot read from r, limited to
+// limit bytes (0: no limit). The snapshot is spooled to a temporary file beside the data file,
+// checked (a pocketforge file, not newer than this build, bbolt's consistency check clean), then
+// copied in over the live data in ONE transaction: readers see the old state or the new, never a
+// mix, and a crash leaves one or the other. Appliance state (credentials, clock) is kept.
+func (db *DB) Restore(r io.Reader, limit int64) (RestoreInfo, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(db.path), ".pocketforge-restore-*")
+	if err != nil {
+		return RestoreInfo{}, fmt.Errorf("restore: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	src := r
+	if limit > 0 {
+		src = io.LimitReader(r, limit+1)
+	}
+	n, err := io.Copy(tmp, src)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return RestoreInfo{}, fmt.Errorf("restore: reading snapshot: %w", err)
+	}
+	if limit > 0 && n > limit {
+		return RestoreInfo{}, fmt.Errorf("restore: snapshot larger than %d bytes: %w", limit, ErrInvalid)
+	}
+	return db.RestoreFile(tmp.Name())
+}
+
+// RestoreFile is Restore from a snapshot file on disk (the CLI's import). The file is opened
+// read-only and left as it is.
+func (db *DB) RestoreFile(path string) (info RestoreInfo, err error) {
+	src, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true, Timeout: time.Second})
+	if err != nil {
+		return info, fmt.Errorf("snapshot: %w (%v)", ErrNotPocketforge, err)
+	}
+	defer src.Close()
+	err = guardDamage(func() error {
+		return src.View(func(stx *bbolt.Tx) error {
+			v, err := fileVersion(stx, "snapshot")
+			if err != nil {
+				return err
+			}
+			info.SchemaVersion = v
+			return db.Exclusive(func(tx *bbolt.Tx) error {
+				if err := clearData(tx); err != nil {
+					return err
+				}
+				if info.Keys, err = copyData(tx, stx); err != nil {
+					return err
+				}
+				return migrate(tx, v)
+			})
+		})
+	})
+	return info, err
+}
+
+// guardDamage runs fn, which reads a snapshot through bbolt's memory map, and turns the faults a
+// damaged or truncated file causes (bbolt panics on a bad page; a page past the end of the file is
+// a SIGBUS) into ErrNotPocketforge. The live transaction fn writes in is rolled back by bbolt as
+// the panic passes, so the live data stays as it was.
+func guardDamage(fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("snapshot: %w (damaged: %v)", ErrNotPocketforge, p)
+		}
+	}()
+	return fn()
+}
+
+// Reset empties every bucket but the appliance's own state, inside tx.
+func Reset(tx *bbolt.Tx) error {
+	if err := clearData(tx); err != nil {
+		return err
+	}
+	return createBuckets(tx)
+}
+
+// clearData deletes every top-level bucket that is not kept.
+func clearData(tx *bbolt.Tx) error {
+	var names [][]byte
+	err := tx.ForEach(func(name []byte, _ *bbolt.Bucket) error {
+		if !kept(string(name)) {
+			names = append(names, append([]byte(nil), name...))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		if err := tx.DeleteBucket(name); err != nil {
+			return fmt.Errorf("reset %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// copyData copies every top-level bucket of src that is not kept into dst, nested buckets and
+// sequences included, and returns the number of values copied. Buckets the snapshot lacks are
+// created by the caller's migrate/createBuckets.
+func copyData(dst, src *bbolt.Tx) (int, error) {
+	keys := 0
+	err := src.ForEach(func(name []byte, sb *bbolt.Bucket) error {
+		if kept(string(name)) {
+			return nil
+		}
+		db, err := dst.CreateBucket(name)
+		if err != nil {
+			return fmt.Errorf("restore %s: %w", name, err)
+		}
+		n, err := copyBucket(db, sb)
+		keys += n
+		return err
+	})
+	if err != nil {
+		return keys, err
+	}
+	return keys, createBuckets(dst)
+}
+
+// copyBucket copies the contents of src into the empty bucket dst, recursively.
+func copyBucket(dst, src *bbolt.Bucket) (int, error) {
+	keys := 0
+	if err := dst.SetSequence(src.Sequence()); err != nil {
+		return 0, err
+	}
+	err := src.ForEach(func(k, v []byte) error {
+		if v != nil {
+			keys++
+			return dst.Put(k, v) // bbolt copies k and v on commit
+		}
+		nested, err := dst.CreateBucket(k)
+		if err != nil {
+			return err
+		}
+		n, err := copyBucket(nested, src.Bucket(k))
+		keys += n
+		return err
+	})
+	return keys, err
+}
