@@ -69,17 +69,16 @@ func Status(err error) int {
 	return http.StatusInternalServerError
 }
 
-// Reason returns the text to show the client for err with the given status. A 500 never shows
-// the internal error (it is logged with the request id instead); fiber's own errors ("Cannot GET
-// /x") are replaced by the status text, which every API words the same way.
+// Reason returns the text to show the client for err with the given status. An *Error's reason
+// is written for clients and shown as is; any other error at 5xx is internal and never shown (it
+// is logged with the request id instead); fiber's own errors ("Cannot GET /x") are replaced by
+// the status text, which every API words the same way.
 func Reason(err error, status int) string {
 	var ke *Error
 	switch {
-	case status >= 500:
-		return http.StatusText(status)
 	case errors.As(err, &ke):
 		return ke.Reason
-	case isFiber(err):
+	case status >= 500, isFiber(err):
 		return http.StatusText(status)
 	}
 	return err.Error()

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// binPath is the pocketforge binary built once for the end-to-end tests, which drive it as a user
+// does: start it, talk HTTP to it, signal it, kill it.
+var binPath string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "pocketforge-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binPath = filepath.Join(dir, "pocketforge")
+	build := exec.Command("go", "build", "-o", binPath, ".")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building pocketforge for the end-to-end tests:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// proc is one running pocketforge.
+type proc struct {
+	cmd    *exec.Cmd
+	url    string
+	token  string // the bootstrap token, when the banner showed it
+	stdout *syncBuffer
+	stderr *syncBuffer
+	done   chan struct{}
+	exit   error
+}
+
+// cleanEnv keeps the developer's POCKETFORGE_* settings away from the binary under test.
+func cleanEnv(extra ...string) []string {
+	return append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.TempDir(), "TMPDIR=" + os.TempDir()}, extra...)
+}
+
+var bannerURL = regexp.MustCompile(`listening on (http://\S+)`)
+var bannerToken = regexp.MustCompile(`bootstrap token \(.*\): ([0-9a-f]{64})`)
+
+// start runs the binary with args (plus --addr 127.0.0.1:0) and waits until it listens.
+func start(t *testing.T, args ...string) *proc {
+	t.Helper()
+	p := &proc{stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan struct{})}
+	p.cmd = exec.Command(binPath, append([]string{"--addr", "127.0.0.1:0"}, args...)...)
+	p.cmd.Env = cleanEnv()
+	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { p.exit = p.cmd.Wait(); close(p.done) }()
+	t.Cleanup(func() { p.kill() })
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := bannerURL.FindStringSubmatch(p.stdout.String()); m != nil {
+			p.url = m[1]
+			if m := bannerToken.FindStringSubmatch(p.stdout.String()); m != nil {
+				p.token = m[1]
+			}
+			return p
+		}
+		select {
+		case <-p.done:
+			t.Fatalf("pocketforge exited: %v\nstdout: %s\nstderr: %s", p.exit, p.stdout, p.stderr)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	t.Fatalf("pocketforge did not listen in 10 s\nstdout: %s\nstderr: %s", p.stdout, p.stderr)
+	return nil
+}
+
+// waitReady polls /_appliance/readyz until it answers 200.
+func (p *proc) waitReady(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if resp, err := http.Get(p.url + "/_appliance/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("not ready in 10 s; stderr: %s", p.stderr)
+}
+
+// stop sends sig and waits for the exit; it returns the exit code.
+func (p *proc) stop(t *testing.T, sig syscall.Signal) int {
+	t.Helper()
+	p.cmd.Process.Signal(sig)
+	select {
+	case <-p.done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("pocketforge did not stop in 15 s")
+	}
+	return p.cmd.ProcessState.ExitCode()
+}
+
+func (p *proc) kill() {
+	select {
+	case <-p.done:
+	default:
+		p.cmd.Process.Kill()
+		<-p.done
+	}
+}
+
+// request sends one HTTP request with the bootstrap token when token is set.
+func request(t *testing.T, method, url, token string, body io.Reader) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(data)
+}
+
+// runCLI runs the binary to completion and returns its exit code, stdout and stderr.
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(binPath, args...)
+	cmd.Env = cleanEnv()
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("%v hung", args)
+	}
+	return cmd.ProcessState.ExitCode(), out.String(), errb.String()
+}
+
+// lastLine returns the last non-empty line of s.
+func lastLine(s string) string {
+	var last string
+	sc := bufio.NewScanner(strings.NewReader(s))
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" {
+			last = l
+		}
+	}
+	return last
+}
+
+// syncBuffer is a bytes.Buffer safe for the process's writer and the test's reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// httpClient has a timeout, so a write loop against a killed process ends.
+var httpClient = &http.Client{Timeout: 5 * time.Second}
+
+func newRequest(method, url, token, body string) (*http.Request, error) {
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err == nil && token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return req, err
+}
+
+// waitLog waits until the process's log (flushed every 100 ms) contains s.
+func (p *proc) waitLog(t *testing.T, s string) string {
+	t.Helper()
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if log := p.stderr.String(); strings.Contains(log, s) {
+			return log
+		}
+	}
+	t.Fatalf("log never showed %q:\n%s", s, p.stderr)
+	return ""
+}
