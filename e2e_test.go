@@ -99,7 +99,9 @@ func TestKill9LosesNoAcknowledgedWrite(t *testing.T) {
 		q := start(t, args...)
 		q.waitReady(t)
 		_, body := request(t, "GET", q.url+"/_appliance/clock", token, nil)
-		var view struct{ OffsetSeconds float64 `json:"offset_seconds"` }
+		var view struct {
+			OffsetSeconds float64 `json:"offset_seconds"`
+		}
 		json.Unmarshal([]byte(body), &view)
 		got := int64(view.OffsetSeconds)
 		if got != acked.Load() && got != sent.Load() {
@@ -149,7 +151,10 @@ func fixturesMode(t *testing.T, path string) string {
 	}
 	defer db.Close()
 	var mode string
-	db.View(func(tx *bbolt.Tx) error { mode = string(tx.Bucket([]byte(store.BucketFixtures)).Get([]byte("mode"))); return nil })
+	db.View(func(tx *bbolt.Tx) error {
+		mode = string(tx.Bucket([]byte(store.BucketFixtures)).Get([]byte("mode")))
+		return nil
+	})
 	return mode
 }
 

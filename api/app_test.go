@@ -211,7 +211,10 @@ func TestSnapshotRestoreResetReseed(t *testing.T) {
 		e.db.Write(func(tx *bbolt.Tx) error { return tx.Bucket([]byte(store.BucketOutbox)).Put([]byte(key), []byte(`{}`)) })
 	}
 	has := func(key string) (ok bool) {
-		e.db.View(func(tx *bbolt.Tx) error { ok = tx.Bucket([]byte(store.BucketOutbox)).Get([]byte(key)) != nil; return nil })
+		e.db.View(func(tx *bbolt.Tx) error {
+			ok = tx.Bucket([]byte(store.BucketOutbox)).Get([]byte(key)) != nil
+			return nil
+		})
 		return
 	}
 	put("before")
