@@ -42,18 +42,17 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 	if err != nil {
 		return err
 	}
-	ready := kit.NewReadiness("store", "fixtures")
-	ready.Set("store", true)
-	app := api.New(cfg, api.Deps{
-		Store: db, Clock: clk, Log: log, Ready: ready, Journal: kit.NewJournal(cfg.JournalSize),
-		OnReplace: func() { log.Info("data replaced") },
-	})
-
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %v (choose another --addr)", cfg.Addr, err)
 	}
 	url := cfg.ExternalURLFor(ln.Addr())
+	ready := kit.NewReadiness("store", "fixtures")
+	ready.Set("store", true)
+	app := api.New(cfg, api.Deps{
+		Store: db, Clock: clk, Log: log, Ready: ready, Journal: kit.NewJournal(cfg.JournalSize), ExternalURL: url,
+		OnReplace: func() { afterReplace(db, clk, log) },
+	})
 	logStart(log, cfg, db, ln.Addr(), url)
 	printBanner(stdout, cfg, db, url, creds)
 	served := make(chan error, 1)
@@ -81,6 +80,15 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// afterReplace runs when restore, reset or reseed replaced the data: the bootstrap token is tied
+// to whatever demo world is now loaded.
+func afterReplace(db *store.DB, clk clock.Clock, log *slog.Logger) {
+	if err := db.Write(func(tx *bbolt.Tx) error { return fixtures.Bootstrap(tx, clk.Now()) }); err != nil {
+		log.Error("re-linking the bootstrap token after a data replacement failed", "err", err)
+	}
+	log.Info("data replaced")
 }
 
 // openData opens the data file: --data, or a fresh temporary file without fsync for

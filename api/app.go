@@ -10,6 +10,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/admin"
+	"github.com/pocketforge/pocketforge/api/cloud"
+	"github.com/pocketforge/pocketforge/api/cloud/ratelimit"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/config"
@@ -25,6 +27,9 @@ type Deps struct {
 	Journal *kit.Journal
 	// OnReplace runs after the data was replaced wholesale (restore, reset, reseed).
 	OnReplace func()
+	// ExternalURL is the base of every absolute URL the APIs emit (--external-url, or the
+	// listener's address).
+	ExternalURL string
 }
 
 // New builds the root app: one place where every API is mounted.
@@ -39,6 +44,10 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		ErrorHandler:          renderError,
 	})
 	app.Use(front(d))
+	cloud.Bind(app, cloud.Deps{
+		Store: d.Store, Clock: d.Clock, Log: d.Log, ExternalURL: func() string { return d.ExternalURL },
+		RateScale: cfg.CloudRateScale, Limiter: ratelimit.New(d.Clock.Now),
+	})
 	admin.Bind(app.Group("/_appliance"), admin.Deps{
 		Store: d.Store, Clock: d.Clock, Ready: d.Ready, Journal: d.Journal, Log: d.Log,
 		DevClock: cfg.DevClock, RestoreLimit: cfg.BodyLimit, OnReplace: d.OnReplace,

@@ -39,6 +39,7 @@ type Config struct {
 	ShutdownTimeout time.Duration // --shutdown-timeout: grace period for in-flight requests
 	JournalSize     int           // --journal-size: request-journal capacity, 0 disables it
 	BatchDelay      time.Duration // --batch-delay: bbolt group-commit delay when writes overlap
+	CloudRateScale  float64       // --cloud-rate-scale: factor on the cloud API's rate limits, 0 = off
 	Warnings        []string      // non-fatal remarks for the caller to log once logging is set up
 }
 

@@ -43,6 +43,7 @@ func TestDefaults(t *testing.T) {
 		ShutdownTimeout: 10 * time.Second,
 		JournalSize:     1000,
 		BatchDelay:      time.Millisecond,
+		CloudRateScale:  1,
 	}
 	tests := []struct {
 		name string
@@ -83,6 +84,7 @@ var sample = map[string][2]string{
 	"shutdown-timeout": {"1m30s", "1m30s"},
 	"journal-size":     {"0", "0"},
 	"batch-delay":      {"5ms", "5ms"},
+	"cloud-rate-scale": {"0.01", "0.01"},
 }
 
 func TestEnvTwins(t *testing.T) {

@@ -90,6 +90,10 @@ var options = []option{
 			return
 		},
 		get: func(c *Config) string { return c.BatchDelay.String() }},
+	{name: "cloud-rate-scale", def: "1",
+		usage: "multiply the cloud API's rate limits by this `factor` (0..100; 0 turns them off, 0.01 makes 1,600 requests per 2 minutes 16)",
+		set:   func(c *Config, s string) (err error) { c.CloudRateScale, err = parseFloatRange(s, 0, 100); return },
+		get:   func(c *Config) string { return strconv.FormatFloat(c.CloudRateScale, 'g', -1, 64) }},
 }
 
 // lookupOption returns the option with the given flag name, or nil.

@@ -210,3 +210,12 @@ func parseIntRange(s string, lo, hi int) (int, error) {
 	}
 	return n, nil
 }
+
+// parseFloatRange reads a decimal number within [lo, hi].
+func parseFloatRange(s string, lo, hi float64) (float64, error) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || f != f || f < lo || f > hi {
+		return 0, fmt.Errorf("want a number from %g to %g", lo, hi)
+	}
+	return f, nil
+}

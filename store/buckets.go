@@ -14,6 +14,27 @@ const (
 	BucketFixtures = "fixtures"
 	// BucketOutbox holds the e-mails the APIs send, keyed by big-endian sequence.
 	BucketOutbox = "outbox"
+
+	// Cloud API (store/cloud holds the key layout of each).
+	CloudAccounts        = "cloud/accounts"         // account id → Account
+	CloudUsers           = "cloud/users"            // lower(username) → User
+	CloudAccountUsers    = "cloud/account_users"    // index: account id → lower(username)
+	CloudTokens          = "cloud/tokens"           // sha256(token) → Token
+	CloudTokenIDs        = "cloud/token_ids"        // token id → sha256(token)
+	CloudUserTokens      = "cloud/user_tokens"      // index: lower(username) → token id
+	CloudClientTokens    = "cloud/client_tokens"    // index: OAuth client id → token id
+	CloudRefreshTokens   = "cloud/refresh_tokens"   // sha256(refresh token) → token id
+	CloudClients         = "cloud/oauth_clients"    // OAuth client id → Client
+	CloudAccountClients  = "cloud/account_clients"  // index: account id → OAuth client id
+	CloudThumbnails      = "cloud/oauth_thumbnails" // OAuth client id → PNG bytes
+	CloudCodes           = "cloud/oauth_codes"      // sha256(authorization code) → Code
+	CloudPasswordSetups  = "cloud/password_setups"  // sha256(setup token) → PasswordSetup
+	CloudEvents          = "cloud/events"           // event id → Event
+	CloudAccountEvents   = "cloud/account_events"   // index: account id → event id
+	CloudLogins          = "cloud/logins"           // login id → Login
+	CloudAccountLogins   = "cloud/account_logins"   // index: account id → login id
+	CloudInstances       = "cloud/instances"        // instance id → Instance
+	CloudAccountEntities = "cloud/account_entities" // index: account id → kind 0x00 entity id
 )
 
 // bucketSpec declares one top-level bucket.
@@ -29,6 +50,11 @@ var registry = []bucketSpec{
 	{name: BucketAppliance, keep: true},
 	{name: BucketFixtures},
 	{name: BucketOutbox},
+	{name: CloudAccounts}, {name: CloudUsers}, {name: CloudAccountUsers},
+	{name: CloudTokens}, {name: CloudTokenIDs}, {name: CloudUserTokens}, {name: CloudClientTokens},
+	{name: CloudRefreshTokens}, {name: CloudClients}, {name: CloudAccountClients}, {name: CloudThumbnails},
+	{name: CloudCodes}, {name: CloudPasswordSetups}, {name: CloudEvents}, {name: CloudAccountEvents},
+	{name: CloudLogins}, {name: CloudAccountLogins}, {name: CloudInstances}, {name: CloudAccountEntities},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.

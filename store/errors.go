@@ -26,3 +26,42 @@ var (
 	// ErrNotPocketforge means a file is not a pocketforge data file or snapshot. HTTP 400 on restore.
 	ErrNotPocketforge = errors.New("not a pocketforge data file")
 )
+
+// Problem is one thing wrong with an input: the field it concerns ("" for none) and why.
+type Problem struct {
+	Field  string
+	Reason string
+}
+
+// Problems lists everything wrong with an input, so an API can report as many problems as it
+// found at once (the cloud API's rule). It wraps ErrInvalid: HTTP 400.
+type Problems []Problem
+
+// Error joins the reasons.
+func (p Problems) Error() string {
+	s := ""
+	for i, x := range p {
+		if i > 0 {
+			s += "; "
+		}
+		if x.Field != "" {
+			s += x.Field + ": "
+		}
+		s += x.Reason
+	}
+	return s
+}
+
+// Unwrap makes Problems an ErrInvalid.
+func (p Problems) Unwrap() error { return ErrInvalid }
+
+// Add records one problem.
+func (p *Problems) Add(field, reason string) { *p = append(*p, Problem{field, reason}) }
+
+// Err returns the problems as an error, or nil when there are none.
+func (p Problems) Err() error {
+	if len(p) == 0 {
+		return nil
+	}
+	return p
+}

@@ -21,12 +21,17 @@ type apiError struct {
 }
 
 // RenderError writes err as the cloud API does: {"errors":[{"reason":"…","field":"…"}]} with
-// Content-Type exactly application/json. Duplicates are 400 here, as the real service answers
-// a taken label or username; a missing resource reads "Not found", word for word.
+// Content-Type exactly application/json, every problem of a store.Problems at once. Duplicates are
+// 400 here, as the real service answers a taken label or username; a missing resource reads "Not
+// found", word for word.
 func RenderError(c *fiber.Ctx, err error) error {
-	var errs *Errors
-	if errors.As(err, &errs) {
-		return c.Status(errs.Status).JSON(fiber.Map{"errors": errs.List})
+	var problems store.Problems
+	if errors.As(err, &problems) {
+		list := make([]apiError, len(problems))
+		for i, p := range problems {
+			list[i] = apiError{Reason: p.Reason, Field: p.Field}
+		}
+		return c.Status(http.StatusBadRequest).JSON(fiber.Map{"errors": list})
 	}
 	status := kit.Status(err)
 	if errors.Is(err, store.ErrExists) {
@@ -40,36 +45,4 @@ func RenderError(c *fiber.Ctx, err error) error {
 		reason = "Too many requests"
 	}
 	return c.Status(status).JSON(fiber.Map{"errors": []apiError{{Reason: reason, Field: kit.Field(err)}}})
-}
-
-// Errors carries several problems at once: the cloud API reports as many as it can in one answer.
-type Errors struct {
-	Status int
-	List   []apiError
-}
-
-// Error joins the reasons.
-func (e *Errors) Error() string {
-	s := ""
-	for i, x := range e.List {
-		if i > 0 {
-			s += "; "
-		}
-		s += x.Reason
-	}
-	return s
-}
-
-// Add records one problem about field ("" for none).
-func (e *Errors) Add(field, reason string) { e.List = append(e.List, apiError{reason, field}) }
-
-// Err returns e as an error, or nil when it holds no problem.
-func (e *Errors) Err() error {
-	if len(e.List) == 0 {
-		return nil
-	}
-	if e.Status == 0 {
-		e.Status = http.StatusBadRequest
-	}
-	return e
 }

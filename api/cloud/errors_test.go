@@ -13,7 +13,7 @@ import (
 )
 
 func TestRenderError(t *testing.T) {
-	multi := &Errors{}
+	var multi store.Problems
 	multi.Add("username", "Username must be 3-32 characters")
 	multi.Add("email", "Must be a valid email address")
 	cases := []struct {
@@ -40,7 +40,7 @@ func TestRenderError(t *testing.T) {
 			}
 		})
 	}
-	if (&Errors{}).Err() != nil {
-		t.Fatal("an empty Errors must be no error")
+	if (store.Problems{}).Err() != nil {
+		t.Fatal("empty Problems must be no error")
 	}
 }

@@ -128,3 +128,13 @@ func randomHex(n int) string {
 	}
 	return hex.EncodeToString(b)
 }
+
+// BootstrapTokenHash returns the stored SHA-256 of the bootstrap token (nil before the first
+// start), so other domains can honour the same secret.
+func BootstrapTokenHash(tx *bbolt.Tx) []byte {
+	b, err := store.Bucket(tx, store.BucketAppliance)
+	if err != nil {
+		return nil
+	}
+	return append([]byte(nil), b.Get(keyBootstrap)...)
+}

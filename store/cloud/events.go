@@ -1,0 +1,90 @@
+package cloud
+
+import (
+	"time"
+
+	"github.com/pocketforge/pocketforge/store"
+	"go.etcd.io/bbolt"
+)
+
+// EventEntity is what an event is about.
+type EventEntity struct {
+	ID    any    `json:"id"` // an integer id, or a string (usernames, OAuth client ids)
+	Label string `json:"label"`
+	Type  string `json:"type"`
+	URL   string `json:"url"`
+}
+
+// Event is one action taken on an account, recorded in the same transaction as the action.
+type Event struct {
+	ID              uint64       `json:"id"`
+	AccountID       uint64       `json:"account_id"`
+	Action          string       `json:"action"`
+	Created         time.Time    `json:"created"`
+	Username        *string      `json:"username"` // who did it; nil for the system
+	Entity          *EventEntity `json:"entity"`
+	SecondaryEntity *EventEntity `json:"secondary_entity"`
+	Status          string       `json:"status"` // notification, finished, started, failed, scheduled
+	PercentComplete *int         `json:"percent_complete"`
+	Duration        *float64     `json:"duration"`
+	Message         string       `json:"message"`
+	Seen            bool         `json:"seen"`
+	Read            bool         `json:"read"`
+}
+
+// RecordEvent stores e with the next id. An instant action is a "notification" event, as the real
+// service records account actions.
+func RecordEvent(tx *bbolt.Tx, e *Event) error {
+	id, err := store.NextID(tx, store.CloudEvents)
+	if err != nil {
+		return err
+	}
+	e.ID = id
+	if e.Status == "" {
+		e.Status = "notification"
+	}
+	if err := store.Put(tx, store.CloudEvents, store.Itob(id), e); err != nil {
+		return err
+	}
+	return store.IndexAdd(tx, store.CloudAccountEvents, store.Itob(e.AccountID), store.Itob(id))
+}
+
+// AccountEvents returns the account's events, oldest first.
+func AccountEvents(tx *bbolt.Tx, account uint64) ([]Event, error) {
+	ids, err := store.IndexChildren(tx, store.CloudAccountEvents, store.Itob(account))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Event, 0, len(ids))
+	for _, id := range ids {
+		e, err := store.Get[Event](tx, store.CloudEvents, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// Login is a successful login to the login server.
+type Login struct {
+	ID         uint64    `json:"id"`
+	AccountID  uint64    `json:"account_id"`
+	Username   string    `json:"username"`
+	Datetime   time.Time `json:"datetime"`
+	IP         string    `json:"ip"`
+	Restricted bool      `json:"restricted"`
+}
+
+// RecordLogin stores a successful login of u from ip.
+func RecordLogin(tx *bbolt.Tx, u User, ip string, now time.Time) (Login, error) {
+	id, err := store.NextID(tx, store.CloudLogins)
+	if err != nil {
+		return Login{}, err
+	}
+	l := Login{ID: id, AccountID: u.AccountID, Username: u.Username, Datetime: now, IP: ip, Restricted: u.Restricted}
+	if err := store.Put(tx, store.CloudLogins, store.Itob(id), l); err != nil {
+		return l, err
+	}
+	return l, store.IndexAdd(tx, store.CloudAccountLogins, store.Itob(u.AccountID), store.Itob(id))
+}

@@ -1,0 +1,45 @@
+package web
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRender(t *testing.T) {
+	cases := []struct {
+		name string
+		page string
+		data any
+		want []string
+		not  []string
+	}{
+		{"login escapes and carries the request", "login.html",
+			Login{ClientLabel: "<script>x</script>", Scopes: []string{"account:read_only"}, Error: "Invalid username or password",
+				Hidden: map[string]string{"client_id": "abc", "state": `"><b>`}},
+			[]string{"&lt;script&gt;", `name="client_id" value="abc"`, "Invalid username or password", "account:read_only", `value="approve"`},
+			[]string{"<script>x", `"><b>`}},
+		{"setup", "setup.html", Setup{Username: "erin", Token: "t0k"}, []string{"erin", `value="t0k"`}, nil},
+		{"message", "message.html", Message{Title: "Unknown client", Text: "No such client."}, []string{"<h1>Unknown client</h1>"}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := Render(c.page, c.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("page lacks %q:\n%s", w, out)
+				}
+			}
+			for _, n := range c.not {
+				if strings.Contains(string(out), n) {
+					t.Errorf("page must not contain %q", n)
+				}
+			}
+		})
+	}
+	if _, err := Render("nope.html", nil); err == nil {
+		t.Fatal("unknown page rendered")
+	}
+}
