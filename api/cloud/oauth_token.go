@@ -159,4 +159,3 @@ func (a *api) setupSubmit(c *fiber.Ctx) error {
 	}
 	return a.page(c, http.StatusNotFound, "message.html", web.Message{Title: "Link expired", Text: "This password link is unknown, used or expired."})
 }
-

@@ -35,7 +35,7 @@ func (a *api) getProfile(c *fiber.Ctx) error {
 	u := callerOf(c).user
 	return c.JSON(profileView{
 		UID: u.UID, Username: u.Username, Email: u.Email, Timezone: "UTC", EmailNotifications: true,
-		Referrals: map[string]any{"code": "", "url": "", "total": 0, "completed": 0, "pending": 0, "credit": 0},
+		Referrals:      map[string]any{"code": "", "url": "", "total": 0, "completed": 0, "pending": 0, "credit": 0},
 		LishAuthMethod: "password_keys", AuthorizedKeys: []string{}, Restricted: u.Restricted, AuthenticationType: "password",
 	})
 }

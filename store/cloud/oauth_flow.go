@@ -30,14 +30,14 @@ func oauthErr(code, desc string) error { return &OAuthError{Code: code, Descript
 
 // Code is an issued authorization code, stored under its SHA-256.
 type Code struct {
-	ClientID        string    `json:"client_id"`
-	Username        string    `json:"username"`
-	Scopes          string    `json:"scopes"`
-	RedirectURI     string    `json:"redirect_uri"`
-	Challenge       string    `json:"challenge,omitempty"` // PKCE S256 challenge
-	Expires         time.Time `json:"expires"`
-	Used            bool      `json:"used"`
-	TokenID         uint64    `json:"token_id,omitempty"` // what the exchange issued
+	ClientID    string    `json:"client_id"`
+	Username    string    `json:"username"`
+	Scopes      string    `json:"scopes"`
+	RedirectURI string    `json:"redirect_uri"`
+	Challenge   string    `json:"challenge,omitempty"` // PKCE S256 challenge
+	Expires     time.Time `json:"expires"`
+	Used        bool      `json:"used"`
+	TokenID     uint64    `json:"token_id,omitempty"` // what the exchange issued
 }
 
 // IssueCode stores a single-use authorization code and returns its plaintext.
