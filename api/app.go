@@ -42,6 +42,7 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		ReadBufferSize:        16 << 10, // osc and browsers send long cookie and auth headers
 		IdleTimeout:           2 * time.Minute,
 		ErrorHandler:          renderError,
+		JSONEncoder:           kit.MarshalJSON,
 	})
 	app.Use(front(d))
 	cloud.Bind(app, cloud.Deps{

@@ -74,7 +74,10 @@ func (a *api) guard(method, pattern string, acc access) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		corsHeaders(c)
 		if acc.public {
-			return a.limit(c, "ip:"+c.IP(), own)
+			if err := a.limit(c, "ip:"+c.IP(), own); err != nil {
+				return err
+			}
+			return c.Next()
 		}
 		cl, err := a.authenticate(c)
 		if err != nil {

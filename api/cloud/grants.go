@@ -76,11 +76,8 @@ func (a *api) putGrants(c *fiber.Ctx) error {
 			return err
 		}
 		global := mergeGlobal(b, u.Grants)
-		if err := b.err(); err != nil {
-			return err
-		}
-		if u, err = cloud.SetGrants(tx, u, global, changes); err != nil {
-			return err
+		if u, err = cloud.SetGrants(tx, u, global, changes); b.with(err) != nil {
+			return b.with(err) // problems roll the transaction back
 		}
 		if owned, err = cloud.AccountEntities(tx, u.AccountID); err != nil {
 			return err

@@ -69,14 +69,11 @@ func (a *api) createUser(c *fiber.Ctx) error {
 	if r := b.boolean("restricted"); r != nil {
 		in.Restricted = *r
 	}
-	if err := b.err(); err != nil {
-		return err
-	}
 	cl, now := callerOf(c), a.Clock.Now()
 	var u cloud.User
 	err = a.Store.Write(func(tx *bbolt.Tx) error {
-		if u, err = cloud.CreateUser(tx, cl.user.AccountID, in, now); err != nil {
-			return err
+		if u, err = cloud.CreateUser(tx, cl.user.AccountID, in, now); b.with(err) != nil {
+			return b.with(err)
 		}
 		setup, err := cloud.IssuePasswordSetup(tx, u, now)
 		if err != nil {

@@ -173,7 +173,11 @@ func UpdateUser(tx *bbolt.Tx, u User, up UserUpdate) (User, error) {
 		}
 	}
 	if up.Username != nil && *up.Username != u.Username {
-		return u, renameUser(tx, u, *up.Username)
+		if err := renameUser(tx, u, *up.Username); err != nil {
+			return u, err
+		}
+		u.Username = *up.Username
+		return u, nil
 	}
 	return u, putUser(tx, u)
 }

@@ -1,0 +1,176 @@
+package cloud
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/api/cloud/ratelimit"
+	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/fixtures"
+	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/appliance"
+	"github.com/pocketforge/pocketforge/store/cloud"
+	"go.etcd.io/bbolt"
+)
+
+// Demo-world credentials the tests act with (fixtures/data/cloud.json, README "Demo").
+const (
+	demoToken  = "test-bootstrap-token" // the bootstrap token: the demo owner's all-scopes PAT
+	carolToken = "pfdemo-carol-0000000000000000000000000000000000000000000000000000"
+	daveToken  = "pfdemo-dave-00000000000000000000000000000000000000000000000000000"
+	cliClient  = "5c0c4e7f1d2a3b4c5d6e"
+	cliSecret  = "pocket-cli-demo-secret"
+)
+
+var start = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+// env is the cloud API on its own temp data file seeded with the demo world.
+type env struct {
+	app   *fiber.App
+	db    *store.DB
+	clock *clock.Fixed
+}
+
+func newEnv(t testing.TB, rateScale float64) *env {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "d.db"), store.Options{Durability: store.NoSync})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	clk := clock.NewFixed(start)
+	err = db.Exclusive(func(tx *bbolt.Tx) error {
+		_, err := appliance.EnsureCredentials(tx, demoToken, "admin-pass")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fixtures.Ensure(db, false, clk.Now()); err != nil {
+		t.Fatal(err)
+	}
+	app := fiber.New(fiber.Config{ErrorHandler: RenderError, JSONEncoder: kit.MarshalJSON})
+	Bind(app, Deps{
+		Store: db, Clock: clk, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		ExternalURL: func() string { return "http://pocketforge.test" }, RateScale: rateScale,
+		Limiter: ratelimit.New(clk.Now),
+	})
+	return &env{app: app, db: db, clock: clk}
+}
+
+// req is one request of a scenario.
+type req struct {
+	method, path, body string
+	token              string
+	header             map[string]string
+}
+
+// resp is what came back.
+type resp struct {
+	status int
+	header http.Header
+	body   string
+}
+
+func (e *env) do(t testing.TB, r req) resp {
+	t.Helper()
+	if r.method == "" {
+		r.method = "GET"
+	}
+	hr := httptest.NewRequest(r.method, r.path, strings.NewReader(r.body))
+	if r.body != "" {
+		hr.Header.Set("Content-Type", "application/json")
+	}
+	if r.token != "" {
+		hr.Header.Set("Authorization", "Bearer "+r.token)
+	}
+	for k, v := range r.header {
+		hr.Header.Set(k, v)
+	}
+	res, err := e.app.Test(hr, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(res.Body)
+	return resp{status: res.StatusCode, header: res.Header, body: string(data)}
+}
+
+// scenario is one named request with what must come back.
+type scenario struct {
+	name string
+	req
+	status int
+	want   []string          // substrings of the body
+	exact  string            // the whole body
+	header map[string]string // exact header values
+	not    []string
+}
+
+func (e *env) run(t *testing.T, list []scenario) {
+	t.Helper()
+	for _, s := range list {
+		t.Run(s.name, func(t *testing.T) {
+			got := e.do(t, s.req)
+			if got.status != s.status {
+				t.Fatalf("%s %s: status %d, want %d; body %s", s.method, s.path, got.status, s.status, got.body)
+			}
+			if s.exact != "" && got.body != s.exact {
+				t.Errorf("body %s\nwant %s", got.body, s.exact)
+			}
+			for _, w := range s.want {
+				if !strings.Contains(got.body, w) {
+					t.Errorf("body %s\nlacks %s", got.body, w)
+				}
+			}
+			for _, n := range s.not {
+				if strings.Contains(got.body, n) {
+					t.Errorf("body %s\nmust not contain %s", got.body, n)
+				}
+			}
+			for k, v := range s.header {
+				if h := got.header.Get(k); h != v {
+					t.Errorf("header %s = %q, want %q", k, h, v)
+				}
+			}
+			if got.status >= 400 && got.header.Get("Content-Type") != "application/json" {
+				t.Errorf("error Content-Type %q, want exactly application/json", got.header.Get("Content-Type"))
+			}
+		})
+	}
+}
+
+// decode parses a JSON body into v.
+func decode(t testing.TB, body string, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(body), v); err != nil {
+		t.Fatalf("decode %s: %v", body, err)
+	}
+}
+
+// token makes a PAT for username with the given scopes (and expiry, if any) straight in the store.
+func (e *env) token(t testing.TB, username, scopes string, expiry *time.Time) string {
+	t.Helper()
+	var plain string
+	err := e.db.Write(func(tx *bbolt.Tx) error {
+		u, err := cloud.GetUser(tx, username)
+		if err != nil {
+			return err
+		}
+		tok := cloud.Token{Kind: cloud.KindPAT, Username: u.Username, AccountID: u.AccountID, Label: "test", Scopes: scopes, Expiry: expiry}
+		plain, err = cloud.IssueToken(tx, &tok, e.clock.Now())
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plain
+}
