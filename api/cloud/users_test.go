@@ -14,7 +14,7 @@ func TestUsers(t *testing.T) {
 	long := strings.Repeat("a", 33)
 	e.run(t, []scenario{
 		{name: "list", req: req{path: "/v4/account/users", token: demoToken}, status: 200,
-			exact: `{"data":[{"username":"carol","email":"carol@demo.pocketforge.test","restricted":true,"ssh_keys":[],"tfa_enabled":false,"verified_phone_number":null},{"username":"demo","email":"demo@demo.pocketforge.test","restricted":false,"ssh_keys":[],"tfa_enabled":false,"verified_phone_number":null}],"page":1,"pages":1,"results":2}`,
+			exact:  `{"data":[{"username":"carol","email":"carol@demo.pocketforge.test","restricted":true,"ssh_keys":[],"tfa_enabled":false,"verified_phone_number":null},{"username":"demo","email":"demo@demo.pocketforge.test","restricted":false,"ssh_keys":[],"tfa_enabled":false,"verified_phone_number":null}],"page":1,"pages":1,"results":2}`,
 			header: map[string]string{"X-OAuth-Scopes": "*", "X-Accepted-OAuth-Scopes": "account:read_only", "Content-Type": "application/json"}},
 		{name: "list under v4beta", req: req{path: "/v4beta/account/users", token: demoToken}, status: 200, want: []string{`"results":2`}},
 		{name: "list filtered", req: req{path: "/v4/account/users", token: demoToken, header: map[string]string{"X-Filter": `{"username":"demo"}`}},
