@@ -57,15 +57,14 @@ func (a *api) token(c *fiber.Ctx) error {
 		}
 		in := cloud.Exchange{ClientID: clientID, ClientSecret: secret, Code: c.FormValue("code"),
 			CodeVerifier: c.FormValue("code_verifier"), RedirectURI: c.FormValue("redirect_uri")}
-		err = a.Store.Write(func(tx *bbolt.Tx) (err error) { issued, err = cloud.ExchangeCode(tx, in, now); return })
+		issued, err = a.issue(func(tx *bbolt.Tx) (cloud.Issued, error) { return cloud.ExchangeCode(tx, in, now) })
 	case "refresh_token":
 		refresh := c.FormValue("refresh_token")
 		if refresh == "" || clientID == "" {
 			return oauthError(c, &cloud.OAuthError{Code: "invalid_request", Description: "client_id and refresh_token are required"})
 		}
-		err = a.Store.Write(func(tx *bbolt.Tx) (err error) {
-			issued, err = cloud.RefreshToken(tx, clientID, secret, refresh, now)
-			return err
+		issued, err = a.issue(func(tx *bbolt.Tx) (cloud.Issued, error) {
+			return cloud.RefreshToken(tx, clientID, secret, refresh, now)
 		})
 	default:
 		return oauthError(c, &cloud.OAuthError{Code: "unsupported_grant_type", Description: "grant_type must be authorization_code or refresh_token"})
@@ -80,6 +79,27 @@ func (a *api) token(c *fiber.Ctx) error {
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return c.JSON(resp)
+}
+
+// issue runs a token grant in a write transaction. A refusal (an OAuthError) still commits the
+// transaction — a reused code's revocation of the tokens it issued must stick — and is returned.
+func (a *api) issue(grant func(tx *bbolt.Tx) (cloud.Issued, error)) (cloud.Issued, error) {
+	var issued cloud.Issued
+	var refusal error
+	err := a.Store.Write(func(tx *bbolt.Tx) error {
+		var err error
+		issued, err = grant(tx)
+		var oe *cloud.OAuthError
+		if refusal = nil; errors.As(err, &oe) {
+			refusal = err
+			return nil
+		}
+		return err
+	})
+	if err == nil {
+		err = refusal
+	}
+	return issued, err
 }
 
 // oauthError answers in RFC 6749 §5.2's format; invalid_client is 401, the others 400. A
