@@ -53,6 +53,7 @@ type DB struct {
 	path     string
 	mode     Durability
 	inflight atomic.Int32 // writes under way, to choose Update or Batch
+	version  atomic.Uint64 // committed writes so far: what Memo entries are checked against
 }
 
 // Open opens (creating it if needed) the data file at path, takes its lock, refuses a file of a
@@ -119,17 +120,32 @@ func (db *DB) View(fn func(tx *bbolt.Tx) error) error { return db.bolt.View(fn) 
 // idempotent and must not touch anything outside tx — in particular it must not hold on to fiber's
 // request buffers, which are reused after the handler returns: copy them first.
 func (db *DB) Write(fn func(tx *bbolt.Tx) error) error {
+	var err error
 	if db.inflight.Add(1) == 1 {
-		defer db.inflight.Add(-1)
-		return db.bolt.Update(fn)
+		err = db.bolt.Update(fn)
+	} else {
+		err = db.bolt.Batch(fn)
 	}
-	defer db.inflight.Add(-1)
-	return db.bolt.Batch(fn)
+	db.inflight.Add(-1)
+	if err == nil {
+		db.version.Add(1)
+	}
+	return err
 }
 
 // Exclusive runs fn in a read-write transaction of its own, never batched with others: for
 // large operations (reset, restore, fixture loading) that should not ride along with requests.
-func (db *DB) Exclusive(fn func(tx *bbolt.Tx) error) error { return db.bolt.Update(fn) }
+func (db *DB) Exclusive(fn func(tx *bbolt.Tx) error) error {
+	err := db.bolt.Update(fn)
+	if err == nil {
+		db.version.Add(1)
+	}
+	return err
+}
+
+// Version counts the writes committed since Open. It moves after the commit, so a value read
+// before a read transaction begins is never newer than what that transaction sees.
+func (db *DB) Version() uint64 { return db.version.Load() }
 
 // exists reports whether a regular file is at path.
 func exists(path string) bool {

@@ -104,12 +104,11 @@ func (a *api) authenticate(c *fiber.Ctx) (*caller, error) {
 		c.Set("X-OAuth-Scopes", "unknown")
 		return nil, kit.Errorf(http.StatusUnauthorized, "Invalid Token")
 	}
-	cl := &caller{}
-	err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		cl.token, cl.user, err = cloud.Authenticate(tx, strings.TrimSpace(token), a.Clock.Now())
-		return err
+	cl, err := a.callers.Get(string(cloud.HashToken(strings.TrimSpace(token))), func(tx *bbolt.Tx) (*caller, error) {
+		t, u, err := cloud.FindToken(tx, cloud.HashToken(strings.TrimSpace(token)))
+		return &caller{token: t, user: u}, err
 	})
-	if err != nil {
+	if err != nil || cl.token.Expired(a.Clock.Now()) {
 		c.Set("X-OAuth-Scopes", "unknown")
 		return nil, kit.Errorf(http.StatusUnauthorized, "Invalid Token")
 	}

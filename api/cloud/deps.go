@@ -6,6 +6,7 @@ import (
 	"github.com/pocketforge/pocketforge/api/cloud/ratelimit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/cloud"
 )
 
 // Deps is what the cloud API works on.
@@ -21,5 +22,14 @@ type Deps struct {
 	Limiter *ratelimit.Limiter
 }
 
-// api carries Deps to the handlers.
-type api struct{ Deps }
+// api carries Deps to the handlers, with the caches of the hot reads: the caller behind a token
+// hash, and an account's users. Both are valid until the next committed write (store.Memo).
+type api struct {
+	Deps
+	callers      *store.Memo[string, *caller]
+	accountUsers *store.Memo[uint64, []cloud.User]
+}
+
+func newAPI(d Deps) *api {
+	return &api{Deps: d, callers: store.NewMemo[string, *caller](d.Store), accountUsers: store.NewMemo[uint64, []cloud.User](d.Store)}
+}

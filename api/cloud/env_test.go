@@ -174,3 +174,7 @@ func (e *env) token(t testing.TB, username, scopes string, expiry *time.Time) st
 	}
 	return plain
 }
+
+func nopLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+func newLimiter(e *env) *ratelimit.Limiter { return ratelimit.New(e.clock.Now) }

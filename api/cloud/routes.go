@@ -16,7 +16,7 @@ const (
 // Bind registers every route of the cloud API, in one place: its path, its guard (scope area,
 // who may call, rate limit) and its handler. The login server (/oauth) is bound by bindOAuth.
 func Bind(app fiber.Router, d Deps) {
-	a := &api{Deps: d}
+	a := newAPI(d)
 	v4, beta := app.Group("/v4", preflight), app.Group("/v4beta", preflight)
 	route := func(on prefixes, method, path string, acc access, h fiber.Handler) {
 		guard := a.guard(method, path, acc)

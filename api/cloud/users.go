@@ -23,19 +23,20 @@ type userView struct {
 	VerifiedPhoneNumber *string  `json:"verified_phone_number"`
 }
 
+// noKeys is the ssh_keys of every user: SSH keys are not simulated. Shared, never modified.
+var noKeys = []string{}
+
 func viewUser(u cloud.User) userView {
-	return userView{Username: u.Username, Email: u.Email, Restricted: u.Restricted, SSHKeys: []string{}}
+	return userView{Username: u.Username, Email: u.Email, Restricted: u.Restricted, SSHKeys: noKeys}
 }
 
 // userFields are the User's filterable fields (the reference marks only username).
 var userFields = listing.Fields[cloud.User]{"username": func(u cloud.User) any { return u.Username }}
 
 func (a *api) listUsers(c *fiber.Ctx) error {
-	var users []cloud.User
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		users, err = cloud.AccountUsers(tx, callerOf(c).user.AccountID)
-		return err
-	}); err != nil {
+	account := callerOf(c).user.AccountID
+	users, err := a.accountUsers.Get(account, func(tx *bbolt.Tx) ([]cloud.User, error) { return cloud.AccountUsers(tx, account) })
+	if err != nil {
 		return err
 	}
 	return renderList(c, users, userFields, viewUser)

@@ -62,8 +62,12 @@ func (f *Filter[T]) Match(item T) bool {
 
 // Apply returns the items that match, sorted by +order_by/+order when the filter names them
 // (a stable sort: equal keys keep their input order; without +order_by the input order is kept).
-// It returns a new slice and never modifies items, which may be shared with a cache.
+// It never modifies items, which may be shared with a cache; without a condition or an order it
+// returns items itself rather than a copy.
 func (f *Filter[T]) Apply(items []T) []T {
+	if f == nil || f.orderBy == nil && f.root.kind == nodeAnd && len(f.root.kids) == 0 {
+		return items // no condition, no order: nothing to copy (the input is not modified)
+	}
 	out := make([]T, 0, len(items))
 	for _, it := range items {
 		if f.Match(it) {

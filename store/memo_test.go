@@ -1,0 +1,46 @@
+package store
+
+import (
+	"errors"
+	"testing"
+
+	"go.etcd.io/bbolt"
+)
+
+func TestMemo(t *testing.T) {
+	db := openTemp(t, NoSync)
+	memo := NewMemo[string, string](db)
+	loads := 0
+	load := func(tx *bbolt.Tx) (string, error) {
+		loads++
+		v, err := Get[string](tx, testItems, []byte("k"))
+		if errors.Is(err, ErrNotFound) {
+			return "", err
+		}
+		return v, err
+	}
+	if _, err := memo.Get("k", load); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("missing: %v", err)
+	}
+	db.Write(func(tx *bbolt.Tx) error { return Put(tx, testItems, []byte("k"), "one") })
+	for i := 0; i < 3; i++ {
+		if v, _ := memo.Get("k", load); v != "one" {
+			t.Fatalf("got %q", v)
+		}
+	}
+	if loads != 2 {
+		t.Fatalf("%d loads, want 2 (errors are not cached; hits do not load)", loads)
+	}
+	db.Write(func(tx *bbolt.Tx) error { return Put(tx, testItems, []byte("k"), "two") })
+	if v, _ := memo.Get("k", load); v != "two" {
+		t.Fatalf("stale after a write: %q", v)
+	}
+	db.Write(func(tx *bbolt.Tx) error { return errors.New("rolled back") })
+	if v, _ := memo.Get("k", load); v != "two" || loads != 3 {
+		t.Fatalf("a failed write must not invalidate: %q, %d loads", v, loads)
+	}
+	db.Exclusive(Reset)
+	if _, err := memo.Get("k", load); !errors.Is(err, ErrNotFound) {
+		t.Fatal("stale after a reset")
+	}
+}
