@@ -52,7 +52,7 @@ type DB struct {
 	bolt     *bbolt.DB
 	path     string
 	mode     Durability
-	inflight atomic.Int32 // writes under way, to choose Update or Batch
+	inflight atomic.Int32  // writes under way, to choose Update or Batch
 	version  atomic.Uint64 // committed writes so far: what Memo entries are checked against
 }
 
