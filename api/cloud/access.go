@@ -29,6 +29,8 @@ type access struct {
 	who    who
 	public bool            // no authentication; rate-limited by IP
 	limit  ratelimit.Limit // the endpoint's own limit (zero: the default 800/min)
+	// deprecated endpoints still answer, with 299 and a warnings array instead of 200.
+	deprecated bool
 }
 
 // caller is the authenticated token and user of a request.
@@ -93,6 +95,9 @@ func (a *api) guard(method, pattern string, acc access) fiber.Handler {
 			return kit.Errorf(http.StatusForbidden, "Unauthorized")
 		}
 		c.Locals(localCaller, cl)
+		if acc.deprecated {
+			return deprecate(c)
+		}
 		return c.Next()
 	}
 }
