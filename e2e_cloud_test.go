@@ -254,3 +254,38 @@ func TestOAuthFlowsEndToEnd(t *testing.T) {
 		t.Fatalf("implicit token: %v", err)
 	}
 }
+
+// TestBootstrapTokenFollowsTheData: the bootstrap token is the demo owner's token in whatever
+// demo world is loaded — gone with a reset (it still opens /_appliance), back with a reseed or a
+// restore, replaced when --bootstrap-token changes.
+func TestBootstrapTokenFollowsTheData(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "d.db")
+	p := start(t, "--data", data, "--bootstrap-token", e2eToken)
+	p.waitReady(t)
+	profile := func(p *proc, token string) int { code, _ := request(t, "GET", p.url+"/v4/profile", token, nil); return code }
+	_, snap := request(t, "GET", p.url+"/_appliance/snapshot", e2eToken, nil)
+	steps := []struct {
+		name, method, path string
+		body               string
+		want               int
+	}{
+		{"reset", "POST", "/_appliance/reset", "", 401},
+		{"reseed", "POST", "/_appliance/reseed", "", 200},
+		{"reset again", "POST", "/_appliance/reset", "", 401},
+		{"restore", "POST", "/_appliance/restore", snap, 200},
+	}
+	for _, s := range steps {
+		if code, body := request(t, s.method, p.url+s.path, e2eToken, strings.NewReader(s.body)); code != 200 {
+			t.Fatalf("%s: %d %s", s.name, code, body)
+		}
+		if got := profile(p, e2eToken); got != s.want {
+			t.Fatalf("after %s: /v4/profile %d, want %d", s.name, got, s.want)
+		}
+	}
+	p.stop(t, 15)
+	q := start(t, "--data", data, "--bootstrap-token", "a-new-root-token")
+	q.waitReady(t)
+	if profile(q, e2eToken) != 401 || profile(q, "a-new-root-token") != 200 {
+		t.Fatal("changing --bootstrap-token must replace the demo owner's bootstrap token")
+	}
+}
