@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"io"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,6 +13,7 @@ import (
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/fixtures"
+	"github.com/pocketforge/pocketforge/internal/apitest"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/appliance"
 	"go.etcd.io/bbolt"
@@ -81,57 +80,29 @@ type call struct {
 	notInBody  []string
 }
 
-func (e *env) do(t testing.TB, c call) (*http.Response, string) {
+func (e *env) do(t testing.TB, c call) (apitest.Response, string) {
 	t.Helper()
-	method := c.method
-	if method == "" {
-		method = http.MethodGet
+	r := apitest.Request{Method: c.method, Path: c.path, Body: c.body, Header: map[string]string{}}
+	for k, v := range c.header {
+		r.Header[k] = v
 	}
-	req := httptest.NewRequest(method, c.path, strings.NewReader(c.body))
 	switch c.auth {
 	case "":
 	case "token":
-		req.Header.Set("Authorization", "Bearer "+token)
+		r.Bearer = token
 	default:
-		req.Header.Set("Authorization", c.auth)
+		r.Header["Authorization"] = c.auth
 	}
-	for k, v := range c.header {
-		req.Header.Set(k, v)
-	}
-	resp, err := e.app.Test(req, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, _ := io.ReadAll(resp.Body)
-	return resp, string(data)
+	got := apitest.Do(t, e.app, r)
+	return got, got.Body
 }
 
 func (e *env) run(t *testing.T, calls []call) {
 	t.Helper()
 	for _, c := range calls {
 		t.Run(c.name, func(t *testing.T) {
-			resp, body := e.do(t, c)
-			if resp.StatusCode != c.wantStatus {
-				t.Fatalf("status %d, want %d; body %s", resp.StatusCode, c.wantStatus, body)
-			}
-			for _, s := range c.wantBody {
-				if !strings.Contains(body, s) {
-					t.Errorf("body %q lacks %q", body, s)
-				}
-			}
-			for _, s := range c.notInBody {
-				if strings.Contains(body, s) {
-					t.Errorf("body %q must not contain %q", body, s)
-				}
-			}
-			if c.wantExact != "" && body != c.wantExact {
-				t.Errorf("body %q, want %q", body, c.wantExact)
-			}
-			for k, v := range c.wantHeader {
-				if got := resp.Header.Get(k); got != v {
-					t.Errorf("header %s = %q, want %q", k, got, v)
-				}
-			}
+			got, _ := e.do(t, c)
+			apitest.Expect{Status: c.wantStatus, Exact: c.wantExact, Contains: c.wantBody, Excludes: c.notInBody, Header: c.wantHeader}.Check(t, got)
 		})
 	}
 }
@@ -219,9 +190,9 @@ func TestSnapshotRestoreResetReseed(t *testing.T) {
 	}
 	put("before")
 	resp, snap := e.do(t, call{path: "/_appliance/snapshot", auth: "token"})
-	if resp.StatusCode != 200 || resp.Header.Get("X-Pocketforge-Schema-Version") != "1" ||
+	if resp.Status != 200 || resp.Header.Get("X-Pocketforge-Schema-Version") != "1" ||
 		!strings.Contains(resp.Header.Get("Content-Disposition"), "attachment") || len(snap) < 4096 {
-		t.Fatalf("snapshot: %d %v (%d bytes)", resp.StatusCode, resp.Header, len(snap))
+		t.Fatalf("snapshot: %d %v (%d bytes)", resp.Status, resp.Header, len(snap))
 	}
 	put("after")
 	e.run(t, []call{

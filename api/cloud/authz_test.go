@@ -26,7 +26,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	readOnly := e.token(t, "demo", "account:read_only", nil)
 	carolTok := e.do(t, req{method: "POST", path: "/v4/profile/tokens", token: carolToken, body: `{"label":"m"}`})
 	var ct tokenView
-	decode(t, carolTok.body, &ct)
+	decode(t, carolTok.Body, &ct)
 
 	endpoints := []endpoint{
 		{method: "GET", path: "/v4/account/users", carol: 403, area: "account"},

@@ -42,8 +42,8 @@ func TestAuthenticatedReadDoesNotWrite(t *testing.T) {
 	writes := func() int64 { st := e.db.Bolt().Stats(); return st.TxStats.GetWrite() }
 	before := writes()
 	for i := 0; i < 20; i++ {
-		if r := e.do(t, req{path: "/v4/account/users", token: demoToken}); r.status != 200 {
-			t.Fatal(r.status)
+		if r := e.do(t, req{path: "/v4/account/users", token: demoToken}); r.Status != 200 {
+			t.Fatal(r.Status)
 		}
 	}
 	if after := writes(); after != before {

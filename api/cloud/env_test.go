@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,6 +14,7 @@ import (
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/fixtures"
+	"github.com/pocketforge/pocketforge/internal/apitest"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/appliance"
 	"github.com/pocketforge/pocketforge/store/cloud"
@@ -75,33 +74,11 @@ type req struct {
 }
 
 // resp is what came back.
-type resp struct {
-	status int
-	header http.Header
-	body   string
-}
+type resp = apitest.Response
 
 func (e *env) do(t testing.TB, r req) resp {
 	t.Helper()
-	if r.method == "" {
-		r.method = "GET"
-	}
-	hr := httptest.NewRequest(r.method, r.path, strings.NewReader(r.body))
-	if r.body != "" {
-		hr.Header.Set("Content-Type", "application/json")
-	}
-	if r.token != "" {
-		hr.Header.Set("Authorization", "Bearer "+r.token)
-	}
-	for k, v := range r.header {
-		hr.Header.Set(k, v)
-	}
-	res, err := e.app.Test(hr, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, _ := io.ReadAll(res.Body)
-	return resp{status: res.StatusCode, header: res.Header, body: string(data)}
+	return apitest.Do(t, e.app, apitest.Request{Method: r.method, Path: r.path, Body: r.body, Bearer: r.token, Header: r.header})
 }
 
 // scenario is one named request with what must come back.
@@ -120,29 +97,9 @@ func (e *env) run(t *testing.T, list []scenario) {
 	for _, s := range list {
 		t.Run(s.name, func(t *testing.T) {
 			got := e.do(t, s.req)
-			if got.status != s.status {
-				t.Fatalf("%s %s: status %d, want %d; body %s", s.method, s.path, got.status, s.status, got.body)
-			}
-			if s.exact != "" && got.body != s.exact {
-				t.Errorf("body %s\nwant %s", got.body, s.exact)
-			}
-			for _, w := range s.want {
-				if !strings.Contains(got.body, w) {
-					t.Errorf("body %s\nlacks %s", got.body, w)
-				}
-			}
-			for _, n := range s.not {
-				if strings.Contains(got.body, n) {
-					t.Errorf("body %s\nmust not contain %s", got.body, n)
-				}
-			}
-			for k, v := range s.header {
-				if h := got.header.Get(k); h != v {
-					t.Errorf("header %s = %q, want %q", k, h, v)
-				}
-			}
-			if got.status >= 400 && strings.HasPrefix(s.path, "/v4") && got.header.Get("Content-Type") != "application/json" {
-				t.Errorf("error Content-Type %q, want exactly application/json", got.header.Get("Content-Type"))
+			apitest.Expect{Status: s.status, Exact: s.exact, Contains: s.want, Excludes: s.not, Header: s.header}.Check(t, got)
+			if got.Status >= 400 && strings.HasPrefix(s.path, "/v4") && got.Header.Get("Content-Type") != "application/json" {
+				t.Errorf("error Content-Type %q, want exactly application/json", got.Header.Get("Content-Type"))
 			}
 		})
 	}

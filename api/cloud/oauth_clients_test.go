@@ -22,9 +22,9 @@ func TestOAuthClients(t *testing.T) {
 	created := e.do(t, req{method: "POST", path: "/v4/account/oauth-clients", token: demoToken,
 		body: `{"label":"my app","redirect_uri":"https://app.example.com/cb"}`})
 	var cv clientView
-	decode(t, created.body, &cv)
-	if created.status != 200 || len(cv.ID) != 20 || len(cv.Secret) != 64 || cv.Public || cv.Status != "active" || cv.ThumbnailURL != nil {
-		t.Fatalf("create: %d %s", created.status, created.body)
+	decode(t, created.Body, &cv)
+	if created.Status != 200 || len(cv.ID) != 20 || len(cv.Secret) != 64 || cv.Public || cv.Status != "active" || cv.ThumbnailURL != nil {
+		t.Fatalf("create: %d %s", created.Status, created.Body)
 	}
 	base := "/v4/account/oauth-clients/" + cv.ID
 	e.run(t, []scenario{
@@ -57,9 +57,9 @@ func TestOAuthClients(t *testing.T) {
 	})
 	reset := e.do(t, req{method: "POST", path: base + "/reset-secret", token: demoToken, body: "{}"})
 	var rv clientView
-	decode(t, reset.body, &rv)
-	if reset.status != 200 || len(rv.Secret) != 64 || rv.Secret == cv.Secret {
-		t.Fatalf("reset-secret: %d %s", reset.status, reset.body)
+	decode(t, reset.Body, &rv)
+	if reset.Status != 200 || len(rv.Secret) != 64 || rv.Secret == cv.Secret {
+		t.Fatalf("reset-secret: %d %s", reset.Status, reset.Body)
 	}
 	e.run(t, []scenario{
 		{name: "old secret dead", req: req{method: "POST", path: "/oauth/token/expire", body: "client_id=" + cv.ID + "&client_secret=" + cv.Secret + "&token=x",

@@ -21,10 +21,10 @@ func (e *env) authorize(t *testing.T, params url.Values, user, password string) 
 	params.Set("password", password)
 	params.Set("decision", "approve")
 	r := e.do(t, req{method: "POST", path: "/oauth/authorize", body: params.Encode(), header: form})
-	if r.status != 302 {
-		t.Fatalf("authorize: %d %s", r.status, r.body)
+	if r.Status != 302 {
+		t.Fatalf("authorize: %d %s", r.Status, r.Body)
 	}
-	u, err := url.Parse(r.header.Get("Location"))
+	u, err := url.Parse(r.Header.Get("Location"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,17 +35,17 @@ func (e *env) tokenCall(t *testing.T, params url.Values) (int, tokenResponse, st
 	t.Helper()
 	r := e.do(t, req{method: "POST", path: "/oauth/token", body: params.Encode(), header: form})
 	var tr tokenResponse
-	if r.status == 200 {
-		decode(t, r.body, &tr)
+	if r.Status == 200 {
+		decode(t, r.Body, &tr)
 	}
-	return r.status, tr, r.body
+	return r.Status, tr, r.Body
 }
 
 func TestOAuthCodeFlowWithSecret(t *testing.T) {
 	e := newEnv(t, 0)
 	page := e.do(t, req{path: "/oauth/authorize?client_id=" + cliClient + "&response_type=code&scopes=account:read_only,events:read_only&state=xyz"})
-	if page.status != 200 || !strings.Contains(page.body, "Pocket CLI") || !strings.Contains(page.body, "account:read_only") {
-		t.Fatalf("login page: %d %s", page.status, page.body)
+	if page.Status != 200 || !strings.Contains(page.Body, "Pocket CLI") || !strings.Contains(page.Body, "account:read_only") {
+		t.Fatalf("login page: %d %s", page.Status, page.Body)
 	}
 	loc := e.authorize(t, url.Values{"client_id": {cliClient}, "response_type": {"code"}, "scopes": {"account:read_only,events:read_only"}, "state": {"xyz"}}, "carol", "carol-password")
 	code := loc.Query().Get("code")
@@ -104,7 +104,7 @@ func TestOAuthPKCEAndImplicit(t *testing.T) {
 	created := e.do(t, req{method: "POST", path: "/v4/account/oauth-clients", token: demoToken,
 		body: `{"label":"spa","redirect_uri":"https://spa.example.com/cb","public":true}`})
 	var spa clientView
-	decode(t, created.body, &spa)
+	decode(t, created.Body, &spa)
 
 	verifier := strings.Repeat("v3rifier-", 6)
 	sum := sha256.Sum256([]byte(verifier))
@@ -154,18 +154,18 @@ func TestOAuthErrors(t *testing.T) {
 		{"client_id=" + cliClient + "&scopes=root", "error=invalid_scope"},
 		{"client_id=" + cliClient + "&response_type=id_token", "error=unsupported_response_type"},
 	} {
-		if loc := e.do(t, auth(c.q)).header.Get("Location"); !strings.Contains(loc, c.want) || !strings.HasPrefix(loc, "http://localhost:8000/callback") {
+		if loc := e.do(t, auth(c.q)).Header.Get("Location"); !strings.Contains(loc, c.want) || !strings.HasPrefix(loc, "http://localhost:8000/callback") {
 			t.Errorf("%s: Location %q, want %s", c.q, loc, c.want)
 		}
 	}
 	// Wrong password: the page again, 401, nothing issued; deny: access_denied.
 	params := url.Values{"client_id": {cliClient}, "username": {"demo"}, "password": {"wrong"}, "decision": {"approve"}}
 	r := e.do(t, req{method: "POST", path: "/oauth/authorize", body: params.Encode(), header: form})
-	if r.status != 401 || !strings.Contains(r.body, "Invalid username or password") {
-		t.Fatalf("wrong password: %d %s", r.status, r.body)
+	if r.Status != 401 || !strings.Contains(r.Body, "Invalid username or password") {
+		t.Fatalf("wrong password: %d %s", r.Status, r.Body)
 	}
 	params.Set("decision", "deny")
-	if loc := e.do(t, req{method: "POST", path: "/oauth/authorize", body: params.Encode(), header: form}).header.Get("Location"); !strings.Contains(loc, "error=access_denied") {
+	if loc := e.do(t, req{method: "POST", path: "/oauth/authorize", body: params.Encode(), header: form}).Header.Get("Location"); !strings.Contains(loc, "error=access_denied") {
 		t.Fatalf("deny: %q", loc)
 	}
 	loc := e.authorize(t, url.Values{"client_id": {cliClient}}, "demo", "demo-password")

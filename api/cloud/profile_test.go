@@ -18,9 +18,9 @@ func TestProfileAndTokens(t *testing.T) {
 	created := e.do(t, req{method: "POST", path: "/v4/profile/tokens", token: demoToken,
 		body: `{"label":"ci","scopes":"account:read_only,events:read_write","expiry":"2026-12-01T00:00:00"}`})
 	var tok tokenView
-	decode(t, created.body, &tok)
-	if created.status != 200 || len(tok.Token) != 64 || tok.Scopes != "account:read_only events:read_write" || *tok.Expiry != "2026-12-01T00:00:00" {
-		t.Fatalf("create: %d %s", created.status, created.body)
+	decode(t, created.Body, &tok)
+	if created.Status != 200 || len(tok.Token) != 64 || tok.Scopes != "account:read_only events:read_write" || *tok.Expiry != "2026-12-01T00:00:00" {
+		t.Fatalf("create: %d %s", created.Status, created.Body)
 	}
 	id := fmt.Sprint(tok.ID)
 	e.run(t, []scenario{

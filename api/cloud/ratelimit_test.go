@@ -13,15 +13,15 @@ func TestRateLimits(t *testing.T) {
 	profile := req{path: "/v4/profile", token: demoToken}
 	for i := 0; i < 8; i++ {
 		r := e.do(t, profile)
-		if r.status != 200 || r.header.Get("X-RateLimit-Limit") != "8" || r.header.Get("X-RateLimit-Remaining") != strconv.Itoa(7-i) {
-			t.Fatalf("request %d: %d %v", i, r.status, r.header)
+		if r.Status != 200 || r.Header.Get("X-RateLimit-Limit") != "8" || r.Header.Get("X-RateLimit-Remaining") != strconv.Itoa(7-i) {
+			t.Fatalf("request %d: %d %v", i, r.Status, r.Header)
 		}
 	}
 	r := e.do(t, profile)
-	reset, _ := strconv.ParseInt(r.header.Get("X-RateLimit-Reset"), 10, 64)
-	if r.status != 429 || r.body != `{"errors":[{"reason":"Too many requests"}]}` || r.header.Get("Retry-After") == "" ||
-		r.header.Get("X-RateLimit-Remaining") != "0" || reset <= start.Unix() {
-		t.Fatalf("9th request: %d %s %v", r.status, r.body, r.header)
+	reset, _ := strconv.ParseInt(r.Header.Get("X-RateLimit-Reset"), 10, 64)
+	if r.Status != 429 || r.Body != `{"errors":[{"reason":"Too many requests"}]}` || r.Header.Get("Retry-After") == "" ||
+		r.Header.Get("X-RateLimit-Remaining") != "0" || reset <= start.Unix() {
+		t.Fatalf("9th request: %d %s %v", r.Status, r.Body, r.Header)
 	}
 	e.run(t, []scenario{
 		{name: "another token has its own budget", req: req{path: "/v4/profile", token: daveToken}, status: 200},
@@ -32,16 +32,16 @@ func TestRateLimits(t *testing.T) {
 	// The general limit (16 per 2 minutes) covers every endpoint together.
 	got429 := false
 	for i := 0; i < 20 && !got429; i++ {
-		got429 = e.do(t, req{path: "/v4/account/users", token: demoToken}).status == 429
+		got429 = e.do(t, req{path: "/v4/account/users", token: demoToken}).Status == 429
 	}
-	if !got429 || e.do(t, req{path: "/v4/profile/grants", token: demoToken}).status != 429 {
+	if !got429 || e.do(t, req{path: "/v4/profile/grants", token: demoToken}).Status != 429 {
 		t.Fatal("the general limit does not hold across endpoints")
 	}
 	// Public endpoints count per IP.
 	for i := 0; i < 8; i++ {
 		e.do(t, req{path: "/v4/account/oauth-clients/" + cliClient + "/thumbnail"})
 	}
-	if s := e.do(t, req{path: "/v4/account/oauth-clients/" + cliClient + "/thumbnail"}).status; s != 429 {
+	if s := e.do(t, req{path: "/v4/account/oauth-clients/" + cliClient + "/thumbnail"}).Status; s != 429 {
 		t.Fatalf("public endpoint: %d", s)
 	}
 }

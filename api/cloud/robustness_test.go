@@ -39,8 +39,8 @@ func TestNoInputYields500(t *testing.T) {
 	}
 	for _, p := range paths {
 		for _, b := range bodies {
-			if r := e.do(t, req{method: p.method, path: p.path, token: demoToken, body: b}); r.status >= 500 {
-				t.Errorf("%s %s with %.40q: %d %s", p.method, p.path, b, r.status, r.body)
+			if r := e.do(t, req{method: p.method, path: p.path, token: demoToken, body: b}); r.Status >= 500 {
+				t.Errorf("%s %s with %.40q: %d %s", p.method, p.path, b, r.Status, r.Body)
 			}
 		}
 	}
@@ -48,8 +48,8 @@ func TestNoInputYields500(t *testing.T) {
 		"client_id=" + cliClient + "&code_challenge=" + strings.Repeat("a", 500) + "&code_challenge_method=S256&username=demo&password=x"}
 	for _, f := range forms {
 		for _, path := range []string{"/oauth/token", "/oauth/authorize", "/oauth/revoke", "/oauth/token/expire", "/oauth/password-setup"} {
-			if r := e.do(t, req{method: "POST", path: path, body: f, header: form}); r.status >= 500 {
-				t.Errorf("POST %s with %.40q: %d %s", path, f, r.status, r.body)
+			if r := e.do(t, req{method: "POST", path: path, body: f, header: form}); r.Status >= 500 {
+				t.Errorf("POST %s with %.40q: %d %s", path, f, r.Status, r.Body)
 			}
 		}
 	}

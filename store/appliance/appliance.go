@@ -4,10 +4,7 @@
 package appliance
 
 import (
-	"crypto/rand"
-	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -47,12 +44,12 @@ func EnsureCredentials(tx *bbolt.Tx, token, password string) (Credentials, error
 	switch {
 	case token != "":
 		cr.TokenSource = "flag"
-		err = b.Put(keyBootstrap, tokenHash(token))
+		err = b.Put(keyBootstrap, store.HashSecret(token))
 	case b.Get(keyBootstrap) != nil:
 		cr.TokenSource = "stored"
 	default:
-		cr.TokenSource, cr.BootstrapToken = "generated", randomHex(32)
-		err = b.Put(keyBootstrap, tokenHash(cr.BootstrapToken))
+		cr.TokenSource, cr.BootstrapToken = "generated", store.RandomHex(32)
+		err = b.Put(keyBootstrap, store.HashSecret(cr.BootstrapToken))
 	}
 	if err != nil {
 		return cr, err
@@ -66,7 +63,7 @@ func EnsureCredentials(tx *bbolt.Tx, token, password string) (Credentials, error
 	case b.Get(keyAdminPass) != nil:
 		cr.PasswordSource = "stored"
 	default:
-		cr.PasswordSource, cr.AdminPassword = "generated", randomHex(10)
+		cr.PasswordSource, cr.AdminPassword = "generated", store.RandomHex(10)
 		err = putPassword(b, cr.AdminPassword)
 	}
 	return cr, err
@@ -87,7 +84,7 @@ func CheckBootstrapToken(tx *bbolt.Tx, token string) bool {
 		return false
 	}
 	stored := b.Get(keyBootstrap)
-	return stored != nil && subtle.ConstantTimeCompare(stored, tokenHash(token)) == 1
+	return stored != nil && subtle.ConstantTimeCompare(stored, store.HashSecret(token)) == 1
 }
 
 // CheckAdminPassword reports whether password is the build service admin's password.
@@ -113,21 +110,6 @@ func SetClockOffset(tx *bbolt.Tx, d time.Duration) error {
 	return store.Put(tx, store.BucketAppliance, keyClockOffset, int64(d))
 }
 
-// tokenHash is the SHA-256 of a random token: enough for a secret with 256 bits of entropy, and
-// cheap enough to check on every request.
-func tokenHash(token string) []byte {
-	h := sha256.Sum256([]byte(token))
-	return h[:]
-}
-
-// randomHex returns n random bytes as hex (crypto/rand).
-func randomHex(n int) string {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		panic(err) // crypto/rand does not fail on Linux
-	}
-	return hex.EncodeToString(b)
-}
 
 // BootstrapTokenHash returns the stored SHA-256 of the bootstrap token (nil before the first
 // start), so other domains can honour the same secret.

@@ -1,9 +1,6 @@
 package cloud
 
 import (
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -40,18 +37,11 @@ type Token struct {
 // Expired reports whether the token has expired at now.
 func (t Token) Expired(now time.Time) bool { return t.Expiry != nil && !now.Before(*t.Expiry) }
 
-// HashToken is the key of a token's plaintext.
-func HashToken(plain string) []byte {
-	h := sha256.Sum256([]byte(plain))
-	return h[:]
-}
+// HashToken is the key of a token's plaintext (store.HashSecret).
+func HashToken(plain string) []byte { return store.HashSecret(plain) }
 
-// randomSecret returns n random bytes as hex (64 characters for 32 bytes, like the real tokens).
-func randomSecret(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
+// randomSecret returns n random bytes as hex.
+func randomSecret(n int) string { return store.RandomHex(n) }
 
 // IssueToken stores t (ID, Created and Prefix are set here) and returns its plaintext.
 func IssueToken(tx *bbolt.Tx, t *Token, now time.Time) (string, error) {
