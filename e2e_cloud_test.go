@@ -262,7 +262,10 @@ func TestBootstrapTokenFollowsTheData(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "d.db")
 	p := start(t, "--data", data, "--bootstrap-token", e2eToken)
 	p.waitReady(t)
-	profile := func(p *proc, token string) int { code, _ := request(t, "GET", p.url+"/v4/profile", token, nil); return code }
+	profile := func(p *proc, token string) int {
+		code, _ := request(t, "GET", p.url+"/v4/profile", token, nil)
+		return code
+	}
 	_, snap := request(t, "GET", p.url+"/_appliance/snapshot", e2eToken, nil)
 	steps := []struct {
 		name, method, path string

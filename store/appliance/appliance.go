@@ -110,7 +110,6 @@ func SetClockOffset(tx *bbolt.Tx, d time.Duration) error {
 	return store.Put(tx, store.BucketAppliance, keyClockOffset, int64(d))
 }
 
-
 // BootstrapTokenHash returns the stored SHA-256 of the bootstrap token (nil before the first
 // start), so other domains can honour the same secret.
 func BootstrapTokenHash(tx *bbolt.Tx) []byte {
