@@ -49,8 +49,9 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 	url := cfg.ExternalURLFor(ln.Addr())
 	ready := kit.NewReadiness("store", "fixtures")
 	ready.Set("store", true)
+	jobs := &kit.Jobs{}
 	app := api.New(cfg, api.Deps{
-		Store: db, Clock: clk, Log: log, Ready: ready, Journal: kit.NewJournal(cfg.JournalSize), ExternalURL: url,
+		Store: db, Clock: clk, Log: log, Ready: ready, Journal: kit.NewJournal(cfg.JournalSize), ExternalURL: url, Jobs: jobs,
 		OnReplace: func() { afterReplace(db, clk, log) },
 	})
 	logStart(log, cfg, db, ln.Addr(), url)
@@ -66,6 +67,10 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 		_ = app.ShutdownWithTimeout(cfg.ShutdownTimeout)
 		return err
 	}
+	jobs.RunOnce(clk.Now(), log) // catch up on what came due while stopped (expiries, invoices)
+	jobCtx, stopJobs := context.WithCancel(ctx)
+	defer stopJobs()
+	go jobs.Run(jobCtx, time.Second, clk.Now, log)
 	ready.Set("fixtures", true)
 	log.Info("ready", "fixtures", rep.Mode, "loaded", rep.Applied, "ms", time.Since(started).Milliseconds())
 

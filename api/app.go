@@ -30,6 +30,8 @@ type Deps struct {
 	// ExternalURL is the base of every absolute URL the APIs emit (--external-url, or the
 	// listener's address).
 	ExternalURL string
+	// Jobs collects the APIs' clock-driven background work; the caller runs it.
+	Jobs *kit.Jobs
 }
 
 // New builds the root app: one place where every API is mounted.
@@ -47,7 +49,7 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	app.Use(front(d))
 	cloud.Bind(app, cloud.Deps{
 		Store: d.Store, Clock: d.Clock, Log: d.Log, ExternalURL: func() string { return d.ExternalURL },
-		RateScale: cfg.CloudRateScale, Limiter: ratelimit.New(d.Clock.Now),
+		RateScale: cfg.CloudRateScale, Limiter: ratelimit.New(d.Clock.Now), Jobs: d.Jobs,
 	})
 	admin.Bind(app.Group("/_appliance"), admin.Deps{
 		Store: d.Store, Clock: d.Clock, Ready: d.Ready, Journal: d.Journal, Log: d.Log,

@@ -57,7 +57,7 @@ func newEnv(t testing.TB, mutate func(*config.Config)) *env {
 	ready.Set("store", true)
 	ready.Set("fixtures", true)
 	app := New(cfg, Deps{
-		Store: db, Clock: clk, Ready: ready, Journal: kit.NewJournal(cfg.JournalSize),
+		Store: db, Clock: clk, Ready: ready, Journal: kit.NewJournal(cfg.JournalSize), Jobs: &kit.Jobs{},
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	app.Get("/v4/test-panic", func(*fiber.Ctx) error { panic("boom: secret internals") })

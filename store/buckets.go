@@ -35,6 +35,18 @@ const (
 	CloudAccountLogins   = "cloud/account_logins"   // index: account id → login id
 	CloudInstances       = "cloud/instances"        // instance id → Instance
 	CloudAccountEntities = "cloud/account_entities" // index: account id → kind 0x00 entity id
+
+	CloudPaymentMethods        = "cloud/payment_methods"         // payment method id → PaymentMethod
+	CloudAccountPaymentMethods = "cloud/account_payment_methods" // index: account id → payment method id
+	CloudPayments              = "cloud/payments"                // payment id → Payment
+	CloudAccountPayments       = "cloud/account_payments"        // index: account id → payment id
+	CloudInvoices              = "cloud/invoices"                // invoice id → Invoice (items inside)
+	CloudAccountInvoices       = "cloud/account_invoices"        // index: account id → invoice id
+	CloudPromoCodes            = "cloud/promo_codes"             // upper(code) → PromoCode (the catalogue)
+	CloudTransfers             = "cloud/transfers"               // token → Transfer (service and entity)
+	CloudAccountTransfers      = "cloud/account_transfers"       // index: account id → token (sender and receiver)
+	CloudEventsByCreated       = "cloud/events_by_created"       // index: account id → created (BE unix ns) + event id
+	CloudEventsByEntity        = "cloud/events_by_entity"        // index: account id → entity type 0 entity id 0 event id
 )
 
 // bucketSpec declares one top-level bucket.
@@ -55,6 +67,9 @@ var registry = []bucketSpec{
 	{name: CloudRefreshTokens}, {name: CloudClients}, {name: CloudAccountClients}, {name: CloudThumbnails},
 	{name: CloudCodes}, {name: CloudPasswordSetups}, {name: CloudEvents}, {name: CloudAccountEvents},
 	{name: CloudLogins}, {name: CloudAccountLogins}, {name: CloudInstances}, {name: CloudAccountEntities},
+	{name: CloudPaymentMethods}, {name: CloudAccountPaymentMethods}, {name: CloudPayments}, {name: CloudAccountPayments},
+	{name: CloudInvoices}, {name: CloudAccountInvoices}, {name: CloudPromoCodes},
+	{name: CloudTransfers}, {name: CloudAccountTransfers}, {name: CloudEventsByCreated}, {name: CloudEventsByEntity},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.

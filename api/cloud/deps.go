@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/pocketforge/pocketforge/api/cloud/ratelimit"
+	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloud"
@@ -20,6 +21,8 @@ type Deps struct {
 	RateScale float64
 	// Limiter counts requests for the rate limits.
 	Limiter *ratelimit.Limiter
+	// Jobs receives the cloud API's clock-driven background work.
+	Jobs *kit.Jobs
 }
 
 // api carries Deps to the handlers, with the caches of the hot reads: the caller behind a token

@@ -37,7 +37,11 @@ type env struct {
 	app   *fiber.App
 	db    *store.DB
 	clock *clock.Fixed
+	jobs  *kit.Jobs // the API's background jobs; tests run them with runJobs
 }
+
+// runJobs runs every background job once at the env's clock (as the appliance does each second).
+func (e *env) runJobs() { e.jobs.RunOnce(e.clock.Now(), nopLog()) }
 
 func newEnv(t testing.TB, rateScale float64) *env {
 	t.Helper()
@@ -58,12 +62,13 @@ func newEnv(t testing.TB, rateScale float64) *env {
 		t.Fatal(err)
 	}
 	app := fiber.New(fiber.Config{ErrorHandler: RenderError, JSONEncoder: kit.MarshalJSON})
+	jobs := &kit.Jobs{}
 	Bind(app, Deps{
 		Store: db, Clock: clk, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		ExternalURL: func() string { return "http://pocketforge.test" }, RateScale: rateScale,
-		Limiter: ratelimit.New(clk.Now),
+		Limiter: ratelimit.New(clk.Now), Jobs: jobs,
 	})
-	return &env{app: app, db: db, clock: clk}
+	return &env{app: app, db: db, clock: clk, jobs: jobs}
 }
 
 // req is one request of a scenario.

@@ -7,6 +7,19 @@ import (
 	"go.etcd.io/bbolt"
 )
 
+// bindOAuthClients registers the OAuth client endpoints: account-wide, so restricted users
+// need the account_access grant; the thumbnail is public.
+func (a *api) bindOAuthClients(r *routes) {
+	r.add(both, "GET", "/account/oauth-clients", account(accountGrant), a.listClients)
+	r.add(both, "POST", "/account/oauth-clients", account(accountGrant), a.createClient)
+	r.add(both, "GET", "/account/oauth-clients/:clientId", account(accountGrant), a.getClient)
+	r.add(both, "PUT", "/account/oauth-clients/:clientId", account(accountGrant), a.updateClient)
+	r.add(both, "DELETE", "/account/oauth-clients/:clientId", account(accountGrant), a.deleteClient)
+	r.add(both, "POST", "/account/oauth-clients/:clientId/reset-secret", account(accountGrant), a.resetClientSecret)
+	r.add(both, "GET", "/account/oauth-clients/:clientId/thumbnail", access{public: true}, a.getThumbnail)
+	r.add(both, "PUT", "/account/oauth-clients/:clientId/thumbnail", account(accountGrant), a.putThumbnail)
+}
+
 // clientView is an OAuth client; secret is "<REDACTED>" except right after create and
 // reset-secret.
 type clientView struct {

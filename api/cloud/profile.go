@@ -13,6 +13,17 @@ import (
 	"go.etcd.io/bbolt"
 )
 
+// bindProfile registers the caller's own profile, grants and personal access tokens.
+func (a *api) bindProfile(r *routes) {
+	r.add(both, "GET", "/profile", access{}, a.getProfile)
+	r.add(both, "GET", "/profile/grants", access{}, a.getProfileGrants)
+	r.add(both, "GET", "/profile/tokens", account(anyUser), a.listTokens)
+	r.add(both, "POST", "/profile/tokens", account(anyUser), a.createToken)
+	r.add(both, "GET", "/profile/tokens/:tokenId", account(anyUser), a.getToken)
+	r.add(both, "PUT", "/profile/tokens/:tokenId", account(anyUser), a.updateToken)
+	r.add(both, "DELETE", "/profile/tokens/:tokenId", account(anyUser), a.deleteToken)
+}
+
 // profileView is the caller's own profile. Fields of features the appliance does not simulate
 // (referrals, phone verification, 2FA, lish) carry the values of a fresh real account.
 type profileView struct {

@@ -13,6 +13,17 @@ import (
 	"go.etcd.io/bbolt"
 )
 
+// bindUsers registers the users and grants endpoints (unrestricted users only).
+func (a *api) bindUsers(r *routes) {
+	r.add(both, "GET", "/account/users", account(unrestrictedOnly), a.listUsers)
+	r.add(both, "POST", "/account/users", account(unrestrictedOnly), a.createUser)
+	r.add(both, "GET", "/account/users/:username", account(unrestrictedOnly), a.getUser)
+	r.add(both, "PUT", "/account/users/:username", account(unrestrictedOnly), a.updateUser)
+	r.add(both, "DELETE", "/account/users/:username", account(unrestrictedOnly), a.deleteUser)
+	r.add(both, "GET", "/account/users/:username/grants", account(unrestrictedOnly), a.getGrants)
+	r.add(both, "PUT", "/account/users/:username/grants", account(unrestrictedOnly), a.putGrants)
+}
+
 // userView is a User as the API shows it.
 type userView struct {
 	Username            string   `json:"username"`

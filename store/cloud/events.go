@@ -1,6 +1,7 @@
 package cloud
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
@@ -46,7 +47,37 @@ func RecordEvent(tx *bbolt.Tx, e *Event) error {
 	if err := store.Put(tx, store.CloudEvents, store.Itob(id), e); err != nil {
 		return err
 	}
-	return store.IndexAdd(tx, store.CloudAccountEvents, store.Itob(e.AccountID), store.Itob(id))
+	return indexEvent(tx, e)
+}
+
+// indexEvent files an event under its account three ways: by id, by creation time and by
+// entity, so a filter on id, created or entity.id walks a key range instead of every event.
+func indexEvent(tx *bbolt.Tx, e *Event) error {
+	acct := store.Itob(e.AccountID)
+	if err := store.IndexAdd(tx, store.CloudAccountEvents, acct, store.Itob(e.ID)); err != nil {
+		return err
+	}
+	if err := store.IndexAdd(tx, store.CloudEventsByCreated, acct, CreatedKey(e.Created, e.ID)); err != nil {
+		return err
+	}
+	if e.Entity == nil {
+		return nil
+	}
+	return store.IndexAdd(tx, store.CloudEventsByEntity, acct, EntityKey(e.Entity.Type, e.Entity.ID, e.ID))
+}
+
+// CreatedKey orders events by creation time, then id: big-endian Unix nanoseconds, then the id.
+func CreatedKey(t time.Time, id uint64) []byte {
+	return append(store.Itob(uint64(t.UnixNano())), store.Itob(id)...)
+}
+
+// EntityKey groups events by entity: type, 0, the entity id as text, 0, then the event id.
+// Pass id 0 and cut the last 8 bytes for the prefix of one entity's events.
+func EntityKey(typ string, entityID any, id uint64) []byte {
+	k := append([]byte(typ), 0)
+	k = append(k, fmt.Sprint(entityID)...)
+	k = append(k, 0)
+	return append(k, store.Itob(id)...)
 }
 
 // AccountEvents returns the account's events, oldest first.

@@ -1,0 +1,5 @@
+package cloud
+
+// bindEvents registers the events endpoints.
+func (a *api) bindEvents(r *routes) {
+}

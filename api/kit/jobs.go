@@ -1,0 +1,67 @@
+package kit
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// Jobs are the appliance's clock-driven background work (transfer expiry and completion,
+// monthly invoices, database provisioning…). Each job reads its state from the store and acts
+// on what is due at now, so a restart — or a jump of the dev clock — simply resumes: nothing is
+// kept in memory between runs.
+type Jobs struct {
+	mu   sync.Mutex
+	list []job
+}
+
+type job struct {
+	name string
+	run  func(now time.Time) error
+}
+
+// Add registers a job.
+func (j *Jobs) Add(name string, run func(now time.Time) error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.list = append(j.list, job{name, run})
+}
+
+// RunOnce runs every job once at now. A failing or panicking job is logged and does not stop the
+// others.
+func (j *Jobs) RunOnce(now time.Time, log *slog.Logger) {
+	j.mu.Lock()
+	list := append([]job(nil), j.list...)
+	j.mu.Unlock()
+	for _, jb := range list {
+		if err := safeRun(jb, now); err != nil {
+			log.Error("background job failed", "job", jb.name, "err", err)
+		}
+	}
+}
+
+func safeRun(jb job, now time.Time) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return jb.run(now)
+}
+
+// Run calls RunOnce every interval until ctx ends, reading the time from now (the appliance
+// clock).
+func (j *Jobs) Run(ctx context.Context, interval time.Duration, now func() time.Time, log *slog.Logger) {
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			j.RunOnce(now(), log)
+		}
+	}
+}
