@@ -46,7 +46,8 @@ const (
 	CloudTransfers             = "cloud/transfers"               // token → Transfer (service and entity)
 	CloudAccountTransfers      = "cloud/account_transfers"       // index: account id → token (sender and receiver)
 	CloudEventsByCreated       = "cloud/events_by_created"       // index: account id → created (BE unix ns) + event id
-	CloudEventsByEntity        = "cloud/events_by_entity"        // index: account id → entity type 0 entity id 0 event id
+	CloudEventsByEntity        = "cloud/events_by_entity"        // index: account id → entity id 0 entity type 0 created + event id
+	CloudEventsSeen            = "cloud/events_seen"             // account id → id of the last event marked seen
 )
 
 // bucketSpec declares one top-level bucket.
@@ -70,6 +71,7 @@ var registry = []bucketSpec{
 	{name: CloudPaymentMethods}, {name: CloudAccountPaymentMethods}, {name: CloudPayments}, {name: CloudAccountPayments},
 	{name: CloudInvoices}, {name: CloudAccountInvoices}, {name: CloudPromoCodes},
 	{name: CloudTransfers}, {name: CloudAccountTransfers}, {name: CloudEventsByCreated}, {name: CloudEventsByEntity},
+	{name: CloudEventsSeen},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.

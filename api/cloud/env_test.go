@@ -140,3 +140,12 @@ func (e *env) token(t testing.TB, username, scopes string, expiry *time.Time) st
 func nopLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 func newLimiter(e *env) *ratelimit.Limiter { return ratelimit.New(e.clock.Now) }
+
+// putTestCard stores a payment method straight in the store (tests that need one regardless of
+// the billing fixtures).
+func putTestCard(tx *bbolt.Tx, pm cloud.PaymentMethod) error {
+	if err := store.Put(tx, store.CloudPaymentMethods, store.Itob(pm.ID), pm); err != nil {
+		return err
+	}
+	return store.IndexAdd(tx, store.CloudAccountPaymentMethods, store.Itob(pm.AccountID), store.Itob(pm.ID))
+}

@@ -179,3 +179,9 @@ func (a *api) setupSubmit(c *fiber.Ctx) error {
 	}
 	return a.page(c, http.StatusNotFound, "message.html", web.Message{Title: "Link expired", Text: "This password link is unknown, used or expired."})
 }
+
+// cancelSurvey is the page the survey_link of a cancelled account leads to.
+func (a *api) cancelSurvey(c *fiber.Ctx) error {
+	return a.page(c, http.StatusOK, "message.html", web.Message{Title: "Your account is cancelled",
+		Text: "Thank you for using the cloud. Tell us why you left by replying to the cancellation e-mail in your outbox."})
+}

@@ -48,6 +48,7 @@ func Bind(app fiber.Router, d Deps) {
 	a.bindBilling(r)
 	a.bindTransfers(r)
 	a.bindOAuth(app)
+	app.Get("/survey/cancel", a.cancelSurvey)
 }
 
 // preflight answers CORS preflight requests for every path (a middleware, not an OPTIONS route,

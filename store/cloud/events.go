@@ -2,6 +2,7 @@ package cloud
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
@@ -50,37 +51,49 @@ func RecordEvent(tx *bbolt.Tx, e *Event) error {
 	return indexEvent(tx, e)
 }
 
-// indexEvent files an event under its account three ways: by id, by creation time and by
-// entity, so a filter on id, created or entity.id walks a key range instead of every event.
+// indexEvent files an event under its account three ways — by id (the value holds the creation
+// time), by creation time and by entity — so a filter on id, created or entity.id walks a key
+// range, and the 90-day window is checked without decoding the event.
 func indexEvent(tx *bbolt.Tx, e *Event) error {
 	acct := store.Itob(e.AccountID)
-	if err := store.IndexAdd(tx, store.CloudAccountEvents, acct, store.Itob(e.ID)); err != nil {
+	created := store.Itob(uint64(e.Created.UnixNano()))
+	if err := tx.Bucket([]byte(store.CloudAccountEvents)).Put(store.IndexKey(acct, store.Itob(e.ID)), created); err != nil {
 		return err
 	}
-	if err := store.IndexAdd(tx, store.CloudEventsByCreated, acct, CreatedKey(e.Created, e.ID)); err != nil {
+	if err := store.IndexAdd(tx, store.CloudEventsByCreated, acct, append(created, store.Itob(e.ID)...)); err != nil {
 		return err
 	}
 	if e.Entity == nil {
 		return nil
 	}
-	return store.IndexAdd(tx, store.CloudEventsByEntity, acct, EntityKey(e.Entity.Type, e.Entity.ID, e.ID))
+	key := EntityPrefix(EntityIDText(e.Entity.ID), e.Entity.Type)
+	return store.IndexAdd(tx, store.CloudEventsByEntity, acct, append(append(key, created...), store.Itob(e.ID)...))
 }
 
-// CreatedKey orders events by creation time, then id: big-endian Unix nanoseconds, then the id.
-func CreatedKey(t time.Time, id uint64) []byte {
-	return append(store.Itob(uint64(t.UnixNano())), store.Itob(id)...)
+// EntityPrefix is the start of an entity's keys in CloudEventsByEntity: the entity id as text,
+// 0, then (when known) the entity type and 0.
+func EntityPrefix(entityID, typ string) []byte {
+	k := append([]byte(entityID), 0)
+	if typ != "" {
+		k = append(append(k, typ...), 0)
+	}
+	return k
 }
 
-// EntityKey groups events by entity: type, 0, the entity id as text, 0, then the event id.
-// Pass id 0 and cut the last 8 bytes for the prefix of one entity's events.
-func EntityKey(typ string, entityID any, id uint64) []byte {
-	k := append([]byte(typ), 0)
-	k = append(k, fmt.Sprint(entityID)...)
-	k = append(k, 0)
-	return append(k, store.Itob(id)...)
+// EntityIDText writes an entity id the way filters compare it: integers without exponent or
+// fraction (JSON decoding turns them into float64), strings as they are.
+func EntityIDText(id any) string {
+	switch v := id.(type) {
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case string:
+		return v
+	}
+	return fmt.Sprint(id)
 }
 
-// AccountEvents returns the account's events, oldest first.
+// AccountEvents returns the account's events, oldest first (tests and small accounts; the API
+// lists through EventCandidates).
 func AccountEvents(tx *bbolt.Tx, account uint64) ([]Event, error) {
 	ids, err := store.IndexChildren(tx, store.CloudAccountEvents, store.Itob(account))
 	if err != nil {

@@ -203,5 +203,8 @@ func CheckLogin(tx *bbolt.Tx, username, password string) (User, error) {
 	if err != nil || !u.CheckPassword(password) {
 		return User{}, ErrLoginFailed
 	}
+	if acct, err := GetAccount(tx, u.AccountID); err != nil || acct.Cancelled != nil {
+		return User{}, ErrLoginFailed // a cancelled account's users cannot sign in again
+	}
 	return u, nil
 }
