@@ -121,7 +121,7 @@ func TestLinodegoAccount(t *testing.T) {
 // TestLinodegoServiceTransfer moves an instance from the demo account to the partner account
 // with linodego, the clock and the completion delay doing the rest.
 func TestLinodegoServiceTransfer(t *testing.T) {
-	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--bootstrap-token", e2eToken)
+	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--bootstrap-token", e2eToken, "--transfer-delay", "1s")
 	p.waitReady(t)
 	ctx := context.Background()
 	demo := cloudClient(p, e2eToken)

@@ -44,6 +44,7 @@ func TestDefaults(t *testing.T) {
 		JournalSize:     1000,
 		BatchDelay:      time.Millisecond,
 		CloudRateScale:  1,
+		TransferDelay:   5 * time.Second,
 	}
 	tests := []struct {
 		name string
@@ -85,6 +86,7 @@ var sample = map[string][2]string{
 	"journal-size":     {"0", "0"},
 	"batch-delay":      {"5ms", "5ms"},
 	"cloud-rate-scale": {"0.01", "0.01"},
+	"transfer-delay":   {"2h", "2h0m0s"},
 }
 
 func TestEnvTwins(t *testing.T) {

@@ -94,6 +94,13 @@ var options = []option{
 		usage: "multiply the cloud API's rate limits by this `factor` (0..100; 0 turns them off, 0.01 makes 1,600 requests per 2 minutes 16)",
 		set:   func(c *Config, s string) (err error) { c.CloudRateScale, err = parseFloatRange(s, 0, 100); return },
 		get:   func(c *Config) string { return strconv.FormatFloat(c.CloudRateScale, 'g', -1, 64) }},
+	{name: "transfer-delay", def: "5s",
+		usage: "how long an accepted service transfer takes to complete, a `duration` (0 < d <= 3h; the real service: up to three hours)",
+		set: func(c *Config, s string) (err error) {
+			c.TransferDelay, err = parseDuration(s, 3*time.Hour)
+			return
+		},
+		get: func(c *Config) string { return c.TransferDelay.String() }},
 }
 
 // lookupOption returns the option with the given flag name, or nil.

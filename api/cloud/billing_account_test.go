@@ -1,6 +1,7 @@
 package cloud
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -146,7 +147,14 @@ func TestAccountCancel(t *testing.T) {
 		{name: "the owner's token is dead", req: req{path: "/v4/account", token: demoToken}, status: 401},
 		{name: "carol's token is dead", req: req{path: "/v4/account", token: carolToken}, status: 401},
 		{name: "the other account is untouched", req: req{path: "/v4/account", token: daveToken}, status: 200},
+		{name: "the survey page", req: req{path: "/survey/cancel?account=x"}, status: 200, want: []string{"cancelled"}},
 	})
+	// Its users cannot sign in again for a new token.
+	r := e.do(t, req{method: "POST", path: "/oauth/authorize", header: form,
+		body: url.Values{"client_id": {cliClient}, "username": {"demo"}, "password": {"demo-password"}, "decision": {"approve"}}.Encode()})
+	if r.Status != 401 {
+		t.Fatalf("a cancelled account's user signs in: %d", r.Status)
+	}
 	e.db.View(func(tx *bbolt.Tx) error {
 		invs, _ := cloud.AccountInvoices(tx, acct.ID)
 		last := invs[len(invs)-1]

@@ -1,6 +1,8 @@
 package cloud
 
 import (
+	"time"
+
 	"log/slog"
 
 	"github.com/pocketforge/pocketforge/api/cloud/ratelimit"
@@ -23,6 +25,8 @@ type Deps struct {
 	Limiter *ratelimit.Limiter
 	// Jobs receives the cloud API's clock-driven background work.
 	Jobs *kit.Jobs
+	// TransferDelay is how long after acceptance a service transfer completes (0: the default).
+	TransferDelay time.Duration
 }
 
 // api carries Deps to the handlers, with the caches of the hot reads: the caller behind a token

@@ -48,15 +48,26 @@ func (a *api) listEvents(c *fiber.Ctx) error {
 	return c.JSON(out)
 }
 
-// eventPageFromIndex cuts the page out of the candidate ids and decodes only its events.
+// eventPageFromIndex counts the candidates and keeps only the ids of the page asked for (one pass
+// over index keys; a second only when the page asked for is past the last), then decodes just
+// those events.
 func eventPageFromIndex(tx *bbolt.Tx, account uint64, r cloud.EventRange, page listing.Page) (listing.Envelope[eventView], error) {
-	var ids []uint64
-	if err := cloud.EventCandidates(tx, account, r, func(id uint64) bool { ids = append(ids, id); return true }); err != nil {
+	want := listing.Window(math.MaxInt/2, page) // the page's span if the list were long enough
+	total, ids, err := eventWindow(tx, account, r, want)
+	if err != nil {
 		return listing.Envelope[eventView]{}, err
 	}
-	env := listing.Paginate(ids, page)
-	out := listing.Envelope[eventView]{Data: make([]eventView, 0, len(env.Data)), Page: env.Page, Pages: env.Pages, Results: env.Results}
-	for _, id := range env.Data {
+	w := listing.Window(total, page)
+	if w.From != want.From { // a page past the end: the rules pick another span
+		if _, ids, err = eventWindow(tx, account, r, w); err != nil {
+			return listing.Envelope[eventView]{}, err
+		}
+	}
+	if w.To <= w.From {
+		ids = nil
+	}
+	out := listing.Envelope[eventView]{Data: make([]eventView, 0, len(ids)), Page: w.Page, Pages: w.Pages, Results: total}
+	for _, id := range ids {
 		e, err := cloud.AccountEvent(tx, account, id)
 		if err != nil {
 			return out, err
@@ -64,6 +75,20 @@ func eventPageFromIndex(tx *bbolt.Tx, account uint64, r cloud.EventRange, page l
 		out.Data = append(out.Data, viewEvent(e))
 	}
 	return out, nil
+}
+
+// eventWindow counts the candidates and returns the ids at positions [w.From, w.To).
+func eventWindow(tx *bbolt.Tx, account uint64, r cloud.EventRange, w listing.Span) (int, []uint64, error) {
+	total := 0
+	var ids []uint64
+	err := cloud.EventCandidates(tx, account, r, func(id uint64) bool {
+		if total >= w.From && total < w.To {
+			ids = append(ids, id)
+		}
+		total++
+		return true
+	})
+	return total, ids, err
 }
 
 // eventPageDecoded decodes every candidate, keeps what the caller may see and the filter

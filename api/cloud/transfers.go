@@ -13,11 +13,10 @@ import (
 	"go.etcd.io/bbolt"
 )
 
-// TransferCompletionDelay is how long after acceptance a transfer's instances move to the
-// accepting account. The real service takes up to three hours; the appliance defaults to five
-// seconds so that a demo sees the move at once. It is read at each accept, so a flag could set it
-// at start-up.
-var TransferCompletionDelay = 5 * time.Second
+// DefaultTransferDelay is how long after acceptance a transfer's instances move when
+// --transfer-delay is not set: a few seconds, so a demo sees it happen (the real service takes
+// up to three hours).
+const DefaultTransferDelay = 5 * time.Second
 
 // serviceTransferAcceptLimit is the seed's "service transfer accept: 2 requests per minute"
 // (per token), applied to the deprecated entity-transfer accept too: it is the same operation.
@@ -210,7 +209,7 @@ func (a *api) acceptServiceTransfer(c *fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		if t, err = cloud.AcceptTransfer(tx, t, accepting, now, TransferCompletionDelay); err != nil {
+		if t, err = cloud.AcceptTransfer(tx, t, accepting, now, a.transferDelay()); err != nil {
 			return err
 		}
 		if err := a.record(tx, cl, "entity_transfer_accept", t.EventEntity(), now); err != nil {
@@ -235,4 +234,12 @@ func (a *api) serviceTransferJob(now time.Time) error {
 		return err
 	}
 	return a.Store.Write(func(tx *bbolt.Tx) error { return cloud.TransferJob(tx, now) })
+}
+
+// transferDelay is the configured completion delay.
+func (a *api) transferDelay() time.Duration {
+	if a.TransferDelay <= 0 {
+		return DefaultTransferDelay
+	}
+	return a.TransferDelay
 }

@@ -195,7 +195,7 @@ func TestTransferFlow(t *testing.T) {
 		})
 		return
 	}
-	e.clock.Advance(TransferCompletionDelay - time.Second)
+	e.clock.Advance(DefaultTransferDelay - time.Second)
 	e.runJobs()
 	if d, p, _ := owner(); d != 5 || p != 1 {
 		t.Fatalf("moved before the delay: demo %d, partner %d", d, p)

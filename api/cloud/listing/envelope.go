@@ -20,24 +20,36 @@ type Envelope[T any] struct {
 // A zero or negative Size counts as DefaultSize and a Page below 1 as page 1, so a zero Page
 // built in code lists the first page. Data shares items' backing array (capacity clipped).
 func Paginate[T any](items []T, p Page) Envelope[T] {
+	w := Window(len(items), p)
+	env := Envelope[T]{Data: []T{}, Page: w.Page, Pages: w.Pages, Results: len(items)}
+	if w.To > w.From {
+		env.Data = items[w.From:w.To:w.To]
+	}
+	return env
+}
+
+// Span is the part of a list of Results items that one page shows: items [From, To).
+type Span struct {
+	Page, Pages, From, To int
+}
+
+// Window applies the paging rules of Paginate to a list of total items without the items, for
+// callers that count a list from an index and then fetch only the page's items.
+func Window(total int, p Page) Span {
 	size := p.Size
 	if size < 1 {
 		size = DefaultSize
 	}
 	page := max(p.Page, 1)
-	n := len(items)
-	pages := max(1, (n+size-1)/size)
+	pages := max(1, (total+size-1)/size)
 	if uint64(page) > overflowBound(size) {
 		page = pages
 	}
-	env := Envelope[T]{Data: []T{}, Page: page, Pages: pages, Results: n}
+	w := Span{Page: page, Pages: pages}
 	if page > pages {
-		return env
+		return w
 	}
-	start := (page - 1) * size
-	end := min(start+size, n)
-	if end > start {
-		env.Data = items[start:end:end]
-	}
-	return env
+	w.From = (page - 1) * size
+	w.To = min(w.From+size, total)
+	return w
 }
