@@ -51,3 +51,22 @@ func IndexChildren(tx *bbolt.Tx, bucket string, parent []byte) ([][]byte, error)
 	}
 	return out, nil
 }
+
+// IndexedRecords returns the records a parent's index entries point to: each child key of the
+// index bucket is the record's key in the records bucket. The one way "the invoices of account
+// 7" or "the tokens of alice" is read, in child-key order.
+func IndexedRecords[T any](tx *bbolt.Tx, index string, parent []byte, records string) ([]T, error) {
+	keys, err := IndexChildren(tx, index, parent)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]T, 0, len(keys))
+	for _, k := range keys {
+		v, err := Get[T](tx, records, k)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

@@ -95,19 +95,7 @@ func EntityIDText(id any) string {
 // AccountEvents returns the account's events, oldest first (tests and small accounts; the API
 // lists through EventCandidates).
 func AccountEvents(tx *bbolt.Tx, account uint64) ([]Event, error) {
-	ids, err := store.IndexChildren(tx, store.CloudAccountEvents, store.Itob(account))
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Event, 0, len(ids))
-	for _, id := range ids {
-		e, err := store.Get[Event](tx, store.CloudEvents, id)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, nil
+	return store.IndexedRecords[Event](tx, store.CloudAccountEvents, store.Itob(account), store.CloudEvents)
 }
 
 // Login is a successful login to the login server.

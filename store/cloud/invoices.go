@@ -44,19 +44,7 @@ type InvoiceItem struct {
 
 // AccountInvoices lists the account's invoices, oldest first.
 func AccountInvoices(tx *bbolt.Tx, account uint64) ([]Invoice, error) {
-	ids, err := store.IndexChildren(tx, store.CloudAccountInvoices, store.Itob(account))
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Invoice, 0, len(ids))
-	for _, id := range ids {
-		inv, err := store.Get[Invoice](tx, store.CloudInvoices, id)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, inv)
-	}
-	return out, nil
+	return store.IndexedRecords[Invoice](tx, store.CloudAccountInvoices, store.Itob(account), store.CloudInvoices)
 }
 
 // AccountInvoice returns one of the account's invoices; another account's is not found.

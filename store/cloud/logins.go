@@ -2,6 +2,7 @@ package cloud
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/pocketforge/pocketforge/store"
 	"go.etcd.io/bbolt"
@@ -9,19 +10,9 @@ import (
 
 // AccountLogins returns the logins of every user of the account, newest first.
 func AccountLogins(tx *bbolt.Tx, account uint64) ([]Login, error) {
-	ids, err := store.IndexChildren(tx, store.CloudAccountLogins, store.Itob(account))
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Login, 0, len(ids))
-	for i := len(ids) - 1; i >= 0; i-- {
-		l, err := store.Get[Login](tx, store.CloudLogins, ids[i])
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, l)
-	}
-	return out, nil
+	out, err := store.IndexedRecords[Login](tx, store.CloudAccountLogins, store.Itob(account), store.CloudLogins)
+	slices.Reverse(out)
+	return out, err
 }
 
 // AccountLogin returns one login of the account (another account's is not found).

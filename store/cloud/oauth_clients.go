@@ -94,19 +94,7 @@ func AccountClient(tx *bbolt.Tx, account uint64, id string) (Client, error) {
 
 // AccountClients lists the account's OAuth clients in id order.
 func AccountClients(tx *bbolt.Tx, account uint64) ([]Client, error) {
-	ids, err := store.IndexChildren(tx, store.CloudAccountClients, store.Itob(account))
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Client, 0, len(ids))
-	for _, id := range ids {
-		c, err := GetClient(tx, string(id))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, nil
+	return store.IndexedRecords[Client](tx, store.CloudAccountClients, store.Itob(account), store.CloudClients)
 }
 
 // UpdateClient applies the sent fields.

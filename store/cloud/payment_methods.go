@@ -25,19 +25,7 @@ type PaymentMethod struct {
 
 // AccountPaymentMethods lists the account's payment methods (inactive ones too), in id order.
 func AccountPaymentMethods(tx *bbolt.Tx, account uint64) ([]PaymentMethod, error) {
-	ids, err := store.IndexChildren(tx, store.CloudAccountPaymentMethods, store.Itob(account))
-	if err != nil {
-		return nil, err
-	}
-	out := make([]PaymentMethod, 0, len(ids))
-	for _, id := range ids {
-		pm, err := store.Get[PaymentMethod](tx, store.CloudPaymentMethods, id)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, pm)
-	}
-	return out, nil
+	return store.IndexedRecords[PaymentMethod](tx, store.CloudAccountPaymentMethods, store.Itob(account), store.CloudPaymentMethods)
 }
 
 // HasPaymentMethod reports whether the account has an active payment method (a rule for

@@ -122,19 +122,7 @@ func recordPayment(tx *bbolt.Tx, acct *Account, method uint64, cents int64, at t
 
 // AccountPayments lists the account's payments, oldest first.
 func AccountPayments(tx *bbolt.Tx, account uint64) ([]Payment, error) {
-	ids, err := store.IndexChildren(tx, store.CloudAccountPayments, store.Itob(account))
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Payment, 0, len(ids))
-	for _, id := range ids {
-		pay, err := store.Get[Payment](tx, store.CloudPayments, id)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, pay)
-	}
-	return out, nil
+	return store.IndexedRecords[Payment](tx, store.CloudAccountPayments, store.Itob(account), store.CloudPayments)
 }
 
 // AccountPayment returns one of the account's payments; another account's is not found.

@@ -115,17 +115,9 @@ func ViewTransfer(tx *bbolt.Tx, token string, account uint64, now time.Time) (Tr
 // AccountTransfers lists the transfers the account created or accepted, oldest first, as
 // stored (apply At for the status as of now). The list and notification endpoints read it.
 func AccountTransfers(tx *bbolt.Tx, account uint64) ([]Transfer, error) {
-	tokens, err := store.IndexChildren(tx, store.CloudAccountTransfers, store.Itob(account))
+	out, err := store.IndexedRecords[Transfer](tx, store.CloudAccountTransfers, store.Itob(account), store.CloudTransfers)
 	if err != nil {
 		return nil, err
-	}
-	out := make([]Transfer, 0, len(tokens))
-	for _, tok := range tokens {
-		t, err := store.Get[Transfer](tx, store.CloudTransfers, tok)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
 	}
 	slices.SortFunc(out, func(a, b Transfer) int {
 		return cmp.Or(a.Created.Compare(b.Created), strings.Compare(a.Token, b.Token))

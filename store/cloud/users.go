@@ -73,19 +73,7 @@ func AccountUser(tx *bbolt.Tx, account uint64, username string) (User, error) {
 
 // AccountUsers returns the account's users in username order.
 func AccountUsers(tx *bbolt.Tx, account uint64) ([]User, error) {
-	keys, err := store.IndexChildren(tx, store.CloudAccountUsers, store.Itob(account))
-	if err != nil {
-		return nil, err
-	}
-	users := make([]User, 0, len(keys))
-	for _, k := range keys {
-		u, err := store.Get[User](tx, store.CloudUsers, k)
-		if err != nil {
-			return nil, err
-		}
-		users = append(users, u)
-	}
-	return users, nil
+	return store.IndexedRecords[User](tx, store.CloudAccountUsers, store.Itob(account), store.CloudUsers)
 }
 
 // NewUser is the input of CreateUser.
