@@ -2,6 +2,7 @@ package cloud
 
 import (
 	"strings"
+	"time"
 	"testing"
 
 	"github.com/gofiber/fiber/v2"
@@ -53,5 +54,20 @@ func TestNoInputYields500(t *testing.T) {
 				t.Errorf("POST %s with %.40q: %d %s", path, f, r.Status, r.Body)
 			}
 		}
+	}
+}
+
+// TestIdleJobsDoNotWrite: with nothing due, a run of the background jobs writes nothing, so the
+// caches that hot reads use (store.Memo) are not invalidated every second.
+func TestIdleJobsDoNotWrite(t *testing.T) {
+	e := newEnv(t, 0)
+	e.runJobs() // catch up: the demo world's past months are invoiced now
+	before := e.db.Version()
+	for i := 0; i < 3; i++ {
+		e.clock.Advance(time.Second)
+		e.runJobs()
+	}
+	if after := e.db.Version(); after != before {
+		t.Fatalf("idle jobs committed %d writes", after-before)
 	}
 }
