@@ -32,12 +32,20 @@ func TestNoInputYields500(t *testing.T) {
 		`{"instance":[{"id":-1}]}`, `{"instance":[{"id":1e30}]}`, `{"expiry":123}`, `{"scopes":["*"]}`,
 		strings.Repeat("[", 20000), "\x00\xff\xfe garbage", `{"username":"` + strings.Repeat("é", 5000) + `"}`,
 		`{"label":"` + strings.Repeat("x", 100000) + `"}`, `{"a":1,"a":2}`,
+		`{"usd":1e308}`, `{"usd":"-0.00"}`, `{"usd":"99999999999999999999.99"}`, `{"entities":{"instances":[1e20]}}`,
+		`{"entities":{"instances":[-1,null,"x",{}]}}`, `{"type":"credit_card","is_default":true,"data":{"card_number":"` + strings.Repeat("4", 5000) + `"}}`,
+		`{"data":{"expiry_month":1e10,"expiry_year":-3}}`, `{"promo_code":null}`, `{"zip":{},"country":[]}`,
 	}
 	paths := []struct{ method, path string }{
 		{"POST", "/v4/account/users"}, {"PUT", "/v4/account/users/carol"}, {"PUT", "/v4/account/users/carol/grants"},
 		{"POST", "/v4/account/oauth-clients"}, {"PUT", "/v4/account/oauth-clients/" + cliClient},
 		{"PUT", "/v4/account/oauth-clients/" + cliClient + "/thumbnail"}, {"POST", "/v4/profile/tokens"},
 		{"PUT", "/v4/profile/tokens/1"},
+		{"PUT", "/v4/account"}, {"POST", "/v4/account/cancel"}, {"PUT", "/v4/account/settings"},
+		{"POST", "/v4/account/payment-methods"}, {"POST", "/v4/account/payments"}, {"POST", "/v4/account/credit-card"},
+		{"POST", "/v4/account/payments/wallet"}, {"POST", "/v4/account/payments/wallet/execute"},
+		{"POST", "/v4/account/promo-codes"}, {"POST", "/v4/account/service-transfers"}, {"POST", "/v4/account/entity-transfers"},
+		{"POST", "/v4/account/events/1/read"}, {"POST", "/v4/account/payment-methods/1/make-default"},
 	}
 	for _, p := range paths {
 		for _, b := range bodies {
