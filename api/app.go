@@ -50,7 +50,7 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	cloud.Bind(app, cloud.Deps{
 		Store: d.Store, Clock: d.Clock, Log: d.Log, ExternalURL: func() string { return d.ExternalURL },
 		RateScale: cfg.CloudRateScale, Limiter: ratelimit.New(d.Clock.Now), Jobs: d.Jobs,
-		TransferDelay: cfg.TransferDelay,
+		TransferDelay: cfg.TransferDelay, DatabaseProvisionTime: cfg.DBProvisionTime,
 	})
 	admin.Bind(app.Group("/_appliance"), admin.Deps{
 		Store: d.Store, Clock: d.Clock, Ready: d.Ready, Journal: d.Journal, Log: d.Log,

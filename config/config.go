@@ -41,6 +41,7 @@ type Config struct {
 	BatchDelay      time.Duration // --batch-delay: bbolt group-commit delay when writes overlap
 	CloudRateScale  float64       // --cloud-rate-scale: factor on the cloud API's rate limits, 0 = off
 	TransferDelay   time.Duration // --transfer-delay: how long an accepted service transfer takes to complete
+	DBProvisionTime time.Duration // --db-provision-time: how long a new managed database takes to provision
 	Warnings        []string      // non-fatal remarks for the caller to log once logging is set up
 }
 

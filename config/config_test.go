@@ -45,6 +45,7 @@ func TestDefaults(t *testing.T) {
 		BatchDelay:      time.Millisecond,
 		CloudRateScale:  1,
 		TransferDelay:   5 * time.Second,
+		DBProvisionTime: 30 * time.Second,
 	}
 	tests := []struct {
 		name string
@@ -70,23 +71,24 @@ func TestDefaults(t *testing.T) {
 
 // sample holds, for every option, a valid non-default raw value and how it shows in Redacted.
 var sample = map[string][2]string{
-	"data":             {"other.db", "other.db"},
-	"config":           {"", ""}, // filled in per test: needs a real file
-	"addr":             {"0.0.0.0:9000", "0.0.0.0:9000"},
-	"external-url":     {"https://forge.example.com/", "https://forge.example.com"},
-	"no-fixtures":      {"yes", "true"},
-	"ephemeral":        {"1", "true"},
-	"bootstrap-token":  {"tok-12345678", "***"},
-	"admin-password":   {"s3cret pass", "***"},
-	"dev-clock":        {"TRUE", "true"},
-	"log-level":        {"DEBUG", "debug"},
-	"log-format":       {"JSON", "json"},
-	"body-limit":       {"10MB", "10MB"},
-	"shutdown-timeout": {"1m30s", "1m30s"},
-	"journal-size":     {"0", "0"},
-	"batch-delay":      {"5ms", "5ms"},
-	"cloud-rate-scale": {"0.01", "0.01"},
-	"transfer-delay":   {"2h", "2h0m0s"},
+	"data":              {"other.db", "other.db"},
+	"config":            {"", ""}, // filled in per test: needs a real file
+	"addr":              {"0.0.0.0:9000", "0.0.0.0:9000"},
+	"external-url":      {"https://forge.example.com/", "https://forge.example.com"},
+	"no-fixtures":       {"yes", "true"},
+	"ephemeral":         {"1", "true"},
+	"bootstrap-token":   {"tok-12345678", "***"},
+	"admin-password":    {"s3cret pass", "***"},
+	"dev-clock":         {"TRUE", "true"},
+	"log-level":         {"DEBUG", "debug"},
+	"log-format":        {"JSON", "json"},
+	"body-limit":        {"10MB", "10MB"},
+	"shutdown-timeout":  {"1m30s", "1m30s"},
+	"journal-size":      {"0", "0"},
+	"batch-delay":       {"5ms", "5ms"},
+	"cloud-rate-scale":  {"0.01", "0.01"},
+	"transfer-delay":    {"2h", "2h0m0s"},
+	"db-provision-time": {"10m", "10m0s"},
 }
 
 func TestEnvTwins(t *testing.T) {

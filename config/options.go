@@ -101,6 +101,13 @@ var options = []option{
 			return
 		},
 		get: func(c *Config) string { return c.TransferDelay.String() }},
+	{name: "db-provision-time", def: "30s",
+		usage: "how long a new managed database takes to provision, a `duration` (0 < d <= 1h; the real service: 15 to 30 minutes)",
+		set: func(c *Config, s string) (err error) {
+			c.DBProvisionTime, err = parseDuration(s, time.Hour)
+			return
+		},
+		get: func(c *Config) string { return c.DBProvisionTime.String() }},
 }
 
 // lookupOption returns the option with the given flag name, or nil.

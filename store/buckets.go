@@ -48,6 +48,15 @@ const (
 	CloudEventsByCreated       = "cloud/events_by_created"       // index: account id → created (BE unix ns) + event id
 	CloudEventsByEntity        = "cloud/events_by_entity"        // index: account id → entity id 0 entity type 0 created + event id
 	CloudEventsSeen            = "cloud/events_seen"             // account id → id of the last event marked seen
+
+	CloudDatabases           = "cloud/databases"             // database id → Database (deleted ones stay, for billing)
+	CloudAccountDatabases    = "cloud/account_databases"     // index: account id → database id (deleted ones too)
+	CloudDatabaseLabels      = "cloud/database_labels"       // index: account id → lower(label) of a live database
+	CloudDatabaseSecrets     = "cloud/database_secrets"      // database id → DatabaseSecrets (root password, CA certificate)
+	CloudDatabaseBackups     = "cloud/database_backups"      // backup id → DatabaseBackup
+	CloudDatabaseBackupIndex = "cloud/database_backup_index" // index: database id → backup id
+	CloudDatabaseSchedule    = "cloud/database_schedule"     // due (BE unix ns) + database id → empty: what the clock job does next
+	CloudDatabaseCatalog     = "cloud/database_catalog"      // "catalog" → DatabaseCatalog (regions, engines, types)
 )
 
 // bucketSpec declares one top-level bucket.
@@ -72,6 +81,8 @@ var registry = []bucketSpec{
 	{name: CloudInvoices}, {name: CloudAccountInvoices}, {name: CloudPromoCodes},
 	{name: CloudTransfers}, {name: CloudAccountTransfers}, {name: CloudEventsByCreated}, {name: CloudEventsByEntity},
 	{name: CloudEventsSeen},
+	{name: CloudDatabases}, {name: CloudAccountDatabases}, {name: CloudDatabaseLabels}, {name: CloudDatabaseSecrets},
+	{name: CloudDatabaseBackups}, {name: CloudDatabaseBackupIndex}, {name: CloudDatabaseSchedule}, {name: CloudDatabaseCatalog},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.

@@ -27,6 +27,8 @@ type Deps struct {
 	Jobs *kit.Jobs
 	// TransferDelay is how long after acceptance a service transfer completes (0: the default).
 	TransferDelay time.Duration
+	// DatabaseProvisionTime is how long a new managed database stays provisioning (0: the default).
+	DatabaseProvisionTime time.Duration
 }
 
 // api carries Deps to the handlers, with the caches of the hot reads: the caller behind a token

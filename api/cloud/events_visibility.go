@@ -13,7 +13,7 @@ var errUnauthorized = kit.Errorf(http.StatusForbidden, "Unauthorized")
 
 // grantKinds maps event entity types to grant arrays.
 var grantKinds = map[string]string{
-	"instance": "instance", "linode": "instance", "domain": "domain", "volume": "volume", "image": "image",
+	"instance": "instance", "linode": "instance", "database": "database", "domain": "domain", "volume": "volume", "image": "image",
 	"balancer": "balancer", "nodebalancer": "balancer", "monitoring": "monitoring", "script": "script",
 }
 

@@ -48,7 +48,7 @@ func notifications(tx *bbolt.Tx, u cloud.User, now time.Time) ([]notificationVie
 	}
 	out := []notificationView{}
 	for _, source := range []func(*bbolt.Tx, cloud.Account, cloud.User, time.Time) ([]notificationView, error){
-		pastDueNotice, cardNotice, maintenanceNotices, transferNotices,
+		pastDueNotice, cardNotice, maintenanceNotices, transferNotices, databaseNotices,
 	} {
 		more, err := source(tx, acct, u, now)
 		if err != nil {

@@ -2,8 +2,8 @@ package cloud
 
 import (
 	"strings"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"

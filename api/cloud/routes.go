@@ -47,6 +47,7 @@ func Bind(app fiber.Router, d Deps) {
 	a.bindEvents(r)
 	a.bindBilling(r)
 	a.bindTransfers(r)
+	a.bindDatabases(r)
 	a.bindOAuth(app)
 	app.Get("/survey/cancel", a.cancelSurvey)
 }

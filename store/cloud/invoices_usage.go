@@ -22,7 +22,8 @@ const (
 
 // usageItems bills what the account used in [from, to): for every instance, one "hourly" item
 // per stretch of its billing history (Instance.Owners) the account owned it in the period —
-// instances transferred away or back included — and one more for its backups when enabled.
+// instances transferred away or back included — and one more for its backups when enabled;
+// then the account's managed databases (databaseUsageItems).
 // Every started hour counts; an item costs hours × hourly price, at most the monthly price.
 func usageItems(tx *bbolt.Tx, account uint64, from, to time.Time) ([]InvoiceItem, error) {
 	var items []InvoiceItem
@@ -41,7 +42,11 @@ func usageItems(tx *bbolt.Tx, account uint64, from, to time.Time) ([]InvoiceItem
 		}
 		return true, nil
 	})
-	return items, err
+	if err != nil {
+		return nil, err
+	}
+	databases, err := databaseUsageItems(tx, account, from, to)
+	return append(items, databases...), err
 }
 
 // ownedWithin clips one stretch of ownership to [from, to); ok is false when it is another
