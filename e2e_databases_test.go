@@ -88,7 +88,9 @@ func TestLinodegoDatabases(t *testing.T) {
 	if _, err := c.UpdateMySQLDatabase(ctx, db.ID, linodego.MySQLUpdateOptions{Label: "again"}); !isStatus(err, 400) {
 		t.Fatalf("an update while updating: %v", err)
 	}
-	skip := func(d string) { request(t, "POST", p.url+"/_appliance/clock", e2eToken, strings.NewReader(`{"advance":"`+d+`"}`)) }
+	skip := func(d string) {
+		request(t, "POST", p.url+"/_appliance/clock", e2eToken, strings.NewReader(`{"advance":"`+d+`"}`))
+	}
 	skip("1m") // the update's few seconds, without waiting for them
 	waitStatus(t, c, db.ID, "active")
 
