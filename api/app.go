@@ -10,6 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/admin"
+	"github.com/pocketforge/pocketforge/api/build"
 	"github.com/pocketforge/pocketforge/api/cloud"
 	"github.com/pocketforge/pocketforge/api/cloud/ratelimit"
 	"github.com/pocketforge/pocketforge/api/kit"
@@ -52,6 +53,7 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		RateScale: cfg.CloudRateScale, Limiter: ratelimit.New(d.Clock.Now), Jobs: d.Jobs,
 		TransferDelay: cfg.TransferDelay, DatabaseProvisionTime: cfg.DBProvisionTime,
 	})
+	build.Bind(app, build.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log})
 	admin.Bind(app.Group("/_appliance"), admin.Deps{
 		Store: d.Store, Clock: d.Clock, Ready: d.Ready, Journal: d.Journal, Log: d.Log,
 		DevClock: cfg.DevClock, RestoreLimit: cfg.BodyLimit, OnReplace: d.OnReplace,

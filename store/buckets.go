@@ -57,6 +57,10 @@ const (
 	CloudDatabaseBackupIndex = "cloud/database_backup_index" // index: database id → backup id
 	CloudDatabaseSchedule    = "cloud/database_schedule"     // due (BE unix ns) + database id → empty: what the clock job does next
 	CloudDatabaseCatalog     = "cloud/database_catalog"      // "catalog" → DatabaseCatalog (regions, engines, types)
+
+	// Build service API (store/build holds the key layout of each).
+	BuildPersons = "build/persons" // login → Person
+	BuildGroups  = "build/groups"  // title → Group
 )
 
 // bucketSpec declares one top-level bucket.
@@ -83,6 +87,7 @@ var registry = []bucketSpec{
 	{name: CloudEventsSeen},
 	{name: CloudDatabases}, {name: CloudAccountDatabases}, {name: CloudDatabaseLabels}, {name: CloudDatabaseSecrets},
 	{name: CloudDatabaseBackups}, {name: CloudDatabaseBackupIndex}, {name: CloudDatabaseSchedule}, {name: CloudDatabaseCatalog},
+	{name: BuildPersons}, {name: BuildGroups},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.

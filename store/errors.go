@@ -1,6 +1,9 @@
 package store
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Sentinel errors. Store and domain code wrap them (fmt.Errorf("user %q: %w", name, ErrNotFound));
 // each API maps them to its own status and error body in one table. The status each one stands for
@@ -65,3 +68,19 @@ func (p Problems) Err() error {
 	}
 	return p
 }
+
+// NotFoundf returns an ErrNotFound whose message is exactly the formatted text (no ": not found"
+// suffix), for APIs that show the reason to users word for word (the build service's
+// "Couldn't find User with login = x").
+func NotFoundf(format string, args ...any) error {
+	return reason{msg: fmt.Sprintf(format, args...), kind: ErrNotFound}
+}
+
+// reason is a sentinel with a message of its own.
+type reason struct {
+	msg  string
+	kind error
+}
+
+func (r reason) Error() string { return r.msg }
+func (r reason) Unwrap() error { return r.kind }

@@ -56,6 +56,7 @@ func RenderError(c *fiber.Ctx, err error) error {
 		summary = "Not found: " + c.Path()
 	}
 	body, _ := xml.Marshal(status{Code: code, Summary: summary}) // cannot fail: strings only
+	c.Set("X-Opensuse-APIVersion", APIVersion)
 	c.Set("X-Opensuse-Errorcode", code)
 	c.Set(fiber.HeaderContentType, "application/xml; charset=utf-8")
 	return c.Status(st).Send(body)

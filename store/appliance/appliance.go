@@ -119,3 +119,13 @@ func BootstrapTokenHash(tx *bbolt.Tx) []byte {
 	}
 	return append([]byte(nil), b.Get(keyBootstrap)...)
 }
+
+// AdminPasswordHash returns the stored bcrypt hash of the build service admin's password (nil
+// before the first start), so the build domain gives its Admin person the same password.
+func AdminPasswordHash(tx *bbolt.Tx) []byte {
+	b, err := store.Bucket(tx, store.BucketAppliance)
+	if err != nil {
+		return nil
+	}
+	return append([]byte(nil), b.Get(keyAdminPass)...)
+}

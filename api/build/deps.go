@@ -1,0 +1,26 @@
+package build
+
+import (
+	"log/slog"
+
+	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/store"
+)
+
+// APIVersion is the build service API version the appliance speaks (the seed's 2.7); every
+// response carries it in X-Opensuse-APIVersion, as the real service does.
+const APIVersion = "2.7"
+
+// Deps is what the build API works on.
+type Deps struct {
+	Store *store.DB
+	Clock clock.Clock
+	Log   *slog.Logger
+}
+
+// api carries Deps and the authentication caches to the handlers.
+type api struct {
+	Deps
+	creds    *credentialCache
+	sessions *sessionStore
+}

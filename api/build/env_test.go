@@ -1,0 +1,73 @@
+package build
+
+import (
+	"encoding/base64"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/fixtures"
+	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/appliance"
+	"go.etcd.io/bbolt"
+)
+
+const adminPassword = "admin-test-password"
+
+// env is the build API on its own temp data file seeded with the demo world.
+type env struct {
+	app *fiber.App
+	db  *store.DB
+}
+
+func newEnv(t testing.TB) *env {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "d.db"), store.Options{Durability: store.NoSync})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	clk := clock.NewFixed(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	if err := db.Exclusive(func(tx *bbolt.Tx) error {
+		_, err := appliance.EnsureCredentials(tx, "build-test-token", adminPassword)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fixtures.Ensure(db, false, clk.Now()); err != nil {
+		t.Fatal(err)
+	}
+	app := fiber.New(fiber.Config{ErrorHandler: RenderError})
+	Bind(app, Deps{Store: db, Clock: clk, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	return &env{app: app, db: db}
+}
+
+// basic is an Authorization header value for login and password.
+func basic(login, password string) map[string]string {
+	return map[string]string{"Authorization": "Basic " + base64.StdEncoding.EncodeToString([]byte(login+":"+password))}
+}
+
+// scenario is one named request with what must come back.
+type scenario struct {
+	name string
+	apitest.Request
+	apitest.Expect
+}
+
+func (e *env) run(t *testing.T, list []scenario) {
+	t.Helper()
+	for _, s := range list {
+		t.Run(s.name, func(t *testing.T) {
+			got := apitest.Do(t, e.app, s.Request)
+			s.Expect.Check(t, got)
+			if got.Header.Get("X-Opensuse-APIVersion") != APIVersion {
+				t.Errorf("X-Opensuse-APIVersion %q", got.Header.Get("X-Opensuse-APIVersion"))
+			}
+		})
+	}
+}

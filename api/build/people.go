@@ -1,0 +1,75 @@
+package build
+
+import (
+	"encoding/xml"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/store/build"
+	"go.etcd.io/bbolt"
+)
+
+// bindPeople registers persons and groups (read side; their writes come with the rest of the
+// build API).
+func (a *api) bindPeople(r fiber.Router) {
+	a.get(r, "/person/:login", a.getPerson)
+	a.get(r, "/group", a.listGroups)
+	a.get(r, "/group/:title", a.getGroup)
+}
+
+type personXML struct {
+	XMLName     xml.Name `xml:"person"`
+	Login       string   `xml:"login"`
+	Email       string   `xml:"email"`
+	Realname    string   `xml:"realname"`
+	State       string   `xml:"state"`
+	GlobalRoles []string `xml:"globalrole"`
+}
+
+func (a *api) getPerson(c *fiber.Ctx) error {
+	var p build.Person
+	if err := a.Store.View(func(tx *bbolt.Tx) (err error) { p, err = build.GetPerson(tx, pathParam(c, "login")); return }); err != nil {
+		return err
+	}
+	return sendXML(c, personXML{Login: p.Login, Email: p.Email, Realname: p.Realname, State: p.State, GlobalRoles: p.GlobalRoles})
+}
+
+type userRef struct {
+	UserID string `xml:"userid,attr"`
+}
+
+type groupXML struct {
+	XMLName     xml.Name  `xml:"group"`
+	Title       string    `xml:"title"`
+	Email       string    `xml:"email,omitempty"`
+	Maintainers []userRef `xml:"maintainer"`
+	People      []userRef `xml:"person>person"`
+}
+
+func refs(logins []string) []userRef {
+	out := make([]userRef, len(logins))
+	for i, l := range logins {
+		out[i] = userRef{l}
+	}
+	return out
+}
+
+// listGroups lists every group, or with ?login= the groups of that person.
+func (a *api) listGroups(c *fiber.Ctx) error {
+	var groups []build.Group
+	if err := a.Store.View(func(tx *bbolt.Tx) (err error) { groups, err = build.Groups(tx, c.Query("login")); return }); err != nil {
+		return err
+	}
+	names := make([]string, len(groups))
+	for i, g := range groups {
+		names[i] = g.Title
+	}
+	return sendXML(c, newDirectory(names))
+}
+
+func (a *api) getGroup(c *fiber.Ctx) error {
+	var g build.Group
+	if err := a.Store.View(func(tx *bbolt.Tx) (err error) { g, err = build.GetGroup(tx, pathParam(c, "title")); return }); err != nil {
+		return err
+	}
+	return sendXML(c, groupXML{Title: g.Title, Email: g.Email, Maintainers: refs(g.Maintainers), People: refs(g.Members)})
+}
