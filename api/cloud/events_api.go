@@ -18,11 +18,11 @@ const eventHistory = 90 * 24 * time.Hour
 // bindEvents registers the events endpoints. /seen needs read_write grants but only the
 // events:read_only scope, as the reference says; every one of them is read_only by scope.
 func (a *api) bindEvents(r *routes) {
-	events := func(string) access { return access{area: "events", level: cloud.ReadOnly} }
-	r.add(both, "GET", "/account/events", events(""), a.listEvents)
-	r.add(both, "GET", "/account/events/:eventId", events(""), a.getEvent)
-	r.add(both, "POST", "/account/events/:eventId/read", events(""), a.readEvent)
-	r.add(both, "POST", "/account/events/:eventId/seen", events(""), a.seenEvent)
+	events := access{area: "events", level: cloud.ReadOnly}
+	r.add(both, "GET", "/account/events", events, a.listEvents)
+	r.add(both, "GET", "/account/events/:eventId", events, a.getEvent)
+	r.add(both, "POST", "/account/events/:eventId/read", events, a.readEvent)
+	r.add(both, "POST", "/account/events/:eventId/seen", events, a.seenEvent)
 }
 
 // eventView is an Event as the API shows it.
