@@ -80,3 +80,57 @@ func TestOscPeopleAndInstance(t *testing.T) {
 		t.Fatalf("a wrong password: exit %d\n%s", code, out)
 	}
 }
+
+// TestOscSources: osc ls, meta prj and meta pkg against the built binary — listings of the
+// demo world, creating a subproject and a package from files, and a refused top-level create.
+func TestOscSources(t *testing.T) {
+	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
+	p.waitReady(t)
+	osc := oscFor(t, p.url, "alice", "alice-password")
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	prj := write("prj.xml", `<project name="home:alice:test"><title>Test</title><description/>
+<repository name="standard"><path project="Pocket:1.0" repository="standard"/><arch>x86_64</arch></repository></project>`)
+	pkg := write("pkg.xml", `<package name="hello" project="home:alice:test"><title>Hello</title><description>hi</description></package>`)
+	top := write("top.xml", `<project name="alice-top"><title>T</title><description/></project>`)
+	steps := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"ls /", []string{"ls", "/"}, []string{"Pocket:1.0\n", "devel:libs\n", "devel:tools\n", "home:alice\n", "home:bob\n"}},
+		{"ls devel:tools", []string{"ls", "devel:tools"}, []string{"forge-utils\npocket-cli\n"}},
+		{"meta prj home:alice", []string{"meta", "prj", "home:alice"}, []string{`<project name="home:alice">`, `<person userid="alice" role="maintainer"`}},
+		{"create a subproject", []string{"meta", "prj", "home:alice:test", "-F", prj}, nil},
+		{"ls / shows it", []string{"ls", "/"}, []string{"home:alice:test\n"}},
+		{"create a package", []string{"meta", "pkg", "home:alice:test", "hello", "-F", pkg}, nil},
+		{"meta pkg", []string{"meta", "pkg", "home:alice:test", "hello"}, []string{`<package name="hello" project="home:alice:test">`, "<title>Hello</title>"}},
+		{"ls the subproject", []string{"ls", "home:alice:test"}, []string{"hello\n"}},
+	}
+	for _, s := range steps {
+		t.Run(s.name, func(t *testing.T) {
+			code, out := osc(s.args...)
+			if code != 0 {
+				t.Fatalf("osc %v: exit %d\n%s", s.args, code, out)
+			}
+			for _, w := range s.want {
+				if !strings.Contains(out, w) {
+					t.Fatalf("osc %v: output lacks %q:\n%s", s.args, w, out)
+				}
+			}
+		})
+	}
+	code, out := osc("meta", "prj", "alice-top", "-F", top)
+	if code == 0 || !strings.Contains(out, "403") || !strings.Contains(out, "only an administrator creates top-level projects") {
+		t.Fatalf("a top-level create by alice: exit %d\n%s", code, out)
+	}
+	if code, out := osc("meta", "prj", "nope"); code == 0 || !strings.Contains(out, "Project not found: nope") {
+		t.Fatalf("meta of an unknown project: exit %d\n%s", code, out)
+	}
+}

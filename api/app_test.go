@@ -61,7 +61,7 @@ func newEnv(t testing.TB, mutate func(*config.Config)) *env {
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	app.Get("/v4/test-panic", func(*fiber.Ctx) error { panic("boom: secret internals") })
-	app.Get("/source/test-panic", func(*fiber.Ctx) error { panic("boom") })
+	app.Get("/statistics/test-panic", func(*fiber.Ctx) error { panic("boom") })
 	return &env{app: app, db: db, ready: ready, clock: clk}
 }
 
@@ -116,7 +116,7 @@ func TestErrorFormats(t *testing.T) {
 			wantExact: `{"errors":[{"reason":"Not found"}]}`, wantHeader: map[string]string{"Content-Type": "application/json"}},
 		{name: "cloud beta 404", path: "/v4beta/account/maintenance/x", wantStatus: 404, wantExact: `{"errors":[{"reason":"Not found"}]}`},
 		{name: "oauth 404", method: "POST", path: "/oauth/nothing", wantStatus: 404, wantBody: []string{`"errors"`}},
-		{name: "build 404", path: "/source/Pocket:1.0/nothing", wantStatus: 404,
+		{name: "build 404", path: "/statistics/nothing", wantStatus: 404,
 			wantBody:   []string{`<status code="not_found">`, "<summary>"},
 			wantHeader: map[string]string{"X-Opensuse-Errorcode": "not_found", "Content-Type": "application/xml; charset=utf-8"}},
 		{name: "build root path 404", path: "/about/x", wantStatus: 404, wantBody: []string{"<status"}},
@@ -125,7 +125,7 @@ func TestErrorFormats(t *testing.T) {
 		{name: "v4 lookalike is not cloud", path: "/v4x", wantStatus: 404, wantExact: `{"error":"Not Found"}`},
 		{name: "cloud panic", path: "/v4/test-panic", wantStatus: 500,
 			wantBody: []string{`{"errors":[{"reason":"internal error (request id `}, notInBody: []string{"boom", "goroutine"}},
-		{name: "build panic", path: "/source/test-panic", wantStatus: 500,
+		{name: "build panic", path: "/statistics/test-panic", wantStatus: 500,
 			wantBody: []string{`<status code="internal_error">`}, notInBody: []string{"boom"}},
 	})
 }

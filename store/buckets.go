@@ -59,8 +59,10 @@ const (
 	CloudDatabaseCatalog     = "cloud/database_catalog"      // "catalog" → DatabaseCatalog (regions, engines, types)
 
 	// Build service API (store/build holds the key layout of each).
-	BuildPersons = "build/persons" // login → Person
-	BuildGroups  = "build/groups"  // title → Group
+	BuildPersons  = "build/persons"  // login → Person
+	BuildGroups   = "build/groups"   // title → Group
+	BuildProjects = "build/projects" // name → Project
+	BuildPackages = "build/packages" // project 0x00 package → Package
 )
 
 // bucketSpec declares one top-level bucket.
@@ -87,7 +89,7 @@ var registry = []bucketSpec{
 	{name: CloudEventsSeen},
 	{name: CloudDatabases}, {name: CloudAccountDatabases}, {name: CloudDatabaseLabels}, {name: CloudDatabaseSecrets},
 	{name: CloudDatabaseBackups}, {name: CloudDatabaseBackupIndex}, {name: CloudDatabaseSchedule}, {name: CloudDatabaseCatalog},
-	{name: BuildPersons}, {name: BuildGroups},
+	{name: BuildPersons}, {name: BuildGroups}, {name: BuildProjects}, {name: BuildPackages},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.

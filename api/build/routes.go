@@ -10,6 +10,7 @@ func Bind(app fiber.Router, d Deps) {
 	a := &api{Deps: d, creds: newCredentialCache(), sessions: newSessionStore()}
 	a.bindAbout(app)
 	a.bindPeople(app)
+	a.bindSources(app)
 }
 
 // get registers an authenticated GET route.

@@ -1,5 +1,5 @@
-// Package build keeps the build service's records — persons and groups so far (projects,
-// packages, revisions and requests follow) — and the rules that guard them. Key layouts live
+// Package build keeps the build service's records — persons, groups, project and package metas (sources,
+// revisions and requests follow) — and the rules that guard them. Key layouts live
 // next to each record's accessors; every function takes the transaction it works in.
 package build
 

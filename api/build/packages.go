@@ -1,0 +1,148 @@
+package build
+
+import (
+	"encoding/xml"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/store/build"
+	"go.etcd.io/bbolt"
+)
+
+// emptySrcmd5 is the srcmd5 of a package without files (the MD5 of nothing), which the build
+// service shows for a package that has no revision yet.
+const emptySrcmd5 = "d41d8cd98f00b204e9800998ecf8427e"
+
+// lookupPackage reads a project's package, with the service's codes for a missing project
+// (unknown_project) and a missing package (unknown_package).
+func lookupPackage(tx *bbolt.Tx, project, name string) (build.Project, build.Package, error) {
+	p, err := build.GetProject(tx, project)
+	if err != nil {
+		return p, build.Package{}, notFoundAs(err, "unknown_project")
+	}
+	k, err := build.GetPackage(tx, project, name)
+	return p, k, notFoundAs(err, "unknown_package")
+}
+
+// getPackageMeta renders the package from its record.
+func (a *api) getPackageMeta(c *fiber.Ctx) error {
+	var k build.Package
+	err := a.Store.View(func(tx *bbolt.Tx) (err error) {
+		_, k, err = lookupPackage(tx, pathParam(c, "project"), pathParam(c, "package"))
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return sendXML(c, packageDoc(k))
+}
+
+// packageDirXML is the file listing of a package (BSXML dir). No revisions exist yet, so it is
+// the listing of a package without commits: the empty srcmd5 and no rev.
+type packageDirXML struct {
+	XMLName xml.Name `xml:"directory"`
+	Name    string   `xml:"name,attr"`
+	Srcmd5  string   `xml:"srcmd5,attr"`
+}
+
+// getPackage lists the package's files: none until sources arrive.
+func (a *api) getPackage(c *fiber.Ctx) error {
+	var k build.Package
+	err := a.Store.View(func(tx *bbolt.Tx) (err error) {
+		_, k, err = lookupPackage(tx, pathParam(c, "project"), pathParam(c, "package"))
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return sendXML(c, packageDirXML{Name: k.Name, Srcmd5: emptySrcmd5})
+}
+
+// parsePackageMeta reads a package meta PUT for project/name: missing name and project
+// attributes are taken from the URL, different ones are refused.
+func parsePackageMeta(body []byte, project, name string) (build.Package, error) {
+	if !build.ValidPackageName(name) {
+		return build.Package{}, badRequest("invalid_package_name", "invalid package name '%s'", name)
+	}
+	var d packageXML
+	if err := parseMeta(body, &d, "package"); err != nil {
+		return build.Package{}, err
+	}
+	if d.Title == nil || d.Description == nil {
+		return build.Package{}, invalid("package", "<package> needs <title> and <description> elements")
+	}
+	if d.Name != nil && *d.Name != name {
+		return build.Package{}, badRequest("package_name_mismatch", "package name in xml data ('%s') does not match resource path component ('%s')", *d.Name, name)
+	}
+	if d.Project != nil && *d.Project != project {
+		return build.Package{}, badRequest("project_name_mismatch", "project name in xml data ('%s') does not match resource path component ('%s')", *d.Project, project)
+	}
+	d.Name, d.Project = &name, &project
+	return packageRecord(d), nil
+}
+
+// putPackageMeta creates or replaces a package's meta; a maintainer of the project (or of an
+// existing package) may, or Admin.
+func (a *api) putPackageMeta(c *fiber.Ctx) error {
+	project, name, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
+	k, err := parsePackageMeta(c.Body(), project, name)
+	if err != nil {
+		return err
+	}
+	err = a.Store.Write(func(tx *bbolt.Tx) error {
+		p, old, err := lookupPackage(tx, project, name)
+		if p.Name == "" {
+			return err
+		}
+		if !maintains(tx, who, p.Persons, p.Groups) && (err != nil || !maintains(tx, who, old.Persons, old.Groups)) {
+			return forbidden("modify_package_no_permission", "no permission to change package '%s' in project '%s': it needs a maintainer of the project or package", name, project)
+		}
+		if err := checkPackage(tx, k); err != nil {
+			return err
+		}
+		k.Created = old.Created
+		if err != nil {
+			k.Created = a.Clock.Now()
+		}
+		return build.PutPackage(tx, k)
+	})
+	if err != nil {
+		return err
+	}
+	return sendOK(c)
+}
+
+// checkPackage runs the content rules on a package record: roles, flags, an existing devel
+// project.
+func checkPackage(tx *bbolt.Tx, k build.Package) error {
+	if err := checkRoles(tx, "package", k.Persons, k.Groups); err != nil {
+		return err
+	}
+	if err := checkFlags("package", k.Flags); err != nil {
+		return err
+	}
+	if k.Devel != nil && k.Devel.Project != "" {
+		if _, err := build.GetProject(tx, k.Devel.Project); err != nil {
+			return invalid("package", "devel %v", err)
+		}
+	}
+	return nil
+}
+
+// deletePackage removes a package (its history is not kept yet, so undelete cannot follow).
+func (a *api) deletePackage(c *fiber.Ctx) error {
+	project, name, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
+	err := a.Store.Write(func(tx *bbolt.Tx) error {
+		p, k, err := lookupPackage(tx, project, name)
+		if err != nil {
+			return err
+		}
+		if !maintains(tx, who, p.Persons, p.Groups) && !maintains(tx, who, k.Persons, k.Groups) {
+			return forbidden("delete_package_no_permission", "no permission to delete package '%s' in project '%s'", name, project)
+		}
+		return build.DeletePackage(tx, project, name)
+	})
+	if err != nil {
+		return err
+	}
+	return sendOK(c)
+}
