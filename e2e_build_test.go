@@ -16,6 +16,14 @@ const e2eAdminPassword = "e2e-admin-password"
 // returns a function that runs osc with it and reports its exit code and output.
 func oscFor(t *testing.T, url, user, password string) func(args ...string) (int, string) {
 	t.Helper()
+	run, dir := oscIn(t, url, user, password)
+	return func(args ...string) (int, string) { return run(dir, args...) }
+}
+
+// oscIn is oscFor with the working directory chosen per call (checkouts, osc ci in one), and
+// the directory it made for the oscrc, a place to run osc in when nothing else matters.
+func oscIn(t *testing.T, url, user, password string) (func(dir string, args ...string) (int, string), string) {
+	t.Helper()
 	osc, err := exec.LookPath("osc")
 	if err != nil {
 		t.Skip("osc is not installed (CI installs it: apt-get install -y osc)")
@@ -27,10 +35,10 @@ func oscFor(t *testing.T, url, user, password string) func(args ...string) (int,
 	if err := os.WriteFile(rc, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return func(args ...string) (int, string) {
+	return func(wd string, args ...string) (int, string) {
 		cmd := exec.Command(osc, append([]string{"-A", url}, args...)...)
 		cmd.Env = append(cleanEnv("OSC_CONFIG="+rc, "XDG_CACHE_HOME="+dir, "XDG_CONFIG_HOME="+dir), "EDITOR=true")
-		cmd.Dir = dir
+		cmd.Dir = wd
 		done := make(chan struct{})
 		var out []byte
 		go func() { out, _ = cmd.CombinedOutput(); close(done) }()
@@ -41,7 +49,7 @@ func oscFor(t *testing.T, url, user, password string) func(args ...string) (int,
 			t.Fatalf("osc %v hung", args)
 		}
 		return cmd.ProcessState.ExitCode(), string(out)
-	}
+	}, dir
 }
 
 // TestOscPeopleAndInstance: the real osc against the built binary — the 401 challenge and
@@ -132,5 +140,75 @@ func TestOscSources(t *testing.T) {
 	}
 	if code, out := osc("meta", "prj", "nope"); code == 0 || !strings.Contains(out, "Project not found: nope") {
 		t.Fatalf("meta of an unknown project: exit %d\n%s", code, out)
+	}
+}
+
+// TestOscCheckoutCommit: osc co, add, ci, log, up, cat and ls -l against the built binary, as
+// alice on the demo package devel:tools/pocket-cli (three demo revisions).
+func TestOscCheckoutCommit(t *testing.T) {
+	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
+	p.waitReady(t)
+	osc, _ := oscIn(t, p.url, "alice", "alice-password")
+	first, second := t.TempDir(), t.TempDir()
+	must := func(dir string, args []string, want ...string) string {
+		t.Helper()
+		code, out := osc(dir, args...)
+		if code != 0 {
+			t.Fatalf("osc %v: exit %d\n%s", args, code, out)
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Fatalf("osc %v: output lacks %q:\n%s", args, w, out)
+			}
+		}
+		return out
+	}
+	must(first, []string{"co", "devel:tools", "pocket-cli"}, "At revision 3.", "pocket-cli/pocket-cli.spec")
+	must(second, []string{"co", "devel:tools", "pocket-cli"}, "At revision 3.")
+	wc := filepath.Join(first, "devel:tools", "pocket-cli")
+	spec := filepath.Join(wc, "pocket-cli.spec")
+	body, err := os.ReadFile(spec)
+	if err != nil || !strings.Contains(string(body), "Version:        1.1.0\n") {
+		t.Fatalf("checked-out spec: %v\n%s", err, body)
+	}
+	edited := strings.Replace(string(body), "1.1.0", "1.2.0", 1)
+	if err := os.WriteFile(spec, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(wc, "NOTES"), []byte("new in 1.2.0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	must(wc, []string{"add", "NOTES"}, "A    NOTES")
+	must(wc, []string{"ci", "-m", "Update to 1.2.0 with notes"}, "Committed revision 4.")
+	must(wc, []string{"status"})
+	must(wc, []string{"log", "devel:tools", "pocket-cli"}, "r4 | alice", "Update to 1.2.0 with notes", "r1 | alice", "Initial import of pocket-cli 1.0.0")
+	must(filepath.Join(second, "devel:tools", "pocket-cli"), []string{"up"}, "At revision 4.", "NOTES")
+	got, err := os.ReadFile(filepath.Join(second, "devel:tools", "pocket-cli", "pocket-cli.spec"))
+	if err != nil || string(got) != edited {
+		t.Fatalf("spec after osc up: %v\n%s", err, got)
+	}
+	// The output also holds osc's "SSL certificate checks disabled" warning (stderr), before the file.
+	if out := must(first, []string{"cat", "devel:tools", "pocket-cli", "NOTES"}); !strings.HasSuffix(out, "\n\nnew in 1.2.0\n") {
+		t.Fatalf("osc cat: %q", out)
+	}
+	must(first, []string{"ls", "-l", "devel:tools", "pocket-cli"}, "NOTES\n", "pocket-cli.spec\n", "pocket-cli-1.1.0.tar.gz\n")
+	must(first, []string{"ls", "devel:tools", "pocket-cli"}, "NOTES\npocket-cli-1.1.0.tar.gz\npocket-cli.changes\npocket-cli.spec\n")
+	oscCommitRefused(t, p.url)
+}
+
+// oscCommitRefused: bob is not a maintainer of devel:tools, so his commit is refused and osc
+// prints the service's reason.
+func oscCommitRefused(t *testing.T, url string) {
+	bob, _ := oscIn(t, url, "bob", "bob-password")
+	bobDir := t.TempDir()
+	if code, out := bob(bobDir, "co", "devel:tools", "pocket-cli"); code != 0 {
+		t.Fatalf("bob's checkout: exit %d\n%s", code, out)
+	}
+	bobWC := filepath.Join(bobDir, "devel:tools", "pocket-cli")
+	if err := os.WriteFile(filepath.Join(bobWC, "NOTES"), []byte("bob was here\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := bob(bobWC, "ci", "-m", "sneaky"); code == 0 || !strings.Contains(out, "no permission to change the sources") {
+		t.Fatalf("bob's commit: exit %d\n%s", code, out)
 	}
 }

@@ -59,10 +59,12 @@ const (
 	CloudDatabaseCatalog     = "cloud/database_catalog"      // "catalog" → DatabaseCatalog (regions, engines, types)
 
 	// Build service API (store/build holds the key layout of each).
-	BuildPersons  = "build/persons"  // login → Person
-	BuildGroups   = "build/groups"   // title → Group
-	BuildProjects = "build/projects" // name → Project
-	BuildPackages = "build/packages" // project 0x00 package → Package
+	BuildPersons   = "build/persons"   // login → Person
+	BuildGroups    = "build/groups"    // title → Group
+	BuildProjects  = "build/projects"  // name → Project
+	BuildPackages  = "build/packages"  // project 0x00 package → Package
+	BuildBlobs     = "build/blobs"     // md5 hex → file content (raw bytes, not JSON)
+	BuildRevisions = "build/revisions" // project 0x00 package 0x00 BE rev → Revision (tree inside)
 )
 
 // bucketSpec declares one top-level bucket.
@@ -90,6 +92,7 @@ var registry = []bucketSpec{
 	{name: CloudDatabases}, {name: CloudAccountDatabases}, {name: CloudDatabaseLabels}, {name: CloudDatabaseSecrets},
 	{name: CloudDatabaseBackups}, {name: CloudDatabaseBackupIndex}, {name: CloudDatabaseSchedule}, {name: CloudDatabaseCatalog},
 	{name: BuildPersons}, {name: BuildGroups}, {name: BuildProjects}, {name: BuildPackages},
+	{name: BuildBlobs}, {name: BuildRevisions},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.

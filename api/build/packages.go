@@ -1,16 +1,10 @@
 package build
 
 import (
-	"encoding/xml"
-
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/store/build"
 	"go.etcd.io/bbolt"
 )
-
-// emptySrcmd5 is the srcmd5 of a package without files (the MD5 of nothing), which the build
-// service shows for a package that has no revision yet.
-const emptySrcmd5 = "d41d8cd98f00b204e9800998ecf8427e"
 
 // lookupPackage reads a project's package, with the service's codes for a missing project
 // (unknown_project) and a missing package (unknown_package).
@@ -34,27 +28,6 @@ func (a *api) getPackageMeta(c *fiber.Ctx) error {
 		return err
 	}
 	return sendXML(c, packageDoc(k))
-}
-
-// packageDirXML is the file listing of a package (BSXML dir). No revisions exist yet, so it is
-// the listing of a package without commits: the empty srcmd5 and no rev.
-type packageDirXML struct {
-	XMLName xml.Name `xml:"directory"`
-	Name    string   `xml:"name,attr"`
-	Srcmd5  string   `xml:"srcmd5,attr"`
-}
-
-// getPackage lists the package's files: none until sources arrive.
-func (a *api) getPackage(c *fiber.Ctx) error {
-	var k build.Package
-	err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		_, k, err = lookupPackage(tx, pathParam(c, "project"), pathParam(c, "package"))
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return sendXML(c, packageDirXML{Name: k.Name, Srcmd5: emptySrcmd5})
 }
 
 // parsePackageMeta reads a package meta PUT for project/name: missing name and project

@@ -11,6 +11,8 @@ func Bind(app fiber.Router, d Deps) {
 	a.bindAbout(app)
 	a.bindPeople(app)
 	a.bindSources(app)
+	a.bindFiles(app)
+	a.bindSearch(app)
 }
 
 // get registers an authenticated GET route.

@@ -43,8 +43,8 @@ func TestSourceListsAndMetas(t *testing.T) {
 			`<package name="pocket-cli" project="devel:tools">`, "<title>The pocket command line</title>"}}},
 		{"unknown package", req("GET", "/source/devel:tools/nope/_meta", asBob, ""), code(404, "unknown_package", "<summary>Package not found: devel:tools/nope</summary>")},
 		{"package in an unknown project", req("GET", "/source/nope/x/_meta", asBob, ""), code(404, "unknown_project")},
-		{"package files: none yet", req("GET", "/source/devel:libs/libpocket?rev=latest", asBob, ""), apitest.Expect{Status: 200,
-			Exact: "<directory name=\"libpocket\" srcmd5=\"d41d8cd98f00b204e9800998ecf8427e\"></directory>\n"}},
+		{"package files: the demo history", req("GET", "/source/devel:libs/libpocket?rev=latest", asBob, ""), apitest.Expect{Status: 200,
+			Contains: []string{`<directory name="libpocket" rev="3" vrev="1" srcmd5="`, `<entry name="libpocket.spec" md5="`}}},
 		{"files of an unknown package", req("GET", "/source/devel:libs/nope", asBob, ""), code(404, "unknown_package")},
 	})
 }

@@ -13,7 +13,7 @@ type Devel struct {
 	Package string `json:"package,omitempty"`
 }
 
-// Package is a package's meta (its sources and revisions come later).
+// Package is a package's meta (its sources are Revisions, kept under the same names).
 type Package struct {
 	Project     string    `json:"project"`
 	Name        string    `json:"name"`
@@ -57,8 +57,12 @@ func Packages(tx *bbolt.Tx, project string) ([]Package, error) {
 	return out, err
 }
 
-// DeletePackage removes a package.
+// DeletePackage removes a package with its revision history (deleted packages are not kept
+// yet, so a package created again under the name starts at revision 1).
 func DeletePackage(tx *bbolt.Tx, project, name string) error {
+	if err := DeleteRevisions(tx, project, name); err != nil {
+		return err
+	}
 	if err := store.Delete(tx, store.BuildPackages, packageKey(project, name)); err != nil {
 		return store.NotFoundf("Package not found: %s/%s", project, name)
 	}

@@ -1,0 +1,195 @@
+package build
+
+import (
+	"encoding/xml"
+	"slices"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/store/build"
+	"go.etcd.io/bbolt"
+)
+
+// The source writes: a direct PUT or DELETE of one file (each a commit), a blob upload with
+// ?rev=repository, and osc's POST ?cmd=commitfilelist. ?rev=upload (the upload revision and
+// cmd=commit) is not supported yet.
+
+// writable checks that who may change the package's sources: a maintainer of the project or of
+// the package (or Admin), and neither of them locked. A missing project or package is a 404.
+func writable(tx *bbolt.Tx, who build.Person, project, pkg, code string) error {
+	p, k, err := lookupPackage(tx, project, pkg)
+	if err != nil {
+		return err
+	}
+	if !maintains(tx, who, p.Persons, p.Groups) && !maintains(tx, who, k.Persons, k.Groups) {
+		return forbidden(code, "no permission to change the sources of package '%s' in project '%s': it needs a maintainer of the project or package", pkg, project)
+	}
+	if p.Locked || k.Locked {
+		return forbidden("project_locked", "The target project is locked")
+	}
+	return nil
+}
+
+// latestFiles is the newest tree's file list (none for a package without commits).
+func latestFiles(tx *bbolt.Tx, project, pkg string) ([]build.FileEntry, error) {
+	r, _, err := build.LatestRevision(tx, project, pkg)
+	return r.Files, err
+}
+
+// withoutFile drops name from files.
+func withoutFile(files []build.FileEntry, name string) []build.FileEntry {
+	return slices.DeleteFunc(slices.Clone(files), func(f build.FileEntry) bool { return f.Name == name })
+}
+
+// putFile stores a file. ?rev=repository keeps the blob only (osc then names it in
+// commitfilelist); without rev the newest tree plus this file is committed at once.
+func (a *api) putFile(c *fiber.Ctx) error {
+	name := pathParam(c, "filename")
+	if err := checkFileName(name); err != nil {
+		return err
+	}
+	rev := c.Query("rev")
+	if rev == "upload" {
+		return badRequest("invalid_revision", "rev=upload is not supported yet: commit with PUT without rev, or with cmd=commitfilelist")
+	}
+	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
+	body, comment := slices.Clone(c.Body()), strings.Clone(c.Query("comment"))
+	var r build.Revision
+	err := a.Store.Write(func(tx *bbolt.Tx) error {
+		if err := writable(tx, who, project, pkg, "put_file_no_permission"); err != nil {
+			return err
+		}
+		sum, err := build.PutBlob(tx, body)
+		if err != nil || rev == "repository" {
+			return err
+		}
+		files, err := latestFiles(tx, project, pkg)
+		if err != nil {
+			return err
+		}
+		files = append(withoutFile(files, name), build.FileEntry{Name: name, MD5: sum})
+		r, err = build.Commit(tx, project, pkg, files, who.Login, comment, a.Clock.Now())
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if rev == "repository" {
+		return sendOK(c)
+	}
+	return sendXML(c, revisionDoc(r))
+}
+
+// deleteFile commits the newest tree without the file.
+func (a *api) deleteFile(c *fiber.Ctx) error {
+	name := pathParam(c, "filename")
+	if err := checkFileName(name); err != nil {
+		return err
+	}
+	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
+	comment := strings.Clone(c.Query("comment"))
+	err := a.Store.Write(func(tx *bbolt.Tx) error {
+		if err := writable(tx, who, project, pkg, "delete_file_no_permission"); err != nil {
+			return err
+		}
+		files, err := latestFiles(tx, project, pkg)
+		if err != nil {
+			return err
+		}
+		if !slices.ContainsFunc(files, func(f build.FileEntry) bool { return f.Name == name }) {
+			return noSuchFile(name)
+		}
+		_, err = build.Commit(tx, project, pkg, withoutFile(files, name), who.Login, comment, a.Clock.Now())
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return sendOK(c)
+}
+
+// servicesXML is the empty project-services list: no source services run here, and osc asks
+// before every commit.
+type servicesXML struct {
+	XMLName xml.Name `xml:"services"`
+}
+
+// postPackage runs a package command (?cmd=). Only the ones osc's commit needs exist so far.
+func (a *api) postPackage(c *fiber.Ctx) error {
+	switch cmd := c.Query("cmd"); cmd {
+	case "getprojectservices":
+		if _, err := a.viewTree(c); err != nil {
+			return err
+		}
+		return sendXML(c, servicesXML{})
+	case "commitfilelist":
+		return a.commitFileList(c)
+	case "":
+		return badRequest("missing_parameter", "POST %s needs a cmd parameter", c.Path())
+	default:
+		return badRequest("illegal_request", "unsupported POST command %s to %s", cmd, c.Path())
+	}
+}
+
+// fileListXML is commitfilelist's body: the complete new file set by name and md5.
+type fileListXML struct {
+	Entries []struct {
+		Name string `xml:"name,attr"`
+		MD5  string `xml:"md5,attr"`
+	} `xml:"entry"`
+}
+
+// parseFileList reads and checks a commitfilelist body: valid names, each once, hex md5s.
+func parseFileList(body []byte) ([]build.FileEntry, error) {
+	var d fileListXML
+	if err := xml.Unmarshal(body, &d); err != nil {
+		return nil, badRequest("invalid_xml", "the file list is not a <directory> document: %v", err)
+	}
+	var files []build.FileEntry
+	seen := map[string]bool{}
+	for _, e := range d.Entries {
+		if err := checkFileName(e.Name); err != nil {
+			return nil, err
+		}
+		if !hex32.MatchString(e.MD5) || seen[e.Name] {
+			return nil, badRequest("invalid_xml", "entry '%s': each file once, with a 32-hex md5", e.Name)
+		}
+		seen[e.Name] = true
+		files = append(files, build.FileEntry{Name: e.Name, MD5: e.MD5})
+	}
+	return files, nil
+}
+
+// commitFileList commits the listed file set. When some content is not stored yet it answers
+// the listing with error="missing" and those entries, and osc uploads them with
+// ?rev=repository and asks again. The committer is the authenticated person, not ?user=.
+func (a *api) commitFileList(c *fiber.Ctx) error {
+	files, err := parseFileList(c.Body())
+	if err != nil {
+		return err
+	}
+	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
+	comment := strings.Clone(c.Query("comment"))
+	var doc fileDirXML
+	err = a.Store.Write(func(tx *bbolt.Tx) error {
+		if err := writable(tx, who, project, pkg, "put_file_no_permission"); err != nil {
+			return err
+		}
+		doc = fileDirXML{Name: pkg, Error: "missing"}
+		for _, f := range files {
+			if !build.HasBlob(tx, f.MD5) {
+				doc.Entries = append(doc.Entries, fileEntryXML{Name: f.Name, MD5: f.MD5})
+			}
+		}
+		if len(doc.Entries) > 0 {
+			return nil
+		}
+		r, err := build.Commit(tx, project, pkg, files, who.Login, comment, a.Clock.Now())
+		doc = dirDoc(pkg, r)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return sendXML(c, doc)
+}
