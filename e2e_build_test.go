@@ -212,3 +212,44 @@ func oscCommitRefused(t *testing.T, url string) {
 		t.Fatalf("bob's commit: exit %d\n%s", code, out)
 	}
 }
+
+// TestOscCopyDiffDelete: osc copypac, rdiff, rdelete, ls -D and undelete against the built
+// binary, as alice on the demo package devel:tools/pocket-cli.
+func TestOscCopyDiffDelete(t *testing.T) {
+	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
+	p.waitReady(t)
+	osc := oscFor(t, p.url, "alice", "alice-password")
+	steps := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"copypac", []string{"copypac", "devel:tools", "pocket-cli", "home:alice", "cli-copy"}, nil},
+		{"ls the copy", []string{"ls", "home:alice", "cli-copy"}, []string{"pocket-cli-1.1.0.tar.gz\npocket-cli.changes\npocket-cli.spec\n"}},
+		{"rdiff -r 2:3", []string{"rdiff", "devel:tools", "pocket-cli", "-r", "2:3"}, []string{"Index: pocket-cli.spec\n" + strings.Repeat("=", 67) + "\n",
+			"--- pocket-cli.spec (revision 2)\n+++ pocket-cli.spec (revision 3)\n", "-Version:        1.0.0\n+Version:        1.1.0\n",
+			"--- pocket-cli-1.0.0.tar.gz (revision 2)\n+++ pocket-cli-1.0.0.tar.gz (deleted)\n"}},
+		{"rdiff two packages", []string{"rdiff", "devel:tools", "pocket-cli", "home:alice", "cli-copy"}, nil},
+		{"rdelete", []string{"rdelete", "-m", "bye", "home:alice", "cli-copy"}, nil},
+		{"ls -D", []string{"ls", "-D", "home:alice"}, []string{"cli-copy\n"}},
+		{"undelete", []string{"undelete", "-m", "back", "home:alice", "cli-copy"}, nil},
+		{"ls home:alice", []string{"ls", "home:alice"}, []string{"cli-copy\n"}},
+		{"log shows the restore", []string{"log", "home:alice", "cli-copy"}, []string{"r2 | alice", "back"}},
+	}
+	for _, s := range steps {
+		t.Run(s.name, func(t *testing.T) {
+			code, out := osc(s.args...)
+			if code != 0 {
+				t.Fatalf("osc %v: exit %d\n%s", s.args, code, out)
+			}
+			for _, w := range s.want {
+				if !strings.Contains(out, w) {
+					t.Fatalf("osc %v: output lacks %q:\n%s", s.args, w, out)
+				}
+			}
+		})
+	}
+	if code, out := osc("rdiff", "devel:tools", "pocket-cli", "home:alice", "cli-copy"); code != 0 || strings.Contains(out, "Index:") {
+		t.Fatalf("rdiff of identical packages: exit %d\n%s", code, out)
+	}
+}

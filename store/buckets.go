@@ -65,6 +65,7 @@ const (
 	BuildPackages  = "build/packages"  // project 0x00 package → Package
 	BuildBlobs     = "build/blobs"     // md5 hex → file content (raw bytes, not JSON)
 	BuildRevisions = "build/revisions" // project 0x00 package 0x00 BE rev → Revision (tree inside)
+	BuildUploads   = "build/uploads"   // project 0x00 package → Upload (files PUT with rev=upload)
 )
 
 // bucketSpec declares one top-level bucket.
@@ -92,7 +93,7 @@ var registry = []bucketSpec{
 	{name: CloudDatabases}, {name: CloudAccountDatabases}, {name: CloudDatabaseLabels}, {name: CloudDatabaseSecrets},
 	{name: CloudDatabaseBackups}, {name: CloudDatabaseBackupIndex}, {name: CloudDatabaseSchedule}, {name: CloudDatabaseCatalog},
 	{name: BuildPersons}, {name: BuildGroups}, {name: BuildProjects}, {name: BuildPackages},
-	{name: BuildBlobs}, {name: BuildRevisions},
+	{name: BuildBlobs}, {name: BuildRevisions}, {name: BuildUploads},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.

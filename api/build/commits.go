@@ -11,8 +11,8 @@ import (
 )
 
 // The source writes: a direct PUT or DELETE of one file (each a commit), a blob upload with
-// ?rev=repository, and osc's POST ?cmd=commitfilelist. ?rev=upload (the upload revision and
-// cmd=commit) is not supported yet.
+// ?rev=repository, a file of the upload revision with ?rev=upload (committed by cmd=commit,
+// see pkgcmds.go), and osc's POST ?cmd=commitfilelist.
 
 // writable checks that who may change the package's sources: a maintainer of the project or of
 // the package (or Admin), and neither of them locked. A missing project or package is a 404.
@@ -42,16 +42,14 @@ func withoutFile(files []build.FileEntry, name string) []build.FileEntry {
 }
 
 // putFile stores a file. ?rev=repository keeps the blob only (osc then names it in
-// commitfilelist); without rev the newest tree plus this file is committed at once.
+// commitfilelist); ?rev=upload adds it to the pending upload revision (cmd=commit commits it);
+// without rev the newest tree plus this file is committed at once.
 func (a *api) putFile(c *fiber.Ctx) error {
 	name := pathParam(c, "filename")
 	if err := checkFileName(name); err != nil {
 		return err
 	}
 	rev := c.Query("rev")
-	if rev == "upload" {
-		return badRequest("invalid_revision", "rev=upload is not supported yet: commit with PUT without rev, or with cmd=commitfilelist")
-	}
 	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
 	body, comment := slices.Clone(c.Body()), strings.Clone(c.Query("comment"))
 	var r build.Revision
@@ -62,6 +60,10 @@ func (a *api) putFile(c *fiber.Ctx) error {
 		sum, err := build.PutBlob(tx, body)
 		if err != nil || rev == "repository" {
 			return err
+		}
+		if rev == "upload" {
+			f := build.FileEntry{Name: name, MD5: sum, Size: int64(len(body)), MTime: a.Clock.Now().Unix()}
+			return build.AddUpload(tx, project, pkg, f)
 		}
 		files, err := latestFiles(tx, project, pkg)
 		if err != nil {
@@ -74,7 +76,7 @@ func (a *api) putFile(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if rev == "repository" {
+	if rev == "repository" || rev == "upload" {
 		return sendOK(c)
 	}
 	return sendXML(c, revisionDoc(r))
@@ -114,9 +116,20 @@ type servicesXML struct {
 	XMLName xml.Name `xml:"services"`
 }
 
-// postPackage runs a package command (?cmd=). Only the ones osc's commit needs exist so far.
+// postPackage runs a package command (?cmd=): osc's commit, the upload revision, undelete,
+// copy and diff.
 func (a *api) postPackage(c *fiber.Ctx) error {
 	switch cmd := c.Query("cmd"); cmd {
+	case "commit":
+		return a.commitUpload(c)
+	case "deleteuploadrev":
+		return a.deleteUploadRev(c)
+	case "undelete":
+		return a.undeletePackage(c)
+	case "copy":
+		return a.copyPackage(c)
+	case "diff":
+		return a.diffPackage(c)
 	case "getprojectservices":
 		if _, err := a.viewTree(c); err != nil {
 			return err

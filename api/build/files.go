@@ -52,6 +52,9 @@ type fileEntryXML struct {
 // empty package, rev=0) has no rev and vrev.
 func dirDoc(name string, r build.Revision) fileDirXML {
 	d := fileDirXML{Name: name, Srcmd5: r.SrcMD5}
+	if r.SrcMD5 == uploadRev {
+		d.Rev = uploadRev
+	}
 	if r.Rev > 0 {
 		d.Rev, d.VRev = strconv.FormatUint(r.Rev, 10), strconv.FormatUint(r.VRev, 10)
 	}
@@ -67,9 +70,31 @@ var hex32 = regexp.MustCompile(`^[0-9a-f]{32}$`)
 // emptyTree is the tree of a package without commits.
 var emptyTree = build.Revision{SrcMD5: build.EmptySrcMD5}
 
-// treeAt resolves ?rev=: absent or latest (the newest, or the empty tree), 0 (empty), a
-// revision number, or a 32-hex srcmd5 (the newest revision with that tree).
+// uploadRev marks the pending upload tree: it has no revision number and its listing says
+// rev="upload" srcmd5="upload", as the backend's.
+const uploadRev = "upload"
+
+// uploadTree is the pending upload laid over the newest tree; ok is false without an upload.
+func uploadTree(tx *bbolt.Tx, project, pkg string) (build.Revision, bool, error) {
+	u, ok, err := build.GetUpload(tx, project, pkg)
+	if !ok || err != nil {
+		return build.Revision{}, false, err
+	}
+	files, err := latestFiles(tx, project, pkg)
+	return build.Revision{SrcMD5: uploadRev, Files: build.Overlay(files, u.Files)}, true, err
+}
+
+// treeAt resolves ?rev=: absent or latest (the newest, or the empty tree), 0 (empty), upload
+// (the pending upload), a revision number, or a 32-hex srcmd5 (the newest revision with that
+// tree).
 func treeAt(tx *bbolt.Tx, project, pkg, rev string) (build.Revision, error) {
+	if rev == uploadRev {
+		r, ok, err := uploadTree(tx, project, pkg)
+		if !ok && err == nil {
+			return r, noSuchRevision()
+		}
+		return r, err
+	}
 	if rev == "" || rev == "latest" {
 		r, ok, err := build.LatestRevision(tx, project, pkg)
 		if !ok {
@@ -124,7 +149,8 @@ func checkFileName(name string) error {
 	return nil
 }
 
-// viewTree reads the package's tree at ?rev= (404 for a missing project or package first).
+// viewTree reads the package's tree at ?rev= (404 for a missing project or package first). A
+// GET without rev prefers a pending upload, as the backend does (rev=latest does not).
 func (a *api) viewTree(c *fiber.Ctx) (build.Revision, error) {
 	project, pkg := pathParam(c, "project"), pathParam(c, "package")
 	var r build.Revision
@@ -132,8 +158,12 @@ func (a *api) viewTree(c *fiber.Ctx) (build.Revision, error) {
 		if _, _, err := lookupPackage(tx, project, pkg); err != nil {
 			return err
 		}
+		rev := c.Query("rev")
+		if _, pending, err := build.GetUpload(tx, project, pkg); rev == "" && pending && err == nil {
+			rev = uploadRev
+		}
 		var err error
-		r, err = treeAt(tx, project, pkg, c.Query("rev"))
+		r, err = treeAt(tx, project, pkg, rev)
 		return err
 	})
 	return r, err

@@ -88,7 +88,6 @@ func TestFileWrites(t *testing.T) {
 		{"file name with ..", req("PUT", x+"/..", asAlice, "x"), code(400, "invalid_filename")},
 		{"file name with .. inside", req("PUT", x+"/a..b", asAlice, "x"), code(400, "invalid_filename")},
 		{"_history is no file name", req("PUT", x+"/_history", asAlice, "x"), code(400, "invalid_filename")},
-		{"rev=upload: not yet", req("PUT", x+"/f?rev=upload", asAlice, "x"), code(400, "invalid_revision", "rev=upload is not supported yet")},
 		{"PUT to a missing package", req("PUT", "/source/home:alice/nope/f", asAlice, "x"), code(404, "unknown_package")},
 		{"list with a bad name", req("POST", x+"?cmd=commitfilelist", asAlice, `<directory><entry name="a/b" md5="`+helloMD5+`"/></directory>`), code(400, "invalid_filename")},
 		{"list with a bad md5", req("POST", x+"?cmd=commitfilelist", asAlice, `<directory><entry name="a" md5="zz"/></directory>`), code(400, "invalid_xml")},

@@ -101,7 +101,8 @@ func checkPackage(tx *bbolt.Tx, k build.Package) error {
 	return nil
 }
 
-// deletePackage removes a package (its history is not kept yet, so undelete cannot follow).
+// deletePackage marks a package deleted: a tombstone keeps its meta and history, so
+// GET /source/P?deleted=1 lists it and cmd=undelete brings it back.
 func (a *api) deletePackage(c *fiber.Ctx) error {
 	project, name, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
 	err := a.Store.Write(func(tx *bbolt.Tx) error {

@@ -43,18 +43,20 @@ func (a *api) listProjects(c *fiber.Ctx) error {
 	return sendXML(c, newDirectory(names))
 }
 
-// listPackages lists a project's packages (?deleted=1: none yet, deleted packages are not kept).
+// listPackages lists a project's packages; ?deleted=1 lists the deleted ones (tombstones).
 func (a *api) listPackages(c *fiber.Ctx) error {
 	var names []string
 	err := a.Store.View(func(tx *bbolt.Tx) error {
 		if _, err := build.GetProject(tx, pathParam(c, "project")); err != nil {
 			return notFoundAs(err, "unknown_project")
 		}
-		all, err := build.Packages(tx, pathParam(c, "project"))
+		list := build.Packages
+		if c.Query("deleted") == "1" {
+			list = build.DeletedPackages
+		}
+		all, err := list(tx, pathParam(c, "project"))
 		for _, k := range all {
-			if c.Query("deleted") != "1" {
-				names = append(names, k.Name)
-			}
+			names = append(names, k.Name)
 		}
 		return err
 	})

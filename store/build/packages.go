@@ -26,6 +26,9 @@ type Package struct {
 	Locked      bool      `json:"locked,omitempty"`
 	URL         string    `json:"url,omitempty"`
 	Created     time.Time `json:"created"`
+	// Deleted makes the record a tombstone: the package is gone from listings and lookups but
+	// its meta and revisions stay, so GET ?deleted=1 lists it and cmd=undelete restores it.
+	Deleted bool `json:"deleted,omitempty"`
 }
 
 // packageKey is project 0x00 package: a project's packages are one key prefix, in name order.
@@ -33,38 +36,88 @@ func packageKey(project, name string) []byte {
 	return append(append([]byte(project), 0), name...)
 }
 
-// GetPackage returns the package; the not-found message is the service's own.
+// GetPackage returns the package (not a deleted one); the not-found message is the service's own.
 func GetPackage(tx *bbolt.Tx, project, name string) (Package, error) {
 	k, err := store.Get[Package](tx, store.BuildPackages, packageKey(project, name))
-	if err != nil {
-		return k, store.NotFoundf("Package not found: %s/%s", project, name)
+	if err != nil || k.Deleted {
+		return Package{}, store.NotFoundf("Package not found: %s/%s", project, name)
 	}
 	return k, nil
 }
 
-// PutPackage stores a package.
+// GetDeletedPackage returns the tombstone of a deleted package.
+func GetDeletedPackage(tx *bbolt.Tx, project, name string) (Package, error) {
+	k, err := store.Get[Package](tx, store.BuildPackages, packageKey(project, name))
+	if err != nil || !k.Deleted {
+		return Package{}, store.NotFoundf("Deleted package not found: %s/%s", project, name)
+	}
+	return k, nil
+}
+
+// PutPackage stores a package. Storing over a tombstone starts a fresh history: the deleted
+// revisions are dropped, as a package created anew under an old name has no past.
 func PutPackage(tx *bbolt.Tx, k Package) error {
+	if _, err := GetDeletedPackage(tx, k.Project, k.Name); err == nil && !k.Deleted {
+		if err := DeleteRevisions(tx, k.Project, k.Name); err != nil {
+			return err
+		}
+	}
 	return store.Put(tx, store.BuildPackages, packageKey(k.Project, k.Name), k)
 }
 
-// Packages lists a project's packages, by name.
+// Packages lists a project's packages by name, without the deleted ones.
 func Packages(tx *bbolt.Tx, project string) ([]Package, error) {
+	return packagesWhere(tx, project, false)
+}
+
+// DeletedPackages lists a project's deleted packages (tombstones) by name.
+func DeletedPackages(tx *bbolt.Tx, project string) ([]Package, error) {
+	return packagesWhere(tx, project, true)
+}
+
+func packagesWhere(tx *bbolt.Tx, project string, deleted bool) ([]Package, error) {
 	var out []Package
 	err := store.Each(tx, store.BuildPackages, append([]byte(project), 0), func(_ []byte, k Package) (bool, error) {
-		out = append(out, k)
+		if k.Deleted == deleted {
+			out = append(out, k)
+		}
 		return true, nil
 	})
 	return out, err
 }
 
-// DeletePackage removes a package with its revision history (deleted packages are not kept
-// yet, so a package created again under the name starts at revision 1).
+// DeletePackage turns a package into a tombstone: its meta and revisions are kept for
+// undelete; a pending upload is dropped.
 func DeletePackage(tx *bbolt.Tx, project, name string) error {
+	k, err := GetPackage(tx, project, name)
+	if err != nil {
+		return err
+	}
+	if err := DropUpload(tx, project, name); err != nil {
+		return err
+	}
+	k.Deleted = true
+	return store.Put(tx, store.BuildPackages, packageKey(project, name), k)
+}
+
+// UndeletePackage clears a tombstone; the caller appends the restoring revision.
+func UndeletePackage(tx *bbolt.Tx, project, name string) error {
+	k, err := GetDeletedPackage(tx, project, name)
+	if err != nil {
+		return err
+	}
+	k.Deleted = false
+	return store.Put(tx, store.BuildPackages, packageKey(project, name), k)
+}
+
+// PurgePackage removes a package (live or deleted) with its history and upload: what a
+// project delete does, since deleted projects are not kept.
+func PurgePackage(tx *bbolt.Tx, project, name string) error {
 	if err := DeleteRevisions(tx, project, name); err != nil {
 		return err
 	}
-	if err := store.Delete(tx, store.BuildPackages, packageKey(project, name)); err != nil {
-		return store.NotFoundf("Package not found: %s/%s", project, name)
+	if err := DropUpload(tx, project, name); err != nil {
+		return err
 	}
-	return nil
+	return store.Delete(tx, store.BuildPackages, packageKey(project, name))
 }

@@ -137,15 +137,20 @@ func DependentPaths(tx *bbolt.Tx, project string) ([]string, error) {
 	return out, err
 }
 
-// DeleteProject removes a project with all its packages. Other projects' repository paths to it
+// DeleteProject removes a project with all its packages, deleted ones included (deleted
+// projects are not kept, so nothing could restore them). Other projects' repository paths to it
 // are pointed at deleted/standard, as the real service does on a forced delete.
 func DeleteProject(tx *bbolt.Tx, name string) error {
-	pkgs, err := Packages(tx, name)
+	live, err := Packages(tx, name)
 	if err != nil {
 		return err
 	}
-	for _, k := range pkgs {
-		if err := DeletePackage(tx, name, k.Name); err != nil {
+	deleted, err := DeletedPackages(tx, name)
+	if err != nil {
+		return err
+	}
+	for _, k := range append(live, deleted...) {
+		if err := PurgePackage(tx, name, k.Name); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,156 @@
+package build
+
+import (
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/store/build"
+	"go.etcd.io/bbolt"
+)
+
+// Package commands beyond osc's commit: the upload revision (cmd=commit, cmd=deleteuploadrev),
+// cmd=undelete and cmd=copy. cmd=diff is in diff.go.
+
+// commitUpload commits the pending upload laid over the newest tree (without an upload: the
+// newest tree again, a new revision with the same srcmd5) and discards the upload.
+func (a *api) commitUpload(c *fiber.Ctx) error {
+	if rev := c.Query("rev"); rev != "" && rev != uploadRev {
+		return badRequest("invalid_revision", "cmd=commit commits the upload revision: rev=upload or no rev, not '%s'", rev)
+	}
+	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
+	comment := strings.Clone(c.Query("comment"))
+	var r build.Revision
+	err := a.Store.Write(func(tx *bbolt.Tx) error {
+		if err := writable(tx, who, project, pkg, "put_file_no_permission"); err != nil {
+			return err
+		}
+		files, err := latestFiles(tx, project, pkg)
+		if err != nil {
+			return err
+		}
+		u, _, err := build.GetUpload(tx, project, pkg)
+		if err != nil {
+			return err
+		}
+		if r, err = build.Commit(tx, project, pkg, build.Overlay(files, u.Files), who.Login, comment, a.Clock.Now()); err != nil {
+			return err
+		}
+		return build.DropUpload(tx, project, pkg)
+	})
+	if err != nil {
+		return err
+	}
+	return sendXML(c, dirDoc(pkg, r))
+}
+
+// deleteUploadRev discards the pending upload (none is fine); the blobs stay, as all blobs do.
+func (a *api) deleteUploadRev(c *fiber.Ctx) error {
+	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
+	err := a.Store.Write(func(tx *bbolt.Tx) error {
+		if err := writable(tx, who, project, pkg, "delete_file_no_permission"); err != nil {
+			return err
+		}
+		return build.DropUpload(tx, project, pkg)
+	})
+	if err != nil {
+		return err
+	}
+	return sendOK(c)
+}
+
+// undeletePackage restores a deleted package (a maintainer of the project may) and appends a
+// revision with its last tree, so the history shows the restore.
+func (a *api) undeletePackage(c *fiber.Ctx) error {
+	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
+	comment := strings.Clone(c.Query("comment"))
+	err := a.Store.Write(func(tx *bbolt.Tx) error {
+		p, err := build.GetProject(tx, project)
+		if err != nil {
+			return notFoundAs(err, "unknown_project")
+		}
+		if _, err := build.GetPackage(tx, project, pkg); err == nil {
+			return badRequest("package_exists", "the package '%s/%s' exists", project, pkg)
+		}
+		if _, err := build.GetDeletedPackage(tx, project, pkg); err != nil {
+			return notFoundAs(err, "unknown_package")
+		}
+		if !maintains(tx, who, p.Persons, p.Groups) {
+			return forbidden("cmd_execution_no_permission", "no permission to undelete package '%s' in project '%s': it needs a maintainer of the project", pkg, project)
+		}
+		if err := build.UndeletePackage(tx, project, pkg); err != nil {
+			return err
+		}
+		files, err := latestFiles(tx, project, pkg)
+		if err != nil {
+			return err
+		}
+		_, err = build.Commit(tx, project, pkg, files, who.Login, comment, a.Clock.Now())
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return sendOK(c)
+}
+
+// otherPackage is the oproject/opackage of a command, each defaulting to the URL's.
+func otherPackage(c *fiber.Ctx) (string, string) {
+	oproject, opackage := c.Query("oproject"), c.Query("opackage")
+	if oproject == "" {
+		oproject = pathParam(c, "project")
+	}
+	if opackage == "" {
+		opackage = pathParam(c, "package")
+	}
+	return strings.Clone(oproject), strings.Clone(opackage)
+}
+
+// copyPackage commits the files of oproject/opackage at ?orev= (default: newest) as a new
+// revision of this package, which a maintainer of the project may create on the way (with the
+// source's title and description), as the API does for a missing target.
+func (a *api) copyPackage(c *fiber.Ctx) error {
+	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
+	oproject, opackage := otherPackage(c)
+	comment, orev := strings.Clone(c.Query("comment")), strings.Clone(c.Query("orev"))
+	var r build.Revision
+	err := a.Store.Write(func(tx *bbolt.Tx) error {
+		_, src, err := lookupPackage(tx, oproject, opackage)
+		if err != nil {
+			return err
+		}
+		tree, err := treeAt(tx, oproject, opackage, orev)
+		if err != nil {
+			return err
+		}
+		if err := a.ensurePackage(tx, who, project, pkg, src); err != nil {
+			return err
+		}
+		if err := writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
+			return err
+		}
+		r, err = build.Commit(tx, project, pkg, tree.Files, who.Login, comment, a.Clock.Now())
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return sendXML(c, dirDoc(pkg, r))
+}
+
+// ensurePackage creates project/name from src's title and description when it does not exist;
+// that needs a maintainer of the project (a tombstone under the name is replaced, its history
+// dropped, as a meta PUT would).
+func (a *api) ensurePackage(tx *bbolt.Tx, who build.Person, project, name string, src build.Package) error {
+	p, _, err := lookupPackage(tx, project, name)
+	if err == nil || p.Name == "" {
+		return err
+	}
+	if !build.ValidPackageName(name) {
+		return badRequest("invalid_package_name", "invalid package name '%s'", name)
+	}
+	if !maintains(tx, who, p.Persons, p.Groups) {
+		return forbidden("create_package_no_permission", "no permission to create package '%s' in project '%s'", name, project)
+	}
+	return build.PutPackage(tx, build.Package{Project: project, Name: name, Title: src.Title,
+		Description: src.Description, Created: a.Clock.Now()})
+}
