@@ -4,10 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/cloud/listing"
@@ -15,7 +13,6 @@ import (
 	"github.com/pocketforge/pocketforge/internal/bench"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloud"
-	"github.com/valyala/fasthttp"
 	"go.etcd.io/bbolt"
 )
 
@@ -63,30 +60,14 @@ func BenchmarkListDatabases(b *testing.B) {
 		{"engine, label contains, ordered", `{"engine":"postgresql","label":{"+contains":"7"},"+order_by":"label","+order":"desc"}`,
 			func(d cloud.Database) bool { return d.Engine == "postgresql" && strings.Contains(d.Label, "7") }},
 	}
-	client := &fasthttp.Client{MaxConnsPerHost: 8, ReadTimeout: 10 * time.Second}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			var took []time.Duration
-			get := func(int) {
-				req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-				defer fasthttp.ReleaseRequest(req)
-				defer fasthttp.ReleaseResponse(resp)
-				req.SetRequestURI(base)
-				req.Header.Set("Authorization", "Bearer "+demoToken)
-				req.Header.Set("X-Filter", c.filter)
-				t0 := time.Now()
-				if err := client.Do(req, resp); err != nil || resp.StatusCode() != 200 || len(resp.Body()) < 1000 {
-					b.Fatalf("%v %d %s", err, resp.StatusCode(), resp.Body())
-				}
-				took = append(took, time.Since(t0))
-			}
+			gets := newTimedGets(b, base, c.filter)
 			raw := func(int) { rawDatabasePage(b, e.db, c.match) }
-			get(0) // the first request after a write loads the account's list into the cache
-			took = took[:0]
-			bench.Compare(b, 1, get, raw)
-			slices.Sort(took)
-			b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
-			b.ReportMetric(float64(took[len(took)*99/100].Microseconds())/1000, "p99-ms")
+			gets.get(0) // the first request after a write loads the account's list into the cache
+			gets.forget()
+			bench.Compare(b, 1, gets.get, raw)
+			gets.report()
 		})
 	}
 }

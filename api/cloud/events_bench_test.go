@@ -2,7 +2,6 @@ package cloud
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 	"time"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/internal/bench"
 	"github.com/pocketforge/pocketforge/store/cloud"
-	"github.com/valyala/fasthttp"
 	"go.etcd.io/bbolt"
 )
 
@@ -53,25 +51,9 @@ func BenchmarkEventsFilter(b *testing.B) {
 		{"entity.id", `{"entity.id":123}`, cloud.EventRange{EntityID: "123"}},
 		{"none (newest page of all)", ``, cloud.EventRange{}},
 	}
-	client := &fasthttp.Client{MaxConnsPerHost: 8, ReadTimeout: 10 * time.Second}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			var took []time.Duration
-			get := func(int) {
-				req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-				defer fasthttp.ReleaseRequest(req)
-				defer fasthttp.ReleaseResponse(resp)
-				req.SetRequestURI(base)
-				req.Header.Set("Authorization", "Bearer "+demoToken)
-				if c.filter != "" {
-					req.Header.Set("X-Filter", c.filter)
-				}
-				t0 := time.Now()
-				if err := client.Do(req, resp); err != nil || resp.StatusCode() != 200 {
-					b.Fatalf("%v %d %s", err, resp.StatusCode(), resp.Body())
-				}
-				took = append(took, time.Since(t0))
-			}
+			gets := newTimedGets(b, base, c.filter)
 			raw := func(int) {
 				e.db.View(func(tx *bbolt.Tx) error {
 					var ids []uint64
@@ -84,10 +66,8 @@ func BenchmarkEventsFilter(b *testing.B) {
 					return nil
 				})
 			}
-			bench.Compare(b, 1, get, raw)
-			slices.Sort(took)
-			b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
-			b.ReportMetric(float64(took[len(took)*99/100].Microseconds())/1000, "p99-ms")
+			bench.Compare(b, 1, gets.get, raw)
+			gets.report()
 		})
 	}
 }
