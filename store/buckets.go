@@ -66,6 +66,7 @@ const (
 	BuildBlobs     = "build/blobs"     // md5 hex → file content (raw bytes, not JSON)
 	BuildRevisions = "build/revisions" // project 0x00 package 0x00 BE rev → Revision (tree inside)
 	BuildUploads   = "build/uploads"   // project 0x00 package → Upload (files PUT with rev=upload)
+	BuildTokens    = "build/tokens"    // login 0x00 BE id → Token (secret kept as SHA-256 only)
 )
 
 // bucketSpec declares one top-level bucket.
@@ -93,7 +94,7 @@ var registry = []bucketSpec{
 	{name: CloudDatabases}, {name: CloudAccountDatabases}, {name: CloudDatabaseLabels}, {name: CloudDatabaseSecrets},
 	{name: CloudDatabaseBackups}, {name: CloudDatabaseBackupIndex}, {name: CloudDatabaseSchedule}, {name: CloudDatabaseCatalog},
 	{name: BuildPersons}, {name: BuildGroups}, {name: BuildProjects}, {name: BuildPackages},
-	{name: BuildBlobs}, {name: BuildRevisions}, {name: BuildUploads},
+	{name: BuildBlobs}, {name: BuildRevisions}, {name: BuildUploads}, {name: BuildTokens},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.

@@ -8,10 +8,18 @@ import (
 	"go.etcd.io/bbolt"
 )
 
-// bindPeople registers persons and groups (read side; their writes come with the rest of the
-// build API).
+// bindPeople registers persons, their tokens, and groups.
 func (a *api) bindPeople(r fiber.Router) {
+	r.Post("/person", a.authenticated, a.registerPerson)
 	a.get(r, "/person/:login", a.getPerson)
+	r.Put("/person/:login", a.authenticated, a.putPerson)
+	r.Post("/person/:login", a.authenticated, a.personCommand)
+	a.get(r, "/person/:login/token", a.listTokens)
+	r.Post("/person/:login/token", a.authenticated, a.createToken)
+	r.Delete("/person/:login/token/:id", a.authenticated, a.deleteToken)
+	r.Put("/group/:title", a.authenticated, a.putGroup)
+	r.Post("/group/:title", a.authenticated, a.groupCommand)
+	r.Delete("/group/:title", a.authenticated, a.deleteGroup)
 	a.get(r, "/group", a.listGroups)
 	a.get(r, "/group/:title", a.getGroup)
 }

@@ -130,3 +130,22 @@ func SetAdminPassword(tx *bbolt.Tx, hash []byte, now time.Time) error {
 	p.PasswordHash = append([]byte(nil), hash...)
 	return PutPerson(tx, p)
 }
+
+// SetPassword gives p a new bcrypt hash (the cost store/appliance uses). Signed-in credentials
+// end by themselves: api/build's credential cache is keyed by the hash it matched.
+func (p *Person) SetPassword(password string) error {
+	h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+	if err != nil {
+		return err
+	}
+	p.PasswordHash = h
+	return nil
+}
+
+// DeleteGroup removes a group.
+func DeleteGroup(tx *bbolt.Tx, title string) error {
+	if err := store.Delete(tx, store.BuildGroups, []byte(title)); err != nil {
+		return store.NotFoundf("Couldn't find Group '%s'", title)
+	}
+	return nil
+}

@@ -1,0 +1,165 @@
+package build
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/store/build"
+	"go.etcd.io/bbolt"
+)
+
+// Person writes: a person edits their own record and password; Admin edits anyone, sets state
+// and global roles, locks, deletes, and creates persons (self-registration is off, see
+// registerPerson).
+
+// errRegistrationDisabled answers POST /person?cmd=register: an appliance has no mail to
+// confirm sign-ups with, so Admin creates persons with PUT /person/<login>.
+var errRegistrationDisabled = &kit.Error{Status: http.StatusForbidden, Code: "registration_disabled",
+	Reason: "Registration is disabled on this instance: an administrator creates accounts with PUT /person/<login>"}
+
+// personStates are the states a person document may set.
+var personStates = []string{build.StateConfirmed, build.StateLocked, build.StateDeleted}
+
+func (a *api) registerPerson(c *fiber.Ctx) error { return errRegistrationDisabled }
+
+// selfOrAdmin lets the person themself or Admin through.
+func selfOrAdmin(who build.Person, login string) error {
+	if who.Login == login || who.IsAdmin() {
+		return nil
+	}
+	return forbidden("no_permission", "no permission to change person '%s': only that person or an administrator may", login)
+}
+
+// adminOnly lets only Admin through; what names the operation in the refusal.
+func adminOnly(who build.Person, what string) error {
+	if who.IsAdmin() {
+		return nil
+	}
+	return forbidden("no_permission", "only an administrator may %s", what)
+}
+
+// putPerson updates a person from a <person> document; Admin may also create one (without a
+// password: Admin sets it next with cmd=change_password).
+func (a *api) putPerson(c *fiber.Ctx) error {
+	login, who := pathParam(c, "login"), personOf(c)
+	var d personXML
+	if err := parseMeta(c.Body(), &d, "person"); err != nil {
+		return err
+	}
+	if d.Login != login {
+		return badRequest("login_mismatch", "login in xml data ('%s') does not match resource path component ('%s')", d.Login, login)
+	}
+	if d.Email != "" && !strings.Contains(d.Email, "@") {
+		return invalid("person", "'%s' is not an email address", d.Email)
+	}
+	if err := selfOrAdmin(who, login); err != nil {
+		return err
+	}
+	err := a.Store.Write(func(tx *bbolt.Tx) error {
+		p, err := build.GetPerson(tx, login)
+		if err != nil {
+			if err := adminOnly(who, "create persons"); err != nil {
+				return err
+			}
+			p = build.Person{Login: login, State: build.StateConfirmed, Created: a.Clock.Now()}
+		}
+		if err := applyPersonDoc(&p, d, who.IsAdmin()); err != nil {
+			return err
+		}
+		return build.PutPerson(tx, p)
+	})
+	if err != nil {
+		return err
+	}
+	return sendOK(c)
+}
+
+// applyPersonDoc copies the document onto p. State and global roles are Admin's: anyone else
+// may send them back unchanged (osc round-trips the whole document) but not change them. The
+// Admin person keeps the Admin role, so the instance never loses its administrator.
+func applyPersonDoc(p *build.Person, d personXML, admin bool) error {
+	p.Email, p.Realname = d.Email, d.Realname
+	roles := d.GlobalRoles
+	if roles == nil {
+		roles = []string{}
+	}
+	for _, r := range roles {
+		if r != build.RoleAdmin {
+			return invalid("person", "unknown global role '%s' (only %s)", r, build.RoleAdmin)
+		}
+	}
+	if d.State != "" && !slices.Contains(personStates, d.State) {
+		return invalid("person", "unknown state '%s' (one of %s)", d.State, strings.Join(personStates, ", "))
+	}
+	if !admin {
+		if (d.State != "" && d.State != p.State) || (d.GlobalRoles != nil && !slices.Equal(roles, p.GlobalRoles)) {
+			return forbidden("no_permission", "only an administrator may change the state or global roles of a person")
+		}
+		return nil
+	}
+	if d.State != "" {
+		p.State = d.State
+	}
+	if p.Login == build.AdminLogin && !slices.Contains(roles, build.RoleAdmin) {
+		roles = append(roles, build.RoleAdmin)
+	}
+	p.GlobalRoles = slices.Compact(roles)
+	return nil
+}
+
+// personCommand runs POST /person/<login>?cmd=change_password|lock|delete.
+func (a *api) personCommand(c *fiber.Ctx) error {
+	login, who, cmd := pathParam(c, "login"), personOf(c), c.Query("cmd")
+	var change func(*build.Person) error
+	switch cmd {
+	case "change_password":
+		password, err := newPassword(c.Body())
+		if err != nil {
+			return err
+		}
+		if err := selfOrAdmin(who, login); err != nil {
+			return err
+		}
+		change = func(p *build.Person) error { return p.SetPassword(password) }
+	case "lock", "delete":
+		if err := adminOnly(who, cmd+" persons"); err != nil {
+			return err
+		}
+		state := map[string]string{"lock": build.StateLocked, "delete": build.StateDeleted}[cmd]
+		change = func(p *build.Person) error { p.State = state; return nil }
+	default:
+		return badRequest("unknown_command", "unknown command '%s' for a person (change_password, lock, delete)", cmd)
+	}
+	err := a.Store.Write(func(tx *bbolt.Tx) error {
+		p, err := build.GetPerson(tx, login)
+		if err != nil {
+			return err
+		}
+		if cmd != "change_password" && p.Login == build.AdminLogin {
+			return forbidden("no_permission", "the %s person cannot be locked or deleted", build.AdminLogin)
+		}
+		if err := change(&p); err != nil {
+			return err
+		}
+		return build.PutPerson(tx, p)
+	})
+	if err != nil {
+		return err
+	}
+	return sendOK(c)
+}
+
+// newPassword takes the first line of body. Six to 128 characters, and at most 72 bytes:
+// bcrypt ignores (Go's refuses) anything longer.
+func newPassword(body []byte) (string, error) {
+	line, _, _ := strings.Cut(string(body), "\n")
+	line = strings.TrimSuffix(line, "\r")
+	if n := utf8.RuneCountInString(line); n < 6 || n > 128 || len(line) > 72 || !utf8.ValidString(line) {
+		return "", badRequest("invalid_password", "the new password must be 6 to 128 characters and at most 72 bytes (the first line of the body)")
+	}
+	return line, nil
+}

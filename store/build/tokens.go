@@ -1,0 +1,67 @@
+package build
+
+import (
+	"encoding/binary"
+	"strconv"
+	"time"
+
+	"github.com/pocketforge/pocketforge/store"
+	"go.etcd.io/bbolt"
+)
+
+// TokenKinds are the operations a token may be made for (the service's token-kind); osc sends
+// one as ?operation=, runservice when left out.
+var TokenKinds = []string{"rss", "rebuild", "release", "runservice", "workflow"}
+
+// Token is a person's API token. Only a SHA-256 of the secret is kept, so the secret is shown
+// once, when created; Prefix (its first 8 characters) lets the owner tell tokens apart later.
+type Token struct {
+	ID          uint64    `json:"id"`
+	Login       string    `json:"login"`
+	Kind        string    `json:"kind"`
+	Description string    `json:"description,omitempty"`
+	Project     string    `json:"project,omitempty"`
+	Package     string    `json:"package,omitempty"`
+	Hash        []byte    `json:"hash"`
+	Prefix      string    `json:"prefix"`
+	Created     time.Time `json:"created"`
+}
+
+// tokenKey is login 0x00 BE id, so a person's tokens list in id order.
+func tokenKey(login string, id uint64) []byte {
+	return binary.BigEndian.AppendUint64(append([]byte(login), 0), id)
+}
+
+// CreateToken stores t for its Login with a fresh id and a new random secret, which it returns
+// (the only time it exists outside the caller's reply).
+func CreateToken(tx *bbolt.Tx, t Token) (Token, string, error) {
+	id, err := store.NextID(tx, store.BuildTokens)
+	if err != nil {
+		return t, "", err
+	}
+	secret := store.RandomHex(20)
+	t.ID, t.Hash, t.Prefix = id, store.HashSecret(secret), secret[:8]
+	return t, secret, store.Put(tx, store.BuildTokens, tokenKey(t.Login, id), t)
+}
+
+// Tokens lists a person's tokens by id.
+func Tokens(tx *bbolt.Tx, login string) ([]Token, error) {
+	var out []Token
+	err := store.Each(tx, store.BuildTokens, append([]byte(login), 0), func(_ []byte, t Token) (bool, error) {
+		out = append(out, t)
+		return true, nil
+	})
+	return out, err
+}
+
+// DeleteToken removes one of login's tokens; another person's token id is not found.
+func DeleteToken(tx *bbolt.Tx, login, id string) error {
+	n, err := strconv.ParseUint(id, 10, 64)
+	if err == nil {
+		err = store.Delete(tx, store.BuildTokens, tokenKey(login, n))
+	}
+	if err != nil {
+		return store.NotFoundf("Couldn't find Token with id = %s", id)
+	}
+	return nil
+}
