@@ -67,6 +67,8 @@ const (
 	BuildRevisions = "build/revisions" // project 0x00 package 0x00 BE rev → Revision (tree inside)
 	BuildUploads   = "build/uploads"   // project 0x00 package → Upload (files PUT with rev=upload)
 	BuildTokens    = "build/tokens"    // login 0x00 BE id → Token (secret kept as SHA-256 only)
+	BuildInstance  = "build/instance"  // "configuration" → Configuration; "distributions" → []Distribution
+	BuildTrackers  = "build/trackers"  // name → IssueTracker
 )
 
 // bucketSpec declares one top-level bucket.
@@ -95,6 +97,7 @@ var registry = []bucketSpec{
 	{name: CloudDatabaseBackups}, {name: CloudDatabaseBackupIndex}, {name: CloudDatabaseSchedule}, {name: CloudDatabaseCatalog},
 	{name: BuildPersons}, {name: BuildGroups}, {name: BuildProjects}, {name: BuildPackages},
 	{name: BuildBlobs}, {name: BuildRevisions}, {name: BuildUploads}, {name: BuildTokens},
+	{name: BuildInstance}, {name: BuildTrackers},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.

@@ -9,6 +9,7 @@ import (
 func Bind(app fiber.Router, d Deps) {
 	a := &api{Deps: d, creds: newCredentialCache(), sessions: newSessionStore()}
 	a.bindAbout(app)
+	a.bindInstance(app)
 	a.bindPeople(app)
 	a.bindSources(app)
 	a.bindFiles(app)
