@@ -253,3 +253,46 @@ func TestOscCopyDiffDelete(t *testing.T) {
 		t.Fatalf("rdiff of identical packages: exit %d\n%s", code, out)
 	}
 }
+
+// TestOscLockFlagsConfig: osc lock (GET+PUT _meta), unlock -m (cmd=unlock), meta prjconf read
+// and -F write, against the built binary as alice on her home project.
+func TestOscLockFlagsConfig(t *testing.T) {
+	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
+	p.waitReady(t)
+	osc := oscFor(t, p.url, "alice", "alice-password")
+	conf := filepath.Join(t.TempDir(), "prjconf")
+	if err := os.WriteFile(conf, []byte("Macros:\n%pocket 1\n:Macros\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"prjconf empty", []string{"meta", "prjconf", "home:alice"}, nil},
+		{"prjconf -F", []string{"meta", "prjconf", "home:alice", "-F", conf}, nil},
+		{"prjconf read back", []string{"meta", "prjconf", "home:alice"}, []string{"Macros:\n%pocket 1\n:Macros"}},
+		{"lock", []string{"lock", "home:alice"}, nil},
+		{"meta shows the lock", []string{"meta", "prj", "home:alice"}, []string{"<lock>", "<enable"}},
+		{"unlock", []string{"unlock", "-m", "done", "home:alice"}, nil},
+		{"meta lost the lock", []string{"meta", "prj", "home:alice"}, []string{`<project name="home:alice">`}},
+	}
+	for _, s := range steps {
+		code, out := osc(s.args...)
+		if code != 0 {
+			t.Fatalf("%s: osc %v: exit %d\n%s", s.name, s.args, code, out)
+		}
+		for _, w := range s.want {
+			if !strings.Contains(out, w) {
+				t.Fatalf("%s: osc %v: output lacks %q:\n%s", s.name, s.args, w, out)
+			}
+		}
+		if s.name == "meta lost the lock" && strings.Contains(out, "<lock>") {
+			t.Fatalf("still locked:\n%s", out)
+		}
+	}
+	osc("lock", "home:alice")
+	if code, out := osc("meta", "prjconf", "home:alice", "-F", conf); code == 0 || !strings.Contains(out, "locked") {
+		t.Fatalf("prjconf on a locked project: exit %d\n%s", code, out)
+	}
+}

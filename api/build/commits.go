@@ -119,6 +119,9 @@ type servicesXML struct {
 // postPackage runs a package command (?cmd=): osc's commit, the upload revision, undelete,
 // copy and diff.
 func (a *api) postPackage(c *fiber.Ctx) error {
+	if ok, err := a.packageRecordCmd(c); ok {
+		return err
+	}
 	switch cmd := c.Query("cmd"); cmd {
 	case "commit":
 		return a.commitUpload(c)

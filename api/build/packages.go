@@ -69,6 +69,9 @@ func (a *api) putPackageMeta(c *fiber.Ctx) error {
 		if !maintains(tx, who, p.Persons, p.Groups) && (err != nil || !maintains(tx, who, old.Persons, old.Groups)) {
 			return forbidden("modify_package_no_permission", "no permission to change package '%s' in project '%s': it needs a maintainer of the project or package", name, project)
 		}
+		if p.Locked || old.Locked {
+			return forbidden("project_locked", "The target project is locked")
+		}
 		if err := checkPackage(tx, k); err != nil {
 			return err
 		}

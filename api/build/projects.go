@@ -15,6 +15,7 @@ func (a *api) bindSources(r fiber.Router) {
 	a.get(r, "/source/:project/_meta", a.getProjectMeta)
 	r.Put("/source/:project/_meta", a.authenticated, a.putProjectMeta)
 	a.get(r, "/source/:project", a.listPackages)
+	a.bindProjectCmds(r)
 	r.Delete("/source/:project", a.authenticated, a.deleteProject)
 	a.get(r, "/source/:project/:package/_meta", a.getPackageMeta)
 	r.Put("/source/:project/:package/_meta", a.authenticated, a.putPackageMeta)
@@ -101,10 +102,13 @@ func (a *api) putProjectMeta(c *fiber.Ctx) error {
 		case err != nil && !mayCreateProject(tx, who, name):
 			return forbidden("create_project_no_permission", "not allowed to create new project '%s': only an administrator creates top-level projects; you may create home:%s and projects below it", name, who.Login)
 		}
+		if old.Locked {
+			return forbidden("project_locked", "The target project is locked")
+		}
 		if err := checkProject(tx, p); err != nil {
 			return err
 		}
-		p.Created = old.Created
+		p.Created, p.Config = old.Created, old.Config
 		if err != nil {
 			p.Created = a.Clock.Now()
 			if !slices.Contains(p.Persons, build.Role{ID: who.Login, Role: build.RoleMaintainer}) {

@@ -31,6 +31,24 @@ type Flag struct {
 	Arch       string `json:"arch,omitempty"`
 }
 
+// SetFlag replaces the entry for f's (name, repository, arch) with f, or appends it: set_flag
+// edits exactly one entry, so duplicates never pile up.
+func SetFlag(flags []Flag, f Flag) []Flag {
+	out := RemoveFlag(flags, f)
+	return append(out, f)
+}
+
+// RemoveFlag drops every entry for f's (name, repository, arch), whatever its status.
+func RemoveFlag(flags []Flag, f Flag) []Flag {
+	var out []Flag
+	for _, x := range flags {
+		if x.Name != f.Name || x.Repository != f.Repository || x.Arch != f.Arch {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 // Path is a repository's build dependency on another project's repository.
 type Path struct {
 	Project    string `json:"project"`
@@ -60,7 +78,10 @@ type Project struct {
 	Flags        []Flag       `json:"flags,omitempty"`
 	Locked       bool         `json:"locked,omitempty"`
 	Repositories []Repository `json:"repositories,omitempty"`
-	Created      time.Time    `json:"created"`
+	// Config is the project's build configuration (_config, osc meta prjconf), kept in the
+	// record because it is small text that lives and dies with the project.
+	Config  string    `json:"config,omitempty"`
+	Created time.Time `json:"created"`
 }
 
 // Repository returns the project's repository called name.
