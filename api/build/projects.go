@@ -51,14 +51,8 @@ func (a *api) listPackages(c *fiber.Ctx) error {
 		if _, err := build.GetProject(tx, pathParam(c, "project")); err != nil {
 			return notFoundAs(err, "unknown_project")
 		}
-		list := build.Packages
-		if c.Query("deleted") == "1" {
-			list = build.DeletedPackages
-		}
-		all, err := list(tx, pathParam(c, "project"))
-		for _, k := range all {
-			names = append(names, k.Name)
-		}
+		var err error
+		names, err = build.PackageNames(tx, pathParam(c, "project"), c.Query("deleted") == "1")
 		return err
 	})
 	if err != nil {

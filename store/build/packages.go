@@ -1,6 +1,7 @@
 package build
 
 import (
+	"bytes"
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
@@ -74,6 +75,31 @@ func Packages(tx *bbolt.Tx, project string) ([]Package, error) {
 func DeletedPackages(tx *bbolt.Tx, project string) ([]Package, error) {
 	return packagesWhere(tx, project, true)
 }
+
+// PackageNames lists the names of a project's packages (deleted ones when deleted is set) in
+// name order, without decoding the records: osc asks for this listing on every `ls` and
+// checkout, and a project may hold 20,000 packages. The name is the key's tail; whether a
+// record is a tombstone is read from its JSON bytes: `"deleted":true` can only be the top-level
+// field there (Deleted is omitted when false, and no nested record has a deleted field), since a
+// quote inside any JSON string value is escaped.
+func PackageNames(tx *bbolt.Tx, project string, deleted bool) ([]string, error) {
+	b, err := store.Bucket(tx, store.BuildPackages)
+	if err != nil {
+		return nil, err
+	}
+	prefix := append([]byte(project), 0)
+	var out []string
+	c := b.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		if bytes.Contains(v, tombstone) == deleted {
+			out = append(out, string(k[len(prefix):]))
+		}
+	}
+	return out, nil
+}
+
+// tombstone is how a deleted package's record marks itself in its JSON.
+var tombstone = []byte(`"deleted":true`)
 
 func packagesWhere(tx *bbolt.Tx, project string, deleted bool) ([]Package, error) {
 	var out []Package
