@@ -69,6 +69,20 @@ const (
 	BuildTokens    = "build/tokens"    // login 0x00 BE id → Token (secret kept as SHA-256 only)
 	BuildInstance  = "build/instance"  // "configuration" → Configuration; "distributions" → []Distribution
 	BuildTrackers  = "build/trackers"  // name → IssueTracker
+	// BuildExpansions keeps expanded link trees by xsrcmd5: project 0x00 package 0x00 xsrcmd5 → Expansion.
+	BuildExpansions = "build/expansions"
+	// BuildLinks indexes links by target: target project 0x00 target package 0x00 project 0x00 package → empty.
+	BuildLinks = "build/links"
+
+	// Build service attributes (store/build/attributes.go).
+	BuildAttributeNamespaces       = "build/attribute_namespaces"        // namespace → AttributeNamespace
+	BuildAttributeDefinitions      = "build/attribute_definitions"       // namespace 0x00 name → AttributeDefinition
+	BuildAttributes                = "build/attributes"                  // project 0x00 package 0x00 binary 0x00 namespace 0x00 name → Attribute
+	BuildAttributeDefinitionValues = "build/attribute_definition_values" // index: namespace 0x00 name → attributes key
+
+	// Build service project extras (store/build/keys.go, store/build/patterns.go).
+	BuildSignKeys = "build/signkeys" // project name (or "_global") → SignKey (the private key too: never served)
+	BuildPatterns = "build/patterns" // project 0x00 pattern file name → Pattern
 )
 
 // bucketSpec declares one top-level bucket.
@@ -97,7 +111,9 @@ var registry = []bucketSpec{
 	{name: CloudDatabaseBackups}, {name: CloudDatabaseBackupIndex}, {name: CloudDatabaseSchedule}, {name: CloudDatabaseCatalog},
 	{name: BuildPersons}, {name: BuildGroups}, {name: BuildProjects}, {name: BuildPackages},
 	{name: BuildBlobs}, {name: BuildRevisions}, {name: BuildUploads}, {name: BuildTokens},
-	{name: BuildInstance}, {name: BuildTrackers},
+	{name: BuildInstance}, {name: BuildTrackers}, {name: BuildExpansions}, {name: BuildLinks},
+	{name: BuildAttributeNamespaces}, {name: BuildAttributeDefinitions}, {name: BuildAttributes}, {name: BuildAttributeDefinitionValues},
+	{name: BuildSignKeys}, {name: BuildPatterns},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.

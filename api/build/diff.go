@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/internal/textdiff"
 	"github.com/pocketforge/pocketforge/store/build"
 	"go.etcd.io/bbolt"
 )
@@ -97,7 +98,7 @@ func sourceDiff(tx *bbolt.Tx, oldTree, newTree build.Revision) (string, error) {
 			b.WriteString("Binary file differs\n")
 			continue
 		}
-		b.WriteString(unifiedHunks(oldData, newData, 3))
+		b.WriteString(textdiff.Unified(oldData, newData, 3))
 	}
 	return b.String(), nil
 }

@@ -3,6 +3,8 @@ package build
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -63,13 +65,35 @@ func GetRevision(tx *bbolt.Tx, project, pkg string, rev uint64) (Revision, error
 	return r, nil
 }
 
-// LatestRevision returns the newest revision; ok is false for a package without commits.
+// LatestRevision returns the newest revision; ok is false for a package without commits. It
+// reads one record from the end of the package's key range, not the whole history.
 func LatestRevision(tx *bbolt.Tx, project, pkg string) (r Revision, ok bool, err error) {
-	all, err := Revisions(tx, project, pkg)
-	if err != nil || len(all) == 0 {
-		return Revision{}, false, err
+	err = walkBack(tx, project, pkg, func(x Revision) bool { r, ok = x, true; return false })
+	return r, ok, err
+}
+
+// walkBack visits a package's revisions newest first until visit returns false.
+func walkBack(tx *bbolt.Tx, project, pkg string, visit func(Revision) bool) error {
+	b, err := store.Bucket(tx, store.BuildRevisions)
+	if err != nil {
+		return err
 	}
-	return all[len(all)-1], true, nil
+	prefix := revisionPrefix(project, pkg)
+	c := b.Cursor()
+	k, v := c.Seek(revisionKey(project, pkg, ^uint64(0)))
+	if k == nil || !bytes.HasPrefix(k, prefix) {
+		k, v = c.Prev()
+	}
+	for ; k != nil && bytes.HasPrefix(k, prefix); k, v = c.Prev() {
+		var r Revision
+		if err := json.Unmarshal(v, &r); err != nil {
+			return fmt.Errorf("revision %q: %w", k, err)
+		}
+		if !visit(r) {
+			return nil
+		}
+	}
+	return nil
 }
 
 // DeleteRevisions removes a package's history (blobs stay: they may be shared).
@@ -116,16 +140,26 @@ func NextVRev(history []Revision, version string) uint64 {
 	return 1
 }
 
+// nextVRev is NextVRev over the stored history, read newest first and only as far as the
+// last revision with the version (usually the newest).
+func nextVRev(tx *bbolt.Tx, project, pkg, version string) (uint64, error) {
+	vrev := uint64(1)
+	err := walkBack(tx, project, pkg, func(r Revision) bool {
+		if r.Version == version {
+			vrev = r.VRev + 1
+			return false
+		}
+		return true
+	})
+	return vrev, err
+}
+
 // Commit appends a revision whose tree is files (name and md5 given; every md5 must be a stored
 // blob). Sizes come from the blobs; a file unchanged since the last revision keeps its mtime.
 func Commit(tx *bbolt.Tx, project, pkg string, files []FileEntry, user, comment string, now time.Time) (Revision, error) {
-	history, err := Revisions(tx, project, pkg)
+	last, _, err := LatestRevision(tx, project, pkg)
 	if err != nil {
 		return Revision{}, err
-	}
-	var last Revision
-	if len(history) > 0 {
-		last = history[len(history)-1]
 	}
 	tree := make([]FileEntry, len(files))
 	version := ""
@@ -147,7 +181,14 @@ func Commit(tx *bbolt.Tx, project, pkg string, files []FileEntry, user, comment 
 	if version == "" {
 		version = "unknown"
 	}
-	r := Revision{Rev: last.Rev + 1, VRev: NextVRev(history, version), SrcMD5: SrcMD5(tree), Version: version,
+	vrev, err := nextVRev(tx, project, pkg, version)
+	if err != nil {
+		return Revision{}, err
+	}
+	r := Revision{Rev: last.Rev + 1, VRev: vrev, SrcMD5: SrcMD5(tree), Version: version,
 		Time: now.Unix(), User: user, Comment: comment, Files: tree}
+	if err := updateLinkIndex(tx, project, pkg, last, r); err != nil {
+		return Revision{}, err
+	}
 	return r, store.Put(tx, store.BuildRevisions, revisionKey(project, pkg, r.Rev), r)
 }

@@ -1,4 +1,7 @@
-package build
+// Package textdiff holds the line-based text algorithms of the build service: the unified diff
+// of cmd=diff, the 3-way merge that expands branch links, and the application of a unified
+// patch that <apply/> in a _link asks for. One LCS alignment serves all three.
+package textdiff
 
 import (
 	"fmt"
@@ -13,14 +16,14 @@ import (
 // maxLCSCells bounds the LCS table (rows × columns) so a huge file cannot exhaust memory.
 const maxLCSCells = 4_000_000
 
-// diffOp is one line of the edit script: ' ' kept, '-' removed from a, '+' added from b.
-type diffOp struct {
-	kind byte
-	line string // with its "\n", except a last line without one
+// Op is one line of the edit script: ' ' kept, '-' removed from a, '+' added from b.
+type Op struct {
+	Kind byte
+	Line string // with its "\n", except a last line without one
 }
 
-// splitLines cuts data after each "\n"; a last line without a newline is kept as it is.
-func splitLines(data []byte) []string {
+// SplitLines cuts data after each "\n"; a last line without a newline is kept as it is.
+func SplitLines(data []byte) []string {
 	if len(data) == 0 {
 		return nil
 	}
@@ -31,8 +34,8 @@ func splitLines(data []byte) []string {
 	return lines
 }
 
-// editScript is the line edit script turning a into b.
-func editScript(a, b []string) []diffOp {
+// EditScript is the line edit script turning a into b.
+func EditScript(a, b []string) []Op {
 	pre := 0
 	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
 		pre++
@@ -41,27 +44,27 @@ func editScript(a, b []string) []diffOp {
 	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
 		suf++
 	}
-	var ops []diffOp
+	var ops []Op
 	for _, l := range a[:pre] {
-		ops = append(ops, diffOp{' ', l})
+		ops = append(ops, Op{' ', l})
 	}
 	ops = append(ops, middleScript(a[pre:len(a)-suf], b[pre:len(b)-suf])...)
 	for _, l := range a[len(a)-suf:] {
-		ops = append(ops, diffOp{' ', l})
+		ops = append(ops, Op{' ', l})
 	}
 	return ops
 }
 
 // middleScript aligns a and b by their longest common subsequence (removals before additions
 // at each change, as diff prints them).
-func middleScript(a, b []string) []diffOp {
-	var ops []diffOp
+func middleScript(a, b []string) []Op {
+	var ops []Op
 	if len(a)*len(b) > maxLCSCells {
 		for _, l := range a {
-			ops = append(ops, diffOp{'-', l})
+			ops = append(ops, Op{'-', l})
 		}
 		for _, l := range b {
-			ops = append(ops, diffOp{'+', l})
+			ops = append(ops, Op{'+', l})
 		}
 		return ops
 	}
@@ -83,27 +86,27 @@ func middleScript(a, b []string) []diffOp {
 	for i < len(a) || j < len(b) {
 		switch {
 		case i < len(a) && j < len(b) && a[i] == b[j]:
-			ops = append(ops, diffOp{' ', a[i]})
+			ops = append(ops, Op{' ', a[i]})
 			i, j = i+1, j+1
 		case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
-			ops = append(ops, diffOp{'-', a[i]})
+			ops = append(ops, Op{'-', a[i]})
 			i++
 		default:
-			ops = append(ops, diffOp{'+', b[j]})
+			ops = append(ops, Op{'+', b[j]})
 			j++
 		}
 	}
 	return ops
 }
 
-// unifiedHunks renders the "@@" hunks turning a into b with ctx lines of context; empty when
+// Unified renders the "@@" hunks turning a into b with ctx lines of context; empty when
 // they are equal.
-func unifiedHunks(a, b []byte, ctx int) string {
-	ops := editScript(splitLines(a), splitLines(b))
+func Unified(a, b []byte, ctx int) string {
+	ops := EditScript(SplitLines(a), SplitLines(b))
 	var out strings.Builder
 	for start := 0; start < len(ops); {
 		first := start
-		for first < len(ops) && ops[first].kind == ' ' {
+		for first < len(ops) && ops[first].Kind == ' ' {
 			first++
 		}
 		if first == len(ops) {
@@ -111,7 +114,7 @@ func unifiedHunks(a, b []byte, ctx int) string {
 		}
 		last := first // extend while the next change is within 2*ctx kept lines
 		for k := first + 1; k < len(ops) && k-last <= 2*ctx+1; k++ {
-			if ops[k].kind != ' ' {
+			if ops[k].Kind != ' ' {
 				last = k
 			}
 		}
@@ -123,18 +126,18 @@ func unifiedHunks(a, b []byte, ctx int) string {
 }
 
 // writeHunk writes ops[from:to] as one hunk; line numbers count the ops before from.
-func writeHunk(out *strings.Builder, ops []diffOp, from, to int) {
+func writeHunk(out *strings.Builder, ops []Op, from, to int) {
 	aLine, bLine, aLen, bLen := 1, 1, 0, 0
 	for _, op := range ops[:from] {
-		aLine, bLine = aLine+btoi(op.kind != '+'), bLine+btoi(op.kind != '-')
+		aLine, bLine = aLine+btoi(op.Kind != '+'), bLine+btoi(op.Kind != '-')
 	}
 	for _, op := range ops[from:to] {
-		aLen, bLen = aLen+btoi(op.kind != '+'), bLen+btoi(op.kind != '-')
+		aLen, bLen = aLen+btoi(op.Kind != '+'), bLen+btoi(op.Kind != '-')
 	}
 	fmt.Fprintf(out, "@@ -%s +%s @@\n", hunkRange(aLine, aLen), hunkRange(bLine, bLen))
 	for _, op := range ops[from:to] {
-		out.WriteString(string(op.kind) + op.line)
-		if !strings.HasSuffix(op.line, "\n") {
+		out.WriteString(string(op.Kind) + op.Line)
+		if !strings.HasSuffix(op.Line, "\n") {
 			out.WriteString("\n\\ No newline at end of file\n")
 		}
 	}
