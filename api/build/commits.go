@@ -2,10 +2,12 @@ package build
 
 import (
 	"encoding/xml"
+	"net/http"
 	"slices"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/store/build"
 	"go.etcd.io/bbolt"
 )
@@ -26,6 +28,15 @@ func writable(tx *bbolt.Tx, who build.Person, project, pkg, code string) error {
 	}
 	if p.Locked || k.Locked {
 		return forbidden("project_locked", "The target project is locked")
+	}
+	return nil
+}
+
+// checkLink refuses a _link that is not a link document, as the backend verifies it on write:
+// a broken target is allowed (the listing then shows the link error), a broken document not.
+func checkLink(data []byte) error {
+	if _, err := build.ParseLink(data); err != nil {
+		return &kit.Error{Status: http.StatusBadRequest, Code: "validation_failed", Reason: "link validation error: " + err.Error()}
 	}
 	return nil
 }
@@ -56,6 +67,11 @@ func (a *api) putFile(c *fiber.Ctx) error {
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
 		if err := writable(tx, who, project, pkg, "put_file_no_permission"); err != nil {
 			return err
+		}
+		if name == build.LinkFile {
+			if err := checkLink(body); err != nil {
+				return err
+			}
 		}
 		sum, err := build.PutBlob(tx, body)
 		if err != nil || rev == "repository" {
@@ -117,7 +133,7 @@ type servicesXML struct {
 }
 
 // postPackage runs a package command (?cmd=): osc's commit, the upload revision, undelete,
-// copy and diff.
+// copy, diff and the link commands (branch.go).
 func (a *api) postPackage(c *fiber.Ctx) error {
 	if ok, err := a.packageRecordCmd(c); ok {
 		return err
@@ -140,6 +156,12 @@ func (a *api) postPackage(c *fiber.Ctx) error {
 		return sendXML(c, servicesXML{})
 	case "commitfilelist":
 		return a.commitFileList(c)
+	case "branch":
+		return a.branchPackage(c)
+	case "linktobranch":
+		return a.linkToBranch(c)
+	case "showlinked":
+		return a.showLinkedPackages(c)
 	case "":
 		return badRequest("missing_parameter", "POST %s needs a cmd parameter", c.Path())
 	default:
@@ -179,6 +201,7 @@ func parseFileList(body []byte) ([]build.FileEntry, error) {
 // commitFileList commits the listed file set. When some content is not stored yet it answers
 // the listing with error="missing" and those entries, and osc uploads them with
 // ?rev=repository and asks again. The committer is the authenticated person, not ?user=.
+// With keeplink=1 the list is a link's expanded tree, stored back as the link (keeplink.go).
 func (a *api) commitFileList(c *fiber.Ctx) error {
 	files, err := parseFileList(c.Body())
 	if err != nil {
@@ -200,8 +223,28 @@ func (a *api) commitFileList(c *fiber.Ctx) error {
 		if len(doc.Entries) > 0 {
 			return nil
 		}
+		for _, f := range files {
+			if f.Name != build.LinkFile {
+				continue
+			}
+			data, err := build.GetBlob(tx, f.MD5)
+			if err != nil {
+				return err
+			}
+			if err := checkLink(data); err != nil {
+				return err
+			}
+		}
+		if queryBool(c, "keeplink") {
+			if files, err = keepLink(tx, project, pkg, files, c.Query("linkrev")); err != nil {
+				return err
+			}
+		}
 		r, err := build.Commit(tx, project, pkg, files, who.Login, comment, a.Clock.Now())
-		doc = dirDoc(pkg, r)
+		if err != nil {
+			return err
+		}
+		doc, err = committedView(tx, project, pkg, r)
 		return err
 	})
 	if err != nil {

@@ -13,9 +13,9 @@ import (
 	"go.etcd.io/bbolt"
 )
 
-// cmd=diff: the backend's source diff as text/plain, what osc rdiff prints. expand, filelimit,
-// tarlimit and unified are accepted and ignored (links are not expanded yet; the output is
-// always unified and never cut).
+// cmd=diff: the backend's source diff as text/plain, what osc rdiff prints. With expand=1
+// (osc always sends it) links on either side are compared expanded. filelimit, tarlimit and
+// unified are accepted and ignored: the output is always unified and never cut.
 
 // diffPackage compares oproject/opackage at ?orev= (old side) with this package at ?rev= (new
 // side). Without orev the old side is the other package's newest tree, or for the same package
@@ -24,15 +24,17 @@ func (a *api) diffPackage(c *fiber.Ctx) error {
 	project, pkg := pathParam(c, "project"), pathParam(c, "package")
 	oproject, opackage := otherPackage(c)
 	rev, orev := c.Query("rev"), c.Query("orev")
+	expand, linkrev := queryBool(c, "expand"), c.Query("linkrev")
 	var text string
 	err := a.Store.View(func(tx *bbolt.Tx) error {
 		if _, _, err := lookupPackage(tx, project, pkg); err != nil {
 			return err
 		}
-		newTree, err := treeAt(tx, project, pkg, rev)
+		newView, err := resolveView(tx, project, pkg, rev, expand, linkrev)
 		if err != nil {
 			return err
 		}
+		newTree := newView.tree
 		if _, _, err := lookupPackage(tx, oproject, opackage); err != nil {
 			return err
 		}
@@ -42,11 +44,11 @@ func (a *api) diffPackage(c *fiber.Ctx) error {
 				orev = strconv.FormatUint(newTree.Rev-1, 10)
 			}
 		}
-		oldTree, err := treeAt(tx, oproject, opackage, orev)
+		oldView, err := resolveView(tx, oproject, opackage, orev, expand, c.Query("olinkrev"))
 		if err != nil {
 			return err
 		}
-		text, err = sourceDiff(tx, oldTree, newTree)
+		text, err = sourceDiff(tx, oldView, newView)
 		return err
 	})
 	if err != nil {
@@ -66,7 +68,8 @@ func revLabel(r build.Revision) string {
 
 // sourceDiff renders every file that differs between the two trees, by name: "Index:", 67 "=",
 // the ---/+++ headers ("(added)" / "(deleted)" for a side without the file) and the hunks.
-func sourceDiff(tx *bbolt.Tx, oldTree, newTree build.Revision) (string, error) {
+func sourceDiff(tx *bbolt.Tx, oldView, newView sourceView) (string, error) {
+	oldTree, newTree := oldView.tree, newView.tree
 	var names []string
 	for _, f := range append(slices.Clone(oldTree.Files), newTree.Files...) {
 		names = append(names, f.Name)
@@ -79,7 +82,7 @@ func sourceDiff(tx *bbolt.Tx, oldTree, newTree build.Revision) (string, error) {
 		if inOld && inNew && of.MD5 == nf.MD5 {
 			continue
 		}
-		oldData, newData, err := blobPair(tx, of, inOld, nf, inNew)
+		oldData, newData, err := blobPair(tx, oldView, of, inOld, newView, nf, inNew)
 		if err != nil {
 			return "", err
 		}
@@ -104,14 +107,14 @@ func sourceDiff(tx *bbolt.Tx, oldTree, newTree build.Revision) (string, error) {
 }
 
 // blobPair reads the contents of both sides; a side without the file is empty.
-func blobPair(tx *bbolt.Tx, of build.FileEntry, inOld bool, nf build.FileEntry, inNew bool) (oldData, newData []byte, err error) {
+func blobPair(tx *bbolt.Tx, ov sourceView, of build.FileEntry, inOld bool, nv sourceView, nf build.FileEntry, inNew bool) (oldData, newData []byte, err error) {
 	if inOld {
-		if oldData, err = build.GetBlob(tx, of.MD5); err != nil {
+		if oldData, err = ov.content(tx, of.MD5); err != nil {
 			return nil, nil, err
 		}
 	}
 	if inNew {
-		newData, err = build.GetBlob(tx, nf.MD5)
+		newData, err = nv.content(tx, nf.MD5)
 	}
 	return oldData, newData, err
 }

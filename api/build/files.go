@@ -13,9 +13,9 @@ import (
 	"go.etcd.io/bbolt"
 )
 
-// Package sources: listings, file contents and history at any revision. The writes (direct
-// PUT/DELETE, osc's commitfilelist) are in commits.go. Link expansion is not done yet: expand,
-// linkrev, emptylink and lastworking are ignored and the plain tree is answered.
+// Package sources: listings, file contents and history at any revision, links expanded on
+// request (sourceview.go). The writes (direct PUT/DELETE, osc's commitfilelist) are in
+// commits.go. emptylink and lastworking are accepted and ignored.
 
 // bindFiles registers the file routes of a package. It runs after bindSources, so _meta is
 // routed there; _history is registered before the :filename routes for the same reason.
@@ -30,13 +30,14 @@ func (a *api) bindFiles(r fiber.Router) {
 // fileDirXML is a package's file listing (BSXML dir), also the answer of commitfilelist: with
 // error="missing" it lists the files osc must upload first.
 type fileDirXML struct {
-	XMLName xml.Name       `xml:"directory"`
-	Name    string         `xml:"name,attr"`
-	Rev     string         `xml:"rev,attr,omitempty"`
-	VRev    string         `xml:"vrev,attr,omitempty"`
-	Srcmd5  string         `xml:"srcmd5,attr,omitempty"`
-	Error   string         `xml:"error,attr,omitempty"`
-	Entries []fileEntryXML `xml:"entry"`
+	XMLName  xml.Name       `xml:"directory"`
+	Name     string         `xml:"name,attr"`
+	Rev      string         `xml:"rev,attr,omitempty"`
+	VRev     string         `xml:"vrev,attr,omitempty"`
+	Srcmd5   string         `xml:"srcmd5,attr,omitempty"`
+	Error    string         `xml:"error,attr,omitempty"`
+	Linkinfo *linkinfoXML   `xml:"linkinfo"`
+	Entries  []fileEntryXML `xml:"entry"`
 }
 
 // fileEntryXML is one file; size and mtime are strings so an empty file still shows size="0"
@@ -149,36 +150,33 @@ func checkFileName(name string) error {
 	return nil
 }
 
-// viewTree reads the package's tree at ?rev= (404 for a missing project or package first). A
-// GET without rev prefers a pending upload, as the backend does (rev=latest does not).
-func (a *api) viewTree(c *fiber.Ctx) (build.Revision, error) {
+// viewTree reads the package's tree as the request asks for it (see requestView) and stores
+// an expansion the read made.
+func (a *api) viewTree(c *fiber.Ctx) (sourceView, error) {
 	project, pkg := pathParam(c, "project"), pathParam(c, "package")
-	var r build.Revision
-	err := a.Store.View(func(tx *bbolt.Tx) error {
-		if _, _, err := lookupPackage(tx, project, pkg); err != nil {
-			return err
-		}
-		rev := c.Query("rev")
-		if _, pending, err := build.GetUpload(tx, project, pkg); rev == "" && pending && err == nil {
-			rev = uploadRev
-		}
-		var err error
-		r, err = treeAt(tx, project, pkg, rev)
+	var v sourceView
+	err := a.Store.View(func(tx *bbolt.Tx) (err error) {
+		v, err = requestView(tx, c, project, pkg, true)
 		return err
 	})
-	return r, err
+	if err != nil {
+		return v, err
+	}
+	return v, a.storeExpansion(project, pkg, v)
 }
 
-// getPackage lists the package's files at ?rev= (default: the newest revision).
+// getPackage lists the package's files at ?rev= (default: the newest revision), with
+// <linkinfo> for a link and its expansion with ?expand=1.
 func (a *api) getPackage(c *fiber.Ctx) error {
-	r, err := a.viewTree(c)
+	v, err := a.viewTree(c)
 	if err != nil {
 		return err
 	}
-	return sendXML(c, dirDoc(pathParam(c, "package"), r))
+	return sendXML(c, listingDoc(pathParam(c, "package"), v))
 }
 
-// getFile answers a file's bytes at ?rev=, as application/octet-stream.
+// getFile answers a file's bytes at ?rev= (expanded with ?expand=1), as
+// application/octet-stream.
 func (a *api) getFile(c *fiber.Ctx) error {
 	name := pathParam(c, "filename")
 	if err := checkFileName(name); err != nil {
@@ -186,19 +184,15 @@ func (a *api) getFile(c *fiber.Ctx) error {
 	}
 	var data []byte
 	err := a.Store.View(func(tx *bbolt.Tx) error {
-		project, pkg := pathParam(c, "project"), pathParam(c, "package")
-		if _, _, err := lookupPackage(tx, project, pkg); err != nil {
-			return err
-		}
-		r, err := treeAt(tx, project, pkg, c.Query("rev"))
+		v, err := requestView(tx, c, pathParam(c, "project"), pathParam(c, "package"), false)
 		if err != nil {
 			return err
 		}
-		f, ok := r.File(name)
+		f, ok := v.tree.File(name)
 		if !ok {
 			return noSuchFile(name)
 		}
-		data, err = build.GetBlob(tx, f.MD5)
+		data, err = v.content(tx, f.MD5)
 		return err
 	})
 	if err != nil {

@@ -19,7 +19,7 @@ func (a *api) commitUpload(c *fiber.Ctx) error {
 	}
 	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
 	comment := strings.Clone(c.Query("comment"))
-	var r build.Revision
+	var doc fileDirXML
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
 		if err := writable(tx, who, project, pkg, "put_file_no_permission"); err != nil {
 			return err
@@ -32,7 +32,11 @@ func (a *api) commitUpload(c *fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		if r, err = build.Commit(tx, project, pkg, build.Overlay(files, u.Files), who.Login, comment, a.Clock.Now()); err != nil {
+		r, err := build.Commit(tx, project, pkg, build.Overlay(files, u.Files), who.Login, comment, a.Clock.Now())
+		if err != nil {
+			return err
+		}
+		if doc, err = committedView(tx, project, pkg, r); err != nil {
 			return err
 		}
 		return build.DropUpload(tx, project, pkg)
@@ -40,7 +44,7 @@ func (a *api) commitUpload(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return sendXML(c, dirDoc(pkg, r))
+	return sendXML(c, doc)
 }
 
 // deleteUploadRev discards the pending upload (none is fine); the blobs stay, as all blobs do.
@@ -105,22 +109,28 @@ func otherPackage(c *fiber.Ctx) (string, string) {
 	return strings.Clone(oproject), strings.Clone(opackage)
 }
 
-// copyPackage commits the files of oproject/opackage at ?orev= (default: newest) as a new
-// revision of this package, which a maintainer of the project may create on the way (with the
+// copyPackage commits the files of oproject/opackage at ?orev= (default: newest; expanded
+// with ?expand=1, a link otherwise stays a link) as a new revision of this package, which a maintainer of the project may create on the way (with the
 // source's title and description), as the API does for a missing target.
 func (a *api) copyPackage(c *fiber.Ctx) error {
 	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
 	oproject, opackage := otherPackage(c)
 	comment, orev := strings.Clone(c.Query("comment")), strings.Clone(c.Query("orev"))
-	var r build.Revision
+	expand, linkrev := queryBool(c, "expand"), strings.Clone(c.Query("olinkrev"))
+	var doc fileDirXML
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
 		_, src, err := lookupPackage(tx, oproject, opackage)
 		if err != nil {
 			return err
 		}
-		tree, err := treeAt(tx, oproject, opackage, orev)
+		v, err := resolveView(tx, oproject, opackage, orev, expand, linkrev)
 		if err != nil {
 			return err
+		}
+		if v.exp != nil {
+			if err := build.PutExpansion(tx, oproject, opackage, *v.exp); err != nil {
+				return err
+			}
 		}
 		if err := a.ensurePackage(tx, who, project, pkg, src); err != nil {
 			return err
@@ -128,13 +138,17 @@ func (a *api) copyPackage(c *fiber.Ctx) error {
 		if err := writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
 			return err
 		}
-		r, err = build.Commit(tx, project, pkg, tree.Files, who.Login, comment, a.Clock.Now())
+		r, err := build.Commit(tx, project, pkg, v.tree.Files, who.Login, comment, a.Clock.Now())
+		if err != nil {
+			return err
+		}
+		doc, err = committedView(tx, project, pkg, r)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	return sendXML(c, dirDoc(pkg, r))
+	return sendXML(c, doc)
 }
 
 // ensurePackage creates project/name from src's title and description when it does not exist;

@@ -489,3 +489,20 @@ func PutExpansion(tx *bbolt.Tx, project, pkg string, e Expansion) error {
 	}
 	return store.Put(tx, store.BuildExpansions, expansionKey(project, pkg, e.Info.XSrcMD5), e)
 }
+
+// TargetTree is the tree link l of project/pkg expands against (linkrev as for Expand),
+// itself expanded when the target is a link; msg is a link error. A keeplink commit needs it
+// even when the link's own expansion conflicts: the commit is how a packager resolves that.
+func TargetTree(tx *bbolt.Tx, project, pkg string, l SourceLink, linkrev string) (t Revision, msg string, err error) {
+	rev := l.Rev
+	switch linkrev {
+	case "":
+	case "base":
+		rev = l.BaseRev
+	default:
+		rev = linkrev
+	}
+	tp, tk := l.Target(project, pkg)
+	var scratch Expansion
+	return linkTarget(tx, tp, tk, rev, l.MissingOK, 0, &scratch)
+}
