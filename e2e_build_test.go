@@ -112,8 +112,11 @@ func TestOscSources(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{"ls /", []string{"ls", "/"}, []string{"Pocket:1.0\n", "devel:libs\n", "devel:tools\n", "home:alice\n", "home:bob\n"}},
-		{"ls devel:tools", []string{"ls", "devel:tools"}, []string{"forge-utils\npocket-cli\n"}},
+		{"ls /", []string{"ls", "/"}, []string{"Pocket:1.0\ndevel:libs\ndevel:tools\nhome:alice\nhome:alice:branches:devel:tools\nhome:bob\n"}},
+		{"ls devel:tools", []string{"ls", "devel:tools"}, []string{"forge-build\nforge-changelog\nforge-utils\npocket-cli\npocket-lint\n"}},
+		{"ls Pocket:1.0", []string{"ls", "Pocket:1.0"}, []string{"pocket-base\npocket-cli\npocket-filesystem\npocket-release\npocket-repos\n"}},
+		{"ls devel:libs", []string{"ls", "devel:libs"}, []string{"libforge\nlibpocket\nlibpocket-json\n"}},
+		{"ls alice's branch project", []string{"ls", "home:alice:branches:devel:tools"}, []string{"forge-utils\n"}},
 		{"meta prj home:alice", []string{"meta", "prj", "home:alice"}, []string{`<project name="home:alice">`, `<person userid="alice" role="maintainer"`}},
 		{"create a subproject", []string{"meta", "prj", "home:alice:test", "-F", prj}, nil},
 		{"ls / shows it", []string{"ls", "/"}, []string{"home:alice:test\n"}},

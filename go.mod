@@ -3,6 +3,7 @@ module github.com/pocketforge/pocketforge
 go 1.26.0
 
 require (
+	github.com/ProtonMail/go-crypto v1.5.2
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/linode/linodego v1.69.1
 	github.com/spf13/cobra v1.10.2
@@ -15,6 +16,7 @@ require (
 
 require (
 	github.com/andybalholm/brotli v1.2.1 // indirect
+	github.com/cloudflare/circl v1.6.3 // indirect
 	github.com/go-resty/resty/v2 v2.17.2 // indirect
 	github.com/google/go-querystring v1.2.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect

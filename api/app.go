@@ -53,7 +53,7 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		RateScale: cfg.CloudRateScale, Limiter: ratelimit.New(d.Clock.Now), Jobs: d.Jobs,
 		TransferDelay: cfg.TransferDelay, DatabaseProvisionTime: cfg.DBProvisionTime,
 	})
-	build.Bind(app, build.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log})
+	build.Bind(app, build.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, FileLimit: cfg.SourceFileLimit, Jobs: d.Jobs})
 	admin.Bind(app.Group("/_appliance"), admin.Deps{
 		Store: d.Store, Clock: d.Clock, Ready: d.Ready, Journal: d.Journal, Log: d.Log,
 		DevClock: cfg.DevClock, RestoreLimit: cfg.BodyLimit, OnReplace: d.OnReplace,

@@ -36,6 +36,7 @@ type Config struct {
 	LogLevel        slog.Level    // --log-level
 	LogFormat       string        // --log-format: "text" or "json"
 	BodyLimit       int64         // --body-limit: largest accepted request body, in bytes
+	SourceFileLimit int64         // --source-file-limit: largest source file of a build-service package, in bytes
 	ShutdownTimeout time.Duration // --shutdown-timeout: grace period for in-flight requests
 	JournalSize     int           // --journal-size: request-journal capacity, 0 disables it
 	BatchDelay      time.Duration // --batch-delay: bbolt group-commit delay when writes overlap

@@ -72,6 +72,10 @@ var options = []option{
 		usage: "largest accepted request body, a `size` such as 262144, 256KiB, 64MiB or 10MB (1KiB..16GiB)",
 		set:   func(c *Config, s string) (err error) { c.BodyLimit, err = parseBodyLimit(s); return },
 		get:   func(c *Config) string { return formatSize(c.BodyLimit) }},
+	{name: "source-file-limit", def: "100MiB",
+		usage: "largest file the build service takes into a package's sources, a `size` (1KiB..16GiB; --body-limit caps it too)",
+		set:   func(c *Config, s string) (err error) { c.SourceFileLimit, err = parseBodyLimit(s); return },
+		get:   func(c *Config) string { return formatSize(c.SourceFileLimit) }},
 	{name: "shutdown-timeout", def: "10s",
 		usage: "how long in-flight requests may finish at shutdown, a `duration` (0 < d <= 10m)",
 		set: func(c *Config, s string) (err error) {

@@ -73,6 +73,10 @@ const (
 	BuildExpansions = "build/expansions"
 	// BuildLinks indexes links by target: target project 0x00 target package 0x00 project 0x00 package → empty.
 	BuildLinks = "build/links"
+	// BuildPendingBlobs notes uploaded blobs no revision holds yet: md5 hex → unix time (store/build/pending.go).
+	BuildPendingBlobs = "build/pending_blobs"
+	// BuildMetaRevisions keeps package meta history: project 0x00 package 0x00 BE rev → Revision (tree: _meta).
+	BuildMetaRevisions = "build/meta_revisions"
 
 	// Build service attributes (store/build/attributes.go).
 	BuildAttributeNamespaces       = "build/attribute_namespaces"        // namespace → AttributeNamespace
@@ -111,7 +115,7 @@ var registry = []bucketSpec{
 	{name: CloudDatabaseBackups}, {name: CloudDatabaseBackupIndex}, {name: CloudDatabaseSchedule}, {name: CloudDatabaseCatalog},
 	{name: BuildPersons}, {name: BuildGroups}, {name: BuildProjects}, {name: BuildPackages},
 	{name: BuildBlobs}, {name: BuildRevisions}, {name: BuildUploads}, {name: BuildTokens},
-	{name: BuildInstance}, {name: BuildTrackers}, {name: BuildExpansions}, {name: BuildLinks},
+	{name: BuildInstance}, {name: BuildTrackers}, {name: BuildExpansions}, {name: BuildLinks}, {name: BuildPendingBlobs}, {name: BuildMetaRevisions},
 	{name: BuildAttributeNamespaces}, {name: BuildAttributeDefinitions}, {name: BuildAttributes}, {name: BuildAttributeDefinitionValues},
 	{name: BuildSignKeys}, {name: BuildPatterns},
 }

@@ -54,7 +54,7 @@ func TestPersonWrites(t *testing.T) {
 		{"dave signs in", areq("GET", "/about", "", basic("dave", "dave-password")), apitest.Expect{Status: 200}},
 		{"lock is Admin's", areq("POST", "/person/dave?cmd=lock", "", basic("dave", "dave-password")), forbid},
 		{"lock", areq("POST", "/person/dave?cmd=lock", "", adminAuth), ok},
-		{"locked out", areq("GET", "/about", "", basic("dave", "dave-password")), noAuth},
+		{"locked out", areq("GET", "/about", "", basic("dave", "dave-password")), apitest.Expect{Status: 403, Contains: []string{`code="inactive_user"`}}},
 		{"Admin cannot be deleted", areq("POST", "/person/Admin?cmd=delete", "", adminAuth), forbid},
 		{"delete", areq("POST", "/person/bob?cmd=delete", "", adminAuth), ok},
 		{"deleted", areq("GET", "/person/bob", "", adminAuth), apitest.Expect{Status: 200, Contains: []string{"<state>deleted</state>"}}},

@@ -30,6 +30,12 @@ const sessionLifetime = 24 * time.Hour
 // challenge (with a realm) to send them.
 var errAuthRequired = &kit.Error{Status: http.StatusUnauthorized, Code: "authentication_required", Reason: "Authentication required"}
 
+// errInactiveUser answers the right password of a person who is not confirmed (locked or
+// deleted): the real service's Authenticator::InactiveUserError, a 403 whose summary osc prints,
+// so the person learns why, where a second 401 would only look like a typo in the password.
+var errInactiveUser = &kit.Error{Status: http.StatusForbidden, Code: "inactive_user",
+	Reason: "User is registered but not in confirmed state. Your account is a registered account, but it is in a not active state."}
+
 // personOf returns the request's authenticated person.
 func personOf(c *fiber.Ctx) build.Person {
 	p, _ := c.Locals(localPerson).(build.Person)
@@ -37,9 +43,12 @@ func personOf(c *fiber.Ctx) build.Person {
 }
 
 // authenticated lets a request through with a valid session cookie or HTTP Basic credentials of
-// a confirmed person; otherwise 401 with the Basic challenge. bcrypt runs once per credential:
-// a verified one is remembered together with the password hash it matched, so a password
-// change (a new hash) ends the memory.
+// a confirmed person; otherwise 401 with the Basic challenge, or 403 inactive_user for the right
+// password of a locked or deleted person (a cookie of theirs is ignored, so osc falls back to
+// Basic and hears why). Any other scheme (Token, Bearer) is not a credential here: tokens only
+// sign in at /trigger (trigger.go). bcrypt runs once per credential: a verified one is
+// remembered together with the password hash it matched, so a password change (a new hash)
+// ends the memory.
 func (a *api) authenticated(c *fiber.Ctx) error {
 	c.Set("X-Opensuse-APIVersion", APIVersion)
 	if login, ok := a.sessions.get(c.Cookies(sessionCookie), a.Clock.Now()); ok {
@@ -52,9 +61,13 @@ func (a *api) authenticated(c *fiber.Ctx) error {
 	if !ok {
 		return a.challenge(c)
 	}
-	p, err := a.confirmed(login)
+	var p build.Person
+	err := a.Store.View(func(tx *bbolt.Tx) (err error) { p, err = build.GetPerson(tx, login); return })
 	if err != nil || !a.creds.check(p, password) {
 		return a.challenge(c)
+	}
+	if p.State != build.StateConfirmed {
+		return errInactiveUser
 	}
 	c.Cookie(&fiber.Cookie{Name: sessionCookie, Value: a.sessions.add(p.Login, a.Clock.Now()), Path: "/", HTTPOnly: true,
 		SameSite: fiber.CookieSameSiteLaxMode})

@@ -55,7 +55,7 @@ func (a *api) branchPackage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	missingOK, rev, comment := queryBool(c, "missingok"), strings.Clone(c.Query("rev")), strings.Clone(c.Query("comment"))
+	missingOK, rev, comment := boolParam(c, "missingok"), strings.Clone(c.Query("rev")), strings.Clone(c.Query("comment"))
 	err = a.Store.Write(func(tx *bbolt.Tx) error {
 		src, err := build.GetProject(tx, project)
 		if err != nil {
@@ -96,7 +96,11 @@ func (a *api) branchPackage(c *fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		if err := build.PutPackage(tx, build.Package{Project: tp, Name: tk, Title: k.Title, Description: k.Description, Created: a.Clock.Now()}); err != nil {
+		created := build.Package{Project: tp, Name: tk, Title: k.Title, Description: k.Description, Created: a.Clock.Now()}
+		if err := build.PutPackage(tx, created); err != nil {
+			return err
+		}
+		if err := a.recordMeta(tx, created, who.Login, comment); err != nil {
 			return err
 		}
 		files = append(files, build.FileEntry{Name: build.LinkFile, MD5: sum})

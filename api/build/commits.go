@@ -2,6 +2,7 @@ package build
 
 import (
 	"encoding/xml"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -60,6 +61,10 @@ func (a *api) putFile(c *fiber.Ctx) error {
 	if err := checkFileName(name); err != nil {
 		return err
 	}
+	if a.FileLimit > 0 && int64(len(c.Body())) > a.FileLimit {
+		return &kit.Error{Status: http.StatusRequestEntityTooLarge, Code: "file_too_large",
+			Reason: fmt.Sprintf("file '%s' is %d bytes, more than this service takes (%d bytes, --source-file-limit)", name, len(c.Body()), a.FileLimit)}
+	}
 	rev := c.Query("rev")
 	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
 	body, comment := slices.Clone(c.Body()), strings.Clone(c.Query("comment"))
@@ -73,8 +78,12 @@ func (a *api) putFile(c *fiber.Ctx) error {
 				return err
 			}
 		}
+		if rev == "repository" {
+			_, err := build.PutPendingBlob(tx, body, a.Clock.Now())
+			return err
+		}
 		sum, err := build.PutBlob(tx, body)
-		if err != nil || rev == "repository" {
+		if err != nil {
 			return err
 		}
 		if rev == "upload" {
@@ -133,7 +142,7 @@ type servicesXML struct {
 }
 
 // postPackage runs a package command (?cmd=): osc's commit, the upload revision, undelete,
-// copy, diff and the link commands (branch.go).
+// copy, diff, the link commands (branch.go) and the rest (pkgmore.go).
 func (a *api) postPackage(c *fiber.Ctx) error {
 	if ok, err := a.packageRecordCmd(c); ok {
 		return err
@@ -162,9 +171,16 @@ func (a *api) postPackage(c *fiber.Ctx) error {
 		return a.linkToBranch(c)
 	case "showlinked":
 		return a.showLinkedPackages(c)
+	case "linkdiff":
+		return a.linkDiff(c)
+	case "createSpecFileTemplate":
+		return a.createSpecFileTemplate(c)
 	case "":
 		return badRequest("missing_parameter", "POST %s needs a cmd parameter", c.Path())
 	default:
+		if _, farm := packageFarmCommands[cmd]; farm {
+			return a.farmPackageCmd(c, cmd)
+		}
 		return badRequest("illegal_request", "unsupported POST command %s to %s", cmd, c.Path())
 	}
 }
@@ -235,7 +251,7 @@ func (a *api) commitFileList(c *fiber.Ctx) error {
 				return err
 			}
 		}
-		if queryBool(c, "keeplink") {
+		if boolParam(c, "keeplink") {
 			if files, err = keepLink(tx, project, pkg, files, c.Query("linkrev")); err != nil {
 				return err
 			}

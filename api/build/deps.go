@@ -1,6 +1,7 @@
 package build
 
 import (
+	"github.com/pocketforge/pocketforge/api/kit"
 	"log/slog"
 
 	"github.com/pocketforge/pocketforge/clock"
@@ -16,6 +17,12 @@ type Deps struct {
 	Store *store.DB
 	Clock clock.Clock
 	Log   *slog.Logger
+	// FileLimit is the largest source file a PUT stores (--source-file-limit); 0: no limit
+	// beyond the HTTP body limit.
+	FileLimit int64
+	// Jobs runs the clock jobs (the sweep of uploads that were never committed); nil in tests
+	// that run none.
+	Jobs *kit.Jobs
 }
 
 // api carries Deps and the authentication caches to the handlers.

@@ -24,7 +24,7 @@ func (a *api) diffPackage(c *fiber.Ctx) error {
 	project, pkg := pathParam(c, "project"), pathParam(c, "package")
 	oproject, opackage := otherPackage(c)
 	rev, orev := c.Query("rev"), c.Query("orev")
-	expand, linkrev := queryBool(c, "expand"), c.Query("linkrev")
+	expand, linkrev := boolParam(c, "expand"), c.Query("linkrev")
 	var text string
 	err := a.Store.View(func(tx *bbolt.Tx) error {
 		if _, _, err := lookupPackage(tx, project, pkg); err != nil {

@@ -25,7 +25,10 @@ type env struct {
 	db  *store.DB
 }
 
-func newEnv(t testing.TB) *env {
+func newEnv(t testing.TB) *env { t.Helper(); return newEnvWith(t, nil) }
+
+// newEnvWith is newEnv with the build API's Deps adjusted by tune (limits, jobs).
+func newEnvWith(t testing.TB, tune func(*Deps)) *env {
 	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "d.db"), store.Options{Durability: store.NoSync})
 	if err != nil {
@@ -43,7 +46,11 @@ func newEnv(t testing.TB) *env {
 		t.Fatal(err)
 	}
 	app := fiber.New(fiber.Config{ErrorHandler: RenderError})
-	Bind(app, Deps{Store: db, Clock: clk, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	d := Deps{Store: db, Clock: clk, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if tune != nil {
+		tune(&d)
+	}
+	Bind(app, d)
 	return &env{app: app, db: db}
 }
 

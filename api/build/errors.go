@@ -5,6 +5,7 @@ package build
 import (
 	"encoding/xml"
 	"net/http"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
@@ -55,9 +56,29 @@ func RenderError(c *fiber.Ctx, err error) error {
 	if st == http.StatusNotFound && code == "not_found" && summary == http.StatusText(st) {
 		summary = "Not found: " + c.Path()
 	}
-	body, _ := xml.Marshal(status{Code: code, Summary: summary}) // cannot fail: strings only
+	body := renderStatus(code, summary)
 	c.Set("X-Opensuse-APIVersion", APIVersion)
 	c.Set("X-Opensuse-Errorcode", code)
 	c.Set(fiber.HeaderContentType, "application/xml; charset=utf-8")
 	return c.Status(st).Send(body)
+}
+
+// textEscaper escapes only what XML text requires (&, <, >), as the real service writes its
+// summaries: osc prints an error's summary after undoing exactly these three, so an escaped
+// quote would reach the user as "&#39;".
+var textEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+// renderStatus is the <status> error document. The code goes into an attribute (quotes escaped
+// there); the summary is made valid XML text first (no control characters, valid UTF-8).
+func renderStatus(code, summary string) []byte {
+	var attr strings.Builder
+	_ = xml.EscapeText(&attr, []byte(code))
+	summary = strings.ToValidUTF8(summary, "\uFFFD")
+	summary = strings.Map(func(r rune) rune {
+		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0xFFFE || r == 0xFFFF {
+			return -1
+		}
+		return r
+	}, summary)
+	return []byte(`<status code="` + attr.String() + `"><summary>` + textEscaper.Replace(summary) + "</summary></status>")
 }

@@ -168,6 +168,18 @@ func (a *api) viewTree(c *fiber.Ctx) (sourceView, error) {
 // getPackage lists the package's files at ?rev= (default: the newest revision), with
 // <linkinfo> for a link and its expansion with ?expand=1.
 func (a *api) getPackage(c *fiber.Ctx) error {
+	switch view := c.Query("view"); view {
+	case "info":
+		return a.packageInfo(c)
+	case "cpio":
+		return a.packageCpio(c)
+	case "":
+	default:
+		return badRequest("400", "unknown view '%s' (info or cpio)", view)
+	}
+	if boolParam(c, "meta") {
+		return a.getMetaListing(c)
+	}
 	v, err := a.viewTree(c)
 	if err != nil {
 		return err
@@ -224,8 +236,11 @@ type revisionListXML struct {
 }
 
 // getHistory lists the package's revisions oldest first (osc log prints them newest first);
-// ?rev=N keeps only that one.
+// ?rev=N keeps only that one; ?meta=1 lists the meta history instead.
 func (a *api) getHistory(c *fiber.Ctx) error {
+	if boolParam(c, "meta") {
+		return a.getMetaHistory(c)
+	}
 	project, pkg := pathParam(c, "project"), pathParam(c, "package")
 	var all []build.Revision
 	err := a.Store.View(func(tx *bbolt.Tx) (err error) {
@@ -238,11 +253,5 @@ func (a *api) getHistory(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	doc := revisionListXML{}
-	for _, r := range all {
-		if want := c.Query("rev"); want == "" || want == strconv.FormatUint(r.Rev, 10) {
-			doc.Revisions = append(doc.Revisions, revisionDoc(r))
-		}
-	}
-	return sendXML(c, doc)
+	return sendXML(c, historyDoc(all, c.Query("rev")))
 }

@@ -65,7 +65,7 @@ func TestLinks(t *testing.T) {
 		{"a link to nowhere", req("PUT", "/source/home:alice/gone/_meta", asAlice, `<package name="gone"><title/><description/></package>`), ok},
 		{"its _link", req("PUT", "/source/home:alice/gone/_link", asAlice, `<link project="home:alice" package="nope"/>`), ok200},
 		{"broken: linkinfo error", req("GET", "/source/home:alice/gone", asBob, ""), want(200, `error="package &#39;home:alice/nope&#39; does not exist"`)},
-		{"broken: no expansion", req("GET", "/source/home:alice/gone?expand=1", asBob, ""), code(400, "400", "package &#39;home:alice/nope&#39; does not exist")},
+		{"broken: no expansion", req("GET", "/source/home:alice/gone?expand=1", asBob, ""), code(400, "400", "package 'home:alice/nope' does not exist")},
 	})
 }
 

@@ -10,7 +10,7 @@ import (
 // The meta documents, in the element order the build service renders them (project.rng,
 // package.rng). The same types parse a PUT body: pointers tell "absent" from "empty", which the
 // schema's required title and description need. Elements the appliance does not keep yet
-// (project link, devel, remoteurl, repository download/releasetarget, maintenance) are dropped.
+// (remoteurl, repository download/releasetarget, maintenance) are dropped.
 
 type roleXML struct {
 	ID   string `xml:"userid,attr"`
@@ -58,16 +58,30 @@ type flagBlocks struct {
 	Access         *flagBlockXML `xml:"access"`
 }
 
+// projectLinkXML is a project link: <link project="X" vrevmode?="extend|unextend"/>.
+type projectLinkXML struct {
+	Project  *string `xml:"project,attr"`
+	VRevMode string  `xml:"vrevmode,attr,omitempty"`
+}
+
+// projectDevelXML is the project meta's <devel project="X"/> (a package meta's also names a
+// package: develXML).
+type projectDevelXML struct {
+	Project *string `xml:"project,attr"`
+}
+
 type projectXML struct {
-	XMLName     xml.Name       `xml:"project"`
-	Name        *string        `xml:"name,attr"`
-	Kind        string         `xml:"kind,attr,omitempty"`
-	Title       *string        `xml:"title"`
-	Description *string        `xml:"description"`
-	URL         string         `xml:"url,omitempty"`
-	Persons     []roleXML      `xml:"person"`
-	Groups      []groupRoleXML `xml:"group"`
-	Lock        *flagBlockXML  `xml:"lock"`
+	XMLName     xml.Name         `xml:"project"`
+	Name        *string          `xml:"name,attr"`
+	Kind        string           `xml:"kind,attr,omitempty"`
+	Title       *string          `xml:"title"`
+	Description *string          `xml:"description"`
+	Links       []projectLinkXML `xml:"link"`
+	URL         string           `xml:"url,omitempty"`
+	Devel       *projectDevelXML `xml:"devel"`
+	Persons     []roleXML        `xml:"person"`
+	Groups      []groupRoleXML   `xml:"group"`
+	Lock        *flagBlockXML    `xml:"lock"`
 	flagBlocks
 	Repositories []repositoryXML `xml:"repository"`
 }
@@ -179,7 +193,13 @@ func projectDoc(p build.Project) projectXML {
 	persons, _ := rolesXML(p.Persons)
 	_, groups := rolesXML(p.Groups)
 	d := projectXML{Name: str(p.Name), Kind: p.Kind, Title: str(p.Title), Description: str(p.Description), URL: p.URL,
-		Persons: persons, Groups: groups, Lock: lockBlock(p.Locked)}
+		Persons: persons, Groups: groups, Lock: lockBlock(p.Locked),
+		Links: convert(p.Links, func(l build.Link) projectLinkXML {
+			return projectLinkXML{Project: str(l.Project), VRevMode: l.VRevMode}
+		})}
+	if p.Devel != "" {
+		d.Devel = &projectDevelXML{Project: str(p.Devel)}
+	}
 	d.setFlags(p.Flags)
 	repos := append([]build.Repository(nil), p.Repositories...)
 	sort.SliceStable(repos, func(i, j int) bool { return repos[i].Name > repos[j].Name })
@@ -193,7 +213,11 @@ func projectDoc(p build.Project) projectXML {
 // projectRecord turns a parsed (and validated) document into the record.
 func projectRecord(d projectXML) build.Project {
 	p := build.Project{Name: deref(d.Name), Kind: d.Kind, Title: deref(d.Title), Description: deref(d.Description), URL: d.URL,
-		Persons: rolesFrom(d.Persons), Groups: groupRolesFrom(d.Groups), Flags: d.flags(), Locked: locked(d.Lock)}
+		Persons: rolesFrom(d.Persons), Groups: groupRolesFrom(d.Groups), Flags: d.flags(), Locked: locked(d.Lock),
+		Links: convert(d.Links, func(l projectLinkXML) build.Link { return build.Link{Project: deref(l.Project), VRevMode: l.VRevMode} })}
+	if d.Devel != nil {
+		p.Devel = deref(d.Devel.Project)
+	}
 	for _, r := range d.Repositories {
 		p.Repositories = append(p.Repositories, build.Repository{Name: r.Name, Rebuild: r.Rebuild, Block: r.Block,
 			LinkedBuild: r.LinkedBuild, Paths: convert(r.Paths, func(p pathXML) build.Path { return build.Path(p) }), Archs: r.Archs})

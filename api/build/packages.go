@@ -1,6 +1,8 @@
 package build
 
 import (
+	"strings"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/store/build"
 	"go.etcd.io/bbolt"
@@ -19,6 +21,9 @@ func lookupPackage(tx *bbolt.Tx, project, name string) (build.Project, build.Pac
 
 // getPackageMeta renders the package from its record.
 func (a *api) getPackageMeta(c *fiber.Ctx) error {
+	if c.Query("rev") != "" {
+		return a.getOldMeta(c)
+	}
 	var k build.Package
 	err := a.Store.View(func(tx *bbolt.Tx) (err error) {
 		_, k, err = lookupPackage(tx, pathParam(c, "project"), pathParam(c, "package"))
@@ -61,6 +66,7 @@ func (a *api) putPackageMeta(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	comment := strings.Clone(c.Query("comment"))
 	err = a.Store.Write(func(tx *bbolt.Tx) error {
 		p, old, err := lookupPackage(tx, project, name)
 		if p.Name == "" {
@@ -79,7 +85,10 @@ func (a *api) putPackageMeta(c *fiber.Ctx) error {
 		if err != nil {
 			k.Created = a.Clock.Now()
 		}
-		return build.PutPackage(tx, k)
+		if err := build.PutPackage(tx, k); err != nil {
+			return err
+		}
+		return a.recordMeta(tx, k, who.Login, comment)
 	})
 	if err != nil {
 		return err
@@ -105,7 +114,8 @@ func checkPackage(tx *bbolt.Tx, k build.Package) error {
 }
 
 // deletePackage marks a package deleted: a tombstone keeps its meta and history, so
-// GET /source/P?deleted=1 lists it and cmd=undelete brings it back.
+// GET /source/P?deleted=1 lists it and cmd=undelete brings it back. Its attribute values go
+// (the service keeps them in its database rows, which a delete destroys).
 func (a *api) deletePackage(c *fiber.Ctx) error {
 	project, name, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
@@ -115,6 +125,12 @@ func (a *api) deletePackage(c *fiber.Ctx) error {
 		}
 		if !maintains(tx, who, p.Persons, p.Groups) && !maintains(tx, who, k.Persons, k.Groups) {
 			return forbidden("delete_package_no_permission", "no permission to delete package '%s' in project '%s'", name, project)
+		}
+		if p.Locked || k.Locked {
+			return forbidden("project_locked", "The target project is locked")
+		}
+		if err := build.DeleteAttributes(tx, project, name); err != nil {
+			return err
 		}
 		return build.DeletePackage(tx, project, name)
 	})

@@ -30,13 +30,18 @@ func TestAuthentication(t *testing.T) {
 		t.Fatal("no session cookie")
 	}
 	e.run(t, []scenario{{"the session cookie signs in", about(map[string]string{"Cookie": cookie[:len("openSUSE_session=")+48]}), apitest.Expect{Status: 200}}})
-	// A locked person cannot sign in, even with a remembered password.
+	// A locked person cannot sign in, even with a remembered password: the real service's 403
+	// inactive_user, not the challenge (that stays for a wrong password).
 	e.db.Write(func(tx *bbolt.Tx) error {
 		p, _ := build.GetPerson(tx, "alice")
 		p.State = build.StateLocked
 		return build.PutPerson(tx, p)
 	})
-	e.run(t, []scenario{{"locked", about(basic("alice", "alice-password")), challenge}})
+	e.run(t, []scenario{
+		{"locked", about(basic("alice", "alice-password")), apitest.Expect{Status: 403, Contains: []string{`<status code="inactive_user">`},
+			Header: map[string]string{"X-Opensuse-Errorcode": "inactive_user", "WWW-Authenticate": ""}}},
+		{"locked, wrong password", about(basic("alice", "nope")), challenge},
+	})
 }
 
 func TestInstanceAndPeople(t *testing.T) {
@@ -50,7 +55,7 @@ func TestInstanceAndPeople(t *testing.T) {
 		{"person", get("/person/alice"), apitest.Expect{Status: 200, Contains: []string{"<login>alice</login>", "<email>alice@pocketforge.test</email>",
 			"<realname>Alice Packager</realname>", "<state>confirmed</state>"}, Excludes: []string{"password"}}},
 		{"Admin has the Admin role", get("/person/Admin"), apitest.Expect{Status: 200, Contains: []string{"<globalrole>Admin</globalrole>"}}},
-		{"unknown person", get("/person/nobody"), apitest.Expect{Status: 404, Contains: []string{`<status code="not_found">`, "<summary>Couldn&#39;t find User with login = nobody</summary>"}}},
+		{"unknown person", get("/person/nobody"), apitest.Expect{Status: 404, Contains: []string{`<status code="not_found">`, "<summary>Couldn't find User with login = nobody</summary>"}}},
 		{"groups", get("/group"), apitest.Expect{Status: 200, Contains: []string{`<directory count="1">`, `<entry name="pocket-reviewers">`}}},
 		{"groups of a person", get("/group?login=bob"), apitest.Expect{Status: 200, Contains: []string{`<directory count="0">`}}},
 		{"group", get("/group/pocket-reviewers"), apitest.Expect{Status: 200, Contains: []string{"<title>pocket-reviewers</title>",

@@ -111,10 +111,13 @@ func applyPersonDoc(p *build.Person, d personXML, admin bool) error {
 	return nil
 }
 
-// personCommand runs POST /person/<login>?cmd=change_password|lock|delete.
+// personCommand runs POST /person/<login>?cmd=change_password|lock|delete. lock and delete are
+// Admin's and reach past the person record (see build.LockPerson and build.DeletePerson): the
+// home projects are locked or removed, a deleted person's tokens dropped. Admin itself cannot
+// be locked or deleted, so the instance keeps its administrator.
 func (a *api) personCommand(c *fiber.Ctx) error {
 	login, who, cmd := pathParam(c, "login"), personOf(c), c.Query("cmd")
-	var change func(*build.Person) error
+	var change func(tx *bbolt.Tx) error
 	switch cmd {
 	case "change_password":
 		password, err := newPassword(c.Body())
@@ -124,30 +127,33 @@ func (a *api) personCommand(c *fiber.Ctx) error {
 		if err := selfOrAdmin(who, login); err != nil {
 			return err
 		}
-		change = func(p *build.Person) error { return p.SetPassword(password) }
+		var hashed build.Person // bcrypt runs here, not while the write transaction is held
+		if err := hashed.SetPassword(password); err != nil {
+			return err
+		}
+		change = func(tx *bbolt.Tx) error {
+			p, err := build.GetPerson(tx, login)
+			if err != nil {
+				return err
+			}
+			p.PasswordHash = hashed.PasswordHash
+			return build.PutPerson(tx, p)
+		}
 	case "lock", "delete":
 		if err := adminOnly(who, cmd+" persons"); err != nil {
 			return err
 		}
-		state := map[string]string{"lock": build.StateLocked, "delete": build.StateDeleted}[cmd]
-		change = func(p *build.Person) error { p.State = state; return nil }
+		if login == build.AdminLogin {
+			return forbidden("no_permission", "the %s person cannot be locked or deleted", build.AdminLogin)
+		}
+		change = func(tx *bbolt.Tx) error { return build.LockPerson(tx, login) }
+		if cmd == "delete" {
+			change = func(tx *bbolt.Tx) error { return build.DeletePerson(tx, login) }
+		}
 	default:
 		return badRequest("unknown_command", "unknown command '%s' for a person (change_password, lock, delete)", cmd)
 	}
-	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		p, err := build.GetPerson(tx, login)
-		if err != nil {
-			return err
-		}
-		if cmd != "change_password" && p.Login == build.AdminLogin {
-			return forbidden("no_permission", "the %s person cannot be locked or deleted", build.AdminLogin)
-		}
-		if err := change(&p); err != nil {
-			return err
-		}
-		return build.PutPerson(tx, p)
-	})
-	if err != nil {
+	if err := a.Store.Write(change); err != nil {
 		return err
 	}
 	return sendOK(c)

@@ -81,15 +81,7 @@ func (a *api) undeletePackage(c *fiber.Ctx) error {
 		if !maintains(tx, who, p.Persons, p.Groups) {
 			return forbidden("cmd_execution_no_permission", "no permission to undelete package '%s' in project '%s': it needs a maintainer of the project", pkg, project)
 		}
-		if err := build.UndeletePackage(tx, project, pkg); err != nil {
-			return err
-		}
-		files, err := latestFiles(tx, project, pkg)
-		if err != nil {
-			return err
-		}
-		_, err = build.Commit(tx, project, pkg, files, who.Login, comment, a.Clock.Now())
-		return err
+		return a.restorePackage(tx, project, pkg, who.Login, comment)
 	})
 	if err != nil {
 		return err
@@ -116,7 +108,7 @@ func (a *api) copyPackage(c *fiber.Ctx) error {
 	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
 	oproject, opackage := otherPackage(c)
 	comment, orev := strings.Clone(c.Query("comment")), strings.Clone(c.Query("orev"))
-	expand, linkrev := queryBool(c, "expand"), strings.Clone(c.Query("olinkrev"))
+	expand, linkrev := boolParam(c, "expand"), strings.Clone(c.Query("olinkrev"))
 	var doc fileDirXML
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
 		_, src, err := lookupPackage(tx, oproject, opackage)
@@ -165,6 +157,9 @@ func (a *api) ensurePackage(tx *bbolt.Tx, who build.Person, project, name string
 	if !maintains(tx, who, p.Persons, p.Groups) {
 		return forbidden("create_package_no_permission", "no permission to create package '%s' in project '%s'", name, project)
 	}
-	return build.PutPackage(tx, build.Package{Project: project, Name: name, Title: src.Title,
-		Description: src.Description, Created: a.Clock.Now()})
+	k := build.Package{Project: project, Name: name, Title: src.Title, Description: src.Description, Created: a.Clock.Now()}
+	if err := build.PutPackage(tx, k); err != nil {
+		return err
+	}
+	return a.recordMeta(tx, k, who.Login, "")
 }

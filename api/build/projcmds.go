@@ -16,11 +16,20 @@ import (
 // flagNames are the flags set_flag and remove_flag take: the meta's flag blocks.
 var flagNames = []string{"build", "publish", "debuginfo", "useforbuild", "binarydownload", "sourceaccess", "access"}
 
-// bindProjectCmds registers the project POST and _config; called from bindSources before
-// /source/:project/:package, which would otherwise take "_config" as a package name.
+// bindProjectCmds registers the project POST, POST /source, and the project's _config,
+// _pubkey and _pattern; called from bindSources before /source/:project/:package (and so
+// before the file routes), which would otherwise take "_config", "_pubkey" or "_pattern" as a
+// package name.
 func (a *api) bindProjectCmds(r fiber.Router) {
+	r.Post("/source", a.authenticated, a.postSource) // also /source/ (StrictRouting is off)
 	a.get(r, "/source/:project/_config", a.getConfig)
 	r.Put("/source/:project/_config", a.authenticated, a.putConfig)
+	a.get(r, "/source/:project/_pubkey", a.getPubkey)
+	r.Delete("/source/:project/_pubkey", a.authenticated, a.deletePubkey)
+	a.get(r, "/source/:project/_pattern", a.listPatterns)
+	a.get(r, "/source/:project/_pattern/:pattern", a.getPattern)
+	r.Put("/source/:project/_pattern/:pattern", a.authenticated, a.putPattern)
+	r.Delete("/source/:project/_pattern/:pattern", a.authenticated, a.deletePattern)
 	r.Post("/source/:project", a.authenticated, a.postProject)
 }
 
@@ -77,19 +86,43 @@ func flagParam(c *fiber.Ctx) (build.Flag, error) {
 	return f, nil
 }
 
-// postProject dispatches the project commands the appliance has.
+// postProject dispatches the project commands: the lock and flag edits, undelete, showlinked,
+// copy, the signing-key commands, and the commands that need the build farm (refused, saying
+// so).
 func (a *api) postProject(c *fiber.Ctx) error {
 	edit, ok, err := recordCmd(c)
 	switch {
 	case err != nil:
 		return err
-	case !ok && c.Query("cmd") == "":
-		return badRequest("missing_parameter", "POST %s needs a cmd parameter", c.Path())
-	case !ok:
-		return badRequest("illegal_request", "unsupported POST command %s to %s", c.Query("cmd"), c.Path())
+	case ok:
+		return a.editProjectRecord(c, edit)
 	}
+	switch cmd := c.Query("cmd"); cmd {
+	case "":
+		return badRequest("missing_parameter", "POST %s needs a cmd parameter", c.Path())
+	case "undelete":
+		return a.undeleteProject(c)
+	case "showlinked":
+		return a.showLinked(c)
+	case "copy":
+		return a.copyProject(c)
+	case "createkey":
+		return a.createKey(c)
+	case "extendkey":
+		return a.extendKey(c)
+	default:
+		if _, farm := farmCommands[cmd]; farm {
+			return a.farmProjectCmd(c, cmd)
+		}
+		return badRequest("illegal_request", "unsupported POST command %s to %s", cmd, c.Path())
+	}
+}
+
+// editProjectRecord runs a lock or flag command on the project record (a maintainer's or
+// Admin's edit).
+func (a *api) editProjectRecord(c *fiber.Ctx, edit recordEdit) error {
 	name, who := pathParam(c, "project"), personOf(c)
-	err = a.Store.Write(func(tx *bbolt.Tx) error {
+	err := a.Store.Write(func(tx *bbolt.Tx) error {
 		p, err := build.GetProject(tx, name)
 		if err != nil {
 			return notFoundAs(err, "unknown_project")
@@ -106,6 +139,23 @@ func (a *api) postProject(c *fiber.Ctx) error {
 		return err
 	}
 	return sendOK(c)
+}
+
+// maintainedProject reads a live project for a command of its maintainers (or Admin): 404
+// unknown_project, 403 cmd_execution_no_permission, and, for a command that writes, 403
+// project_locked on a locked project.
+func maintainedProject(tx *bbolt.Tx, who build.Person, name, cmd string, writes bool) (build.Project, error) {
+	p, err := build.GetProject(tx, name)
+	if err != nil {
+		return p, notFoundAs(err, "unknown_project")
+	}
+	if !maintains(tx, who, p.Persons, p.Groups) {
+		return p, forbidden("cmd_execution_no_permission", "no permission to execute command '%s' on project '%s'", cmd, name)
+	}
+	if writes && p.Locked {
+		return p, forbidden("project_locked", "The target project is locked")
+	}
+	return p, nil
 }
 
 // packageRecordCmd runs a lock or flag command on a package; ok is false for other commands,
@@ -130,7 +180,10 @@ func (a *api) packageRecordCmd(c *fiber.Ctx) (ok bool, err error) {
 		if err := edit(&k.Locked, &k.Flags); err != nil {
 			return err
 		}
-		return build.PutPackage(tx, k)
+		if err := build.PutPackage(tx, k); err != nil {
+			return err
+		}
+		return a.recordMeta(tx, k, who.Login, c.Query("comment"))
 	})
 	if err != nil {
 		return true, err

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"encoding/xml"
 	"slices"
 
 	"github.com/gofiber/fiber/v2"
@@ -26,33 +27,38 @@ func (a *api) bindSources(r fiber.Router) {
 // sendOK is the answer of every successful write.
 func sendOK(c *fiber.Ctx) error { return sendXML(c, status{Code: "ok", Summary: "Ok"}) }
 
-// listProjects lists every project. Deleted projects are not kept yet, so ?deleted=1 is empty.
+// boolParam reads a query flag the way the service does (it asks whether the key is there):
+// "?deleted" and "?deleted=1" (what osc sends) are on; "0" and "false" are taken as off, which
+// is what a reader of the URL expects.
+func boolParam(c *fiber.Ctx, name string) bool {
+	v := c.Query(name)
+	if v == "" {
+		return c.Context().QueryArgs().Has(name)
+	}
+	return v != "0" && v != "false"
+}
+
+// listProjects lists every project; ?deleted=1 lists the deleted ones instead. The real service
+// shows deleted projects to Admin only (403 for others); here each person sees the deleted
+// projects they may restore (Admin all of them), so `osc ls -D /` followed by `osc undelete`
+// works for the owner of a home project too, and nobody learns of others' deleted projects.
 func (a *api) listProjects(c *fiber.Ctx) error {
 	var names []string
-	if c.Query("deleted") != "1" {
-		err := a.Store.View(func(tx *bbolt.Tx) error {
+	deleted, who := boolParam(c, "deleted"), personOf(c)
+	err := a.Store.View(func(tx *bbolt.Tx) error {
+		if !deleted {
 			all, err := build.Projects(tx)
 			for _, p := range all {
 				names = append(names, p.Name)
 			}
 			return err
-		})
-		if err != nil {
-			return err
 		}
-	}
-	return sendXML(c, newDirectory(names))
-}
-
-// listPackages lists a project's packages; ?deleted=1 lists the deleted ones (tombstones).
-func (a *api) listPackages(c *fiber.Ctx) error {
-	var names []string
-	err := a.Store.View(func(tx *bbolt.Tx) error {
-		if _, err := build.GetProject(tx, pathParam(c, "project")); err != nil {
-			return notFoundAs(err, "unknown_project")
+		all, err := build.DeletedProjects(tx)
+		for _, p := range all {
+			if mayRestoreProject(tx, who, p.Name) {
+				names = append(names, p.Name)
+			}
 		}
-		var err error
-		names, err = build.PackageNames(tx, pathParam(c, "project"), c.Query("deleted") == "1")
 		return err
 	})
 	if err != nil {
@@ -61,17 +67,78 @@ func (a *api) listPackages(c *fiber.Ctx) error {
 	return sendXML(c, newDirectory(names))
 }
 
-// getProjectMeta renders the project from its record, never from what was PUT.
-func (a *api) getProjectMeta(c *fiber.Ctx) error {
-	var p build.Project
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) { p, err = build.GetProject(tx, pathParam(c, "project")); return }); err != nil {
-		return notFoundAs(err, "unknown_project")
+// expandedDirectory is the package list with ?expand=1: each entry names the project it comes
+// from, own packages included, as the service renders it.
+type expandedDirectory struct {
+	XMLName xml.Name        `xml:"directory"`
+	Count   int             `xml:"count,attr"`
+	Entries []expandedEntry `xml:"entry"`
+}
+
+type expandedEntry struct {
+	Name          string `xml:"name,attr"`
+	OriginProject string `xml:"originproject,attr"`
+}
+
+// listPackages lists a project's packages; ?deleted=1 lists the deleted ones (tombstones), also
+// of a deleted project that who may restore; ?expand=1 adds the packages inherited through
+// project links (see boolParam for what counts as set).
+func (a *api) listPackages(c *fiber.Ctx) error {
+	name, who, deleted := pathParam(c, "project"), personOf(c), boolParam(c, "deleted")
+	var names []string
+	var expanded []build.LinkedPackage
+	expand := boolParam(c, "expand") && !deleted
+	err := a.Store.View(func(tx *bbolt.Tx) error {
+		if _, err := build.GetProject(tx, name); err != nil {
+			if _, gone := visibleDeletedProject(tx, who, name); !deleted || gone != nil {
+				return notFoundAs(err, "unknown_project")
+			}
+		}
+		var err error
+		if expand {
+			expanded, err = build.ExpandedPackages(tx, name)
+			return err
+		}
+		names, err = build.PackageNames(tx, name, deleted)
+		return err
+	})
+	if err != nil {
+		return err
 	}
+	if expand {
+		doc := expandedDirectory{Count: len(expanded)}
+		for _, k := range expanded {
+			doc.Entries = append(doc.Entries, expandedEntry{Name: k.Name, OriginProject: k.Project})
+		}
+		return sendXML(c, doc)
+	}
+	return sendXML(c, newDirectory(names))
+}
+
+// getProjectMeta renders the project from its record, never from what was PUT; ?deleted=1 shows
+// the meta of a deleted project to who may restore it.
+func (a *api) getProjectMeta(c *fiber.Ctx) error {
+	name, who := pathParam(c, "project"), personOf(c)
+	var p build.Project
+	err := a.Store.View(func(tx *bbolt.Tx) (err error) {
+		if boolParam(c, "deleted") {
+			p, err = visibleDeletedProject(tx, who, name)
+			return err
+		}
+		p, err = build.GetProject(tx, name)
+		return notFoundAs(err, "unknown_project")
+	})
+	if err != nil {
+		return err
+	}
+	p.Deleted = false
 	return sendXML(c, projectDoc(p))
 }
 
 // putProjectMeta creates or replaces a project's meta after the name, content and permission
-// checks; a new project gets its creator as maintainer when the document leaves them out.
+// checks; a new project gets its creator as maintainer when the document leaves them out. A
+// project created where a deleted one is kept starts afresh (build.PutProject drops the
+// deleted one's packages, key and patterns).
 func (a *api) putProjectMeta(c *fiber.Ctx) error {
 	name := pathParam(c, "project")
 	if !build.ValidProjectName(name) {
@@ -102,6 +169,9 @@ func (a *api) putProjectMeta(c *fiber.Ctx) error {
 		if err := checkProject(tx, p); err != nil {
 			return err
 		}
+		if err := checkProjectRefs(tx, d, p); err != nil {
+			return err
+		}
 		p.Created, p.Config = old.Created, old.Config
 		if err != nil {
 			p.Created = a.Clock.Now()
@@ -117,8 +187,10 @@ func (a *api) putProjectMeta(c *fiber.Ctx) error {
 	return sendOK(c)
 }
 
-// deleteProject removes a project and its packages. When other projects' repositories build
-// against it, only force=1 goes ahead (their paths then point at deleted/standard).
+// deleteProject deletes a project and its packages, keeping them as tombstones for cmd=undelete.
+// When other projects' repositories build against it, only force=1 goes ahead (their paths then
+// point at deleted/standard). A locked project is not deleted (unlock it first), as a locked
+// project refuses every write.
 func (a *api) deleteProject(c *fiber.Ctx) error {
 	name, who := pathParam(c, "project"), personOf(c)
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
@@ -128,6 +200,9 @@ func (a *api) deleteProject(c *fiber.Ctx) error {
 		}
 		if !maintains(tx, who, p.Persons, p.Groups) {
 			return forbidden("delete_project_no_permission", "no permission to delete project '%s'", name)
+		}
+		if p.Locked {
+			return forbidden("project_locked", "The target project is locked")
 		}
 		deps, err := build.DependentPaths(tx, name)
 		if err != nil {

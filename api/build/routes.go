@@ -11,9 +11,14 @@ func Bind(app fiber.Router, d Deps) {
 	a.bindAbout(app)
 	a.bindInstance(app)
 	a.bindPeople(app)
+	a.bindAttributes(app)
 	a.bindSources(app)
 	a.bindFiles(app)
 	a.bindSearch(app)
+	a.bindTrigger(app)
+	if d.Jobs != nil {
+		d.Jobs.Add("build-blob-sweep", a.sweepBlobs)
+	}
 }
 
 // get registers an authenticated GET route.

@@ -89,13 +89,7 @@ func requestView(tx *bbolt.Tx, c *fiber.Ctx, project, pkg string, preferUpload b
 	if _, pending, err := build.GetUpload(tx, project, pkg); preferUpload && rev == "" && pending && err == nil {
 		rev = uploadRev
 	}
-	return resolveView(tx, project, pkg, rev, queryBool(c, "expand"), c.Query("linkrev"))
-}
-
-// queryBool reads a flag parameter the way the service does: 1 or true.
-func queryBool(c *fiber.Ctx, key string) bool {
-	v := c.Query(key)
-	return v == "1" || v == "true"
+	return resolveView(tx, project, pkg, rev, boolParam(c, "expand"), c.Query("linkrev"))
 }
 
 // storeExpansion keeps an expansion a read made (once per xsrcmd5; later reads find it).

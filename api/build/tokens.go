@@ -12,7 +12,7 @@ import (
 )
 
 // Tokens of a person: listed, created and deleted by that person or Admin. Signing in with a
-// token (Authorization: Token …, /trigger/runservice) is not served yet.
+// token (Authorization: Token …) happens at /trigger only, see trigger.go.
 
 type tokenEntry struct {
 	ID          uint64 `xml:"id,attr"`
@@ -21,7 +21,11 @@ type tokenEntry struct {
 	Description string `xml:"description,attr,omitempty"`
 	Project     string `xml:"project,attr,omitempty"`
 	Package     string `xml:"package,attr,omitempty"`
+	TriggeredAt string `xml:"triggered_at,attr,omitempty"`
 }
+
+// triggeredAtLayout is how the real list renders triggered_at (a Rails UTC time's to_s).
+const triggeredAtLayout = "2006-01-02 15:04:05 UTC"
 
 type tokenList struct {
 	XMLName xml.Name     `xml:"directory"`
@@ -70,12 +74,18 @@ func (a *api) listTokens(c *fiber.Ctx) error {
 	doc := tokenList{Count: len(list), Entries: make([]tokenEntry, len(list))}
 	for i, t := range list {
 		doc.Entries[i] = tokenEntry{ID: t.ID, String: t.Prefix, Kind: t.Kind, Description: t.Description, Project: t.Project, Package: t.Package}
+		if t.TriggeredAt != nil {
+			doc.Entries[i].TriggeredAt = t.TriggeredAt.UTC().Format(triggeredAtLayout)
+		}
 	}
 	return sendXML(c, doc)
 }
 
 // createToken makes a token (cmd=create), optionally bound to an existing package
-// (project= and package= together) and of a kind (operation=, runservice by default).
+// (project= and package= together) and of a kind (operation=, runservice by default). A bound
+// package must exist (unknown_project, unknown_package) and the token's owner must be allowed to
+// change it, as the real service's Token::ServicePolicy asks at creation: a token that could
+// never trigger anything is refused now rather than failing later inside someone's webhook.
 func (a *api) createToken(c *fiber.Ctx) error {
 	if cmd := c.Query("cmd"); cmd != "create" {
 		return badRequest("unknown_command", "unknown command '%s' for tokens (create)", cmd)
@@ -95,8 +105,12 @@ func (a *api) createToken(c *fiber.Ctx) error {
 			return err
 		}
 		if t.Project != "" {
-			if _, err := build.GetPackage(tx, t.Project, t.Package); err != nil {
-				return notFoundAs(err, "unknown_package")
+			prj, pkg, err := lookupPackage(tx, t.Project, t.Package)
+			if err != nil {
+				return err
+			}
+			if err := mayRunService(tx, p, prj, pkg); err != nil {
+				return err
 			}
 		}
 		t.Login = p.Login

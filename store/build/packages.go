@@ -30,6 +30,9 @@ type Package struct {
 	// Deleted makes the record a tombstone: the package is gone from listings and lookups but
 	// its meta and revisions stay, so GET ?deleted=1 lists it and cmd=undelete restores it.
 	Deleted bool `json:"deleted,omitempty"`
+	// DeletedWithProject marks a tombstone made by deleting the whole project: undeleting the
+	// project restores exactly these, while packages deleted on their own stay deleted.
+	DeletedWithProject bool `json:"deleted_with_project,omitempty"`
 }
 
 // packageKey is project 0x00 package: a project's packages are one key prefix, in name order.
@@ -132,12 +135,12 @@ func UndeletePackage(tx *bbolt.Tx, project, name string) error {
 	if err != nil {
 		return err
 	}
-	k.Deleted = false
+	k.Deleted, k.DeletedWithProject = false, false
 	return store.Put(tx, store.BuildPackages, packageKey(project, name), k)
 }
 
-// PurgePackage removes a package (live or deleted) with its history and upload: what a
-// project delete does, since deleted projects are not kept.
+// PurgePackage removes a package (live or deleted) with its history and upload: what creating a
+// project over a deleted one does to the deleted project's packages.
 func PurgePackage(tx *bbolt.Tx, project, name string) error {
 	if err := DeleteRevisions(tx, project, name); err != nil {
 		return err

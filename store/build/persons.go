@@ -4,6 +4,7 @@
 package build
 
 import (
+	"strings"
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
@@ -148,4 +149,80 @@ func DeleteGroup(tx *bbolt.Tx, title string) error {
 		return store.NotFoundf("Couldn't find Group '%s'", title)
 	}
 	return nil
+}
+
+// HomeProjects names login's live home projects: home:<login> and every project below it
+// (home:<login>:…), in name order. Project keys are names, so this is one cursor walk; the
+// ":" keeps home:bobby out of bob's. A key whose record GetProject does not return (a deleted
+// project's tombstone) is left out.
+func HomeProjects(tx *bbolt.Tx, login string) ([]string, error) {
+	b, err := store.Bucket(tx, store.BuildProjects)
+	if err != nil {
+		return nil, err
+	}
+	home := "home:" + login
+	var names []string
+	c := b.Cursor()
+	for k, _ := c.Seek([]byte(home)); k != nil && strings.HasPrefix(string(k), home); k, _ = c.Next() {
+		if name := string(k); name == home || strings.HasPrefix(name, home+":") {
+			names = append(names, name)
+		}
+	}
+	var out []string
+	for _, name := range names {
+		if _, err := GetProject(tx, name); err == nil {
+			out = append(out, name)
+		}
+	}
+	return out, nil
+}
+
+// LockPerson locks a person out (no sign-in, no token triggers) and locks every home project,
+// as the real service's User#lock! does "to avoid unnecessary builds": a locked project refuses
+// every write, so nothing of the person's keeps changing while an administrator looks into it.
+// Projects already locked stay as they are; unlocking the person does not unlock them.
+func LockPerson(tx *bbolt.Tx, login string) error {
+	p, err := GetPerson(tx, login)
+	if err != nil {
+		return err
+	}
+	p.State = StateLocked
+	if err := PutPerson(tx, p); err != nil {
+		return err
+	}
+	homes, err := HomeProjects(tx, login)
+	for _, name := range homes {
+		if err != nil {
+			break
+		}
+		var prj Project
+		if prj, err = GetProject(tx, name); err == nil && !prj.Locked {
+			prj.Locked = true
+			err = PutProject(tx, prj)
+		}
+	}
+	return err
+}
+
+// DeletePerson marks a person deleted, as the real service's User#delete! does: the record
+// stays (so nobody can take over the login and with it the history and repositories that name
+// it) but its e-mail and real name are wiped, its tokens dropped, and its home projects
+// removed. Children go before their parents, so each project is deleted on its own.
+func DeletePerson(tx *bbolt.Tx, login string) error {
+	p, err := GetPerson(tx, login)
+	if err != nil {
+		return err
+	}
+	p.State, p.Email, p.Realname = StateDeleted, "", ""
+	if err := PutPerson(tx, p); err != nil {
+		return err
+	}
+	if err := DeleteTokens(tx, login); err != nil {
+		return err
+	}
+	homes, err := HomeProjects(tx, login)
+	for i := len(homes) - 1; i >= 0 && err == nil; i-- {
+		err = DeleteProject(tx, homes[i])
+	}
+	return err
 }

@@ -68,13 +68,14 @@ func GetRevision(tx *bbolt.Tx, project, pkg string, rev uint64) (Revision, error
 // LatestRevision returns the newest revision; ok is false for a package without commits. It
 // reads one record from the end of the package's key range, not the whole history.
 func LatestRevision(tx *bbolt.Tx, project, pkg string) (r Revision, ok bool, err error) {
-	err = walkBack(tx, project, pkg, func(x Revision) bool { r, ok = x, true; return false })
+	err = walkBack(tx, store.BuildRevisions, project, pkg, func(x Revision) bool { r, ok = x, true; return false })
 	return r, ok, err
 }
 
-// walkBack visits a package's revisions newest first until visit returns false.
-func walkBack(tx *bbolt.Tx, project, pkg string, visit func(Revision) bool) error {
-	b, err := store.Bucket(tx, store.BuildRevisions)
+// walkBack visits a package's revisions (of sources or, in the meta bucket, of its meta)
+// newest first until visit returns false.
+func walkBack(tx *bbolt.Tx, bucket, project, pkg string, visit func(Revision) bool) error {
+	b, err := store.Bucket(tx, bucket)
 	if err != nil {
 		return err
 	}
@@ -96,8 +97,12 @@ func walkBack(tx *bbolt.Tx, project, pkg string, visit func(Revision) bool) erro
 	return nil
 }
 
-// DeleteRevisions removes a package's history (blobs stay: they may be shared).
+// DeleteRevisions removes a package's history, of its sources and of its meta (blobs stay:
+// they may be shared).
 func DeleteRevisions(tx *bbolt.Tx, project, pkg string) error {
+	if err := deleteMetaRevisions(tx, project, pkg); err != nil {
+		return err
+	}
 	b, err := store.Bucket(tx, store.BuildRevisions)
 	if err != nil {
 		return err
@@ -144,7 +149,7 @@ func NextVRev(history []Revision, version string) uint64 {
 // last revision with the version (usually the newest).
 func nextVRev(tx *bbolt.Tx, project, pkg, version string) (uint64, error) {
 	vrev := uint64(1)
-	err := walkBack(tx, project, pkg, func(r Revision) bool {
+	err := walkBack(tx, store.BuildRevisions, project, pkg, func(r Revision) bool {
 		if r.Version == version {
 			vrev = r.VRev + 1
 			return false
@@ -187,6 +192,9 @@ func Commit(tx *bbolt.Tx, project, pkg string, files []FileEntry, user, comment 
 	}
 	r := Revision{Rev: last.Rev + 1, VRev: vrev, SrcMD5: SrcMD5(tree), Version: version,
 		Time: now.Unix(), User: user, Comment: comment, Files: tree}
+	if err := clearPending(tx, tree); err != nil {
+		return Revision{}, err
+	}
 	if err := updateLinkIndex(tx, project, pkg, last, r); err != nil {
 		return Revision{}, err
 	}

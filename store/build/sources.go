@@ -41,9 +41,19 @@ func SrcMD5(files []FileEntry) string {
 	return MD5Hex([]byte(b.String()))
 }
 
-// PutBlob stores data under its MD5 and returns it. Blobs are never removed: an upload with
-// ?rev=repository is referenced by md5 only later, when osc commits its file list.
+// PutBlob stores data under its MD5 and returns it. Content stored this way is held by what
+// stores it (a commit, an upload revision, an expansion), so a pending note on the same
+// content (pending.go) is cleared.
 func PutBlob(tx *bbolt.Tx, data []byte) (string, error) {
+	sum, err := putBlob(tx, data)
+	if err != nil {
+		return "", err
+	}
+	return sum, clearPending(tx, []FileEntry{{MD5: sum}})
+}
+
+// putBlob stores data under its MD5 unless it is there already.
+func putBlob(tx *bbolt.Tx, data []byte) (string, error) {
 	b, err := store.Bucket(tx, store.BuildBlobs)
 	if err != nil {
 		return "", err

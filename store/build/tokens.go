@@ -1,6 +1,7 @@
 package build
 
 import (
+	"crypto/subtle"
 	"encoding/binary"
 	"strconv"
 	"time"
@@ -12,6 +13,9 @@ import (
 // TokenKinds are the operations a token may be made for (the service's token-kind); osc sends
 // one as ?operation=, runservice when left out.
 var TokenKinds = []string{"rss", "rebuild", "release", "runservice", "workflow"}
+
+// TokenRunService is the kind of token POST /trigger/runservice takes.
+const TokenRunService = "runservice"
 
 // Token is a person's API token. Only a SHA-256 of the secret is kept, so the secret is shown
 // once, when created; Prefix (its first 8 characters) lets the owner tell tokens apart later.
@@ -25,6 +29,9 @@ type Token struct {
 	Hash        []byte    `json:"hash"`
 	Prefix      string    `json:"prefix"`
 	Created     time.Time `json:"created"`
+	// TriggeredAt is when the token last triggered its operation (nil: never), which the token
+	// list shows so the owner sees whether the webhook that holds it still fires.
+	TriggeredAt *time.Time `json:"triggered_at,omitempty"`
 }
 
 // tokenKey is login 0x00 BE id, so a person's tokens list in id order.
@@ -44,6 +51,11 @@ func CreateToken(tx *bbolt.Tx, t Token) (Token, string, error) {
 	return t, secret, store.Put(tx, store.BuildTokens, tokenKey(t.Login, id), t)
 }
 
+// PutToken stores a token read earlier (with TokenBySecret or Tokens) back under its key.
+func PutToken(tx *bbolt.Tx, t Token) error {
+	return store.Put(tx, store.BuildTokens, tokenKey(t.Login, t.ID), t)
+}
+
 // Tokens lists a person's tokens by id.
 func Tokens(tx *bbolt.Tx, login string) ([]Token, error) {
 	var out []Token
@@ -52,6 +64,26 @@ func Tokens(tx *bbolt.Tx, login string) ([]Token, error) {
 		return true, nil
 	})
 	return out, err
+}
+
+// TokenBySecret finds the token whose secret this is. Only hashes are stored and a token is
+// signed in with rarely (a webhook per push), so every token is compared, each in constant
+// time, rather than keeping an index of hashes. The not-found message is the service's.
+func TokenBySecret(tx *bbolt.Tx, secret string) (Token, error) {
+	hash := store.HashSecret(secret)
+	var found Token
+	ok := false
+	err := store.Each(tx, store.BuildTokens, nil, func(_ []byte, t Token) (bool, error) {
+		if subtle.ConstantTimeCompare(t.Hash, hash) == 1 {
+			found, ok = t, true
+			return false, nil
+		}
+		return true, nil
+	})
+	if err == nil && !ok {
+		err = store.NotFoundf("Token not found")
+	}
+	return found, err
 }
 
 // DeleteToken removes one of login's tokens; another person's token id is not found.
@@ -64,4 +96,16 @@ func DeleteToken(tx *bbolt.Tx, login, id string) error {
 		return store.NotFoundf("Couldn't find Token with id = %s", id)
 	}
 	return nil
+}
+
+// DeleteTokens removes every token of login: a deleted person's webhooks must stop working.
+func DeleteTokens(tx *bbolt.Tx, login string) error {
+	list, err := Tokens(tx, login)
+	for _, t := range list {
+		if err != nil {
+			break
+		}
+		err = store.Delete(tx, store.BuildTokens, tokenKey(login, t.ID))
+	}
+	return err
 }
