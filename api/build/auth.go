@@ -54,6 +54,9 @@ func (a *api) authenticated(c *fiber.Ctx) error {
 	if login, ok := a.sessions.get(c.Cookies(sessionCookie), a.Clock.Now()); ok {
 		if p, err := a.confirmed(login); err == nil {
 			c.Locals(localPerson, p)
+			if err := a.guardProject(c, p); err != nil {
+				return err
+			}
 			return c.Next()
 		}
 	}
@@ -72,6 +75,9 @@ func (a *api) authenticated(c *fiber.Ctx) error {
 	c.Cookie(&fiber.Cookie{Name: sessionCookie, Value: a.sessions.add(p.Login, a.Clock.Now()), Path: "/", HTTPOnly: true,
 		SameSite: fiber.CookieSameSiteLaxMode})
 	c.Locals(localPerson, p)
+	if err := a.guardProject(c, p); err != nil {
+		return err
+	}
 	return c.Next()
 }
 

@@ -80,7 +80,7 @@ func (a *api) branchPackage(c *fiber.Ctx) error {
 			link.MissingOK = true
 			k = build.Package{Title: pkg, Description: ""}
 		} else {
-			v, err := resolveView(tx, project, pkg, rev, true, "")
+			v, err := readView(tx, who, project, pkg, rev, true, "")
 			if err != nil {
 				return err
 			}

@@ -24,13 +24,13 @@ func (a *api) diffPackage(c *fiber.Ctx) error {
 	project, pkg := pathParam(c, "project"), pathParam(c, "package")
 	oproject, opackage := otherPackage(c)
 	rev, orev := c.Query("rev"), c.Query("orev")
-	expand, linkrev := boolParam(c, "expand"), c.Query("linkrev")
+	expand, linkrev, who := boolParam(c, "expand"), c.Query("linkrev"), personOf(c)
 	var text string
 	err := a.Store.View(func(tx *bbolt.Tx) error {
 		if _, _, err := lookupPackage(tx, project, pkg); err != nil {
 			return err
 		}
-		newView, err := resolveView(tx, project, pkg, rev, expand, linkrev)
+		newView, err := readView(tx, who, project, pkg, rev, expand, linkrev)
 		if err != nil {
 			return err
 		}
@@ -44,7 +44,7 @@ func (a *api) diffPackage(c *fiber.Ctx) error {
 				orev = strconv.FormatUint(newTree.Rev-1, 10)
 			}
 		}
-		oldView, err := resolveView(tx, oproject, opackage, orev, expand, c.Query("olinkrev"))
+		oldView, err := readView(tx, who, oproject, opackage, orev, expand, c.Query("olinkrev"))
 		if err != nil {
 			return err
 		}

@@ -247,6 +247,9 @@ func (a *api) getHistory(c *fiber.Ctx) error {
 		if _, _, err := lookupPackage(tx, project, pkg); err != nil {
 			return err
 		}
+		if err := sourcesReadable(tx, personOf(c), project, pkg); err != nil {
+			return err
+		}
 		all, err = build.Revisions(tx, project, pkg)
 		return err
 	})

@@ -115,7 +115,7 @@ func (a *api) copyPackage(c *fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		v, err := resolveView(tx, oproject, opackage, orev, expand, linkrev)
+		v, err := readView(tx, who, oproject, opackage, orev, expand, linkrev)
 		if err != nil {
 			return err
 		}

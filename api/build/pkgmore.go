@@ -41,20 +41,20 @@ func (a *api) farmPackageCmd(c *fiber.Ctx, cmd string) error {
 // linkDiff answers cmd=linkdiff: the unified diff from the link's target tree to the link's
 // expansion, i.e. what the link changes (empty for a package that is not a link).
 func (a *api) linkDiff(c *fiber.Ctx) error {
-	project, pkg := pathParam(c, "project"), pathParam(c, "package")
+	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
 	var text string
 	err := a.Store.View(func(tx *bbolt.Tx) error {
 		if _, _, err := lookupPackage(tx, project, pkg); err != nil {
 			return err
 		}
-		unexpanded, err := resolveView(tx, project, pkg, c.Query("rev"), false, c.Query("linkrev"))
+		unexpanded, err := readView(tx, who, project, pkg, c.Query("rev"), false, c.Query("linkrev"))
 		if err != nil || unexpanded.link == nil {
 			return err
 		}
 		if unexpanded.link.Error != "" {
 			return linkError(unexpanded.link.Error)
 		}
-		expanded, err := resolveView(tx, project, pkg, c.Query("rev"), true, c.Query("linkrev"))
+		expanded, err := readView(tx, who, project, pkg, c.Query("rev"), true, c.Query("linkrev"))
 		if err != nil {
 			return err
 		}

@@ -49,7 +49,9 @@ func (a *api) listProjects(c *fiber.Ctx) error {
 		if !deleted {
 			all, err := build.Projects(tx)
 			for _, p := range all {
-				names = append(names, p.Name)
+				if !hiddenFrom(tx, who, p) {
+					names = append(names, p.Name)
+				}
 			}
 			return err
 		}
@@ -84,6 +86,9 @@ type expandedEntry struct {
 // of a deleted project that who may restore; ?expand=1 adds the packages inherited through
 // project links (see boolParam for what counts as set).
 func (a *api) listPackages(c *fiber.Ctx) error {
+	if c.Query("view") == "info" {
+		return a.projectInfo(c)
+	}
 	name, who, deleted := pathParam(c, "project"), personOf(c), boolParam(c, "deleted")
 	var names []string
 	var expanded []build.LinkedPackage

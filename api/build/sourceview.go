@@ -89,7 +89,7 @@ func requestView(tx *bbolt.Tx, c *fiber.Ctx, project, pkg string, preferUpload b
 	if _, pending, err := build.GetUpload(tx, project, pkg); preferUpload && rev == "" && pending && err == nil {
 		rev = uploadRev
 	}
-	return resolveView(tx, project, pkg, rev, boolParam(c, "expand"), c.Query("linkrev"))
+	return readView(tx, personOf(c), project, pkg, rev, boolParam(c, "expand"), c.Query("linkrev"))
 }
 
 // storeExpansion keeps an expansion a read made (once per xsrcmd5; later reads find it).

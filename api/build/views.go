@@ -1,10 +1,13 @@
 package build
 
 import (
+	"net/http"
+
 	"bufio"
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"github.com/pocketforge/pocketforge/api/kit"
 	"regexp"
 	"strings"
 
@@ -49,9 +52,9 @@ type sourceinfoListXML struct {
 
 // sourceInfo describes package pkg's tree: expanded when it is a link (a broken link gives
 // the error instead), the spec file named after the package preferred.
-func sourceInfo(tx *bbolt.Tx, project, pkg, rev string, parse bool) (sourceinfoXML, error) {
+func sourceInfo(tx *bbolt.Tx, who build.Person, project, pkg, rev string, parse bool) (sourceinfoXML, error) {
 	info := sourceinfoXML{Package: pkg}
-	v, err := resolveView(tx, project, pkg, rev, false, "")
+	v, err := readView(tx, who, project, pkg, rev, false, "")
 	if err != nil {
 		return info, err
 	}
@@ -65,7 +68,7 @@ func sourceInfo(tx *bbolt.Tx, project, pkg, rev string, parse bool) (sourceinfoX
 			info.Error = v.link.Error
 			return info, nil
 		}
-		if v, err = resolveView(tx, project, pkg, rev, true, ""); err != nil {
+		if v, err = readView(tx, who, project, pkg, rev, true, ""); err != nil {
 			return info, err
 		}
 		info.LSrcmd5, info.Srcmd5 = info.Srcmd5, v.tree.SrcMD5
@@ -145,7 +148,7 @@ func (a *api) packageInfo(c *fiber.Ctx) error {
 			return err
 		}
 		var err error
-		info, err = sourceInfo(tx, project, pkg, c.Query("rev"), boolParam(c, "parse"))
+		info, err = sourceInfo(tx, personOf(c), project, pkg, c.Query("rev"), boolParam(c, "parse"))
 		return err
 	})
 	if err != nil {
@@ -175,7 +178,10 @@ func (a *api) projectInfo(c *fiber.Ctx) error {
 			if len(wanted) > 0 && !wanted[name] {
 				continue
 			}
-			info, err := sourceInfo(tx, project, name, "", boolParam(c, "parse"))
+			info, err := sourceInfo(tx, personOf(c), project, name, "", boolParam(c, "parse"))
+			if kit.Status(err) == http.StatusForbidden {
+				continue // sources this person may not read are left out
+			}
 			if err != nil {
 				return err
 			}
