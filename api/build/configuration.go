@@ -31,11 +31,13 @@ func (a *api) bindInstance(r fiber.Router) {
 // configurationXML is the configuration document. Schedulers is a pointer so a PUT that
 // leaves <schedulers> out keeps the stored architectures.
 type configurationXML struct {
-	XMLName     xml.Name       `xml:"configuration"`
-	Title       string         `xml:"title"`
-	Description string         `xml:"description"`
-	Name        string         `xml:"name"`
-	Schedulers  *schedulersXML `xml:"schedulers"`
+	XMLName     xml.Name `xml:"configuration"`
+	Title       string   `xml:"title"`
+	Description string   `xml:"description"`
+	Name        string   `xml:"name"`
+	// Registration is one of build.RegistrationModes; a PUT without it keeps the stored one.
+	Registration string         `xml:"registration,omitempty"`
+	Schedulers   *schedulersXML `xml:"schedulers"`
 }
 
 type schedulersXML struct {
@@ -48,10 +50,10 @@ func (a *api) getConfiguration(c *fiber.Ctx) error {
 		return err
 	}
 	return sendXML(c, configurationXML{Title: conf.Title, Description: conf.Description, Name: conf.Name,
-		Schedulers: &schedulersXML{Archs: conf.Schedulers}})
+		Registration: conf.RegistrationMode(), Schedulers: &schedulersXML{Archs: conf.Schedulers}})
 }
 
-// putConfiguration updates title, description and schedulers (Admin). The name is the
+// putConfiguration updates title, description, registration and schedulers (Admin). The name is the
 // instance's identity and stays; schedulers must be architectures the service knows, each once.
 func (a *api) putConfiguration(c *fiber.Ctx) error {
 	if err := adminOnly(personOf(c), "change the configuration"); err != nil {
@@ -60,6 +62,9 @@ func (a *api) putConfiguration(c *fiber.Ctx) error {
 	var d configurationXML
 	if err := parseMeta(c.Body(), &d, "configuration"); err != nil {
 		return err
+	}
+	if d.Registration != "" && !slices.Contains(build.RegistrationModes, d.Registration) {
+		return invalid("configuration", "registration must be allow, confirmation or deny, not '%s'", d.Registration)
 	}
 	if d.Schedulers != nil {
 		for i, arch := range d.Schedulers.Archs {
@@ -74,6 +79,9 @@ func (a *api) putConfiguration(c *fiber.Ctx) error {
 			return err
 		}
 		conf.Title, conf.Description = d.Title, d.Description
+		if d.Registration != "" {
+			conf.Registration = d.Registration
+		}
 		if d.Schedulers != nil {
 			conf.Schedulers = append([]string{}, d.Schedulers.Archs...)
 		}

@@ -76,3 +76,38 @@ func TestPersonDelete(t *testing.T) {
 			Excludes: []string{`"home:alice`, `"home:bob"`, `"home:bob:`}}},
 	})
 }
+
+// TestRegistration: POST /person?cmd=register needs no sign-in and follows the
+// configuration's registration: deny (default), allow, confirmation.
+func TestRegistration(t *testing.T) {
+	e := newEnv(t)
+	asAdmin := basic("Admin", adminPassword)
+	reg := func(login, password string) apitest.Request {
+		return req("POST", "/person?cmd=register", nil, "<unregisteredperson><login>"+login+"</login><email>"+login+
+			"@example.org</email><realname>New Person</realname><password>"+password+"</password></unregisteredperson>")
+	}
+	confAs := func(who map[string]string, mode string) apitest.Request {
+		return req("PUT", "/configuration", who, "<configuration><title>t</title><description/><registration>"+mode+"</registration></configuration>")
+	}
+	conf := func(mode string) apitest.Request { return confAs(asAdmin, mode) }
+	e.run(t, []scenario{
+		{"denied by default", reg("newbie", "secret-pw"), code(400, "err_register_save", "Sorry, sign up is disabled")},
+		{"the configuration says deny", req("GET", "/configuration", asBob, ""), want(200, "<registration>deny</registration>")},
+		{"a bad mode", conf("sometimes"), code(400, "validation_failed")},
+		{"bob may not allow it", confAs(asBob, "allow"), code(403, "no_permission")},
+		{"allow", conf("allow"), ok},
+		{"register", reg("newbie", "secret-pw"), ok},
+		{"signs in at once", req("GET", "/person/newbie", basic("newbie", "secret-pw"), ""), want(200, "<login>newbie</login>", "<state>confirmed</state>")},
+		{"taken", reg("newbie", "secret-pw"), code(400, "err_register_save", "has already been taken")},
+		{"a bad login", reg("../x", "secret-pw"), code(400, "err_register_save", "not a valid login")},
+		{"a short password", reg("shorty", "abc"), code(400, "err_register_save", "password")},
+		{"not a registration document", req("POST", "/person?cmd=register", nil, "<person/>"), code(400, "validation_failed")},
+		{"another command", req("POST", "/person?cmd=frob", nil, ""), code(400, "unknown_command")},
+		{"confirmation", conf("confirmation"), ok},
+		{"registered, to be confirmed", reg("waiting", "secret-pw"), code(400, "err_register_save", "An admin has to confirm your account now")},
+		{"cannot sign in yet", req("GET", "/person/waiting", basic("waiting", "secret-pw"), ""), code(403, "inactive_user")},
+		{"Admin confirms", req("PUT", "/person/waiting", asAdmin, "<person><login>waiting</login><email>waiting@example.org</email><state>confirmed</state></person>"), ok},
+		{"now signs in", req("GET", "/person/waiting", basic("waiting", "secret-pw"), ""), want(200, "<state>confirmed</state>")},
+		{"Admin may not create a bad login by PUT", req("PUT", "/person/a:b", asAdmin, "<person><login>a:b</login><email>x@example.org</email></person>"), code(400, "invalid_login")},
+	})
+}

@@ -1,13 +1,12 @@
 package build
 
 import (
-	"net/http"
+	"encoding/xml"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/store/build"
 	"go.etcd.io/bbolt"
 )
@@ -16,15 +15,78 @@ import (
 // and global roles, locks, deletes, and creates persons (self-registration is off, see
 // registerPerson).
 
-// errRegistrationDisabled answers POST /person?cmd=register: an appliance has no mail to
-// confirm sign-ups with, so Admin creates persons with PUT /person/<login>.
-var errRegistrationDisabled = &kit.Error{Status: http.StatusForbidden, Code: "registration_disabled",
-	Reason: "Registration is disabled on this instance: an administrator creates accounts with PUT /person/<login>"}
+// registerError is the service's answer to a registration it does not take (a 400
+// err_register_save, whose summary osc and browsers show as is).
+func registerError(format string, args ...any) error {
+	return badRequest("err_register_save", format, args...)
+}
 
 // personStates are the states a person document may set.
-var personStates = []string{build.StateConfirmed, build.StateLocked, build.StateDeleted}
+var personStates = []string{build.StateConfirmed, build.StateUnconfirmed, build.StateLocked, build.StateDeleted}
 
-func (a *api) registerPerson(c *fiber.Ctx) error { return errRegistrationDisabled }
+// unregisteredPersonXML is the registration document.
+type unregisteredPersonXML struct {
+	XMLName  xml.Name `xml:"unregisteredperson"`
+	Login    string   `xml:"login"`
+	Email    string   `xml:"email"`
+	Realname string   `xml:"realname"`
+	Password string   `xml:"password"`
+}
+
+// registerPerson answers POST /person?cmd=register, which needs no sign-in (a newcomer has no
+// account yet), as the real service's: the configuration's registration decides — "deny"
+// (the default) refuses, "allow" creates a confirmed person, "confirmation" creates an
+// unconfirmed one and says an administrator has to confirm it (with a 400, as the service
+// does, although the person is saved).
+func (a *api) registerPerson(c *fiber.Ctx) error {
+	c.Set("X-Opensuse-APIVersion", APIVersion)
+	if c.Query("cmd") != "register" {
+		return badRequest("unknown_command", "POST /person takes cmd=register, not '%s'", c.Query("cmd"))
+	}
+	var d unregisteredPersonXML
+	if err := parseMeta(c.Body(), &d, "person"); err != nil {
+		return err
+	}
+	switch {
+	case !build.ValidLogin(d.Login):
+		return registerError("Could not save the registration, details: login: '%s' is not a valid login (2 to 100 letters, digits, _ . + -)", d.Login)
+	case !strings.Contains(d.Email, "@"):
+		return registerError("Could not save the registration, details: email: must be a valid email address")
+	}
+	password, err := newPassword([]byte(d.Password))
+	if err != nil {
+		return registerError("Could not save the registration, details: password: must be 6 to 128 characters and at most 72 bytes")
+	}
+	p := build.Person{Login: d.Login, Email: d.Email, Realname: d.Realname, Created: a.Clock.Now()}
+	if err := p.SetPassword(password); err != nil {
+		return err
+	}
+	err = a.Store.Write(func(tx *bbolt.Tx) error {
+		conf, err := build.GetConfiguration(tx)
+		if err != nil {
+			return err
+		}
+		switch conf.RegistrationMode() {
+		case "allow":
+			p.State = build.StateConfirmed
+		case "confirmation":
+			p.State = build.StateUnconfirmed
+		default:
+			return registerError("Sorry, sign up is disabled")
+		}
+		if _, err := build.GetPerson(tx, d.Login); err == nil {
+			return registerError("Could not save the registration, details: login: has already been taken")
+		}
+		return build.PutPerson(tx, p)
+	})
+	if err != nil {
+		return err
+	}
+	if p.State == build.StateUnconfirmed {
+		return registerError("Thank you for signing up! An admin has to confirm your account now. Please be patient.")
+	}
+	return sendOK(c)
+}
 
 // selfOrAdmin lets the person themself or Admin through.
 func selfOrAdmin(who build.Person, login string) error {
@@ -64,6 +126,9 @@ func (a *api) putPerson(c *fiber.Ctx) error {
 		if err != nil {
 			if err := adminOnly(who, "create persons"); err != nil {
 				return err
+			}
+			if !build.ValidLogin(login) {
+				return badRequest("invalid_login", "'%s' is not a valid login (2 to 100 letters, digits, _ . + -)", login)
 			}
 			p = build.Person{Login: login, State: build.StateConfirmed, Created: a.Clock.Now()}
 		}

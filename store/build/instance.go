@@ -15,6 +15,21 @@ type Configuration struct {
 	Description string   `json:"description"`
 	Name        string   `json:"name"`
 	Schedulers  []string `json:"schedulers"`
+	// Registration says whether POST /person?cmd=register creates persons: "allow" (confirmed
+	// at once), "confirmation" (unconfirmed until Admin confirms) or "deny" (the default: an
+	// appliance has no mail to confirm sign-ups with).
+	Registration string `json:"registration,omitempty"`
+}
+
+// Registration modes of the configuration.
+var RegistrationModes = []string{"allow", "confirmation", "deny"}
+
+// RegistrationMode is the configured mode, "deny" when none was set.
+func (c Configuration) RegistrationMode() string {
+	if c.Registration == "" {
+		return "deny"
+	}
+	return c.Registration
 }
 
 // DefaultConfiguration is what a file that never stored one answers: the demo world builds

@@ -4,6 +4,7 @@
 package build
 
 import (
+	"regexp"
 	"strings"
 	"time"
 
@@ -15,6 +16,9 @@ import (
 // Person states.
 const (
 	StateConfirmed = "confirmed"
+	// StateUnconfirmed is a person who registered while the configuration's registration is
+	// "confirmation": they cannot sign in until Admin sets the state to confirmed.
+	StateUnconfirmed = "unconfirmed"
 	StateLocked    = "locked"
 	StateDeleted   = "deleted"
 )
@@ -226,3 +230,10 @@ func DeletePerson(tx *bbolt.Tx, login string) error {
 	}
 	return err
 }
+
+// loginPattern is the login rule: what can stand in a home project's name (home:<login>), 2 to
+// 100 characters, not starting with a punctuation mark.
+var loginPattern = regexp.MustCompile(`^[a-zA-Z0-9_][a-zA-Z0-9_.+-]{1,99}$`)
+
+// ValidLogin applies the login rule.
+func ValidLogin(login string) bool { return loginPattern.MatchString(login) }
