@@ -19,8 +19,8 @@ const (
 	// StateUnconfirmed is a person who registered while the configuration's registration is
 	// "confirmation": they cannot sign in until Admin sets the state to confirmed.
 	StateUnconfirmed = "unconfirmed"
-	StateLocked    = "locked"
-	StateDeleted   = "deleted"
+	StateLocked      = "locked"
+	StateDeleted     = "deleted"
 )
 
 // RoleAdmin is the global role that may do everything.
