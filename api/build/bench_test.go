@@ -187,3 +187,69 @@ func BenchmarkCommit200Files(b *testing.B) {
 	slices.Sort(e.took)
 	b.ReportMetric(float64(e.took[len(e.took)/2].Microseconds())/1000, "ms/commit")
 }
+
+// BenchmarkExpandBranch200: GET /source/<branch>/<pkg>?expand=1 of a branch link over a
+// 200-file package whose target moved on after the branch (so every request runs the 3-way
+// merge: 199 files follow the target, one is the branch's) through HTTP on loopback; raw reads
+// the link's and the target's newest revision records and XML-encodes a 200-entry listing,
+// no HTTP. Expansion is what `osc co`, `osc up` and `osc cat` of a branch ask for first.
+func BenchmarkExpandBranch200(b *testing.B) {
+	e := newBenchEnv(b)
+	const target, branch = "bench:target", "bench:branch"
+	e.benchProject(b, target, 1, func(int) string { return "big" })
+	e.benchProject(b, branch, 1, func(int) string { return "big" })
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	must(b, e.db.Write(func(tx *bbolt.Tx) error {
+		names, data := files200("base", 0)
+		files := make([]build.FileEntry, len(names))
+		for f := range names {
+			sum, err := build.PutBlob(tx, data[f])
+			if err != nil {
+				return err
+			}
+			files[f] = build.FileEntry{Name: names[f], MD5: sum}
+		}
+		base, err := build.Commit(tx, target, "big", files, "Admin", "", now)
+		if err != nil {
+			return err
+		}
+		link := build.SourceLink{Project: target, Package: "big", BaseRev: base.SrcMD5, Patches: []build.Patch{{Kind: "branch"}}}
+		linkSum, _ := build.PutBlob(tx, link.Render())
+		mine, _ := build.PutBlob(tx, []byte("the branch's own version\n"))
+		local := append(slices.Clone(files), build.FileEntry{Name: build.LinkFile, MD5: linkSum})
+		local[0].MD5 = mine
+		if _, err := build.Commit(tx, branch, "big", local, "Admin", "", now); err != nil {
+			return err
+		}
+		moved, _ := build.PutBlob(tx, []byte("the target moved on\n"))
+		files[199].MD5 = moved
+		_, err = build.Commit(tx, target, "big", files, "Admin", "", now)
+		return err
+	}))
+	e.do(b, "GET", "/source/"+branch+"/big?expand=1", nil) // warm-up: bcrypt, and the expansion stored once
+	raw := func(int) {
+		var tree []build.FileEntry
+		must(b, e.db.View(func(tx *bbolt.Tx) error {
+			l, _, err := build.LatestRevision(tx, branch, "big")
+			if err != nil {
+				return err
+			}
+			t, _, err := build.LatestRevision(tx, target, "big")
+			tree = append(t.Files[1:], l.Files[0])
+			return err
+		}))
+		if _, err := xml.MarshalIndent(dirDoc("big", build.Revision{Files: tree}), "", "  "); err != nil {
+			b.Fatal(err)
+		}
+	}
+	app := func(int) {
+		t0 := time.Now()
+		body := e.do(b, "GET", "/source/"+branch+"/big?expand=1", nil)
+		e.took = append(e.took, time.Since(t0))
+		if !bytes.Contains(body, []byte(`lsrcmd5="`)) || bytes.Count(body, []byte("<entry ")) != 200 {
+			b.Fatalf("expanded listing: %.300s", body)
+		}
+	}
+	bench.Compare(b, 1, app, raw)
+	e.report(b)
+}
