@@ -95,17 +95,39 @@ func sourceInfo(tx *bbolt.Tx, who build.Person, project, pkg, rev string, parse 
 	return info, nil
 }
 
-var subpackageLine = regexp.MustCompile(`^%package\s+(-n\s+)?(\S+)`)
+var (
+	subpackageLine = regexp.MustCompile(`^%package\s+(-n\s+)?(\S+)`)
+	defineLine     = regexp.MustCompile(`^%(?:define|global)\s+(\w+)\s+(.*\S)`)
+	macroRef       = regexp.MustCompile(`%\{\??(\w+)\}|%(\w+)`)
+)
 
 // parseSpec reads Name, Version and Release (default "0") and the subpackages a spec file
-// declares (%package foo → <name>-foo; %package -n foo → foo). Macros are left unexpanded:
-// there is no rpm here to expand them.
+// declares (%package foo → <name>-foo; %package -n foo → foo). Macros the spec defines
+// itself (%define, %global, and the name/version/release tags) are expanded; others stay as
+// written — there is no rpm here to know them.
 func parseSpec(spec []byte) (name, version, release string, subpacks []string) {
+	macros := map[string]string{}
+	expand := func(s string) string {
+		for range 5 { // definitions may refer to each other; a few rounds settle them
+			s = macroRef.ReplaceAllStringFunc(s, func(m string) string {
+				key := macroRef.FindStringSubmatch(m)
+				if v, ok := macros[key[1]+key[2]]; ok {
+					return v
+				}
+				return m
+			})
+		}
+		return s
+	}
 	sc := bufio.NewScanner(bytes.NewReader(spec))
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	var subs [][2]string
 	for sc.Scan() {
 		line := sc.Text()
+		if m := defineLine.FindStringSubmatch(line); m != nil {
+			macros[m[1]] = expand(m[2])
+			continue
+		}
 		if m := subpackageLine.FindStringSubmatch(line); m != nil {
 			subs = append(subs, [2]string{m[1], m[2]})
 			continue
@@ -114,15 +136,12 @@ func parseSpec(spec []byte) (name, version, release string, subpacks []string) {
 		if !ok || len(subs) > 0 {
 			continue
 		}
-		switch strings.ToLower(strings.TrimSpace(tag)) {
-		case "name":
-			name = strings.TrimSpace(value)
-		case "version":
-			version = strings.TrimSpace(value)
-		case "release":
-			release = strings.TrimSpace(value)
+		switch key := strings.ToLower(strings.TrimSpace(tag)); key {
+		case "name", "version", "release":
+			macros[key] = expand(strings.TrimSpace(value))
 		}
 	}
+	name, version, release = macros["name"], macros["version"], macros["release"]
 	if release == "" {
 		release = "0"
 	}
@@ -131,9 +150,9 @@ func parseSpec(spec []byte) (name, version, release string, subpacks []string) {
 	}
 	for _, s := range subs {
 		if s[0] != "" {
-			subpacks = append(subpacks, s[1])
+			subpacks = append(subpacks, expand(s[1]))
 		} else {
-			subpacks = append(subpacks, name+"-"+s[1])
+			subpacks = append(subpacks, name+"-"+expand(s[1]))
 		}
 	}
 	return name, version, release, subpacks
