@@ -1,7 +1,6 @@
 package build
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,11 +10,13 @@ import (
 	"github.com/pocketforge/pocketforge/internal/apitest"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files of testdata/ from the current answers")
+// update rewrites the golden files of testdata/ from the current answers (UPDATE_GOLDEN=1, as
+// DESIGN.md fixes for every golden).
+var update = os.Getenv("UPDATE_GOLDEN") == "1"
 
 // TestGolden: the documents osc and other clients read, whole, against testdata/<name>.xml
 // (the demo world on a fixed clock, so every byte is stable). A change in any element, attribute
-// or order shows here; `go test ./api/build -run TestGolden -update` rewrites the files after
+// or order shows here; `UPDATE_GOLDEN=1 go test ./api/build -run TestGolden` rewrites the files after
 // a deliberate change, for review in the diff.
 func TestGolden(t *testing.T) {
 	e := newEnv(t)
@@ -58,7 +59,7 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("status %d, want %d: %s", got.Status, c.status, got.Body)
 			}
 			file := filepath.Join("testdata", c.name+".xml")
-			if *update {
+			if update {
 				if err := os.WriteFile(file, []byte(got.Body), 0o644); err != nil {
 					t.Fatal(err)
 				}
