@@ -12,7 +12,7 @@ import (
 	"github.com/pocketforge/pocketforge/api/admin"
 	"github.com/pocketforge/pocketforge/api/build"
 	"github.com/pocketforge/pocketforge/api/cloud"
-	"github.com/pocketforge/pocketforge/api/cloud/ratelimit"
+	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/config"

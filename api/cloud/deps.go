@@ -5,7 +5,7 @@ import (
 
 	"log/slog"
 
-	"github.com/pocketforge/pocketforge/api/cloud/ratelimit"
+	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/store"

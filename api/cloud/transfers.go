@@ -8,7 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/cloud/listing"
-	"github.com/pocketforge/pocketforge/api/cloud/ratelimit"
+	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store/cloud"
 	"go.etcd.io/bbolt"
 )
