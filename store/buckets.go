@@ -87,6 +87,17 @@ const (
 	// Build service project extras (store/build/keys.go, store/build/patterns.go).
 	BuildSignKeys = "build/signkeys" // project name (or "_global") → SignKey (the private key too: never served)
 	BuildPatterns = "build/patterns" // project 0x00 pattern file name → Pattern
+
+	// Explorer (store/explorer holds the key layout of each; 0x00 joins key parts).
+	ExplorerProducts   = "explorer/products"    // product full name → Product
+	ExplorerPackages   = "explorer/packages"    // product 0x00 BE32 seq → Package
+	ExplorerByName     = "explorer/by_name"     // index: lower(name) 0x00 product 0x00 BE32 seq
+	ExplorerByVCS      = "explorer/by_vcs"      // index: lower(org 0x00 repo 0x00 branch 0x00 commit) 0x00 product 0x00 BE32 seq
+	ExplorerByRPM      = "explorer/by_rpm"      // index: product 0x00 rpm filename 0x00 0x00 BE32 seq
+	ExplorerRPMs       = "explorer/rpms"        // product 0x00 rpm filename → its file paths (JSON)
+	ExplorerByFile     = "explorer/by_file"     // index: path 0x00 product 0x00 rpm filename
+	ExplorerByBasename = "explorer/by_basename" // index: basename 0x00 path → BE32 count of (product, rpm) shipping it
+	ExplorerMeta       = "explorer/meta"        // "generation" → BE64 change counter (the search index follows it)
 )
 
 // bucketSpec declares one top-level bucket.
@@ -116,6 +127,8 @@ var registry = []bucketSpec{
 	{name: BuildPersons}, {name: BuildGroups}, {name: BuildProjects}, {name: BuildPackages},
 	{name: BuildBlobs}, {name: BuildRevisions}, {name: BuildUploads}, {name: BuildTokens},
 	{name: BuildInstance}, {name: BuildTrackers}, {name: BuildExpansions}, {name: BuildLinks}, {name: BuildPendingBlobs}, {name: BuildMetaRevisions},
+	{name: ExplorerProducts}, {name: ExplorerPackages}, {name: ExplorerByName}, {name: ExplorerByVCS}, {name: ExplorerByRPM},
+	{name: ExplorerRPMs}, {name: ExplorerByFile}, {name: ExplorerByBasename}, {name: ExplorerMeta},
 	{name: BuildAttributeNamespaces}, {name: BuildAttributeDefinitions}, {name: BuildAttributes}, {name: BuildAttributeDefinitionValues},
 	{name: BuildSignKeys}, {name: BuildPatterns},
 }

@@ -37,6 +37,20 @@ func Bucket(tx *bbolt.Tx, name string) (*bbolt.Bucket, error) {
 	return b, nil
 }
 
+// Buckets is Bucket for several names at once, in the order given: domain code that writes
+// one record into several indexes opens them once per transaction, not once per key.
+func Buckets(tx *bbolt.Tx, names ...string) ([]*bbolt.Bucket, error) {
+	out := make([]*bbolt.Bucket, len(names))
+	for i, n := range names {
+		b, err := Bucket(tx, n)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = b
+	}
+	return out, nil
+}
+
 // Put stores v as JSON under key in the named bucket.
 func Put(tx *bbolt.Tx, bucket string, key []byte, v any) error {
 	b, err := Bucket(tx, bucket)
