@@ -30,10 +30,14 @@ func refsUnder(tx *bbolt.Tx, bucket, key string) ([]Ref, error) {
 }
 
 // ByName lists the packages whose lower-cased name is nameKey.
-func ByName(tx *bbolt.Tx, nameKey string) ([]Ref, error) { return refsUnder(tx, store.ExplorerByName, nameKey) }
+func ByName(tx *bbolt.Tx, nameKey string) ([]Ref, error) {
+	return refsUnder(tx, store.ExplorerByName, nameKey)
+}
 
 // ByVCS lists the packages with git tuple vcsKey.
-func ByVCS(tx *bbolt.Tx, vcsKey string) ([]Ref, error) { return refsUnder(tx, store.ExplorerByVCS, vcsKey) }
+func ByVCS(tx *bbolt.Tx, vcsKey string) ([]Ref, error) {
+	return refsUnder(tx, store.ExplorerByVCS, vcsKey)
+}
 
 // ByRPM lists the packages of product whose RPM file name is rpm.
 func ByRPM(tx *bbolt.Tx, product, rpm string) ([]Ref, error) {
