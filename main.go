@@ -78,6 +78,6 @@ func newRoot(env []string, stdout, stderr io.Writer) *cobra.Command {
 			fmt.Fprintf(stdout, "pocketforge %s (data schema %d, %s)\n", version, store.SchemaVersion(), runtime.Version())
 		},
 	}
-	root.AddCommand(serveCmd, versionCmd, newExport(env, stdout), newImport(env, stdout))
+	root.AddCommand(serveCmd, versionCmd, newExport(env, stdout), newImport(env, stdout), newImportSPDX(env, stdout))
 	return root
 }

@@ -10,10 +10,12 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/api"
+	explorerapi "github.com/pocketforge/pocketforge/api/explorer"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/fixtures"
+	"github.com/pocketforge/pocketforge/search"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/appliance"
 	"go.etcd.io/bbolt"
@@ -47,12 +49,23 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 		return fmt.Errorf("cannot listen on %s: %v (choose another --addr)", cfg.Addr, err)
 	}
 	url := cfg.ExternalURLFor(ln.Addr())
-	ready := kit.NewReadiness("store", "fixtures")
+	importer, closeIndex, err := openExplorer(cfg, db, clk, log)
+	if err != nil {
+		return err
+	}
+	defer closeIndex()
+	ready := kit.NewReadiness("store", "fixtures", "search")
 	ready.Set("store", true)
 	jobs := &kit.Jobs{}
 	app := api.New(cfg, api.Deps{
 		Store: db, Clock: clk, Log: log, Ready: ready, Journal: kit.NewJournal(cfg.JournalSize), ExternalURL: url, Jobs: jobs,
-		OnReplace: func() { afterReplace(db, clk, log) },
+		OnReplace: func() {
+			afterReplace(db, clk, log)
+			if err := importer.EnsureIndex(true); err != nil {
+				log.Error("rebuilding the explorer search index after a data replacement failed", "err", err)
+			}
+		},
+		Explorer: importer,
 	})
 	logStart(log, cfg, db, ln.Addr(), url)
 	printBanner(stdout, cfg, db, url, creds)
@@ -72,6 +85,11 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 	defer stopJobs()
 	go jobs.Run(jobCtx, time.Second, clk.Now, log)
 	ready.Set("fixtures", true)
+	if err := importer.EnsureIndex(false); err != nil { // the fixtures may have imported products
+		_ = app.ShutdownWithTimeout(cfg.ShutdownTimeout)
+		return fmt.Errorf("explorer search index: %w", err)
+	}
+	ready.Set("search", true)
 	log.Info("ready", "fixtures", rep.Mode, "loaded", rep.Applied, "ms", time.Since(started).Milliseconds())
 
 	select {
@@ -94,6 +112,25 @@ func afterReplace(db *store.DB, clk clock.Clock, log *slog.Logger) {
 		log.Error("re-linking the bootstrap token after a data replacement failed", "err", err)
 	}
 	log.Info("data replaced")
+}
+
+// openExplorer opens the explorer's search index beside the data file (<data>.index, a
+// directory; in memory for --ephemeral), rebuilding it when it is missing, damaged or behind the
+// store, and returns the importer that keeps it in step.
+func openExplorer(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Logger) (*explorerapi.Importer, func(), error) {
+	if cfg.Ephemeral {
+		return explorerapi.MemoryImporter(db, clk.Now, log), func() {}, nil
+	}
+	ix, _, err := search.Open(db.Path() + ".index")
+	if err != nil {
+		return nil, nil, err
+	}
+	im := &explorerapi.Importer{Store: db, Index: ix, Now: clk.Now, Log: log}
+	if err := im.EnsureIndex(false); err != nil {
+		ix.Close()
+		return nil, nil, fmt.Errorf("explorer search index: %w", err)
+	}
+	return im, func() { ix.Close() }, nil
 }
 
 // openData opens the data file: --data, or a fresh temporary file without fsync for

@@ -12,10 +12,11 @@ import (
 	"github.com/pocketforge/pocketforge/api/admin"
 	"github.com/pocketforge/pocketforge/api/build"
 	"github.com/pocketforge/pocketforge/api/cloud"
-	"github.com/pocketforge/pocketforge/internal/ratelimit"
+	"github.com/pocketforge/pocketforge/api/explorer"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 )
 
@@ -33,6 +34,8 @@ type Deps struct {
 	ExternalURL string
 	// Jobs collects the APIs' clock-driven background work; the caller runs it.
 	Jobs *kit.Jobs
+	// Explorer imports products and keeps the explorer's search index.
+	Explorer *explorer.Importer
 }
 
 // New builds the root app: one place where every API is mounted.
@@ -54,9 +57,18 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		TransferDelay: cfg.TransferDelay, DatabaseProvisionTime: cfg.DBProvisionTime,
 	})
 	build.Bind(app, build.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, FileLimit: cfg.SourceFileLimit, Jobs: d.Jobs})
+	if d.Explorer == nil { // callers that do not keep an index on disk (tests) get one in memory
+		d.Explorer = explorer.MemoryImporter(d.Store, d.Clock.Now, d.Log)
+	}
+	explorer.Bind(app, explorer.Deps{
+		Store: d.Store, Importer: d.Explorer, Log: d.Log, Now: d.Clock.Now, Rate: cfg.ExplorerRate,
+		TrustedProxies: cfg.TrustedProxies, Limiter: ratelimit.New(d.Clock.Now), SPDXDir: cfg.SPDXDir,
+		SPDXInterval: cfg.SPDXInterval, Jobs: d.Jobs,
+	})
 	admin.Bind(app.Group("/_appliance"), admin.Deps{
 		Store: d.Store, Clock: d.Clock, Ready: d.Ready, Journal: d.Journal, Log: d.Log,
 		DevClock: cfg.DevClock, RestoreLimit: cfg.BodyLimit, OnReplace: d.OnReplace,
+		Mount: []func(fiber.Router){func(r fiber.Router) { explorer.BindAdmin(r, d.Explorer) }},
 	})
 	return app
 }

@@ -15,6 +15,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -24,26 +25,30 @@ import (
 // Config is the effective configuration of one pocketforge process. Its zero value is not
 // meaningful; obtain one from Load or FromFlags, which apply the defaults.
 type Config struct {
-	Addr            string        // --addr: listen address, host:port (port 0 = ephemeral)
-	Data            string        // --data: the bbolt data file
-	ConfigFile      string        // --config: YAML file with more settings, "" for none
-	ExternalURL     string        // --external-url: base of every absolute URL emitted, "" = derive from the listener
-	NoFixtures      bool          // --no-fixtures: start with an empty world instead of the demo data
-	Ephemeral       bool          // --ephemeral: temp data file, no fsync, removed on exit
-	BootstrapToken  string        // --bootstrap-token: admin API token, "" = keep the stored one or generate
-	AdminPassword   string        // --admin-password: console password, "" = keep the stored one or generate
-	DevClock        bool          // --dev-clock: allow moving the clock through /_appliance/clock
-	LogLevel        slog.Level    // --log-level
-	LogFormat       string        // --log-format: "text" or "json"
-	BodyLimit       int64         // --body-limit: largest accepted request body, in bytes
-	SourceFileLimit int64         // --source-file-limit: largest source file of a build-service package, in bytes
-	ShutdownTimeout time.Duration // --shutdown-timeout: grace period for in-flight requests
-	JournalSize     int           // --journal-size: request-journal capacity, 0 disables it
-	BatchDelay      time.Duration // --batch-delay: bbolt group-commit delay when writes overlap
-	CloudRateScale  float64       // --cloud-rate-scale: factor on the cloud API's rate limits, 0 = off
-	TransferDelay   time.Duration // --transfer-delay: how long an accepted service transfer takes to complete
-	DBProvisionTime time.Duration // --db-provision-time: how long a new managed database takes to provision
-	Warnings        []string      // non-fatal remarks for the caller to log once logging is set up
+	Addr            string         // --addr: listen address, host:port (port 0 = ephemeral)
+	Data            string         // --data: the bbolt data file
+	ConfigFile      string         // --config: YAML file with more settings, "" for none
+	ExternalURL     string         // --external-url: base of every absolute URL emitted, "" = derive from the listener
+	NoFixtures      bool           // --no-fixtures: start with an empty world instead of the demo data
+	Ephemeral       bool           // --ephemeral: temp data file, no fsync, removed on exit
+	BootstrapToken  string         // --bootstrap-token: admin API token, "" = keep the stored one or generate
+	AdminPassword   string         // --admin-password: console password, "" = keep the stored one or generate
+	DevClock        bool           // --dev-clock: allow moving the clock through /_appliance/clock
+	LogLevel        slog.Level     // --log-level
+	LogFormat       string         // --log-format: "text" or "json"
+	BodyLimit       int64          // --body-limit: largest accepted request body, in bytes
+	SourceFileLimit int64          // --source-file-limit: largest source file of a build-service package, in bytes
+	ShutdownTimeout time.Duration  // --shutdown-timeout: grace period for in-flight requests
+	JournalSize     int            // --journal-size: request-journal capacity, 0 disables it
+	BatchDelay      time.Duration  // --batch-delay: bbolt group-commit delay when writes overlap
+	CloudRateScale  float64        // --cloud-rate-scale: factor on the cloud API's rate limits, 0 = off
+	TransferDelay   time.Duration  // --transfer-delay: how long an accepted service transfer takes to complete
+	DBProvisionTime time.Duration  // --db-provision-time: how long a new managed database takes to provision
+	ExplorerRate    Rate           // --explorer-rate: requests per window and client IP on the explorer's /api and proxy
+	TrustedProxies  []netip.Prefix // --trusted-proxies: whose X-Forwarded-For is believed
+	SPDXDir         string         // --spdx-dir: product SBOMs to import and follow, "" = none
+	SPDXInterval    time.Duration  // --spdx-interval: how often --spdx-dir is looked at
+	Warnings        []string       // non-fatal remarks for the caller to log once logging is set up
 }
 
 // Load parses args (flags only) against a fresh flag set holding every flag, then resolves the

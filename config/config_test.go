@@ -47,6 +47,8 @@ func TestDefaults(t *testing.T) {
 		CloudRateScale:  1,
 		TransferDelay:   5 * time.Second,
 		DBProvisionTime: 30 * time.Second,
+		ExplorerRate:    Rate{Max: 100, Window: time.Hour},
+		SPDXInterval:    30 * time.Second,
 	}
 	tests := []struct {
 		name string
@@ -85,6 +87,10 @@ var sample = map[string][2]string{
 	"log-format":        {"JSON", "json"},
 	"body-limit":        {"10MB", "10MB"},
 	"source-file-limit": {"2MiB", "2MiB"},
+	"explorer-rate":     {"20/10m", "20/10m"},
+	"trusted-proxies":   {"10.0.0.0/8, 192.168.1.1", "10.0.0.0/8,192.168.1.1/32"},
+	"spdx-dir":          {"/srv/sbom", "/srv/sbom"},
+	"spdx-interval":     {"5m", "5m0s"},
 	"shutdown-timeout":  {"1m30s", "1m30s"},
 	"journal-size":      {"0", "0"},
 	"batch-delay":       {"5ms", "5ms"},

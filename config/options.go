@@ -76,6 +76,25 @@ var options = []option{
 		usage: "largest file the build service takes into a package's sources, a `size` (1KiB..16GiB; --body-limit caps it too)",
 		set:   func(c *Config, s string) (err error) { c.SourceFileLimit, err = parseBodyLimit(s); return },
 		get:   func(c *Config) string { return formatSize(c.SourceFileLimit) }},
+	{name: "explorer-rate", def: "100/1h",
+		usage: "the explorer's rate limit per client IP on /api and the build proxy, `requests/window` such as 100/1h (0 turns it off)",
+		set:   func(c *Config, s string) (err error) { c.ExplorerRate, err = parseRate(s); return },
+		get:   func(c *Config) string { return c.ExplorerRate.String() }},
+	{name: "trusted-proxies", def: "",
+		usage: "comma-separated `IPs or CIDRs` of reverse proxies whose X-Forwarded-For names the client (the explorer's rate limit); empty: trust none",
+		set:   func(c *Config, s string) (err error) { c.TrustedProxies, err = parsePrefixes(s); return },
+		get:   func(c *Config) string { return formatPrefixes(c.TrustedProxies) }},
+	{name: "spdx-dir", def: "",
+		usage: "a `directory` of product SBOMs (*.spdx.json, each with its repodata/ beside it) the explorer imports and keeps following",
+		set:   func(c *Config, s string) error { c.SPDXDir = strings.TrimSpace(s); return nil },
+		get:   func(c *Config) string { return c.SPDXDir }},
+	{name: "spdx-interval", def: "30s",
+		usage: "how often --spdx-dir is looked at for new, changed and removed products, a `duration` (0 < d <= 24h)",
+		set: func(c *Config, s string) (err error) {
+			c.SPDXInterval, err = parseDuration(s, 24*time.Hour)
+			return
+		},
+		get: func(c *Config) string { return c.SPDXInterval.String() }},
 	{name: "shutdown-timeout", def: "10s",
 		usage: "how long in-flight requests may finish at shutdown, a `duration` (0 < d <= 10m)",
 		set: func(c *Config, s string) (err error) {

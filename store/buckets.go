@@ -88,15 +88,16 @@ const (
 	BuildSignKeys = "build/signkeys" // project name (or "_global") → SignKey (the private key too: never served)
 	BuildPatterns = "build/patterns" // project 0x00 pattern file name → Pattern
 
-	// Explorer (store/explorer holds the key layout of each; 0x00 joins key parts).
+	// Explorer (store/explorer holds the key layout). Each index bucket holds one nested bucket
+	// per product, so a product is imported with keys in order (fast in bbolt) and removed by
+	// dropping its buckets; a search seeks in each product's bucket (products are few).
 	ExplorerProducts   = "explorer/products"    // product full name → Product
-	ExplorerPackages   = "explorer/packages"    // product 0x00 BE32 seq → Package
-	ExplorerByName     = "explorer/by_name"     // index: lower(name) 0x00 product 0x00 BE32 seq
-	ExplorerByVCS      = "explorer/by_vcs"      // index: lower(org 0x00 repo 0x00 branch 0x00 commit) 0x00 product 0x00 BE32 seq
-	ExplorerByRPM      = "explorer/by_rpm"      // index: product 0x00 rpm filename 0x00 0x00 BE32 seq
-	ExplorerRPMs       = "explorer/rpms"        // product 0x00 rpm filename → its file paths (JSON)
-	ExplorerByFile     = "explorer/by_file"     // index: path 0x00 product 0x00 rpm filename
-	ExplorerByBasename = "explorer/by_basename" // index: basename 0x00 path → BE32 count of (product, rpm) shipping it
+	ExplorerPackages   = "explorer/packages"    // /product: BE32 seq → Package
+	ExplorerByName     = "explorer/by_name"     // /product: lower(name) 0x00 BE32 seq → ""
+	ExplorerByVCS      = "explorer/by_vcs"      // /product: lower(org 0x00 repo 0x00 branch 0x00 commit) 0x00 BE32 seq → ""
+	ExplorerByRPM      = "explorer/by_rpm"      // /product: rpm filename 0x00 BE32 seq → ""
+	ExplorerByFile     = "explorer/by_file"     // /product: path 0x00 rpm filename → ""
+	ExplorerByBasename = "explorer/by_basename" // /product: basename 0x00 path → ""
 	ExplorerMeta       = "explorer/meta"        // "generation" → BE64 change counter (the search index follows it)
 )
 
@@ -128,7 +129,7 @@ var registry = []bucketSpec{
 	{name: BuildBlobs}, {name: BuildRevisions}, {name: BuildUploads}, {name: BuildTokens},
 	{name: BuildInstance}, {name: BuildTrackers}, {name: BuildExpansions}, {name: BuildLinks}, {name: BuildPendingBlobs}, {name: BuildMetaRevisions},
 	{name: ExplorerProducts}, {name: ExplorerPackages}, {name: ExplorerByName}, {name: ExplorerByVCS}, {name: ExplorerByRPM},
-	{name: ExplorerRPMs}, {name: ExplorerByFile}, {name: ExplorerByBasename}, {name: ExplorerMeta},
+	{name: ExplorerByFile}, {name: ExplorerByBasename}, {name: ExplorerMeta},
 	{name: BuildAttributeNamespaces}, {name: BuildAttributeDefinitions}, {name: BuildAttributes}, {name: BuildAttributeDefinitionValues},
 	{name: BuildSignKeys}, {name: BuildPatterns},
 }

@@ -27,6 +27,8 @@ type Deps struct {
 	// OnReplace runs after restore, reset and reseed replaced the data, so derived state (search
 	// indexes, caches) is rebuilt from the store.
 	OnReplace func()
+	// Mount adds more operator routes (the explorer's imports) behind the same token check.
+	Mount []func(auth fiber.Router)
 }
 
 // handlers holds Deps for the route handlers.
@@ -55,4 +57,7 @@ func Bind(r fiber.Router, d Deps) {
 	auth.Delete("/outbox", h.clearOutbox)
 	auth.Get("/clock", h.getClock)
 	auth.Post("/clock", h.setClock)
+	for _, m := range d.Mount {
+		m(auth)
+	}
 }

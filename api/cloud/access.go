@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store/cloud"
 	"go.etcd.io/bbolt"
 )

@@ -5,9 +5,9 @@ import (
 
 	"log/slog"
 
-	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloud"
 )

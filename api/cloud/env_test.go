@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/appliance"
 	"github.com/pocketforge/pocketforge/store/cloud"

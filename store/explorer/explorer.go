@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -62,10 +63,6 @@ const sep = "\x00"
 
 func seqBytes(seq uint32) []byte { return binary.BigEndian.AppendUint32(nil, seq) }
 
-func packageKey(product string, seq uint32) []byte {
-	return append([]byte(product+sep), seqBytes(seq)...)
-}
-
 // NameKey is the search key of a package name (lower-cased).
 func NameKey(name string) string { return strings.ToLower(name) }
 
@@ -87,19 +84,17 @@ func SplitVCSKey(key string) (org, repo, branch, commit string) {
 	return parts[0], parts[1], parts[2], parts[3]
 }
 
-// refKey is a search key followed by the ref it points at.
-func refKey(key, product string, seq uint32) []byte {
-	return append([]byte(key+sep+product+sep), seqBytes(seq)...)
-}
+// seqKey is a search key followed by a package's seq (a key of a product's index bucket).
+func seqKey(key string, seq uint32) []byte { return append([]byte(key+sep), seqBytes(seq)...) }
 
-// parseRef reads the ref at the end of an index key whose search key (and its separator) take
-// the first prefix bytes: the product, a separator and the big-endian seq.
-func parseRef(k []byte, prefix int) (Ref, bool) {
-	rest := k[prefix:]
-	if len(rest) < 5 || rest[len(rest)-5] != 0 {
-		return Ref{}, false
+// productBucket is product's nested bucket in the index bucket name; nil when the product has
+// none (not imported, or nothing of that kind).
+func productBucket(tx *bbolt.Tx, name, product string) *bbolt.Bucket {
+	b, err := store.Bucket(tx, name)
+	if err != nil {
+		return nil
 	}
-	return Ref{Product: string(rest[:len(rest)-5]), Seq: binary.BigEndian.Uint32(rest[len(rest)-4:])}, true
+	return b.Bucket([]byte(product))
 }
 
 // Generation is the explorer's change counter: every import or removal raises it, and the
@@ -146,7 +141,16 @@ func Products(tx *bbolt.Tx) ([]Product, error) {
 
 // GetPackage reads one package.
 func GetPackage(tx *bbolt.Tx, r Ref) (Package, error) {
-	return store.Get[Package](tx, store.ExplorerPackages, packageKey(r.Product, r.Seq))
+	var p Package
+	b := productBucket(tx, store.ExplorerPackages, r.Product)
+	if b == nil {
+		return p, store.NotFoundf("package %s/%d: not imported", r.Product, r.Seq)
+	}
+	v := b.Get(seqBytes(r.Seq))
+	if v == nil {
+		return p, store.NotFoundf("package %s/%d: not imported", r.Product, r.Seq)
+	}
+	return p, json.Unmarshal(v, &p)
 }
 
 // Change is what an import or removal did to the search keys: the name and git keys of the
@@ -194,31 +198,28 @@ func Import(tx *bbolt.Tx, p spdx.Product, rpms []spdx.RPM, source, digest string
 		pkgs[i] = FromSPDX(sp)
 	}
 	ch.NewNames, ch.NewVCS = Keys(pkgs)
-	buckets, err := store.Buckets(tx, store.ExplorerPackages, store.ExplorerByName, store.ExplorerByVCS, store.ExplorerByRPM)
-	if err != nil {
-		return ch, err
-	}
+	var packages, byName, byVCS, byRPM sortedPuts
 	for i, pk := range pkgs {
 		seq := uint32(i)
 		data, err := json.Marshal(pk)
 		if err != nil {
 			return ch, err
 		}
-		if err := buckets[0].Put(packageKey(full, seq), data); err != nil {
-			return ch, err
-		}
-		if err := buckets[1].Put(refKey(NameKey(pk.Name), full, seq), nil); err != nil {
-			return ch, err
-		}
+		packages.add(seqBytes(seq), data)
+		byName.add(seqKey(NameKey(pk.Name), seq), nil)
 		if k := VCSKey(pk); k != "" {
-			if err := buckets[2].Put(refKey(k, full, seq), nil); err != nil {
-				return ch, err
-			}
+			byVCS.add(seqKey(k, seq), nil)
 		}
 		if pk.Filename != "" {
-			if err := buckets[3].Put(refKey(full+sep+pk.Filename, "", seq), nil); err != nil {
-				return ch, err
-			}
+			byRPM.add(seqKey(pk.Filename, seq), nil)
+		}
+	}
+	for _, w := range []struct {
+		bucket string
+		puts   *sortedPuts
+	}{{store.ExplorerPackages, &packages}, {store.ExplorerByName, &byName}, {store.ExplorerByVCS, &byVCS}, {store.ExplorerByRPM, &byRPM}} {
+		if err := w.puts.write(tx, w.bucket, full); err != nil {
+			return ch, err
 		}
 	}
 	files, err := putFiles(tx, full, rpms)
@@ -234,56 +235,74 @@ func Import(tx *bbolt.Tx, p spdx.Product, rpms []spdx.RPM, source, digest string
 	return ch, err
 }
 
-// putFiles stores the product's RPM file lists: the list per RPM (for removal), the exact path
-// index and the basename index with a count of the (product, RPM) pairs shipping each path.
-func putFiles(tx *bbolt.Tx, full string, rpms []spdx.RPM) (int, error) {
-	buckets, err := store.Buckets(tx, store.ExplorerRPMs, store.ExplorerByFile, store.ExplorerByBasename)
-	if err != nil {
-		return 0, err
+// sortedPuts collects the writes to one bucket and makes them in key order. bbolt splits its
+// nodes only when a transaction commits, so within one large transaction each Put into the
+// middle of a node moves everything after it: keys in random order cost quadratic time (an
+// import of 90,000 files took half a minute), keys in order only append.
+type sortedPuts struct{ keys, values [][]byte }
+
+func (s *sortedPuts) add(k, v []byte) {
+	s.keys = append(s.keys, k)
+	s.values = append(s.values, v)
+}
+
+func (s *sortedPuts) Len() int           { return len(s.keys) }
+func (s *sortedPuts) Less(i, j int) bool { return bytes.Compare(s.keys[i], s.keys[j]) < 0 }
+func (s *sortedPuts) Swap(i, j int) {
+	s.keys[i], s.keys[j] = s.keys[j], s.keys[i]
+	s.values[i], s.values[j] = s.values[j], s.values[i]
+}
+
+// write puts the collected keys into product's new nested bucket of bucket.
+func (s *sortedPuts) write(tx *bbolt.Tx, bucket, product string) error {
+	if len(s.keys) == 0 {
+		return nil
 	}
+	parent, err := store.Bucket(tx, bucket)
+	if err != nil {
+		return err
+	}
+	b, err := parent.CreateBucketIfNotExists([]byte(product))
+	if err != nil {
+		return err
+	}
+	b.FillPercent = 0.9 // keys come in order: pack pages fuller than the default half
+	sort.Sort(s)
+	for i, k := range s.keys {
+		if err := b.Put(k, s.values[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// putFiles stores the product's RPM file lists in its exact-path and basename buckets.
+func putFiles(tx *bbolt.Tx, full string, rpms []spdx.RPM) (int, error) {
+	var byFile, byBase sortedPuts
+	bases := map[string]bool{}
 	n := 0
 	for _, r := range rpms {
 		if r.Filename == "" || strings.Contains(r.Filename, sep) {
 			continue
 		}
-		data, err := json.Marshal(r.Files)
-		if err != nil {
-			return n, err
-		}
-		if err := buckets[0].Put([]byte(full+sep+r.Filename), data); err != nil {
-			return n, err
-		}
+		seen := map[string]bool{}
 		for _, f := range r.Files {
-			if f == "" || strings.Contains(f, sep) {
-				continue
+			if f == "" || strings.Contains(f, sep) || seen[f] {
+				continue // empty, unstorable, or listed twice in one RPM
 			}
-			fk := []byte(f + sep + full + sep + r.Filename)
-			if buckets[1].Get(fk) != nil {
-				continue // listed twice in one RPM
-			}
-			if err := buckets[1].Put(fk, nil); err != nil {
-				return n, err
-			}
-			if err := addCount(buckets[2], []byte(path.Base(f)+sep+f), 1); err != nil {
-				return n, err
+			seen[f] = true
+			byFile.add([]byte(f+sep+r.Filename), nil)
+			if bk := path.Base(f) + sep + f; !bases[bk] {
+				bases[bk] = true
+				byBase.add([]byte(bk), nil)
 			}
 			n++
 		}
 	}
-	return n, nil
-}
-
-// addCount adds delta to a BE32 counter, deleting it at zero.
-func addCount(b *bbolt.Bucket, k []byte, delta int) error {
-	var n int
-	if v := b.Get(k); len(v) == 4 {
-		n = int(binary.BigEndian.Uint32(v))
+	if err := byFile.write(tx, store.ExplorerByFile, full); err != nil {
+		return n, err
 	}
-	n += delta
-	if n <= 0 {
-		return b.Delete(k)
-	}
-	return b.Put(k, binary.BigEndian.AppendUint32(nil, uint32(n)))
+	return n, byBase.write(tx, store.ExplorerByBasename, full)
 }
 
 // Remove drops an imported product; removing one that is not there is no error (the change
@@ -297,71 +316,42 @@ func Remove(tx *bbolt.Tx, full string) (Change, error) {
 	return ch, err
 }
 
-// remove deletes everything of product full and reports its old keys.
+// productBuckets are the index buckets that hold a nested bucket per product.
+var productBuckets = []string{store.ExplorerPackages, store.ExplorerByName, store.ExplorerByVCS, store.ExplorerByRPM,
+	store.ExplorerByFile, store.ExplorerByBasename}
+
+// remove deletes everything of product full (its nested buckets and record) and reports its
+// old search keys.
 func remove(tx *bbolt.Tx, full string) (Change, error) {
 	var ch Change
 	if _, err := GetProduct(tx, full); err != nil {
 		return ch, nil
 	}
 	var pkgs []Package
-	prefix := []byte(full + sep)
-	err := store.Each(tx, store.ExplorerPackages, prefix, func(_ []byte, p Package) (bool, error) {
-		pkgs = append(pkgs, p)
-		return true, nil
-	})
-	if err != nil {
-		return ch, err
-	}
-	ch.OldNames, ch.OldVCS = Keys(pkgs)
-	buckets, err := store.Buckets(tx, store.ExplorerPackages, store.ExplorerByName, store.ExplorerByVCS, store.ExplorerByRPM,
-		store.ExplorerRPMs, store.ExplorerByFile, store.ExplorerByBasename, store.ExplorerProducts)
-	if err != nil {
-		return ch, err
-	}
-	for i, pk := range pkgs {
-		seq := uint32(i)
-		keys := [][]byte{packageKey(full, seq), refKey(NameKey(pk.Name), full, seq), nil, nil}
-		if k := VCSKey(pk); k != "" {
-			keys[2] = refKey(k, full, seq)
-		}
-		if pk.Filename != "" {
-			keys[3] = refKey(full+sep+pk.Filename, "", seq)
-		}
-		for b, k := range keys {
-			if k == nil {
-				continue
+	if b := productBucket(tx, store.ExplorerPackages, full); b != nil {
+		err := b.ForEach(func(_, v []byte) error {
+			var p Package
+			if err := json.Unmarshal(v, &p); err != nil {
+				return fmt.Errorf("explorer package of %s: %w", full, err)
 			}
-			if err := buckets[b].Delete(k); err != nil {
-				return ch, err
-			}
-		}
-	}
-	var rpmKeys [][]byte
-	c := buckets[4].Cursor()
-	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		var files []string
-		if err := json.Unmarshal(v, &files); err != nil {
-			return ch, fmt.Errorf("explorer rpm %q: %w", k, err)
-		}
-		rpm := string(k[len(prefix):])
-		for _, f := range files {
-			fk := []byte(f + sep + full + sep + rpm)
-			if buckets[5].Get(fk) == nil {
-				continue
-			}
-			if err := buckets[5].Delete(fk); err != nil {
-				return ch, err
-			}
-			if err := addCount(buckets[6], []byte(path.Base(f)+sep+f), -1); err != nil {
-				return ch, err
-			}
-		}
-		rpmKeys = append(rpmKeys, slices.Clone(k))
-	}
-	for _, k := range rpmKeys {
-		if err := buckets[4].Delete(k); err != nil {
+			pkgs = append(pkgs, p)
+			return nil
+		})
+		if err != nil {
 			return ch, err
 		}
 	}
-	return ch, buckets[7].Delete([]byte(full))
+	ch.OldNames, ch.OldVCS = Keys(pkgs)
+	for _, name := range productBuckets {
+		parent, err := store.Bucket(tx, name)
+		if err != nil {
+			return ch, err
+		}
+		if parent.Bucket([]byte(full)) != nil {
+			if err := parent.DeleteBucket([]byte(full)); err != nil {
+				return ch, err
+			}
+		}
+	}
+	return ch, store.Delete(tx, store.ExplorerProducts, []byte(full))
 }

@@ -2,96 +2,119 @@ package explorer
 
 import (
 	"bytes"
+	"encoding/binary"
+	"sort"
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store"
 	"go.etcd.io/bbolt"
 )
 
-// The lookups behind the searches: every one reads index keys under an exact search key (or,
-// for commits and files, a key prefix) and returns refs or file hits, resolved by the caller in
-// the same read transaction.
+// The lookups behind the searches: each seeks an exact search key (or, for files, a path or
+// basename) in every product's index bucket and returns refs or file hits, which the caller
+// resolves in the same read transaction.
 
-// refsUnder lists the refs indexed under key in an index bucket.
-func refsUnder(tx *bbolt.Tx, bucket, key string) ([]Ref, error) {
-	b, err := store.Bucket(tx, bucket)
+// productNames lists the imported products, in name order.
+func productNames(tx *bbolt.Tx) []string {
+	b, err := store.Bucket(tx, store.ExplorerProducts)
 	if err != nil {
-		return nil, err
+		return nil
 	}
-	prefix := []byte(key + sep)
+	var out []string
+	_ = b.ForEach(func(k, _ []byte) error { out = append(out, string(k)); return nil })
+	return out
+}
+
+// refsUnder lists the refs indexed under key in every product's bucket of an index.
+func refsUnder(tx *bbolt.Tx, index, key string) []Ref {
 	var out []Ref
+	prefix := []byte(key + sep)
+	for _, product := range productNames(tx) {
+		b := productBucket(tx, index, product)
+		if b == nil {
+			continue
+		}
+		c := b.Cursor()
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+			if rest := k[len(prefix):]; len(rest) == 4 {
+				out = append(out, Ref{Product: product, Seq: binary.BigEndian.Uint32(rest)})
+			}
+		}
+	}
+	return out
+}
+
+// ByName lists the packages whose lower-cased name is nameKey.
+func ByName(tx *bbolt.Tx, nameKey string) ([]Ref, error) {
+	return refsUnder(tx, store.ExplorerByName, nameKey), nil
+}
+
+// ByVCS lists the packages with git tuple vcsKey.
+func ByVCS(tx *bbolt.Tx, vcsKey string) ([]Ref, error) {
+	return refsUnder(tx, store.ExplorerByVCS, vcsKey), nil
+}
+
+// ByRPM lists the packages of product whose RPM file name is rpm.
+func ByRPM(tx *bbolt.Tx, product, rpm string) ([]Ref, error) {
+	b := productBucket(tx, store.ExplorerByRPM, product)
+	if b == nil {
+		return nil, nil
+	}
+	var out []Ref
+	prefix := []byte(rpm + sep)
 	c := b.Cursor()
 	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-		if r, ok := parseRef(k, len(prefix)); ok {
-			out = append(out, r)
+		if rest := k[len(prefix):]; len(rest) == 4 {
+			out = append(out, Ref{Product: product, Seq: binary.BigEndian.Uint32(rest)})
 		}
 	}
 	return out, nil
 }
 
-// ByName lists the packages whose lower-cased name is nameKey.
-func ByName(tx *bbolt.Tx, nameKey string) ([]Ref, error) {
-	return refsUnder(tx, store.ExplorerByName, nameKey)
-}
-
-// ByVCS lists the packages with git tuple vcsKey.
-func ByVCS(tx *bbolt.Tx, vcsKey string) ([]Ref, error) {
-	return refsUnder(tx, store.ExplorerByVCS, vcsKey)
-}
-
-// ByRPM lists the packages of product whose RPM file name is rpm.
-func ByRPM(tx *bbolt.Tx, product, rpm string) ([]Ref, error) {
-	return refsUnder(tx, store.ExplorerByRPM, product+sep+rpm)
-}
-
-// HasKey reports whether any package still has a name key (bucket ExplorerByName) or git key
-// (ExplorerByVCS): the index drops a key only when none has.
-func HasKey(tx *bbolt.Tx, bucket, key string) bool {
-	b, err := store.Bucket(tx, bucket)
-	if err != nil {
-		return false
-	}
+// HasKey reports whether any package still has a name key (index ExplorerByName) or git key
+// (ExplorerByVCS): the search index drops a key only when none has.
+func HasKey(tx *bbolt.Tx, index, key string) bool {
 	prefix := []byte(key + sep)
-	k, _ := b.Cursor().Seek(prefix)
-	return k != nil && bytes.HasPrefix(k, prefix)
+	for _, product := range productNames(tx) {
+		if b := productBucket(tx, index, product); b != nil {
+			if k, _ := b.Cursor().Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
-// EachKey visits the distinct search keys of an index bucket (ExplorerByName or ExplorerByVCS)
-// in order, for rebuilding the search index.
-func EachKey(tx *bbolt.Tx, bucket string, visit func(key string) error) error {
-	b, err := store.Bucket(tx, bucket)
-	if err != nil {
-		return err
-	}
-	c := b.Cursor()
-	for k, _ := c.First(); k != nil; {
-		// A ref key ends in sep product sep BE32; the search key is what comes before the
-		// product, found from the right (the product name holds no NUL, the search key may).
-		r, ok := lastRef(k)
-		if !ok {
-			k, _ = c.Next()
+// EachKey visits the distinct search keys of an index (ExplorerByName or ExplorerByVCS) over
+// all products, in order: what the search index is rebuilt from.
+func EachKey(tx *bbolt.Tx, index string, visit func(key string) error) error {
+	seen := map[string]bool{}
+	for _, product := range productNames(tx) {
+		b := productBucket(tx, index, product)
+		if b == nil {
 			continue
 		}
-		key := string(k[:len(k)-len(r.Product)-6])
-		if err := visit(key); err != nil {
+		err := b.ForEach(func(k, _ []byte) error {
+			if len(k) > 5 {
+				seen[string(k[:len(k)-5])] = true
+			}
+			return nil
+		})
+		if err != nil {
 			return err
 		}
-		k, _ = c.Seek(append([]byte(key+sep), 0xff))
+	}
+	keys := make([]string, 0, len(seen))
+	for k := range seen {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := visit(k); err != nil {
+			return err
+		}
 	}
 	return nil
-}
-
-// lastRef parses the product and seq at the end of a ref key.
-func lastRef(k []byte) (Ref, bool) {
-	if len(k) < 6 || k[len(k)-5] != 0 {
-		return Ref{}, false
-	}
-	head := k[:len(k)-5]
-	i := bytes.LastIndexByte(head, 0)
-	if i < 0 {
-		return Ref{}, false
-	}
-	return Ref{Product: string(head[i+1:])}, true
 }
 
 // FileHit is one (path, product, RPM) that ships a file.
@@ -106,33 +129,30 @@ type FileHit struct {
 const maxFileHits = 10_000
 
 // Files finds the files a query names exactly: a full path when it holds a "/", else a
-// basename. Hits come by path, then product and RPM.
+// basename. Hits come by product, then path and RPM.
 func Files(tx *bbolt.Tx, q string) ([]FileHit, error) {
-	byFile, err := store.Bucket(tx, store.ExplorerByFile)
-	if err != nil {
-		return nil, err
-	}
-	paths := []string{q}
-	if !strings.Contains(q, "/") {
-		paths = nil
-		byBase, err := store.Bucket(tx, store.ExplorerByBasename)
-		if err != nil {
-			return nil, err
-		}
-		prefix := []byte(q + sep)
-		c := byBase.Cursor()
-		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(paths) < maxFileHits; k, _ = c.Next() {
-			paths = append(paths, string(k[len(prefix):]))
-		}
-	}
 	var out []FileHit
-	for _, p := range paths {
-		prefix := []byte(p + sep)
-		c := byFile.Cursor()
-		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(out) < maxFileHits; k, _ = c.Next() {
-			product, rpm, ok := strings.Cut(string(k[len(prefix):]), sep)
-			if ok {
-				out = append(out, FileHit{Path: p, Product: product, RPM: rpm})
+	for _, product := range productNames(tx) {
+		byFile := productBucket(tx, store.ExplorerByFile, product)
+		if byFile == nil {
+			continue
+		}
+		paths := []string{q}
+		if !strings.Contains(q, "/") {
+			paths = nil
+			if byBase := productBucket(tx, store.ExplorerByBasename, product); byBase != nil {
+				prefix := []byte(q + sep)
+				c := byBase.Cursor()
+				for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(paths) < maxFileHits; k, _ = c.Next() {
+					paths = append(paths, string(k[len(prefix):]))
+				}
+			}
+		}
+		for _, p := range paths {
+			prefix := []byte(p + sep)
+			c := byFile.Cursor()
+			for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(out) < maxFileHits; k, _ = c.Next() {
+				out = append(out, FileHit{Path: p, Product: product, RPM: string(k[len(prefix):])})
 			}
 		}
 	}

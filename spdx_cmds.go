@@ -1,0 +1,86 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	explorerapi "github.com/pocketforge/pocketforge/api/explorer"
+	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/search"
+	"github.com/spf13/cobra"
+)
+
+// newImportSPDX builds `pocketforge import-spdx FILE|DIR…`: import product SBOMs (each with the
+// repodata/ beside it) into the data file and its search index while the server is stopped
+// (it holds the file's lock; while it runs, POST /_appliance/explorer/import does the same).
+// Each product is imported whole or not at all; a product that does not load is named with
+// its problem, the others go in, and the exit status says whether all did.
+func newImportSPDX(env []string, stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "import-spdx FILE|DIR...",
+		Short: "Import product SBOMs (*.spdx.json, with repodata/ beside each) into the explorer; the server must be stopped",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := config.FromFlags(cmd.Flags(), env)
+			if err != nil {
+				return err
+			}
+			db, err := openOffline(cfg)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			ix, _, err := search.Open(db.Path() + ".index")
+			if err != nil {
+				return err
+			}
+			defer ix.Close()
+			im := &explorerapi.Importer{Store: db, Index: ix, Now: time.Now, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+			if err := im.EnsureIndex(false); err != nil {
+				return err
+			}
+			failed := 0
+			for _, arg := range args {
+				files, err := explorerapi.FindSBOMs(arg)
+				if err != nil {
+					return err
+				}
+				if len(files) == 0 {
+					return fmt.Errorf("%s: no *%s file", arg, explorerapi.SBOMSuffix)
+				}
+				for _, f := range files {
+					t0 := time.Now()
+					in, err := explorerapi.LoadSBOM(f)
+					if err == nil {
+						var res explorerapi.Imported
+						if res, err = im.Import(in); err == nil {
+							state := "imported"
+							if res.Skipped {
+								state = "unchanged"
+							}
+							fmt.Fprintf(stdout, "%s %s: %d packages, %d RPMs, %d files (%s, %.1fs)\n", state, res.Product,
+								res.Packages, res.RPMs, res.Files, f, time.Since(t0).Seconds())
+							continue
+						}
+					}
+					failed++
+					fmt.Fprintf(stdout, "not imported: %v\n", err)
+				}
+			}
+			if failed > 0 {
+				return errors.New(plural(failed, "product was", "products were") + " not imported")
+			}
+			return nil
+		},
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
