@@ -56,7 +56,7 @@ func isTrusted(a netip.Addr, trusted []netip.Prefix) bool {
 
 // limit is the rate-limit middleware of the explorer's counted routes.
 func (a *api) limit(c *fiber.Ctx) error {
-	if a.Rate.Max <= 0 {
+	if a.Rate.Max <= 0 || a.Rate.Window <= 0 { // no window can be counted: off, as ratelimit.Limit treats it
 		return c.Next()
 	}
 	l := ratelimit.Limit{Name: "explorer", Max: a.Rate.Max, Window: a.Rate.Window}
