@@ -27,7 +27,7 @@ func newExport(env []string, stdout io.Writer) *cobra.Command {
 			if _, err := os.Stat(cfg.Data); err != nil {
 				return fmt.Errorf("data file %s does not exist (choose it with --data)", cfg.Data)
 			}
-			db, err := openOffline(cfg)
+			db, err := openOffline(cfg, "GET /_appliance/snapshot")
 			if err != nil {
 				return err
 			}
@@ -65,7 +65,7 @@ func newImport(env []string, stdout io.Writer) *cobra.Command {
 			if _, err := os.Stat(cfg.Data); err == nil && !force {
 				return fmt.Errorf("data file %s exists; pass --force to replace its contents with %s", cfg.Data, args[0])
 			}
-			db, err := openOffline(cfg)
+			db, err := openOffline(cfg, "POST /_appliance/restore")
 			if err != nil {
 				return err
 			}
@@ -83,10 +83,10 @@ func newImport(env []string, stdout io.Writer) *cobra.Command {
 }
 
 // openOffline opens the data file for a command that needs the server stopped.
-func openOffline(cfg *config.Config) (*store.DB, error) {
+func openOffline(cfg *config.Config, whileRunning string) (*store.DB, error) {
 	db, err := store.Open(cfg.Data, store.Options{BatchDelay: cfg.BatchDelay})
 	if errors.Is(err, store.ErrLocked) {
-		return nil, fmt.Errorf("%w; while the server runs, use GET /_appliance/snapshot or POST /_appliance/restore", err)
+		return nil, fmt.Errorf("%w; while the server runs, use %s", err, whileRunning)
 	}
 	return db, err
 }

@@ -28,7 +28,7 @@ func newImportSPDX(env []string, stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			db, err := openOffline(cfg)
+			db, err := openOffline(cfg, "POST /_appliance/explorer/import?path=…")
 			if err != nil {
 				return err
 			}
