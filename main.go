@@ -79,5 +79,6 @@ func newRoot(env []string, stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	root.AddCommand(serveCmd, versionCmd, newExport(env, stdout), newImport(env, stdout), newImportSPDX(env, stdout))
+	root.AddCommand(newValues(stdout))
 	return root
 }

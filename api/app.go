@@ -12,6 +12,7 @@ import (
 	"github.com/pocketforge/pocketforge/api/admin"
 	"github.com/pocketforge/pocketforge/api/build"
 	"github.com/pocketforge/pocketforge/api/cloud"
+	"github.com/pocketforge/pocketforge/api/deploy"
 	"github.com/pocketforge/pocketforge/api/explorer"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
@@ -65,6 +66,7 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		TrustedProxies: cfg.TrustedProxies, Limiter: ratelimit.New(d.Clock.Now), SPDXDir: cfg.SPDXDir,
 		SPDXInterval: cfg.SPDXInterval, Jobs: d.Jobs,
 	})
+	deploy.Bind(app)
 	admin.Bind(app.Group("/_appliance"), admin.Deps{
 		Store: d.Store, Clock: d.Clock, Ready: d.Ready, Journal: d.Journal, Log: d.Log,
 		DevClock: cfg.DevClock, RestoreLimit: cfg.BodyLimit, OnReplace: d.OnReplace,

@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/build"
 	"github.com/pocketforge/pocketforge/api/cloud"
+	"github.com/pocketforge/pocketforge/api/deploy"
 	"github.com/pocketforge/pocketforge/api/explorer"
 	"github.com/pocketforge/pocketforge/api/kit"
 )
@@ -25,6 +26,7 @@ var areas = []area{
 	{"cloud", cloud.Prefixes, cloud.RenderError},
 	{"build", build.Prefixes, build.RenderError},
 	{"explorer", explorer.Prefixes, explorer.RenderError},
+	{"deploy", deploy.Prefixes, deploy.RenderError},
 }
 
 // other serves paths no API owns (the web interface's, later).
