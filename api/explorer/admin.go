@@ -65,14 +65,13 @@ func (h adminHandlers) importProducts(c *fiber.Ctx) error {
 		}
 		done = append(done, res)
 	}
-	status := http.StatusOK
-	if len(done) == 0 {
-		status = http.StatusBadRequest
-	}
 	if problems == nil {
 		problems = []fiber.Map{}
 	}
-	return c.Status(status).JSON(fiber.Map{"imported": done, "errors": problems})
+	if len(done) == 0 { // a 400 carries {"error"} like every explorer error, and the details
+		return c.Status(http.StatusBadRequest).JSON(fiber.Map{"error": "no product was imported", "imported": done, "errors": problems})
+	}
+	return c.JSON(fiber.Map{"imported": done, "errors": problems})
 }
 
 func (h adminHandlers) listProducts(c *fiber.Ctx) error {

@@ -66,7 +66,7 @@ func LoadSBOM(path string) (Input, error) {
 	if md, err := os.ReadFile(repomd); err == nil {
 		h.Write(md) // repomd.xml names every data file by checksum: it stands for all of them
 		if rpms, err = spdx.ParseRepodata(os.DirFS(dir), "repodata"); err != nil {
-			return Input{}, err
+			return Input{}, fmt.Errorf("%s: %w", dir, err) // its errors name files relative to dir
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return Input{}, fmt.Errorf("%s: %w", repomd, err)

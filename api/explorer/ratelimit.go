@@ -32,7 +32,7 @@ func clientIP(c *fiber.Ctx, trusted []netip.Prefix) string {
 	}
 	hops := strings.Split(c.Get(fiber.HeaderXForwardedFor), ",")
 	for i := len(hops) - 1; i >= 0; i-- {
-		a, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		a, err := hopAddr(strings.TrimSpace(hops[i]))
 		if err != nil {
 			break // a garbled hop: trust nothing beyond the last good one
 		}
@@ -43,6 +43,16 @@ func clientIP(c *fiber.Ctx, trusted []netip.Prefix) string {
 		peer = a
 	}
 	return peer.String()
+}
+
+// hopAddr reads one X-Forwarded-For entry: an address, or an address with a port (some proxies
+// add it; "[::1]:8080" for IPv6).
+func hopAddr(s string) (netip.Addr, error) {
+	if a, err := netip.ParseAddr(s); err == nil {
+		return a, nil
+	}
+	ap, err := netip.ParseAddrPort(s)
+	return ap.Addr(), err
 }
 
 func isTrusted(a netip.Addr, trusted []netip.Prefix) bool {

@@ -121,6 +121,37 @@ func (a *api) view(fn func(r *resolver) error) error {
 	return a.Store.View(func(tx *bbolt.Tx) error { return fn(&resolver{tx: tx, products: map[string]explorer.Product{}}) })
 }
 
+// maxKeyRetries bounds how often keysThenView asks the index again because an import switched
+// the store in between (imports are seconds apart; a retry is rare, ten in a row never).
+const maxKeyRetries = 10
+
+// keysThenView asks the index for keys, then resolves them in a read transaction of the same
+// store generation the keys were asked at: an import adds its keys before it switches the
+// store and drops old ones only after, so keys asked at generation g cover every package of
+// generation g — but not of a later one. When an import switched in between, the search asks
+// again; so every answer shows each product as one version, whole.
+func (a *api) keysThenView(keys func() ([]string, error), fn func(r *resolver, keys []string) error) error {
+	for attempt := 0; ; attempt++ {
+		var before uint64
+		_ = a.Store.View(func(tx *bbolt.Tx) error { before = explorer.Generation(tx); return nil })
+		ks, err := keys()
+		if err != nil {
+			return err
+		}
+		stale := false
+		err = a.view(func(r *resolver) error {
+			if explorer.Generation(r.tx) != before && attempt < maxKeyRetries {
+				stale = true
+				return nil
+			}
+			return fn(r, ks)
+		})
+		if err != nil || !stale {
+			return err
+		}
+	}
+}
+
 // searchPackages answers /api/products/packages: names containing q, case-insensitively
 // (every package when q is absent), sorted by package name.
 func (a *api) searchPackages(c *fiber.Ctx) error {
@@ -128,32 +159,29 @@ func (a *api) searchPackages(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var keys []string
-	if given && q != "" {
-		if keys, err = a.Importer.Index.Names(q); err != nil {
-			return err
-		}
-	}
 	var list []packageJSON
-	err = a.view(func(r *resolver) error {
-		if !given || q == "" { // every package: the name index is in name order already
+	if !given || q == "" { // every package: the name index is in name order already
+		err = a.view(func(r *resolver) error {
 			return explorer.EachKey(r.tx, store.ExplorerByName, func(k string) error {
 				more, err := explorer.ByName(r.tx, k)
 				list = append(list, r.entries(more)...)
 				return err
 			})
-		}
-		var refs []explorer.Ref
-		for _, k := range keys {
-			more, err := explorer.ByName(r.tx, k)
-			if err != nil {
-				return err
+		})
+	} else {
+		err = a.keysThenView(func() ([]string, error) { return a.Importer.Index.Names(q) }, func(r *resolver, keys []string) error {
+			var refs []explorer.Ref
+			for _, k := range keys {
+				more, err := explorer.ByName(r.tx, k)
+				if err != nil {
+					return err
+				}
+				refs = append(refs, more...)
 			}
-			refs = append(refs, more...)
-		}
-		list = r.entries(refs)
-		return nil
-	})
+			list = r.entries(refs)
+			return nil
+		})
+	}
 	if err != nil {
 		return err
 	}
@@ -310,12 +338,8 @@ func (a *api) searchVCS(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	keys, err := a.Importer.Index.VCS(v.org, v.repo, v.branch, v.commit)
-	if err != nil {
-		return err
-	}
 	var list []packageJSON
-	err = a.view(func(r *resolver) error {
+	err = a.keysThenView(func() ([]string, error) { return a.Importer.Index.VCS(v.org, v.repo, v.branch, v.commit) }, func(r *resolver, keys []string) error {
 		var refs []explorer.Ref
 		for _, k := range keys {
 			more, err := explorer.ByVCS(r.tx, k)

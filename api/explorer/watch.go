@@ -30,8 +30,8 @@ type watcher struct {
 func (w *watcher) run(now time.Time) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if !w.last.IsZero() && now.Sub(w.last) < w.every {
-		return nil
+	if !w.last.IsZero() && !now.Before(w.last) && now.Sub(w.last) < w.every {
+		return nil // not due yet (a clock moved back makes it due: it would wait that long)
 	}
 	w.last = now
 	return w.scan()
