@@ -125,3 +125,23 @@ func NextID(tx *bbolt.Tx, bucket string) (uint64, error) {
 	}
 	return b.NextSequence()
 }
+
+// DeletePrefix removes every key of the named bucket that starts with prefix (keys are
+// collected first: bbolt cursors must not delete under themselves).
+func DeletePrefix(tx *bbolt.Tx, bucket string, prefix []byte) error {
+	b, err := Bucket(tx, bucket)
+	if err != nil {
+		return err
+	}
+	var keys [][]byte
+	c := b.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		keys = append(keys, append([]byte{}, k...))
+	}
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -152,6 +152,25 @@ func (a *api) keysThenView(keys func() ([]string, error), fn func(r *resolver, k
 	}
 }
 
+// search asks the index for keys and renders the packages lookup finds under them (see
+// keysThenView).
+func (a *api) search(keys func() ([]string, error), lookup func(*bbolt.Tx, string) ([]explorer.Ref, error)) ([]packageJSON, error) {
+	var list []packageJSON
+	err := a.keysThenView(keys, func(r *resolver, ks []string) error {
+		var refs []explorer.Ref
+		for _, k := range ks {
+			more, err := lookup(r.tx, k)
+			if err != nil {
+				return err
+			}
+			refs = append(refs, more...)
+		}
+		list = r.entries(refs)
+		return nil
+	})
+	return list, err
+}
+
 // searchPackages answers /api/products/packages: names containing q, case-insensitively
 // (every package when q is absent), sorted by package name.
 func (a *api) searchPackages(c *fiber.Ctx) error {
@@ -169,18 +188,7 @@ func (a *api) searchPackages(c *fiber.Ctx) error {
 			})
 		})
 	} else {
-		err = a.keysThenView(func() ([]string, error) { return a.Importer.Index.Names(q) }, func(r *resolver, keys []string) error {
-			var refs []explorer.Ref
-			for _, k := range keys {
-				more, err := explorer.ByName(r.tx, k)
-				if err != nil {
-					return err
-				}
-				refs = append(refs, more...)
-			}
-			list = r.entries(refs)
-			return nil
-		})
+		list, err = a.search(func() ([]string, error) { return a.Importer.Index.Names(q) }, explorer.ByName)
 	}
 	if err != nil {
 		return err
@@ -338,19 +346,7 @@ func (a *api) searchVCS(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var list []packageJSON
-	err = a.keysThenView(func() ([]string, error) { return a.Importer.Index.VCS(v.org, v.repo, v.branch, v.commit) }, func(r *resolver, keys []string) error {
-		var refs []explorer.Ref
-		for _, k := range keys {
-			more, err := explorer.ByVCS(r.tx, k)
-			if err != nil {
-				return err
-			}
-			refs = append(refs, more...)
-		}
-		list = r.entries(refs)
-		return nil
-	})
+	list, err := a.search(func() ([]string, error) { return a.Importer.Index.VCS(v.org, v.repo, v.branch, v.commit) }, explorer.ByVCS)
 	if err != nil {
 		return err
 	}

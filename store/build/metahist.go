@@ -1,7 +1,6 @@
 package build
 
 import (
-	"bytes"
 	"strconv"
 	"time"
 
@@ -63,20 +62,5 @@ func MetaRevision(tx *bbolt.Tx, project, pkg, rev string) (r Revision, found boo
 
 // deleteMetaRevisions drops a package's meta history (a purge).
 func deleteMetaRevisions(tx *bbolt.Tx, project, pkg string) error {
-	b, err := store.Bucket(tx, store.BuildMetaRevisions)
-	if err != nil {
-		return err
-	}
-	prefix := revisionPrefix(project, pkg)
-	var keys [][]byte
-	c := b.Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-		keys = append(keys, append([]byte{}, k...))
-	}
-	for _, k := range keys {
-		if err := b.Delete(k); err != nil {
-			return err
-		}
-	}
-	return nil
+	return store.DeletePrefix(tx, store.BuildMetaRevisions, revisionPrefix(project, pkg))
 }

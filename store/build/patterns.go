@@ -1,7 +1,6 @@
 package build
 
 import (
-	"bytes"
 
 	"github.com/pocketforge/pocketforge/store"
 	"go.etcd.io/bbolt"
@@ -57,20 +56,5 @@ func Patterns(tx *bbolt.Tx, project string) ([]Pattern, error) {
 
 // DeletePatterns removes every pattern file of project.
 func DeletePatterns(tx *bbolt.Tx, project string) error {
-	b, err := store.Bucket(tx, store.BuildPatterns)
-	if err != nil {
-		return err
-	}
-	prefix := append([]byte(project), 0)
-	var keys [][]byte
-	c := b.Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-		keys = append(keys, append([]byte{}, k...))
-	}
-	for _, k := range keys {
-		if err := b.Delete(k); err != nil {
-			return err
-		}
-	}
-	return nil
+	return store.DeletePrefix(tx, store.BuildPatterns, append([]byte(project), 0))
 }

@@ -103,22 +103,7 @@ func DeleteRevisions(tx *bbolt.Tx, project, pkg string) error {
 	if err := deleteMetaRevisions(tx, project, pkg); err != nil {
 		return err
 	}
-	b, err := store.Bucket(tx, store.BuildRevisions)
-	if err != nil {
-		return err
-	}
-	prefix := revisionPrefix(project, pkg)
-	var keys [][]byte
-	c := b.Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-		keys = append(keys, append([]byte{}, k...))
-	}
-	for _, k := range keys {
-		if err := b.Delete(k); err != nil {
-			return err
-		}
-	}
-	return nil
+	return store.DeletePrefix(tx, store.BuildRevisions, revisionPrefix(project, pkg))
 }
 
 // ParseVersion reads the first "Version:" tag of a spec file, as the backend does at commit;
