@@ -1,7 +1,6 @@
 package build
 
 import (
-
 	"github.com/pocketforge/pocketforge/store"
 	"go.etcd.io/bbolt"
 )
