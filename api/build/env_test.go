@@ -4,7 +4,7 @@ import (
 	"encoding/base64"
 	"io"
 	"log/slog"
-	"path/filepath"
+	"os"
 	"testing"
 	"time"
 
@@ -30,21 +30,13 @@ func newEnv(t testing.TB) *env { t.Helper(); return newEnvWith(t, nil) }
 // newEnvWith is newEnv with the build API's Deps adjusted by tune (limits, jobs).
 func newEnvWith(t testing.TB, tune func(*Deps)) *env {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "d.db"), store.Options{Durability: store.NoSync})
+	clk := clock.NewFixed(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	db, err := store.Open(apitest.DataFile(t, "build-demo", func(path string) error { return seed(path, clk.Now()) }),
+		store.Options{Durability: store.NoSync})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	clk := clock.NewFixed(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
-	if err := db.Exclusive(func(tx *bbolt.Tx) error {
-		_, err := appliance.EnsureCredentials(tx, "build-test-token", adminPassword)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := fixtures.Ensure(db, false, clk.Now()); err != nil {
-		t.Fatal(err)
-	}
 	app := fiber.New(fiber.Config{ErrorHandler: RenderError})
 	d := Deps{Store: db, Clock: clk, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	if tune != nil {
@@ -52,6 +44,30 @@ func newEnvWith(t testing.TB, tune func(*Deps)) *env {
 	}
 	Bind(app, d)
 	return &env{app: app, db: db}
+}
+
+// seed writes the demo world and the test credentials into a new data file at path.
+func seed(path string, now time.Time) error {
+	db, err := store.Open(path, store.Options{Durability: store.NoSync})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.Exclusive(func(tx *bbolt.Tx) error {
+		_, err := appliance.EnsureCredentials(tx, "build-test-token", adminPassword)
+		return err
+	}); err != nil {
+		return err
+	}
+	_, err = fixtures.Ensure(db, false, now)
+	return err
+}
+
+// TestMain removes the seeded template data files after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	apitest.RemoveTemplates()
+	os.Exit(code)
 }
 
 // basic is an Authorization header value for login and password.

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"path/filepath"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -45,22 +45,13 @@ func (e *env) runJobs() { e.jobs.RunOnce(e.clock.Now(), nopLog()) }
 
 func newEnv(t testing.TB, rateScale float64) *env {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "d.db"), store.Options{Durability: store.NoSync})
+	clk := clock.NewFixed(start)
+	db, err := store.Open(apitest.DataFile(t, "cloud-demo", func(path string) error { return seed(path, clk.Now()) }),
+		store.Options{Durability: store.NoSync})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	clk := clock.NewFixed(start)
-	err = db.Exclusive(func(tx *bbolt.Tx) error {
-		_, err := appliance.EnsureCredentials(tx, demoToken, "admin-pass")
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := fixtures.Ensure(db, false, clk.Now()); err != nil {
-		t.Fatal(err)
-	}
 	app := fiber.New(fiber.Config{ErrorHandler: RenderError, JSONEncoder: kit.MarshalJSON})
 	jobs := &kit.Jobs{}
 	Bind(app, Deps{
@@ -69,6 +60,30 @@ func newEnv(t testing.TB, rateScale float64) *env {
 		Limiter: ratelimit.New(clk.Now), Jobs: jobs,
 	})
 	return &env{app: app, db: db, clock: clk, jobs: jobs}
+}
+
+// TestMain removes the seeded template data files after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	apitest.RemoveTemplates()
+	os.Exit(code)
+}
+
+// seed writes the demo world and the test credentials into a new data file at path.
+func seed(path string, now time.Time) error {
+	db, err := store.Open(path, store.Options{Durability: store.NoSync})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.Exclusive(func(tx *bbolt.Tx) error {
+		_, err := appliance.EnsureCredentials(tx, demoToken, "admin-pass")
+		return err
+	}); err != nil {
+		return err
+	}
+	_, err = fixtures.Ensure(db, false, now)
+	return err
 }
 
 // req is one request of a scenario.

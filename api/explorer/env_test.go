@@ -40,35 +40,13 @@ const testToken = "explorer-test-token"
 // limit has 30 minutes left (Retry-After 1800).
 var testNow = time.Date(2026, 11, 22, 12, 30, 0, 0, time.UTC)
 
-// templates are the data files envs start from, made once per test binary: the demo world
-// (loading the fixtures takes seconds: three products of over a thousand RPMs and ten
-// thousand files each) and an empty file (hashing the admin password alone is slow under
-// -race). Copying one takes milliseconds, and every env still gets a file of its own.
-var templates struct {
-	dir  string
-	demo template
-	none template
-}
-
-type template struct {
-	once sync.Once
-	path string
-	err  error
-}
-
+// TestMain removes the template data files (internal/apitest.DataFile) after the tests: the
+// demo world (loading it takes seconds) and an empty file are made once per test binary.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if templates.dir != "" {
-		os.RemoveAll(templates.dir)
-	}
+	apitest.RemoveTemplates()
 	os.Exit(code)
 }
-
-var templatesDir = sync.OnceValues(func() (string, error) {
-	var err error
-	templates.dir, err = os.MkdirTemp("", "explorer-test-")
-	return templates.dir, err
-})
 
 // seedDataFile writes a data file at path: the bootstrap token and the demo world, or with
 // empty set only the token (a --no-fixtures appliance).
@@ -91,31 +69,11 @@ func seedDataFile(path string, empty bool) error {
 // dataFile copies a template (the demo world, or with empty set none) to a new temp file of t.
 func dataFile(t testing.TB, empty bool) string {
 	t.Helper()
-	tm, name := &templates.demo, "demo.db"
+	name := "explorer-demo"
 	if empty {
-		tm, name = &templates.none, "empty.db"
+		name = "explorer-empty"
 	}
-	tm.once.Do(func() {
-		dir, err := templatesDir()
-		if err != nil {
-			tm.err = err
-			return
-		}
-		tm.path = filepath.Join(dir, name)
-		tm.err = seedDataFile(tm.path, empty)
-	})
-	if tm.err != nil {
-		t.Fatalf("seeding the template data file %s: %v", name, tm.err)
-	}
-	data, err := os.ReadFile(tm.path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "d.db")
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return apitest.DataFile(t, name, func(path string) error { return seedDataFile(path, empty) })
 }
 
 // envOptions adjust an env.
