@@ -99,14 +99,20 @@ func (r *resolver) entry(ref explorer.Ref) (packageJSON, bool) {
 // entries renders refs, sorted by package name, then product and architecture.
 func (r *resolver) entries(refs []explorer.Ref) []packageJSON {
 	out := make([]packageJSON, 0, len(refs))
+	lower := make([]string, 0, len(refs)) // sort keys made once, not per comparison
 	for _, ref := range refs {
 		if e, ok := r.entry(ref); ok {
 			out = append(out, e)
+			lower = append(lower, strings.ToLower(e.PackageName))
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if la, lb := strings.ToLower(a.PackageName), strings.ToLower(b.PackageName); la != lb {
+	order := make([]int, len(out))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := &out[order[i]], &out[order[j]]
+		if la, lb := lower[order[i]], lower[order[j]]; la != lb {
 			return la < lb
 		}
 		if a.Product.FullName != b.Product.FullName {
@@ -114,7 +120,11 @@ func (r *resolver) entries(refs []explorer.Ref) []packageJSON {
 		}
 		return a.Arch < b.Arch
 	})
-	return out
+	sorted := make([]packageJSON, len(out))
+	for i, k := range order {
+		sorted[i] = out[k]
+	}
+	return sorted
 }
 
 func (a *api) view(fn func(r *resolver) error) error {
