@@ -59,14 +59,6 @@ func (im *Importer) Import(in Input) (Imported, error) {
 		recs[i] = explorer.FromSPDX(p)
 	}
 	names, vcs := explorer.Keys(recs)
-	// Only keys no stored package has yet go to the index: the others are indexed already (the
-	// index reflects the store), and products share most names, so re-indexing them would
-	// be most of an import's index work.
-	_ = im.Store.View(func(tx *bbolt.Tx) error {
-		names = slices.DeleteFunc(names, func(k string) bool { return explorer.HasKey(tx, store.ExplorerByName, k) })
-		vcs = slices.DeleteFunc(vcs, func(k string) bool { return explorer.HasKey(tx, store.ExplorerByVCS, k) })
-		return nil
-	})
 	if err := im.Index.Apply(docs(names, vcs), nil, im.Index.Generation()); err != nil {
 		return out, fmt.Errorf("search index: %w", err)
 	}
