@@ -143,15 +143,9 @@ func (a *api) patternWrite(c *fiber.Ctx, denied string, write func(tx *bbolt.Tx,
 		return err
 	}
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		p, err := build.GetProject(tx, project)
+		_, err := projectOfMaintainer(tx, who, project, true, forbidden("change_project_no_permission", "%s in project '%s'", denied, project))
 		if err != nil {
-			return notFoundAs(err, "unknown_project")
-		}
-		if !maintains(tx, who, p.Persons, p.Groups) {
-			return forbidden("change_project_no_permission", "%s in project '%s'", denied, project)
-		}
-		if p.Locked {
-			return forbidden("project_locked", "The target project is locked")
+			return err
 		}
 		return write(tx, project, name)
 	})

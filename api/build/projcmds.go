@@ -123,12 +123,9 @@ func (a *api) postProject(c *fiber.Ctx) error {
 func (a *api) editProjectRecord(c *fiber.Ctx, edit recordEdit) error {
 	name, who := pathParam(c, "project"), personOf(c)
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		p, err := build.GetProject(tx, name)
+		p, err := maintainedProject(tx, who, name, c.Query("cmd"), false)
 		if err != nil {
-			return notFoundAs(err, "unknown_project")
-		}
-		if !maintains(tx, who, p.Persons, p.Groups) {
-			return forbidden("cmd_execution_no_permission", "no permission to execute command '%s' on project '%s'", c.Query("cmd"), name)
+			return err
 		}
 		if err := edit(&p.Locked, &p.Flags); err != nil {
 			return err
@@ -145,12 +142,20 @@ func (a *api) editProjectRecord(c *fiber.Ctx, edit recordEdit) error {
 // unknown_project, 403 cmd_execution_no_permission, and, for a command that writes, 403
 // project_locked on a locked project.
 func maintainedProject(tx *bbolt.Tx, who build.Person, name, cmd string, writes bool) (build.Project, error) {
+	return projectOfMaintainer(tx, who, name, writes,
+		forbidden("cmd_execution_no_permission", "no permission to execute command '%s' on project '%s'", cmd, name))
+}
+
+// projectOfMaintainer is the one check of every project write by its maintainers (or Admin):
+// 404 unknown_project, denied when who maintains nothing of it, and, when writes, 403
+// project_locked on a locked project (the lock commands themselves pass writes false).
+func projectOfMaintainer(tx *bbolt.Tx, who build.Person, name string, writes bool, denied error) (build.Project, error) {
 	p, err := build.GetProject(tx, name)
 	if err != nil {
 		return p, notFoundAs(err, "unknown_project")
 	}
 	if !maintains(tx, who, p.Persons, p.Groups) {
-		return p, forbidden("cmd_execution_no_permission", "no permission to execute command '%s' on project '%s'", cmd, name)
+		return p, denied
 	}
 	if writes && p.Locked {
 		return p, forbidden("project_locked", "The target project is locked")
@@ -205,15 +210,10 @@ func (a *api) getConfig(c *fiber.Ctx) error {
 func (a *api) putConfig(c *fiber.Ctx) error {
 	name, who, body := pathParam(c, "project"), personOf(c), string(slices.Clone(c.Body()))
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		p, err := build.GetProject(tx, name)
+		p, err := projectOfMaintainer(tx, who, name, true,
+			forbidden("change_project_no_permission", "no permission to change the config of project '%s'", name))
 		if err != nil {
-			return notFoundAs(err, "unknown_project")
-		}
-		if !maintains(tx, who, p.Persons, p.Groups) {
-			return forbidden("change_project_no_permission", "no permission to change the config of project '%s'", name)
-		}
-		if p.Locked {
-			return forbidden("project_locked", "The target project is locked")
+			return err
 		}
 		p.Config = body
 		return build.PutProject(tx, p)

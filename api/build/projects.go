@@ -199,15 +199,9 @@ func (a *api) putProjectMeta(c *fiber.Ctx) error {
 func (a *api) deleteProject(c *fiber.Ctx) error {
 	name, who := pathParam(c, "project"), personOf(c)
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		p, err := build.GetProject(tx, name)
+		_, err := projectOfMaintainer(tx, who, name, true, forbidden("delete_project_no_permission", "no permission to delete project '%s'", name))
 		if err != nil {
-			return notFoundAs(err, "unknown_project")
-		}
-		if !maintains(tx, who, p.Persons, p.Groups) {
-			return forbidden("delete_project_no_permission", "no permission to delete project '%s'", name)
-		}
-		if p.Locked {
-			return forbidden("project_locked", "The target project is locked")
+			return err
 		}
 		deps, err := build.DependentPaths(tx, name)
 		if err != nil {

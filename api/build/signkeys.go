@@ -92,15 +92,10 @@ func (a *api) globalKey() (string, error) {
 func (a *api) deletePubkey(c *fiber.Ctx) error {
 	name, who := pathParam(c, "project"), personOf(c)
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		p, err := build.GetProject(tx, name)
+		_, err := projectOfMaintainer(tx, who, name, true,
+			forbidden("delete_project_pubkey_no_permission", "No permission to delete public key for project '%s'", name))
 		if err != nil {
-			return notFoundAs(err, "unknown_project")
-		}
-		if !maintains(tx, who, p.Persons, p.Groups) {
-			return forbidden("delete_project_pubkey_no_permission", "No permission to delete public key for project '%s'", name)
-		}
-		if p.Locked {
-			return forbidden("project_locked", "The target project is locked")
+			return err
 		}
 		return build.DeleteSignKey(tx, name)
 	})
