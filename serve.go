@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/api"
-	explorerapi "github.com/pocketforge/pocketforge/api/explorer"
+	"github.com/pocketforge/pocketforge/api/explorerapi"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/config"

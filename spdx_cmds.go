@@ -7,7 +7,7 @@ import (
 	"log/slog"
 	"time"
 
-	explorerapi "github.com/pocketforge/pocketforge/api/explorer"
+	"github.com/pocketforge/pocketforge/api/explorerapi"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/search"
 	"github.com/spf13/cobra"

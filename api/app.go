@@ -10,10 +10,10 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/admin"
-	"github.com/pocketforge/pocketforge/api/build"
-	"github.com/pocketforge/pocketforge/api/cloud"
+	"github.com/pocketforge/pocketforge/api/buildapi"
+	"github.com/pocketforge/pocketforge/api/cloudapi"
 	"github.com/pocketforge/pocketforge/api/deploy"
-	"github.com/pocketforge/pocketforge/api/explorer"
+	"github.com/pocketforge/pocketforge/api/explorerapi"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/config"
@@ -36,7 +36,7 @@ type Deps struct {
 	// Jobs collects the APIs' clock-driven background work; the caller runs it.
 	Jobs *kit.Jobs
 	// Explorer imports products and keeps the explorer's search index.
-	Explorer *explorer.Importer
+	Explorer *explorerapi.Importer
 }
 
 // New builds the root app: one place where every API is mounted.
@@ -52,16 +52,16 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		JSONEncoder:           kit.MarshalJSON,
 	})
 	app.Use(front(d))
-	cloud.Bind(app, cloud.Deps{
+	cloudapi.Bind(app, cloudapi.Deps{
 		Store: d.Store, Clock: d.Clock, Log: d.Log, ExternalURL: func() string { return d.ExternalURL },
 		RateScale: cfg.CloudRateScale, Limiter: ratelimit.New(d.Clock.Now), Jobs: d.Jobs,
 		TransferDelay: cfg.TransferDelay, DatabaseProvisionTime: cfg.DBProvisionTime,
 	})
-	build.Bind(app, build.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, FileLimit: cfg.SourceFileLimit, Jobs: d.Jobs})
+	buildapi.Bind(app, buildapi.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, FileLimit: cfg.SourceFileLimit, Jobs: d.Jobs})
 	if d.Explorer == nil { // callers that do not keep an index on disk (tests) get one in memory
-		d.Explorer = explorer.MemoryImporter(d.Store, d.Clock.Now, d.Log)
+		d.Explorer = explorerapi.MemoryImporter(d.Store, d.Clock.Now, d.Log)
 	}
-	explorer.Bind(app, explorer.Deps{
+	explorerapi.Bind(app, explorerapi.Deps{
 		Store: d.Store, Importer: d.Explorer, Log: d.Log, Now: d.Clock.Now, Rate: cfg.ExplorerRate,
 		TrustedProxies: cfg.TrustedProxies, Limiter: ratelimit.New(d.Clock.Now), SPDXDir: cfg.SPDXDir,
 		SPDXInterval: cfg.SPDXInterval, Jobs: d.Jobs,
@@ -70,7 +70,7 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	admin.Bind(app.Group("/_appliance"), admin.Deps{
 		Store: d.Store, Clock: d.Clock, Ready: d.Ready, Journal: d.Journal, Log: d.Log,
 		DevClock: cfg.DevClock, RestoreLimit: cfg.BodyLimit, OnReplace: d.OnReplace,
-		Mount: []func(fiber.Router){func(r fiber.Router) { explorer.BindAdmin(r, d.Explorer) }},
+		Mount: []func(fiber.Router){func(r fiber.Router) { explorerapi.BindAdmin(r, d.Explorer) }},
 	})
 	return app
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/internal/bench"
-	"github.com/pocketforge/pocketforge/store/cloud"
+	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"github.com/valyala/fasthttp"
 	"go.etcd.io/bbolt"
 )
@@ -69,9 +69,9 @@ func BenchmarkCloudListUsers(b *testing.B) {
 	// Limits stay on (their cost is part of the path) but high enough not to refuse the load.
 	e := newEnv(b, func(c *config.Config) { c.CloudRateScale = 100000 })
 	err := e.db.Exclusive(func(tx *bbolt.Tx) error {
-		acct, err := cloud.AccountByName(tx, "demo")
+		acct, err := cloudstore.AccountByName(tx, "demo")
 		for i := 0; err == nil && i < 120; i++ {
-			_, err = cloud.CreateUser(tx, acct.ID, cloud.NewUser{Username: fmt.Sprintf("bench-user-%04d", i), Email: fmt.Sprintf("u%d@example.com", i)}, e.clock.Now())
+			_, err = cloudstore.CreateUser(tx, acct.ID, cloudstore.NewUser{Username: fmt.Sprintf("bench-user-%04d", i), Email: fmt.Sprintf("u%d@example.com", i)}, e.clock.Now())
 		}
 		return err
 	})

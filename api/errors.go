@@ -4,10 +4,10 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/api/build"
-	"github.com/pocketforge/pocketforge/api/cloud"
+	"github.com/pocketforge/pocketforge/api/buildapi"
+	"github.com/pocketforge/pocketforge/api/cloudapi"
 	"github.com/pocketforge/pocketforge/api/deploy"
-	"github.com/pocketforge/pocketforge/api/explorer"
+	"github.com/pocketforge/pocketforge/api/explorerapi"
 	"github.com/pocketforge/pocketforge/api/kit"
 )
 
@@ -23,9 +23,9 @@ type area struct {
 // /v4, a <status> document under /source, {"error"} under /api.
 var areas = []area{
 	{"appliance", []string{"/_appliance"}, kit.RenderSimple},
-	{"cloud", cloud.Prefixes, cloud.RenderError},
-	{"build", build.Prefixes, build.RenderError},
-	{"explorer", explorer.Prefixes, explorer.RenderError},
+	{"cloud", cloudapi.Prefixes, cloudapi.RenderError},
+	{"build", buildapi.Prefixes, buildapi.RenderError},
+	{"explorer", explorerapi.Prefixes, explorerapi.RenderError},
 	{"deploy", deploy.Prefixes, deploy.RenderError},
 }
 

@@ -1,0 +1,190 @@
+package buildapi
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/buildstore"
+	"go.etcd.io/bbolt"
+)
+
+// localPerson is the fiber.Ctx Locals key of the authenticated person.
+const localPerson = "build.person"
+
+// sessionCookie is the cookie the build service sets after a successful sign-in; osc's cookie
+// jar replays it, which spares it the 401 round trip on every later request.
+const sessionCookie = "openSUSE_session"
+
+// sessionLifetime is how long a session cookie stays valid.
+const sessionLifetime = 24 * time.Hour
+
+// errAuthRequired is the build service's 401. osc never sends credentials first: it needs the
+// challenge (with a realm) to send them.
+var errAuthRequired = &kit.Error{Status: http.StatusUnauthorized, Code: "authentication_required", Reason: "Authentication required"}
+
+// errInactiveUser answers the right password of a person who is not confirmed (locked or
+// deleted): the real service's Authenticator::InactiveUserError, a 403 whose summary osc prints,
+// so the person learns why, where a second 401 would only look like a typo in the password.
+var errInactiveUser = &kit.Error{Status: http.StatusForbidden, Code: "inactive_user",
+	Reason: "User is registered but not in confirmed state. Your account is a registered account, but it is in a not active state."}
+
+// personOf returns the request's authenticated person.
+func personOf(c *fiber.Ctx) buildstore.Person {
+	p, _ := c.Locals(localPerson).(buildstore.Person)
+	return p
+}
+
+// authenticated lets a request through with a valid session cookie or HTTP Basic credentials of
+// a confirmed person; otherwise 401 with the Basic challenge, or 403 inactive_user for the right
+// password of a locked or deleted person (a cookie of theirs is ignored, so osc falls back to
+// Basic and hears why). Any other scheme (Token, Bearer) is not a credential here: tokens only
+// sign in at /trigger (trigger.go). bcrypt runs once per credential: a verified one is
+// remembered together with the password hash it matched, so a password change (a new hash)
+// ends the memory.
+func (a *api) authenticated(c *fiber.Ctx) error {
+	c.Set("X-Opensuse-APIVersion", APIVersion)
+	if login, ok := a.sessions.get(c.Cookies(sessionCookie), a.Clock.Now()); ok {
+		if p, err := a.confirmed(login); err == nil {
+			c.Locals(localPerson, p)
+			if err := a.guardProject(c, p); err != nil {
+				return err
+			}
+			return c.Next()
+		}
+	}
+	login, password, ok := basicAuth(c.Get(fiber.HeaderAuthorization))
+	if !ok {
+		return a.challenge(c)
+	}
+	var p buildstore.Person
+	err := a.Store.View(func(tx *bbolt.Tx) (err error) { p, err = buildstore.GetPerson(tx, login); return })
+	if err != nil || !a.creds.check(p, password) {
+		return a.challenge(c)
+	}
+	if p.State != buildstore.StateConfirmed {
+		return errInactiveUser
+	}
+	c.Cookie(&fiber.Cookie{Name: sessionCookie, Value: a.sessions.add(p.Login, a.Clock.Now()), Path: "/", HTTPOnly: true,
+		SameSite: fiber.CookieSameSiteLaxMode})
+	c.Locals(localPerson, p)
+	if err := a.guardProject(c, p); err != nil {
+		return err
+	}
+	return c.Next()
+}
+
+func (a *api) challenge(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderWWWAuthenticate, `Basic realm="API login"`)
+	return errAuthRequired
+}
+
+// confirmed reads a person who may sign in (not locked or deleted).
+func (a *api) confirmed(login string) (buildstore.Person, error) {
+	var p buildstore.Person
+	err := a.Store.View(func(tx *bbolt.Tx) (err error) { p, err = buildstore.GetPerson(tx, login); return })
+	if err == nil && p.State != buildstore.StateConfirmed {
+		err = store.ErrForbidden
+	}
+	return p, err
+}
+
+// basicAuth decodes "Authorization: Basic base64(login:password)".
+func basicAuth(header string) (login, password string, ok bool) {
+	scheme, value, found := strings.Cut(header, " ")
+	if !found || !strings.EqualFold(scheme, "Basic") {
+		return "", "", false
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(value))
+	if err != nil {
+		return "", "", false
+	}
+	login, password, ok = strings.Cut(string(raw), ":")
+	return login, password, ok && login != ""
+}
+
+// credentialCache remembers verified (login, password) pairs by their SHA-256, with the bcrypt
+// hash each matched. Bounded: it forgets everything past maxCached entries.
+type credentialCache struct {
+	mu sync.Mutex
+	m  map[[32]byte][]byte
+}
+
+const maxCached = 10000
+
+func newCredentialCache() *credentialCache { return &credentialCache{m: map[[32]byte][]byte{}} }
+
+// check reports whether password is p's, by the cache or by bcrypt.
+func (cc *credentialCache) check(p buildstore.Person, password string) bool {
+	key := sha256.Sum256([]byte(p.Login + "\x00" + password))
+	cc.mu.Lock()
+	hash, ok := cc.m[key]
+	cc.mu.Unlock()
+	if ok && bytes.Equal(hash, p.PasswordHash) {
+		return true
+	}
+	if !p.PasswordMatches(password) {
+		return false
+	}
+	cc.mu.Lock()
+	if len(cc.m) >= maxCached {
+		clear(cc.m)
+	}
+	cc.m[key] = append([]byte(nil), p.PasswordHash...)
+	cc.mu.Unlock()
+	return true
+}
+
+// sessionStore holds the session cookies handed out, in memory: a restart signs everyone out,
+// and osc simply answers the next challenge again.
+type sessionStore struct {
+	mu sync.Mutex
+	m  map[string]session
+}
+
+type session struct {
+	login   string
+	expires time.Time
+}
+
+func newSessionStore() *sessionStore { return &sessionStore{m: map[string]session{}} }
+
+// add starts a session for login and returns its cookie value.
+func (s *sessionStore) add(login string, now time.Time) string {
+	id := store.RandomHex(24)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.m) >= maxCached {
+		for k, v := range s.m {
+			if !now.Before(v.expires) {
+				delete(s.m, k)
+			}
+		}
+		if len(s.m) >= maxCached {
+			clear(s.m)
+		}
+	}
+	s.m[id] = session{login, now.Add(sessionLifetime)}
+	return id
+}
+
+// get returns the login of a live session.
+func (s *sessionStore) get(id string, now time.Time) (string, bool) {
+	if id == "" {
+		return "", false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ses, ok := s.m[id]
+	if !ok || !now.Before(ses.expires) {
+		return "", false
+	}
+	return ses.login, true
+}

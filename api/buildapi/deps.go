@@ -1,0 +1,33 @@
+package buildapi
+
+import (
+	"github.com/pocketforge/pocketforge/api/kit"
+	"log/slog"
+
+	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/store"
+)
+
+// APIVersion is the build service API version the appliance speaks (the seed's 2.7); every
+// response carries it in X-Opensuse-APIVersion, as the real service does.
+const APIVersion = "2.7"
+
+// Deps is what the build API works on.
+type Deps struct {
+	Store *store.DB
+	Clock clock.Clock
+	Log   *slog.Logger
+	// FileLimit is the largest source file a PUT stores (--source-file-limit); 0: no limit
+	// beyond the HTTP body limit.
+	FileLimit int64
+	// Jobs runs the clock jobs (the sweep of uploads that were never committed); nil in tests
+	// that run none.
+	Jobs *kit.Jobs
+}
+
+// api carries Deps and the authentication caches to the handlers.
+type api struct {
+	Deps
+	creds    *credentialCache
+	sessions *sessionStore
+}

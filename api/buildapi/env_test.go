@@ -1,0 +1,96 @@
+package buildapi
+
+import (
+	"encoding/base64"
+	"io"
+	"log/slog"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/fixtures"
+	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/appliance"
+	"go.etcd.io/bbolt"
+)
+
+const adminPassword = "admin-test-password"
+
+// env is the build API on its own temp data file seeded with the demo world.
+type env struct {
+	app *fiber.App
+	db  *store.DB
+}
+
+func newEnv(t testing.TB) *env { t.Helper(); return newEnvWith(t, nil) }
+
+// newEnvWith is newEnv with the build API's Deps adjusted by tune (limits, jobs).
+func newEnvWith(t testing.TB, tune func(*Deps)) *env {
+	t.Helper()
+	clk := clock.NewFixed(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	db, err := store.Open(apitest.DataFile(t, "build-demo", func(path string) error { return seed(path, clk.Now()) }),
+		store.Options{Durability: store.NoSync})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	app := fiber.New(fiber.Config{ErrorHandler: RenderError})
+	d := Deps{Store: db, Clock: clk, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if tune != nil {
+		tune(&d)
+	}
+	Bind(app, d)
+	return &env{app: app, db: db}
+}
+
+// seed writes the demo world and the test credentials into a new data file at path.
+func seed(path string, now time.Time) error {
+	db, err := store.Open(path, store.Options{Durability: store.NoSync})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.Exclusive(func(tx *bbolt.Tx) error {
+		_, err := appliance.EnsureCredentials(tx, "build-test-token", adminPassword)
+		return err
+	}); err != nil {
+		return err
+	}
+	_, err = fixtures.Ensure(db, false, now)
+	return err
+}
+
+// TestMain removes the seeded template data files after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	apitest.RemoveTemplates()
+	os.Exit(code)
+}
+
+// basic is an Authorization header value for login and password.
+func basic(login, password string) map[string]string {
+	return map[string]string{"Authorization": "Basic " + base64.StdEncoding.EncodeToString([]byte(login+":"+password))}
+}
+
+// scenario is one named request with what must come back.
+type scenario struct {
+	name string
+	apitest.Request
+	apitest.Expect
+}
+
+func (e *env) run(t *testing.T, list []scenario) {
+	t.Helper()
+	for _, s := range list {
+		t.Run(s.name, func(t *testing.T) {
+			got := apitest.Do(t, e.app, s.Request)
+			s.Expect.Check(t, got)
+			if got.Header.Get("X-Opensuse-APIVersion") != APIVersion {
+				t.Errorf("X-Opensuse-APIVersion %q", got.Header.Get("X-Opensuse-APIVersion"))
+			}
+		})
+	}
+}

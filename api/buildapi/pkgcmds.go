@@ -1,0 +1,165 @@
+package buildapi
+
+import (
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/store/buildstore"
+	"go.etcd.io/bbolt"
+)
+
+// Package commands beyond osc's commit: the upload revision (cmd=commit, cmd=deleteuploadrev),
+// cmd=undelete and cmd=copy. cmd=diff is in diff.go.
+
+// commitUpload commits the pending upload laid over the newest tree (without an upload: the
+// newest tree again, a new revision with the same srcmd5) and discards the upload.
+func (a *api) commitUpload(c *fiber.Ctx) error {
+	if rev := c.Query("rev"); rev != "" && rev != uploadRev {
+		return badRequest("invalid_revision", "cmd=commit commits the upload revision: rev=upload or no rev, not '%s'", rev)
+	}
+	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
+	comment := strings.Clone(c.Query("comment"))
+	var doc fileDirXML
+	err := a.Store.Write(func(tx *bbolt.Tx) error {
+		if err := writable(tx, who, project, pkg, "put_file_no_permission"); err != nil {
+			return err
+		}
+		files, err := latestFiles(tx, project, pkg)
+		if err != nil {
+			return err
+		}
+		u, _, err := buildstore.GetUpload(tx, project, pkg)
+		if err != nil {
+			return err
+		}
+		r, err := buildstore.Commit(tx, project, pkg, buildstore.Overlay(files, u.Files), who.Login, comment, a.Clock.Now())
+		if err != nil {
+			return err
+		}
+		if doc, err = committedView(tx, project, pkg, r); err != nil {
+			return err
+		}
+		return buildstore.DropUpload(tx, project, pkg)
+	})
+	if err != nil {
+		return err
+	}
+	return sendXML(c, doc)
+}
+
+// deleteUploadRev discards the pending upload (none is fine); the blobs stay, as all blobs do.
+func (a *api) deleteUploadRev(c *fiber.Ctx) error {
+	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
+	err := a.Store.Write(func(tx *bbolt.Tx) error {
+		if err := writable(tx, who, project, pkg, "delete_file_no_permission"); err != nil {
+			return err
+		}
+		return buildstore.DropUpload(tx, project, pkg)
+	})
+	if err != nil {
+		return err
+	}
+	return sendOK(c)
+}
+
+// undeletePackage restores a deleted package (a maintainer of the project may) and appends a
+// revision with its last tree, so the history shows the restore.
+func (a *api) undeletePackage(c *fiber.Ctx) error {
+	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
+	comment := strings.Clone(c.Query("comment"))
+	err := a.Store.Write(func(tx *bbolt.Tx) error {
+		p, err := buildstore.GetProject(tx, project)
+		if err != nil {
+			return notFoundAs(err, "unknown_project")
+		}
+		if _, err := buildstore.GetPackage(tx, project, pkg); err == nil {
+			return badRequest("package_exists", "the package '%s/%s' exists", project, pkg)
+		}
+		if _, err := buildstore.GetDeletedPackage(tx, project, pkg); err != nil {
+			return notFoundAs(err, "unknown_package")
+		}
+		if !maintains(tx, who, p.Persons, p.Groups) {
+			return forbidden("cmd_execution_no_permission", "no permission to undelete package '%s' in project '%s': it needs a maintainer of the project", pkg, project)
+		}
+		return a.restorePackage(tx, project, pkg, who.Login, comment)
+	})
+	if err != nil {
+		return err
+	}
+	return sendOK(c)
+}
+
+// otherPackage is the oproject/opackage of a command, each defaulting to the URL's.
+func otherPackage(c *fiber.Ctx) (string, string) {
+	oproject, opackage := c.Query("oproject"), c.Query("opackage")
+	if oproject == "" {
+		oproject = pathParam(c, "project")
+	}
+	if opackage == "" {
+		opackage = pathParam(c, "package")
+	}
+	return strings.Clone(oproject), strings.Clone(opackage)
+}
+
+// copyPackage commits the files of oproject/opackage at ?orev= (default: newest; expanded
+// with ?expand=1, a link otherwise stays a link) as a new revision of this package, which a maintainer of the project may create on the way (with the
+// source's title and description), as the API does for a missing target.
+func (a *api) copyPackage(c *fiber.Ctx) error {
+	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
+	oproject, opackage := otherPackage(c)
+	comment, orev := strings.Clone(c.Query("comment")), strings.Clone(c.Query("orev"))
+	expand, linkrev := boolParam(c, "expand"), strings.Clone(c.Query("olinkrev"))
+	var doc fileDirXML
+	err := a.Store.Write(func(tx *bbolt.Tx) error {
+		_, src, err := lookupPackage(tx, oproject, opackage)
+		if err != nil {
+			return err
+		}
+		v, err := readView(tx, who, oproject, opackage, orev, expand, linkrev)
+		if err != nil {
+			return err
+		}
+		if v.exp != nil {
+			if err := buildstore.PutExpansion(tx, oproject, opackage, *v.exp); err != nil {
+				return err
+			}
+		}
+		if err := a.ensurePackage(tx, who, project, pkg, src); err != nil {
+			return err
+		}
+		if err := writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
+			return err
+		}
+		r, err := buildstore.Commit(tx, project, pkg, v.tree.Files, who.Login, comment, a.Clock.Now())
+		if err != nil {
+			return err
+		}
+		doc, err = committedView(tx, project, pkg, r)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return sendXML(c, doc)
+}
+
+// ensurePackage creates project/name from src's title and description when it does not exist;
+// that needs a maintainer of the project (a tombstone under the name is replaced, its history
+// dropped, as a meta PUT would).
+func (a *api) ensurePackage(tx *bbolt.Tx, who buildstore.Person, project, name string, src buildstore.Package) error {
+	p, _, err := lookupPackage(tx, project, name)
+	if err == nil || p.Name == "" {
+		return err
+	}
+	if !buildstore.ValidPackageName(name) {
+		return badRequest("invalid_package_name", "invalid package name '%s'", name)
+	}
+	if !maintains(tx, who, p.Persons, p.Groups) {
+		return forbidden("create_package_no_permission", "no permission to create package '%s' in project '%s'", name, project)
+	}
+	k := buildstore.Package{Project: project, Name: name, Title: src.Title, Description: src.Description, Created: a.Clock.Now()}
+	if err := buildstore.PutPackage(tx, k); err != nil {
+		return err
+	}
+	return a.recordMeta(tx, k, who.Login, "")
+}

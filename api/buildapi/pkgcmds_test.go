@@ -1,0 +1,121 @@
+package buildapi
+
+import (
+	"testing"
+
+	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/store/buildstore"
+)
+
+// TestDeleteUndelete: a deleted package keeps its history (a tombstone), is listed with
+// ?deleted=1, comes back with cmd=undelete plus a revision, and a meta PUT over it starts anew.
+func TestDeleteUndelete(t *testing.T) {
+	e := newEnv(t)
+	cli := "/source/devel:tools/pocket-cli"
+	e.run(t, []scenario{
+		{"bob may not delete", req("DELETE", cli, asBob, ""), code(403, "delete_package_no_permission")},
+		{"delete", req("DELETE", cli+"?comment=bye", asAlice, ""), ok},
+		{"gone from the list", req("GET", "/source/devel:tools", asBob, ""), apitest.Expect{Status: 200,
+			Contains: []string{`<directory count="4">`}, Excludes: []string{"pocket-cli"}}},
+		{"listed as deleted", req("GET", "/source/devel:tools?deleted=1", asBob, ""), apitest.Expect{Status: 200,
+			Exact: "<directory count=\"1\">\n  <entry name=\"pocket-cli\"></entry>\n</directory>\n"}},
+		{"files gone", req("GET", cli, asBob, ""), code(404, "unknown_package")},
+		{"meta gone", req("GET", cli+"/_meta", asBob, ""), code(404, "unknown_package")},
+		{"delete again", req("DELETE", cli, asAlice, ""), code(404, "unknown_package")},
+		{"bob may not undelete", req("POST", cli+"?cmd=undelete", asBob, ""), code(403, "cmd_execution_no_permission")},
+		{"undelete a never-deleted package", req("POST", "/source/devel:tools/nope?cmd=undelete", asAlice, ""), code(404, "unknown_package")},
+		{"undelete in a missing project", req("POST", "/source/nope/x?cmd=undelete", asAlice, ""), code(404, "unknown_project")},
+		{"undelete", req("POST", cli+"?cmd=undelete&comment=back", asAlice, ""), ok},
+		{"undelete an existing package", req("POST", cli+"?cmd=undelete", asAlice, ""), code(400, "package_exists")},
+		{"history kept, restore appended", req("GET", cli+"/_history", asBob, ""), want(200, `<revision rev="1" vrev="1">`,
+			`<revision rev="4" vrev="2">`, "<comment>back</comment>")},
+		{"same tree as rev 3", req("GET", cli+"?rev=4", asBob, ""), want(200, `<entry name="pocket-cli-1.1.0.tar.gz"`)},
+		{"no longer deleted", req("GET", "/source/devel:tools?deleted=1", asBob, ""), want(200, `<directory count="0">`)},
+		{"delete once more", req("DELETE", cli, asAlice, ""), ok},
+		{"created again by meta", req("PUT", cli+"/_meta", asAlice, `<package name="pocket-cli"><title>New</title><description/></package>`), ok},
+		{"a fresh history", req("GET", cli, asBob, ""), apitest.Expect{Status: 200,
+			Exact: "<directory name=\"pocket-cli\" srcmd5=\"" + buildstore.EmptySrcMD5 + "\"></directory>\n"}},
+		{"tombstone gone", req("GET", "/source/devel:tools?deleted=1", asBob, ""), want(200, `<directory count="0">`)},
+	})
+}
+
+// TestUploadRevision: PUT ?rev=upload several times, a plain GET shows the pending tree,
+// cmd=commit commits it over the newest tree, cmd=deleteuploadrev discards one.
+func TestUploadRevision(t *testing.T) {
+	e := newEnv(t)
+	x := "/source/home:alice/x"
+	e.run(t, []scenario{
+		{"create package x", req("PUT", x+"/_meta", asAlice, pkgMeta), ok},
+		{"a first commit", req("PUT", x+"/base.txt", asAlice, "base\n"), want(200, `<revision rev="1"`)},
+		{"bob may not upload", req("PUT", x+"/f?rev=upload", asBob, "x"), code(403, "put_file_no_permission")},
+		{"upload one", req("PUT", x+"/x.spec?rev=upload", asAlice, "Name: x\nVersion: 2.0\n"), ok},
+		{"upload two", req("PUT", x+"/hello.txt?rev=upload", asAlice, "hello\n"), ok},
+		{"plain GET prefers the upload", req("GET", x, asAlice, ""), want(200, `<directory name="x" rev="upload" srcmd5="upload">`,
+			`<entry name="base.txt"`, `<entry name="hello.txt" md5="`+helloMD5+`" size="6"`, `<entry name="x.spec"`)},
+		{"rev=latest does not", req("GET", x+"?rev=latest", asAlice, ""), apitest.Expect{Status: 200,
+			Contains: []string{`rev="1"`}, Excludes: []string{"hello.txt"}}},
+		{"an uploaded file", req("GET", x+"/hello.txt?rev=upload", asAlice, ""), apitest.Expect{Status: 200, Exact: "hello\n"}},
+		{"not in latest", req("GET", x+"/hello.txt", asAlice, ""), code(404, "404")},
+		{"bob may not commit", req("POST", x+"?cmd=commit", asBob, ""), code(403, "put_file_no_permission")},
+		{"commit with a bad rev", req("POST", x+"?cmd=commit&rev=3", asAlice, ""), code(400, "invalid_revision")},
+		{"commit", req("POST", x+"?cmd=commit&comment=uploaded", asAlice, ""), want(200, `<directory name="x" rev="2" vrev="1" srcmd5="`,
+			`<entry name="base.txt"`, `<entry name="hello.txt"`, `<entry name="x.spec"`)},
+		{"history", req("GET", x+"/_history?rev=2", asAlice, ""), want(200, "<comment>uploaded</comment>", "<version>2.0</version>")},
+		{"no upload left", req("GET", x+"?rev=upload", asAlice, ""), code(404, "404", "no such revision")},
+		{"upload another", req("PUT", x+"/junk?rev=upload", asAlice, "junk"), ok},
+		{"discard it", req("POST", x+"?cmd=deleteuploadrev", asAlice, ""), ok},
+		{"plain GET: latest again", req("GET", x, asAlice, ""), apitest.Expect{Status: 200,
+			Contains: []string{`rev="2"`}, Excludes: []string{"junk"}}},
+	})
+}
+
+// TestCopyPackage: cmd=copy commits the source's files (at orev) into the target, creating a
+// missing target for a maintainer of its project.
+func TestCopyPackage(t *testing.T) {
+	e := newEnv(t)
+	cp := "/source/home:alice/cli-copy"
+	e.run(t, []scenario{
+		{"missing source", req("POST", cp+"?cmd=copy&oproject=devel:tools&opackage=nope", asAlice, ""), code(404, "unknown_package")},
+		{"bad orev", req("POST", cp+"?cmd=copy&oproject=devel:tools&opackage=pocket-cli&orev=9", asAlice, ""), code(404, "404")},
+		{"bob may not create in home:alice", req("POST", cp+"?cmd=copy&oproject=devel:tools&opackage=pocket-cli", asBob, ""),
+			code(403, "create_package_no_permission")},
+		{"copy rev 1, creating the target", req("POST", cp+"?cmd=copy&oproject=devel:tools&opackage=pocket-cli&orev=1&comment=copied", asAlice, ""),
+			want(200, `<directory name="cli-copy" rev="1" vrev="1"`, `<entry name="pocket-cli-1.0.0.tar.gz"`)},
+		{"title from the source", req("GET", cp+"/_meta", asAlice, ""), want(200, "<title>The pocket command line</title>")},
+		{"copy the newest", req("POST", cp+"?cmd=copy&oproject=devel:tools&opackage=pocket-cli", asAlice, ""),
+			want(200, `rev="2"`, `<entry name="pocket-cli-1.1.0.tar.gz"`)},
+		{"history", req("GET", cp+"/_history", asAlice, ""), want(200, "<comment>copied</comment>", "<user>alice</user>")},
+		{"bob may not copy into devel:tools", req("POST", "/source/devel:tools/pocket-cli?cmd=copy&oproject=home:alice&opackage=cli-copy", asBob, ""),
+			code(403, "cmd_execution_no_permission")},
+	})
+}
+
+// TestSourceDiff: cmd=diff between revisions and packages, in the backend's text format.
+func TestSourceDiff(t *testing.T) {
+	e := newEnv(t)
+	x := "/source/home:alice/x"
+	sep := "===================================================================\n"
+	e.run(t, []scenario{
+		{"create package x", req("PUT", x+"/_meta", asAlice, pkgMeta), ok},
+		{"r1", req("PUT", x+"/a.txt", asAlice, "1\n2\n3\n"), ok200},
+		{"r2", req("PUT", x+"/a.txt", asAlice, "1\ntwo\n3\n"), ok200},
+		{"r3", req("PUT", x+"/b.bin", asAlice, "\x00\x01"), ok200},
+		{"r4", req("DELETE", x+"/a.txt", asAlice, ""), ok},
+		{"rev 2 against rev 1", req("POST", x+"?cmd=diff&expand=1&orev=1&rev=2&unified=1&filelimit=0&tarlimit=0", asBob, ""), apitest.Expect{Status: 200,
+			Exact:  "Index: a.txt\n" + sep + "--- a.txt (revision 1)\n+++ a.txt (revision 2)\n@@ -1,3 +1,3 @@\n 1\n-2\n+two\n 3\n",
+			Header: map[string]string{"Content-Type": "text/plain; charset=utf-8"}}},
+		{"rev 1: everything added", req("POST", x+"?cmd=diff&rev=1", asBob, ""), apitest.Expect{Status: 200,
+			Exact: "Index: a.txt\n" + sep + "--- a.txt (added)\n+++ a.txt (revision 1)\n@@ -0,0 +1,3 @@\n+1\n+2\n+3\n"}},
+		{"binary added", req("POST", x+"?cmd=diff&rev=3", asBob, ""), apitest.Expect{Status: 200,
+			Exact: "Index: b.bin\n" + sep + "--- b.bin (added)\n+++ b.bin (revision 3)\nBinary file differs\n"}},
+		{"latest: a deleted", req("POST", x+"?cmd=diff", asBob, ""), apitest.Expect{Status: 200,
+			Exact: "Index: a.txt\n" + sep + "--- a.txt (revision 3)\n+++ a.txt (deleted)\n@@ -1,3 +0,0 @@\n-1\n-two\n-3\n"}},
+		{"no change", req("POST", x+"?cmd=diff&rev=2&orev=2", asBob, ""), apitest.Expect{Status: 200, Exact: ""}},
+		{"another package", req("POST", "/source/devel:tools/forge-utils?cmd=diff&oproject=home:alice&opackage=x", asBob, ""),
+			want(200, "--- b.bin (revision 4)\n+++ b.bin (deleted)\n")},
+		{"missing other package", req("POST", x+"?cmd=diff&oproject=home:alice&opackage=nope", asBob, ""), code(404, "unknown_package")},
+		{"bad rev", req("POST", x+"?cmd=diff&rev=9", asBob, ""), code(404, "404")},
+	})
+}
+
+var ok200 = apitest.Expect{Status: 200}

@@ -1,0 +1,170 @@
+package cloudapi
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/internal/ratelimit"
+	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"go.etcd.io/bbolt"
+)
+
+// who says which users may call an endpoint, beyond the token's scopes.
+type who int
+
+const (
+	anyUser          who = iota // any authenticated user; their grants limit what they see
+	unrestrictedOnly            // the seed's "unrestricted only"
+	accountGrant                // restricted users need the account_access grant at the needed level
+)
+
+// access is an endpoint's guard, declared next to its route in routes.go.
+type access struct {
+	area   string // scope area ("account", …); "" = any token (profile)
+	level  string // needed scope level; "" = read_only for GET, read_write otherwise
+	who    who
+	public bool            // no authentication; rate-limited by IP
+	limit  ratelimit.Limit // the endpoint's own limit (zero: the default 800/min)
+	// deprecated endpoints still answer, with 299 and a warnings array instead of 200.
+	deprecated bool
+}
+
+// caller is the authenticated token and user of a request.
+type caller struct {
+	token cloudstore.Token
+	user  cloudstore.User
+}
+
+const localCaller = "cloud.caller"
+
+// callerOf returns the request's authenticated caller (set by guard).
+func callerOf(c *fiber.Ctx) *caller {
+	cl, _ := c.Locals(localCaller).(*caller)
+	return cl
+}
+
+// Limits of the seed's Limits table.
+var (
+	generalLimit  = ratelimit.Limit{Name: "general", Max: 1600, Window: 2 * time.Minute}
+	endpointLimit = ratelimit.Limit{Max: 800, Window: time.Minute}
+)
+
+// guard returns the middleware that enforces a: CORS headers, authentication (401), rate limits
+// (429), scopes and grants (403). Authentication only reads the store.
+func (a *api) guard(method, pattern string, acc access) fiber.Handler {
+	level := acc.level
+	if level == "" {
+		level = cloudstore.ReadWrite
+		if method == fiber.MethodGet {
+			level = cloudstore.ReadOnly
+		}
+	}
+	accepted := ""
+	if acc.area != "" {
+		accepted = acc.area + ":" + level
+	}
+	own := acc.limit
+	if own.Max == 0 {
+		own = endpointLimit
+	}
+	own.Name = "endpoint:" + method + " " + pattern
+	general, own := generalLimit.Scale(a.RateScale), own.Scale(a.RateScale)
+	return func(c *fiber.Ctx) error {
+		corsHeaders(c)
+		if acc.public {
+			if err := a.limit(c, "ip:"+c.IP(), own); err != nil {
+				return err
+			}
+			return c.Next()
+		}
+		cl, err := a.authenticate(c)
+		if err != nil {
+			return err
+		}
+		if accepted != "" {
+			c.Set("X-Accepted-OAuth-Scopes", accepted)
+		}
+		if err := a.limit(c, "token:"+strconv.FormatUint(cl.token.ID, 10), general, own); err != nil {
+			return err
+		}
+		if !allowed(cl, acc, level) {
+			return kit.Errorf(http.StatusForbidden, "Unauthorized")
+		}
+		c.Locals(localCaller, cl)
+		if acc.deprecated {
+			return deprecate(c)
+		}
+		return c.Next()
+	}
+}
+
+// authenticate resolves the bearer token: 401 "Invalid Token" when missing, unknown or expired.
+func (a *api) authenticate(c *fiber.Ctx) (*caller, error) {
+	scheme, token, _ := strings.Cut(c.Get(fiber.HeaderAuthorization), " ")
+	if !strings.EqualFold(scheme, "Bearer") || token == "" {
+		c.Set("X-OAuth-Scopes", "unknown")
+		return nil, kit.Errorf(http.StatusUnauthorized, "Invalid Token")
+	}
+	cl, err := a.callers.Get(string(cloudstore.HashToken(strings.TrimSpace(token))), func(tx *bbolt.Tx) (*caller, error) {
+		t, u, err := cloudstore.FindToken(tx, cloudstore.HashToken(strings.TrimSpace(token)))
+		return &caller{token: t, user: u}, err
+	})
+	if err != nil || cl.token.Expired(a.Clock.Now()) {
+		c.Set("X-OAuth-Scopes", "unknown")
+		return nil, kit.Errorf(http.StatusUnauthorized, "Invalid Token")
+	}
+	c.Set("X-OAuth-Scopes", cl.token.Scopes)
+	return cl, nil
+}
+
+// allowed applies the token's scopes and the user's restriction and grants.
+func allowed(cl *caller, acc access, level string) bool {
+	if acc.area != "" && !cloudstore.ScopesAllow(cl.token.Scopes, acc.area, level) {
+		return false
+	}
+	if !cl.user.Restricted {
+		return true
+	}
+	switch acc.who {
+	case unrestrictedOnly:
+		return false
+	case accountGrant:
+		have := cl.user.Grants.AccountAccess()
+		return have == cloudstore.ReadWrite || have == cloudstore.ReadOnly && level == cloudstore.ReadOnly
+	}
+	return true
+}
+
+// limit counts the request against limits under key and sets the rate-limit headers; 429 when
+// one is exhausted.
+func (a *api) limit(c *fiber.Ctx, key string, limits ...ratelimit.Limit) error {
+	if a.RateScale == 0 {
+		return nil
+	}
+	d := a.Limiter.Take(key, limits...)
+	if d.Unlimited {
+		return nil
+	}
+	c.Set("X-RateLimit-Limit", strconv.Itoa(d.Limit))
+	c.Set("X-RateLimit-Remaining", strconv.Itoa(d.Remaining))
+	c.Set("X-RateLimit-Reset", strconv.FormatInt(d.Reset.Unix(), 10))
+	if d.Allowed {
+		return nil
+	}
+	secs := int((d.RetryAfter + time.Second - 1) / time.Second)
+	c.Set(fiber.HeaderRetryAfter, strconv.Itoa(max(secs, 1)))
+	return kit.Errorf(http.StatusTooManyRequests, "Too many requests")
+}
+
+// corsHeaders are the real API's: any origin may call it with a bearer token.
+func corsHeaders(c *fiber.Ctx) {
+	c.Set(fiber.HeaderAccessControlAllowOrigin, "*")
+	c.Set(fiber.HeaderAccessControlAllowHeaders, "Authorization, Origin, X-Requested-With, Content-Type, Accept, X-Filter")
+	c.Set(fiber.HeaderAccessControlAllowMethods, "HEAD, GET, OPTIONS, POST, PUT, DELETE")
+	c.Set(fiber.HeaderAccessControlExposeHeaders, "X-OAuth-Scopes, X-Accepted-OAuth-Scopes, X-Status")
+	c.Set(fiber.HeaderVary, "Authorization, X-Filter")
+}

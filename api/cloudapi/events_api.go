@@ -1,0 +1,142 @@
+package cloudapi
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
+	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"go.etcd.io/bbolt"
+)
+
+// eventHistory is how far back the events list reaches (the seed's 90 days).
+const eventHistory = 90 * 24 * time.Hour
+
+// bindEvents registers the events endpoints. /seen needs read_write grants but only the
+// events:read_only scope, as the reference says; every one of them is read_only by scope.
+func (a *api) bindEvents(r *routes) {
+	events := access{area: "events", level: cloudstore.ReadOnly}
+	r.add(both, "GET", "/account/events", events, a.listEvents)
+	r.add(both, "GET", "/account/events/:eventId", events, a.getEvent)
+	r.add(both, "POST", "/account/events/:eventId/read", events, a.readEvent)
+	r.add(both, "POST", "/account/events/:eventId/seen", events, a.seenEvent)
+}
+
+// eventView is an Event as the API shows it.
+type eventView struct {
+	ID              uint64                  `json:"id"`
+	Action          string                  `json:"action"`
+	Created         string                  `json:"created"`
+	Duration        *float64                `json:"duration"`
+	Entity          *cloudstore.EventEntity `json:"entity"`
+	PercentComplete *int                    `json:"percent_complete"`
+	Rate            *string                 `json:"rate"`
+	Read            bool                    `json:"read"`
+	SecondaryEntity *cloudstore.EventEntity `json:"secondary_entity"`
+	Seen            bool                    `json:"seen"`
+	Status          string                  `json:"status"`
+	TimeRemaining   *string                 `json:"time_remaining"`
+	Username        *string                 `json:"username"`
+	Message         string                  `json:"message"`
+}
+
+func viewEvent(e cloudstore.Event) eventView {
+	return eventView{ID: e.ID, Action: e.Action, Created: formatTime(e.Created), Duration: e.Duration, Entity: e.Entity,
+		PercentComplete: e.PercentComplete, Read: e.Read, SecondaryEntity: e.SecondaryEntity, Seen: e.Seen,
+		Status: e.Status, Username: e.Username, Message: e.Message}
+}
+
+// eventFields are the Event's filterable fields (the reference's: id, action, created,
+// entity.id, entity.type).
+var eventFields = listing.Fields[cloudstore.Event]{
+	"id":      func(e cloudstore.Event) any { return e.ID },
+	"action":  func(e cloudstore.Event) any { return e.Action },
+	"created": func(e cloudstore.Event) any { return e.Created },
+	"entity.id": func(e cloudstore.Event) any {
+		if e.Entity == nil {
+			return nil
+		}
+		return e.Entity.ID
+	},
+	"entity.type": func(e cloudstore.Event) any {
+		if e.Entity == nil {
+			return nil
+		}
+		return e.Entity.Type
+	},
+}
+
+// eventID reads the event id of the path; a malformed one is simply not found.
+func eventID(c *fiber.Ctx) (uint64, error) {
+	id, err := strconv.ParseUint(c.Params("eventId"), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("event %q: %w", c.Params("eventId"), store.ErrNotFound)
+	}
+	return id, nil
+}
+
+// visibleEvent returns the event if the caller may see it (grants) and it is within 90 days.
+func (a *api) visibleEvent(tx *bbolt.Tx, cl *caller, id uint64) (cloudstore.Event, error) {
+	e, err := cloudstore.AccountEvent(tx, cl.user.AccountID, id)
+	if err == nil && (!canSeeEvent(cl.user, e) || e.Created.Before(a.Clock.Now().Add(-eventHistory))) {
+		err = fmt.Errorf("event %d: %w", id, store.ErrNotFound)
+	}
+	return e, err
+}
+
+func (a *api) getEvent(c *fiber.Ctx) error {
+	id, err := eventID(c)
+	if err != nil {
+		return err
+	}
+	var e cloudstore.Event
+	if err := a.Store.View(func(tx *bbolt.Tx) (err error) { e, err = a.visibleEvent(tx, callerOf(c), id); return }); err != nil {
+		return err
+	}
+	return c.JSON(viewEvent(e))
+}
+
+// readEvent marks one event read.
+func (a *api) readEvent(c *fiber.Ctx) error {
+	id, err := eventID(c)
+	if err != nil {
+		return err
+	}
+	cl := callerOf(c)
+	err = a.Store.Write(func(tx *bbolt.Tx) error {
+		if _, err := a.visibleEvent(tx, cl, id); err != nil {
+			return err
+		}
+		return cloudstore.MarkEventRead(tx, cl.user.AccountID, id)
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{})
+}
+
+// seenEvent marks every event up to and including the id as seen; restricted users need
+// read_write access to the account (the reference's grant for /seen).
+func (a *api) seenEvent(c *fiber.Ctx) error {
+	id, err := eventID(c)
+	if err != nil {
+		return err
+	}
+	cl := callerOf(c)
+	if cl.user.Restricted && cl.user.Grants.AccountAccess() != cloudstore.ReadWrite {
+		return errUnauthorized
+	}
+	err = a.Store.Write(func(tx *bbolt.Tx) error {
+		if _, err := a.visibleEvent(tx, cl, id); err != nil {
+			return err
+		}
+		return cloudstore.MarkEventsSeen(tx, cl.user.AccountID, id)
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{})
+}

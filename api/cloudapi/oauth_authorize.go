@@ -1,0 +1,213 @@
+package cloudapi
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/web"
+	"go.etcd.io/bbolt"
+)
+
+// authRequest is a validated authorization request (RFC 6749 §4.1.1, §4.2.1, RFC 7636).
+type authRequest struct {
+	client       cloudstore.Client
+	responseType string // code or token
+	scopes       string // canonical
+	redirectURI  string
+	state        string
+	challenge    string
+}
+
+// hidden is the request as the login form carries it through the POST.
+func (r authRequest) hidden() map[string]string {
+	h := map[string]string{"client_id": r.client.ID, "response_type": r.responseType, "scopes": r.scopes,
+		"redirect_uri": r.redirectURI, "state": r.state}
+	if r.challenge != "" {
+		h["code_challenge"], h["code_challenge_method"] = r.challenge, "S256"
+	}
+	return h
+}
+
+// pageError is an authorization error that must not be redirected (the redirect URI itself is
+// not trusted): it is shown to the user as a page.
+type pageError struct{ title, text string }
+
+func (e *pageError) Error() string { return e.text }
+
+// redirectError is an authorization error sent back to the client's redirect URI.
+type redirectError struct{ code, description string }
+
+func (e *redirectError) Error() string { return e.code }
+
+// parseAuthRequest validates the authorization parameters, from the query (GET) or the form
+// (POST). scope and scopes are both accepted (clients send either), comma-separated or "*".
+func (a *api) parseAuthRequest(c *fiber.Ctx) (authRequest, error) {
+	var r authRequest
+	clientID := c.FormValue("client_id")
+	err := a.Store.View(func(tx *bbolt.Tx) (err error) { r.client, err = cloudstore.GetClient(tx, clientID); return })
+	if clientID == "" || err != nil {
+		return r, &pageError{"Unknown application", "The application that sent you here is not registered (client_id " + strconv.Quote(clientID) + ")."}
+	}
+	r.redirectURI = c.FormValue("redirect_uri", r.client.RedirectURI)
+	if !redirectAllowed(r.client.RedirectURI, r.redirectURI) {
+		return r, &pageError{"Redirect not allowed", "The redirect_uri does not match the one registered for " + r.client.Label + "."}
+	}
+	r.state, r.responseType = c.FormValue("state"), c.FormValue("response_type", "code")
+	switch {
+	case r.responseType != "code" && r.responseType != "token":
+		return r, &redirectError{"unsupported_response_type", "response_type must be code or token"}
+	case r.responseType == "token" && !r.client.Public:
+		return r, &redirectError{"unauthorized_client", "the implicit flow (response_type=token) is for public clients"}
+	}
+	raw := c.FormValue("scopes", c.FormValue("scope", cloudstore.AllScopes))
+	if r.scopes, err = cloudstore.ParseScopes(raw, "scopes"); err != nil {
+		return r, &redirectError{"invalid_scope", err.Error()}
+	}
+	if r.challenge = c.FormValue("code_challenge"); r.challenge != "" {
+		if m := c.FormValue("code_challenge_method", "plain"); m != "S256" {
+			return r, &redirectError{"invalid_request", "code_challenge_method must be S256"}
+		}
+		if len(r.challenge) < 43 || len(r.challenge) > 128 {
+			return r, &redirectError{"invalid_request", "code_challenge must be 43 to 128 characters"}
+		}
+	}
+	return r, nil
+}
+
+// redirectAllowed accepts the registered URI or one under it (same scheme, host and port, a path
+// below the registered path), as the real login server does.
+func redirectAllowed(registered, asked string) bool {
+	if asked == registered {
+		return true
+	}
+	ru, err1 := url.Parse(registered)
+	au, err2 := url.Parse(asked)
+	if err1 != nil || err2 != nil || au.Fragment != "" || ru.Scheme != au.Scheme || ru.Host != au.Host {
+		return false
+	}
+	base := strings.TrimSuffix(ru.Path, "/")
+	return au.Path == ru.Path || strings.HasPrefix(au.Path, base+"/")
+}
+
+// authorizeError answers a failed authorization request: a page, or a redirect with the error.
+func (a *api) authorizeError(c *fiber.Ctx, r authRequest, err error) error {
+	var pe *pageError
+	if errors.As(err, &pe) {
+		return a.page(c, http.StatusBadRequest, "message.html", web.Message{Title: pe.title, Text: pe.text})
+	}
+	var re *redirectError
+	if !errors.As(err, &re) {
+		return err
+	}
+	params := url.Values{"error": {re.code}, "error_description": {re.description}}
+	if r.state != "" {
+		params.Set("state", r.state)
+	}
+	return redirectWith(c, r.redirectURI, r.responseType == "token", params)
+}
+
+// redirectWith sends the browser to uri with params in the query (code flow) or the fragment
+// (implicit flow, so the token never reaches a server log).
+func redirectWith(c *fiber.Ctx, uri string, fragment bool, params url.Values) error {
+	u, _ := url.Parse(uri) // validated by redirectAllowed
+	if fragment {
+		u.Fragment = ""
+		u.RawFragment = ""
+		return c.Redirect(u.String()+"#"+params.Encode(), http.StatusFound)
+	}
+	q := u.Query()
+	for k, v := range params {
+		q[k] = v
+	}
+	u.RawQuery = q.Encode()
+	return c.Redirect(u.String(), http.StatusFound)
+}
+
+// page renders a web page with status.
+func (a *api) page(c *fiber.Ctx, status int, name string, data any) error {
+	html, err := web.Render(name, data)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	c.Set("X-Frame-Options", "DENY") // a consent page must not be framed (clickjacking)
+	return c.Status(status).Send(html)
+}
+
+// showLogin renders the sign-in and consent page.
+func (a *api) showLogin(c *fiber.Ctx, r authRequest, status int, username, problem string) error {
+	data := web.Login{ClientLabel: r.client.Label, Scopes: splitScopes(r.scopes), Hidden: r.hidden(), Username: username, Error: problem}
+	if r.client.HasThumbnail {
+		data.ThumbnailURL = "/v4/account/oauth-clients/" + r.client.ID + "/thumbnail"
+	}
+	return a.page(c, status, "login.html", data)
+}
+
+// authorizePage is GET /oauth/authorize.
+func (a *api) authorizePage(c *fiber.Ctx) error {
+	r, err := a.parseAuthRequest(c)
+	if err != nil {
+		return a.authorizeError(c, r, err)
+	}
+	return a.showLogin(c, r, http.StatusOK, "", "")
+}
+
+// authorizeSubmit is POST /oauth/authorize: the user signs in and approves (or denies). Approval
+// records a Login and sends the browser back with a code, or with a token in the fragment.
+func (a *api) authorizeSubmit(c *fiber.Ctx) error {
+	r, err := a.parseAuthRequest(c)
+	if err != nil {
+		return a.authorizeError(c, r, err)
+	}
+	if c.FormValue("decision") == "deny" {
+		return a.authorizeError(c, r, &redirectError{"access_denied", "the user denied the request"})
+	}
+	username, password := c.FormValue("username"), c.FormValue("password")
+	now, ip := a.Clock.Now(), c.IP()
+	params := url.Values{}
+	err = a.Store.Write(func(tx *bbolt.Tx) error {
+		u, err := cloudstore.CheckLogin(tx, username, password)
+		if err != nil {
+			return err
+		}
+		if _, err := cloudstore.RecordLogin(tx, u, ip, now); err != nil {
+			return err
+		}
+		return grantAccess(tx, r, u, params, now)
+	})
+	if errors.Is(err, cloudstore.ErrLoginFailed) {
+		return a.showLogin(c, r, http.StatusUnauthorized, username, "Invalid username or password.")
+	}
+	if err != nil {
+		return err
+	}
+	if r.state != "" {
+		params.Set("state", r.state)
+	}
+	return redirectWith(c, r.redirectURI, r.responseType == "token", params)
+}
+
+// grantAccess issues the code (code flow) or the access token (implicit flow) into params.
+func grantAccess(tx *bbolt.Tx, r authRequest, u cloudstore.User, params url.Values, now time.Time) error {
+	if r.responseType == "token" {
+		issued, err := cloudstore.IssueImplicit(tx, r.client, u.Username, r.scopes, now)
+		if err != nil {
+			return err
+		}
+		params.Set("access_token", issued.Access)
+		params.Set("token_type", "bearer")
+		params.Set("expires_in", strconv.Itoa(int(cloudstore.OAuthTokenLifetime.Seconds())))
+		params.Set("scopes", r.scopes)
+		return nil
+	}
+	code, err := cloudstore.IssueCode(tx, cloudstore.Code{ClientID: r.client.ID, Username: u.Username, Scopes: r.scopes,
+		RedirectURI: r.redirectURI, Challenge: r.challenge}, now)
+	params.Set("code", code)
+	return err
+}

@@ -1,0 +1,187 @@
+package buildstore
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/pocketforge/pocketforge/store"
+	"go.etcd.io/bbolt"
+)
+
+// Revision is one commit of a package: its whole file tree (so any revision is served without
+// replaying others) and the history fields osc shows in `osc log`.
+type Revision struct {
+	Rev     uint64      `json:"rev"`
+	VRev    uint64      `json:"vrev"`
+	SrcMD5  string      `json:"srcmd5"`
+	Version string      `json:"version"`
+	Time    int64       `json:"time"` // unix seconds
+	User    string      `json:"user"`
+	Comment string      `json:"comment,omitempty"`
+	Files   []FileEntry `json:"files"`
+}
+
+// File returns the revision's entry called name.
+func (r Revision) File(name string) (FileEntry, bool) {
+	for _, f := range r.Files {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return FileEntry{}, false
+}
+
+// revisionPrefix is project 0x00 package 0x00: a package's revisions are one key prefix.
+func revisionPrefix(project, pkg string) []byte {
+	return append(append(append([]byte(project), 0), pkg...), 0)
+}
+
+// revisionKey appends the big-endian rev, so a cursor walks a package's revisions oldest first.
+func revisionKey(project, pkg string, rev uint64) []byte {
+	return append(revisionPrefix(project, pkg), store.Itob(rev)...)
+}
+
+// Revisions lists a package's revisions, oldest first (the order of _history).
+func Revisions(tx *bbolt.Tx, project, pkg string) ([]Revision, error) {
+	var out []Revision
+	err := store.Each(tx, store.BuildRevisions, revisionPrefix(project, pkg), func(_ []byte, r Revision) (bool, error) {
+		out = append(out, r)
+		return true, nil
+	})
+	return out, err
+}
+
+// GetRevision returns revision rev of a package; the not-found message is the backend's.
+func GetRevision(tx *bbolt.Tx, project, pkg string, rev uint64) (Revision, error) {
+	r, err := store.Get[Revision](tx, store.BuildRevisions, revisionKey(project, pkg, rev))
+	if err != nil {
+		return r, store.NotFoundf("no such revision")
+	}
+	return r, nil
+}
+
+// LatestRevision returns the newest revision; ok is false for a package without commits. It
+// reads one record from the end of the package's key range, not the whole history.
+func LatestRevision(tx *bbolt.Tx, project, pkg string) (r Revision, ok bool, err error) {
+	err = walkBack(tx, store.BuildRevisions, project, pkg, func(x Revision) bool { r, ok = x, true; return false })
+	return r, ok, err
+}
+
+// walkBack visits a package's revisions (of sources or, in the meta bucket, of its meta)
+// newest first until visit returns false.
+func walkBack(tx *bbolt.Tx, bucket, project, pkg string, visit func(Revision) bool) error {
+	b, err := store.Bucket(tx, bucket)
+	if err != nil {
+		return err
+	}
+	prefix := revisionPrefix(project, pkg)
+	c := b.Cursor()
+	k, v := c.Seek(revisionKey(project, pkg, ^uint64(0)))
+	if k == nil || !bytes.HasPrefix(k, prefix) {
+		k, v = c.Prev()
+	}
+	for ; k != nil && bytes.HasPrefix(k, prefix); k, v = c.Prev() {
+		var r Revision
+		if err := json.Unmarshal(v, &r); err != nil {
+			return fmt.Errorf("revision %q: %w", k, err)
+		}
+		if !visit(r) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// DeleteRevisions removes a package's history, of its sources and of its meta (blobs stay:
+// they may be shared).
+func DeleteRevisions(tx *bbolt.Tx, project, pkg string) error {
+	if err := deleteMetaRevisions(tx, project, pkg); err != nil {
+		return err
+	}
+	return store.DeletePrefix(tx, store.BuildRevisions, revisionPrefix(project, pkg))
+}
+
+// ParseVersion reads the first "Version:" tag of a spec file, as the backend does at commit;
+// "unknown" when there is none.
+func ParseVersion(spec []byte) string {
+	sc := bufio.NewScanner(bytes.NewReader(spec))
+	for sc.Scan() {
+		tag, value, ok := strings.Cut(sc.Text(), ":")
+		if ok && strings.EqualFold(strings.TrimSpace(tag), "Version") && strings.TrimSpace(value) != "" {
+			return strings.TrimSpace(value)
+		}
+	}
+	return "unknown"
+}
+
+// NextVRev is 1 + the vrev of the last revision with the same version: it restarts at 1 when
+// the version changes, so binaries get release numbers that grow within one version.
+func NextVRev(history []Revision, version string) uint64 {
+	for i := len(history) - 1; i >= 0; i-- {
+		if history[i].Version == version {
+			return history[i].VRev + 1
+		}
+	}
+	return 1
+}
+
+// nextVRev is NextVRev over the stored history, read newest first and only as far as the
+// last revision with the version (usually the newest).
+func nextVRev(tx *bbolt.Tx, project, pkg, version string) (uint64, error) {
+	vrev := uint64(1)
+	err := walkBack(tx, store.BuildRevisions, project, pkg, func(r Revision) bool {
+		if r.Version == version {
+			vrev = r.VRev + 1
+			return false
+		}
+		return true
+	})
+	return vrev, err
+}
+
+// Commit appends a revision whose tree is files (name and md5 given; every md5 must be a stored
+// blob). Sizes come from the blobs; a file unchanged since the last revision keeps its mtime.
+func Commit(tx *bbolt.Tx, project, pkg string, files []FileEntry, user, comment string, now time.Time) (Revision, error) {
+	last, _, err := LatestRevision(tx, project, pkg)
+	if err != nil {
+		return Revision{}, err
+	}
+	tree := make([]FileEntry, len(files))
+	version := ""
+	files = append([]FileEntry(nil), files...)
+	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
+	for i, f := range files {
+		data, err := GetBlob(tx, f.MD5)
+		if err != nil {
+			return Revision{}, err
+		}
+		tree[i] = FileEntry{Name: f.Name, MD5: f.MD5, Size: int64(len(data)), MTime: now.Unix()}
+		if old, ok := last.File(f.Name); ok && old.MD5 == f.MD5 {
+			tree[i].MTime = old.MTime
+		}
+		if version == "" && strings.HasSuffix(f.Name, ".spec") {
+			version = ParseVersion(data)
+		}
+	}
+	if version == "" {
+		version = "unknown"
+	}
+	vrev, err := nextVRev(tx, project, pkg, version)
+	if err != nil {
+		return Revision{}, err
+	}
+	r := Revision{Rev: last.Rev + 1, VRev: vrev, SrcMD5: SrcMD5(tree), Version: version,
+		Time: now.Unix(), User: user, Comment: comment, Files: tree}
+	if err := clearPending(tx, tree); err != nil {
+		return Revision{}, err
+	}
+	if err := updateLinkIndex(tx, project, pkg, last, r); err != nil {
+		return Revision{}, err
+	}
+	return r, store.Put(tx, store.BuildRevisions, revisionKey(project, pkg, r.Rev), r)
+}

@@ -1,0 +1,54 @@
+package buildstore
+
+import (
+	"github.com/pocketforge/pocketforge/store"
+	"go.etcd.io/bbolt"
+)
+
+// TrackerKinds are the kinds of issue tracker the service knows.
+var TrackerKinds = []string{"other", "bugzilla", "cve", "fate", "trac", "launchpad", "sourceforge", "github", "gitlab", "jira", "giteaforge"}
+
+// IssueTracker is an external bug tracker: Regex finds its issues in text (its first group is
+// the issue id), ShowURL is the issue's page with @@@ standing for the id, Label writes one.
+type IssueTracker struct {
+	Name        string `json:"name"`
+	Kind        string `json:"kind"`
+	Description string `json:"description"`
+	URL         string `json:"url"`
+	ShowURL     string `json:"show_url"`
+	Regex       string `json:"regex"`
+	Label       string `json:"label"`
+	EnableFetch bool   `json:"enable_fetch"`
+}
+
+// GetTracker returns the tracker called name.
+func GetTracker(tx *bbolt.Tx, name string) (IssueTracker, error) {
+	t, err := store.Get[IssueTracker](tx, store.BuildTrackers, []byte(name))
+	if err != nil {
+		return t, store.NotFoundf("Couldn't find IssueTracker with name = %s", name)
+	}
+	return t, nil
+}
+
+// PutTracker creates or replaces a tracker.
+func PutTracker(tx *bbolt.Tx, t IssueTracker) error {
+	return store.Put(tx, store.BuildTrackers, []byte(t.Name), t)
+}
+
+// DeleteTracker removes a tracker.
+func DeleteTracker(tx *bbolt.Tx, name string) error {
+	if err := store.Delete(tx, store.BuildTrackers, []byte(name)); err != nil {
+		return store.NotFoundf("Couldn't find IssueTracker with name = %s", name)
+	}
+	return nil
+}
+
+// Trackers lists every tracker by name.
+func Trackers(tx *bbolt.Tx) ([]IssueTracker, error) {
+	var out []IssueTracker
+	err := store.Each(tx, store.BuildTrackers, nil, func(_ []byte, t IssueTracker) (bool, error) {
+		out = append(out, t)
+		return true, nil
+	})
+	return out, err
+}

@@ -1,0 +1,214 @@
+package cloudstore
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/pocketforge/pocketforge/store"
+	"go.etcd.io/bbolt"
+)
+
+// Managed databases come in the seed's two families, named by their path segment: sqldb (the
+// real service's mysql and postgresql families) and docdb (its mongodb family).
+const (
+	FamilySQL = "sqldb"
+	FamilyDoc = "docdb"
+)
+
+// Database statuses: the seed's four and the real service's transient ones the appliance passes
+// through (updating, backing_up, restoring).
+const (
+	DBProvisioning = "provisioning"
+	DBActive       = "active"
+	DBUpdating     = "updating"
+	DBBackingUp    = "backing_up"
+	DBRestoring    = "restoring"
+	DBFailed       = "failed"
+	DBDegraded     = "degraded"
+)
+
+// Operations that put a database in a transient status (Database.Op).
+const (
+	OpProvision = "provision"
+	OpUpdate    = "update"
+	OpPatch     = "patch"
+	OpSnapshot  = "snapshot"
+	OpRestore   = "restore"
+)
+
+// Database is one managed database cluster. Its record is kept compact (secrets and backups
+// live in their own buckets) because lists of thousands are decoded and filtered.
+//
+// A transient status (provisioning, updating, backing_up, restoring) ends by the clock: Next is
+// the status it ends in and Until when. Readers see the outcome as soon as Until passes (At);
+// the databases job persists it. Nothing about the lifecycle is held in memory, so a restart
+// resumes it.
+type Database struct {
+	ID        uint64 `json:"id"`
+	AccountID uint64 `json:"account_id"`
+	Family    string `json:"family"`
+	Label     string `json:"label"`
+	Engine    string `json:"engine"` // mysql, postgresql, mongodb
+	Version   string `json:"version"`
+	Type      string `json:"type"`
+	Region    string `json:"region"`
+	Status    string `json:"status"`
+	// Op is the operation under way while the status is transient.
+	Op    string    `json:"op,omitempty"`
+	Next  string    `json:"next,omitempty"`
+	Until time.Time `json:"until,omitzero"`
+	// BusyUntil ends the few seconds a credentials reset takes; other operations answer 400
+	// until then while the status stays active.
+	BusyUntil time.Time `json:"busy_until,omitzero"`
+	// Due is when the databases job next has work on this database (zero: never); it mirrors
+	// the database's key in store.CloudDatabaseSchedule.
+	Due time.Time `json:"due,omitzero"`
+
+	ClusterSize           int               `json:"cluster_size"`
+	Encrypted             bool              `json:"encrypted"`
+	SSLConnection         bool              `json:"ssl_connection"`
+	ReplicationType       string            `json:"replication_type,omitempty"`        // sqldb
+	ReplicationCommitType string            `json:"replication_commit_type,omitempty"` // postgresql
+	ReplicaSet            *string           `json:"replica_set,omitempty"`             // docdb
+	CompressionType       string            `json:"compression_type,omitempty"`        // docdb
+	StorageEngine         string            `json:"storage_engine,omitempty"`          // docdb
+	AllowList             []string          `json:"allow_list"`
+	Updates               MaintenanceWindow `json:"updates"`
+
+	Created   time.Time  `json:"created"`
+	Updated   time.Time  `json:"updated"`
+	Activated time.Time  `json:"activated,omitzero"` // when provisioning ended; auto backups start after it
+	Deleted   *time.Time `json:"deleted,omitempty"`
+	// CredentialsReset is the last credentials reset: a backup older than it cannot be restored.
+	CredentialsReset time.Time `json:"credentials_reset,omitzero"`
+	// DataGeneration counts the restores: each one replaces the data with a backup's.
+	DataGeneration uint64 `json:"data_generation,omitempty"`
+	// LastAutoBackup is the midnight of the newest auto backup; OldestAutoBackup the oldest kept.
+	LastAutoBackup   time.Time `json:"last_auto_backup,omitzero"`
+	OldestAutoBackup time.Time `json:"oldest_auto_backup,omitzero"`
+
+	// HourlyPrice and MonthlyPrice (dollars) are the type's price for the cluster size when the
+	// database was created; Complimentary databases are not billed (the demo world's).
+	HourlyPrice   float64 `json:"hourly_price"`
+	MonthlyPrice  float64 `json:"monthly_price"`
+	Complimentary bool    `json:"complimentary,omitempty"`
+}
+
+// MaintenanceWindow is a database's `updates`: when OS patches are applied.
+type MaintenanceWindow struct {
+	Frequency   string `json:"frequency"` // weekly, monthly
+	Duration    int    `json:"duration"`  // hours, 1-3
+	HourOfDay   int    `json:"hour_of_day"`
+	DayOfWeek   *int   `json:"day_of_week"`   // 1 = Monday … 7; null until chosen
+	WeekOfMonth *int   `json:"week_of_month"` // 1-4 for monthly, null for weekly
+}
+
+// Port is the port the database's engine listens on.
+func (d Database) Port() int {
+	switch d.Engine {
+	case "postgresql":
+		return 5432
+	case "mongodb":
+		return 27017
+	}
+	return 3306
+}
+
+// EventEntity is the database as an event's (or notification's) entity.
+func (d Database) EventEntity() *EventEntity {
+	return &EventEntity{ID: d.ID, Label: d.Label, Type: "database", URL: d.URI()}
+}
+
+// URI is the database's detail path, the generic list's instance_uri.
+func (d Database) URI() string {
+	return fmt.Sprintf("/v4/databases/%s/instances/%d", d.Family, d.ID)
+}
+
+// At is the database as it stands at now: a transient status whose time is up has ended.
+func (d Database) At(now time.Time) Database {
+	if d.Next != "" && !now.Before(d.Until) {
+		if d.Status == DBProvisioning && d.Next == DBActive {
+			d.Activated = d.Until
+		}
+		d.Status, d.Updated = d.Next, d.Until
+		d.Next, d.Op, d.Until = "", "", time.Time{}
+	}
+	return d
+}
+
+// DatabasesAt applies At to a list; it returns the list itself (which may be a shared cache)
+// when no transient status has ended, and a copy otherwise.
+func DatabasesAt(list []Database, now time.Time) []Database {
+	for i := range list {
+		if list[i].Next != "" && !now.Before(list[i].Until) {
+			out := make([]Database, len(list))
+			for j := range list {
+				out[j] = list[j].At(now)
+			}
+			return out
+		}
+	}
+	return list
+}
+
+// FamilyOf is the family an engine belongs to.
+func FamilyOf(engine string) string {
+	if engine == "mongodb" {
+		return FamilyDoc
+	}
+	return FamilySQL
+}
+
+// DeleteDatabase removes a database that is active, failed or degraded: its secrets, backups,
+// label and grants go; a small record stays (Deleted set) so the month's invoice still bills
+// the hours it ran.
+func DeleteDatabase(tx *bbolt.Tx, d Database, now time.Time) error {
+	d, err := settle(tx, d, now)
+	if err != nil {
+		return err
+	}
+	if err := d.require(now, DBActive, DBFailed, DBDegraded); err != nil {
+		return err
+	}
+	backups, err := store.IndexChildren(tx, store.CloudDatabaseBackupIndex, store.Itob(d.ID))
+	if err != nil {
+		return err
+	}
+	for _, k := range backups {
+		if err := deleteBackup(tx, d.ID, store.Btoi(k)); err != nil {
+			return err
+		}
+	}
+	if err := store.IndexRemove(tx, store.CloudDatabaseLabels, store.Itob(d.AccountID), labelKey(d.Label)); err != nil {
+		return err
+	}
+	if err := tx.Bucket([]byte(store.CloudDatabaseSecrets)).Delete(store.Itob(d.ID)); err != nil {
+		return err
+	}
+	if err := revokeDatabaseGrants(tx, d); err != nil {
+		return err
+	}
+	d.Deleted, d.Next, d.Op, d.Until = &now, "", "", time.Time{}
+	d.OldestAutoBackup = time.Time{}
+	return putDatabase(tx, &d)
+}
+
+// DegradeDatabase marks a database degraded (or failed): the fault a demo or a test injects
+// through the store, since the API has no endpoint for it. It stays so until deleted.
+func DegradeDatabase(tx *bbolt.Tx, id uint64, status string, now time.Time) error {
+	if status != DBDegraded && status != DBFailed {
+		return fmt.Errorf("status %q: %w", status, store.ErrInvalid)
+	}
+	d, err := GetDatabase(tx, id)
+	if err != nil {
+		return err
+	}
+	if d.Deleted != nil {
+		return fmt.Errorf("database %d: %w", id, store.ErrNotFound)
+	}
+	if d, err = settle(tx, d, now); err != nil {
+		return err
+	}
+	d.Status, d.Next, d.Op, d.Until, d.Updated = status, "", "", time.Time{}, now
+	return putDatabase(tx, &d)
+}

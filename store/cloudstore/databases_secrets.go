@@ -1,0 +1,130 @@
+package cloudstore
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/pocketforge/pocketforge/store"
+	"go.etcd.io/bbolt"
+)
+
+// CredentialsResetTime is how long a credentials reset keeps a database busy ("takes several
+// seconds", says the seed): other operations answer 400 until it is over.
+const CredentialsResetTime = 5 * time.Second
+
+// DatabaseSecrets are what a database's credentials and ssl views show. The root password is
+// kept in plaintext, unlike the appliance's own secrets: the credentials view shows it again on
+// every call (it opens a simulated database, not the appliance). The CA certificate is made per
+// database and its key thrown away: nothing is ever signed with it again.
+type DatabaseSecrets struct {
+	Password string `json:"password"`
+	CACert   []byte `json:"ca_cert"` // PEM
+}
+
+// passwordAlphabet has 64 symbols, so a random byte masked to 6 bits picks one without bias.
+const passwordAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+// NewDatabasePassword returns a 20-character root password from crypto/rand (120 bits).
+func NewDatabasePassword() string {
+	b := make([]byte, 20)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand does not fail on Linux
+	}
+	for i := range b {
+		b[i] = passwordAlphabet[b[i]&63]
+	}
+	return string(b)
+}
+
+// NewDatabaseSecrets makes a new database's root password and self-signed CA certificate
+// (ECDSA P-256, valid ten years from now). Handlers call it before their write transaction,
+// which must not do slow or random work that a retried batch would redo differently.
+func NewDatabaseSecrets(label string, now time.Time) (DatabaseSecrets, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return DatabaseSecrets{}, err
+	}
+	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 127))
+	if err != nil {
+		return DatabaseSecrets{}, err
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          serial,
+		Subject:               pkix.Name{Organization: []string{"pocketforge"}, CommonName: label + " Managed Database CA"},
+		NotBefore:             now.Add(-time.Hour),
+		NotAfter:              now.AddDate(10, 0, 0),
+		IsCA:                  true,
+		BasicConstraintsValid: true,
+		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageCRLSign | x509.KeyUsageDigitalSignature,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return DatabaseSecrets{}, err
+	}
+	return DatabaseSecrets{Password: NewDatabasePassword(), CACert: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}, nil
+}
+
+// RootUsername is the database's root user, as the real service names it.
+func (d Database) RootUsername() string {
+	if d.Engine == "postgresql" {
+		return "linpostgres"
+	}
+	return "linroot"
+}
+
+// databaseSecrets reads a database's secrets.
+func databaseSecrets(tx *bbolt.Tx, id uint64) (DatabaseSecrets, error) {
+	s, err := store.Get[DatabaseSecrets](tx, store.CloudDatabaseSecrets, store.Itob(id))
+	if err != nil {
+		return s, fmt.Errorf("database %d secrets: %w", id, err)
+	}
+	return s, nil
+}
+
+// DatabaseCredentials returns the root username and password of an active database.
+func DatabaseCredentials(tx *bbolt.Tx, d Database, now time.Time) (username, password string, err error) {
+	if err := d.At(now).require(now, DBActive); err != nil {
+		return "", "", err
+	}
+	s, err := databaseSecrets(tx, d.ID)
+	return d.RootUsername(), s.Password, err
+}
+
+// DatabaseCA returns the PEM CA certificate of an active database.
+func DatabaseCA(tx *bbolt.Tx, d Database, now time.Time) ([]byte, error) {
+	if err := d.At(now).require(now, DBActive); err != nil {
+		return nil, err
+	}
+	s, err := databaseSecrets(tx, d.ID)
+	return s.CACert, err
+}
+
+// ResetDatabaseCredentials gives an active database a new root password (made by the caller,
+// see NewDatabasePassword). The database is busy for CredentialsResetTime, and from now on a
+// backup older than this instant cannot be restored.
+func ResetDatabaseCredentials(tx *bbolt.Tx, d Database, password string, now time.Time) (Database, error) {
+	d, err := settle(tx, d, now)
+	if err != nil {
+		return d, err
+	}
+	if err := d.require(now, DBActive); err != nil {
+		return d, err
+	}
+	s, err := databaseSecrets(tx, d.ID)
+	if err != nil {
+		return d, err
+	}
+	s.Password = password
+	if err := store.Put(tx, store.CloudDatabaseSecrets, store.Itob(d.ID), s); err != nil {
+		return d, err
+	}
+	d.BusyUntil, d.CredentialsReset, d.Updated = now.Add(CredentialsResetTime), now, now
+	return d, putDatabase(tx, &d)
+}

@@ -1,0 +1,122 @@
+package cloudstore
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/pocketforge/pocketforge/store"
+	"go.etcd.io/bbolt"
+)
+
+// EventEntity is what an event is about.
+type EventEntity struct {
+	ID    any    `json:"id"` // an integer id, or a string (usernames, OAuth client ids)
+	Label string `json:"label"`
+	Type  string `json:"type"`
+	URL   string `json:"url"`
+}
+
+// Event is one action taken on an account, recorded in the same transaction as the action.
+type Event struct {
+	ID              uint64       `json:"id"`
+	AccountID       uint64       `json:"account_id"`
+	Action          string       `json:"action"`
+	Created         time.Time    `json:"created"`
+	Username        *string      `json:"username"` // who did it; nil for the system
+	Entity          *EventEntity `json:"entity"`
+	SecondaryEntity *EventEntity `json:"secondary_entity"`
+	Status          string       `json:"status"` // notification, finished, started, failed, scheduled
+	PercentComplete *int         `json:"percent_complete"`
+	Duration        *float64     `json:"duration"`
+	Message         string       `json:"message"`
+	Seen            bool         `json:"seen"`
+	Read            bool         `json:"read"`
+}
+
+// RecordEvent stores e with the next id. An instant action is a "notification" event, as the real
+// service records account actions.
+func RecordEvent(tx *bbolt.Tx, e *Event) error {
+	id, err := store.NextID(tx, store.CloudEvents)
+	if err != nil {
+		return err
+	}
+	e.ID = id
+	if e.Status == "" {
+		e.Status = "notification"
+	}
+	if err := store.Put(tx, store.CloudEvents, store.Itob(id), e); err != nil {
+		return err
+	}
+	return indexEvent(tx, e)
+}
+
+// indexEvent files an event under its account three ways — by id (the value holds the creation
+// time), by creation time and by entity — so a filter on id, created or entity.id walks a key
+// range, and the 90-day window is checked without decoding the event.
+func indexEvent(tx *bbolt.Tx, e *Event) error {
+	acct := store.Itob(e.AccountID)
+	created := store.Itob(uint64(e.Created.UnixNano()))
+	if err := tx.Bucket([]byte(store.CloudAccountEvents)).Put(store.IndexKey(acct, store.Itob(e.ID)), created); err != nil {
+		return err
+	}
+	if err := store.IndexAdd(tx, store.CloudEventsByCreated, acct, append(created, store.Itob(e.ID)...)); err != nil {
+		return err
+	}
+	if e.Entity == nil {
+		return nil
+	}
+	key := EntityPrefix(EntityIDText(e.Entity.ID), e.Entity.Type)
+	return store.IndexAdd(tx, store.CloudEventsByEntity, acct, append(append(key, created...), store.Itob(e.ID)...))
+}
+
+// EntityPrefix is the start of an entity's keys in CloudEventsByEntity: the entity id as text,
+// 0, then (when known) the entity type and 0.
+func EntityPrefix(entityID, typ string) []byte {
+	k := append([]byte(entityID), 0)
+	if typ != "" {
+		k = append(append(k, typ...), 0)
+	}
+	return k
+}
+
+// EntityIDText writes an entity id the way filters compare it: integers without exponent or
+// fraction (JSON decoding turns them into float64), strings as they are.
+func EntityIDText(id any) string {
+	switch v := id.(type) {
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case string:
+		return v
+	}
+	return fmt.Sprint(id)
+}
+
+// AccountEvents returns the account's events, oldest first (tests and small accounts; the API
+// lists through EventCandidates).
+func AccountEvents(tx *bbolt.Tx, account uint64) ([]Event, error) {
+	return store.IndexedRecords[Event](tx, store.CloudAccountEvents, store.Itob(account), store.CloudEvents)
+}
+
+// Login is a successful login to the login server.
+type Login struct {
+	ID         uint64    `json:"id"`
+	AccountID  uint64    `json:"account_id"`
+	Username   string    `json:"username"`
+	Datetime   time.Time `json:"datetime"`
+	IP         string    `json:"ip"`
+	Restricted bool      `json:"restricted"`
+}
+
+// RecordLogin stores a successful login of u from ip.
+func RecordLogin(tx *bbolt.Tx, u User, ip string, now time.Time) (Login, error) {
+	id, err := store.NextID(tx, store.CloudLogins)
+	if err != nil {
+		return Login{}, err
+	}
+	l := Login{ID: id, AccountID: u.AccountID, Username: u.Username, Datetime: now, IP: ip, Restricted: u.Restricted}
+	if err := store.Put(tx, store.CloudLogins, store.Itob(id), l); err != nil {
+		return l, err
+	}
+	return l, store.IndexAdd(tx, store.CloudAccountLogins, store.Itob(u.AccountID), store.Itob(id))
+}

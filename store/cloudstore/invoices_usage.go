@@ -1,0 +1,75 @@
+package cloudstore
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/pocketforge/pocketforge/store"
+	"go.etcd.io/bbolt"
+)
+
+// The backup service's price: the reference gives none, so the appliance charges the smallest
+// real plan's for every instance with backups enabled, over the same hours as the instance.
+const (
+	// BackupHourlyPrice is what backups cost an hour (dollars).
+	BackupHourlyPrice = 0.003
+	// BackupMonthlyPrice caps backups per instance and month (dollars), as MonthlyPrice caps
+	// the instance.
+	BackupMonthlyPrice = 2.0
+)
+
+// usageItems bills what the account used in [from, to): for every instance, one "hourly" item
+// per stretch of its billing history (Instance.Owners) the account owned it in the period —
+// instances transferred away or back included — and one more for its backups when enabled;
+// then the account's managed databases (databaseUsageItems).
+// Every started hour counts; an item costs hours × hourly price, at most the monthly price.
+func usageItems(tx *bbolt.Tx, account uint64, from, to time.Time) ([]InvoiceItem, error) {
+	var items []InvoiceItem
+	err := store.Each(tx, store.CloudInstances, nil, func(_ []byte, in Instance) (bool, error) {
+		for _, o := range in.Owners {
+			start, end, ok := ownedWithin(o, account, from, to)
+			if !ok {
+				continue
+			}
+			hours := int64((end.Sub(start) + time.Hour - 1) / time.Hour)
+			label := fmt.Sprintf("Instance %s (%s)", in.Label, in.Type)
+			items = append(items, hourlyItem(label, in.Region, in.HourlyPrice, in.MonthlyPrice, hours, start, end))
+			if in.BackupsEnabled {
+				items = append(items, hourlyItem("Backup Service - "+in.Label, in.Region, BackupHourlyPrice, BackupMonthlyPrice, hours, start, end))
+			}
+		}
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	databases, err := databaseUsageItems(tx, account, from, to)
+	return append(items, databases...), err
+}
+
+// ownedWithin clips one stretch of ownership to [from, to); ok is false when it is another
+// account's or does not overlap.
+func ownedWithin(o Ownership, account uint64, from, to time.Time) (start, end time.Time, ok bool) {
+	if o.AccountID != account {
+		return start, end, false
+	}
+	start, end = o.From, to
+	if start.Before(from) {
+		start = from
+	}
+	if o.To != nil && o.To.Before(end) {
+		end = *o.To
+	}
+	return start, end, end.After(start)
+}
+
+// hourlyItem prices hours of a product.
+func hourlyItem(label, region string, hourly, monthly float64, hours int64, from, to time.Time) InvoiceItem {
+	amount := min(int64(math.Round(float64(hours)*hourly*100)), int64(math.Round(monthly*100)))
+	return InvoiceItem{
+		Label: label, Type: "hourly", Region: region, UnitPrice: strconv.FormatFloat(hourly, 'f', -1, 64),
+		Quantity: int(hours), AmountCents: amount, From: from, To: to.Add(-time.Second),
+	}
+}

@@ -1,0 +1,184 @@
+package cloudstore
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/pocketforge/pocketforge/store"
+	"go.etcd.io/bbolt"
+)
+
+// PaymentMethod is a card on file. Only the last four digits and the expiry are kept — never the
+// full number or the cvv.
+type PaymentMethod struct {
+	ID        uint64    `json:"id"`
+	AccountID uint64    `json:"account_id"`
+	Type      string    `json:"type"` // credit_card
+	IsDefault bool      `json:"is_default"`
+	Created   time.Time `json:"created"`
+	CardType  string    `json:"card_type"` // Visa, MasterCard, American Express, Discover, …
+	LastFour  string    `json:"last_four"`
+	Expiry    string    `json:"expiry"` // MM/YYYY
+	// Active is false once deleted (deactivated); inactive methods are not listed or charged.
+	Active bool `json:"active"`
+}
+
+// AccountPaymentMethods lists the account's payment methods (inactive ones too), in id order.
+func AccountPaymentMethods(tx *bbolt.Tx, account uint64) ([]PaymentMethod, error) {
+	return store.IndexedRecords[PaymentMethod](tx, store.CloudAccountPaymentMethods, store.Itob(account), store.CloudPaymentMethods)
+}
+
+// HasPaymentMethod reports whether the account has an active payment method (a rule for
+// accepting a service transfer).
+func HasPaymentMethod(tx *bbolt.Tx, account uint64) (bool, error) {
+	pms, err := AccountPaymentMethods(tx, account)
+	for _, pm := range pms {
+		if pm.Active {
+			return true, err
+		}
+	}
+	return false, err
+}
+
+// Limits of the seed's Limits table.
+const (
+	// MaxActivePaymentMethods is how many active payment methods an account may hold.
+	MaxActivePaymentMethods = 6
+	// MaxPaymentMethodsPerDay is how many payment methods an account may add in any 24 hours
+	// (a rolling window, so the limit cannot be doubled around midnight).
+	MaxPaymentMethodsPerDay = 60
+)
+
+// NewPaymentMethod is the input of AddPaymentMethod.
+type NewPaymentMethod struct {
+	Card      Card
+	IsDefault bool
+	// FieldPrefix is put before the card's field names in problems: "data." for the payment
+	// method add (the card is its data object), "" for the deprecated credit-card endpoint.
+	FieldPrefix string
+}
+
+// AddPaymentMethod checks and stores a credit card of acct, keeping only its type, last four and
+// expiry. The account's billing zip must be valid, the card sound and unexpired at now, and the
+// account under both limits. A default card (or the account's first) takes default status from
+// the others.
+func AddPaymentMethod(tx *bbolt.Tx, acct Account, in NewPaymentMethod, now time.Time) (PaymentMethod, error) {
+	var p store.Problems
+	if reason := zipProblem(acct.Contact); reason != "" {
+		p.Add("zip", "A valid billing zip code is required before adding a payment method: "+reason)
+	}
+	CheckCard(&p, in.FieldPrefix, in.Card, now)
+	if err := p.Err(); err != nil {
+		return PaymentMethod{}, err
+	}
+	all, err := AccountPaymentMethods(tx, acct.ID)
+	if err != nil {
+		return PaymentMethod{}, err
+	}
+	active, today := 0, 0
+	for _, pm := range all {
+		if pm.Active {
+			active++
+		}
+		if now.Sub(pm.Created) < 24*time.Hour {
+			today++
+		}
+	}
+	if active >= MaxActivePaymentMethods {
+		return PaymentMethod{}, ruleError{fmt.Sprintf("An account may have at most %d active payment methods", MaxActivePaymentMethods), store.ErrInvalid}
+	}
+	if today >= MaxPaymentMethodsPerDay {
+		return PaymentMethod{}, ruleError{fmt.Sprintf("An account may add at most %d payment methods per day", MaxPaymentMethodsPerDay), store.ErrInvalid}
+	}
+	id, err := store.NextID(tx, store.CloudPaymentMethods)
+	if err != nil {
+		return PaymentMethod{}, err
+	}
+	pm := PaymentMethod{ID: id, AccountID: acct.ID, Type: "credit_card", IsDefault: in.IsDefault || active == 0,
+		Created: now, CardType: cardType(in.Card.Number), LastFour: in.Card.Number[len(in.Card.Number)-4:],
+		Expiry: fmt.Sprintf("%02d/%04d", in.Card.ExpiryMonth, in.Card.ExpiryYear), Active: true}
+	if pm.IsDefault {
+		if err := clearDefault(tx, all); err != nil {
+			return pm, err
+		}
+	}
+	if err := PutPaymentMethod(tx, pm); err != nil {
+		return pm, err
+	}
+	return pm, store.IndexAdd(tx, store.CloudAccountPaymentMethods, store.Itob(acct.ID), store.Itob(id))
+}
+
+// clearDefault takes default status from every method listed.
+func clearDefault(tx *bbolt.Tx, pms []PaymentMethod) error {
+	for _, pm := range pms {
+		if pm.IsDefault {
+			pm.IsDefault = false
+			if err := PutPaymentMethod(tx, pm); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// PutPaymentMethod stores a changed payment method.
+func PutPaymentMethod(tx *bbolt.Tx, pm PaymentMethod) error {
+	return store.Put(tx, store.CloudPaymentMethods, store.Itob(pm.ID), pm)
+}
+
+// ActivePaymentMethods lists the account's active payment methods (what the API shows), in id
+// order.
+func ActivePaymentMethods(tx *bbolt.Tx, account uint64) ([]PaymentMethod, error) {
+	all, err := AccountPaymentMethods(tx, account)
+	out := all[:0]
+	for _, pm := range all {
+		if pm.Active {
+			out = append(out, pm)
+		}
+	}
+	return out, err
+}
+
+// AccountPaymentMethod returns the account's active payment method id; another account's, a
+// deactivated or an unknown one is not found.
+func AccountPaymentMethod(tx *bbolt.Tx, account, id uint64) (PaymentMethod, error) {
+	pm, err := store.Get[PaymentMethod](tx, store.CloudPaymentMethods, store.Itob(id))
+	if err == nil && (pm.AccountID != account || !pm.Active) {
+		err = fmt.Errorf("payment method %d: %w", id, store.ErrNotFound)
+	}
+	return pm, err
+}
+
+// DefaultPaymentMethod returns the account's default payment method; false when it has none.
+func DefaultPaymentMethod(tx *bbolt.Tx, account uint64) (PaymentMethod, bool, error) {
+	pms, err := ActivePaymentMethods(tx, account)
+	for _, pm := range pms {
+		if pm.IsDefault {
+			return pm, true, err
+		}
+	}
+	return PaymentMethod{}, false, err
+}
+
+// SetDefaultPaymentMethod makes pm the default, taking default status from the others.
+func SetDefaultPaymentMethod(tx *bbolt.Tx, pm PaymentMethod) error {
+	all, err := AccountPaymentMethods(tx, pm.AccountID)
+	if err != nil {
+		return err
+	}
+	if err := clearDefault(tx, all); err != nil {
+		return err
+	}
+	pm.IsDefault = true
+	return PutPaymentMethod(tx, pm)
+}
+
+// DeletePaymentMethod deactivates pm: it is no longer listed or charged (payments made with it
+// keep their record). The default method cannot be deleted: make another the default first.
+func DeletePaymentMethod(tx *bbolt.Tx, pm PaymentMethod) error {
+	if pm.IsDefault {
+		return ruleError{"You cannot delete your default payment method; make another method the default first", store.ErrInvalid}
+	}
+	pm.Active = false
+	return PutPaymentMethod(tx, pm)
+}

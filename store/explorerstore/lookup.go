@@ -1,0 +1,160 @@
+package explorerstore
+
+import (
+	"bytes"
+	"encoding/binary"
+	"sort"
+	"strings"
+
+	"github.com/pocketforge/pocketforge/store"
+	"go.etcd.io/bbolt"
+)
+
+// The lookups behind the searches: each seeks an exact search key (or, for files, a path or
+// basename) in every product's index bucket and returns refs or file hits, which the caller
+// resolves in the same read transaction.
+
+// productNames lists the imported products, in name order.
+func productNames(tx *bbolt.Tx) []string {
+	b, err := store.Bucket(tx, store.ExplorerProducts)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	_ = b.ForEach(func(k, _ []byte) error { out = append(out, string(k)); return nil })
+	return out
+}
+
+// refsUnder lists the refs indexed under key in every product's bucket of an index.
+func refsUnder(tx *bbolt.Tx, index, key string) []Ref {
+	var out []Ref
+	prefix := []byte(key + sep)
+	for _, product := range productNames(tx) {
+		b := productBucket(tx, index, product)
+		if b == nil {
+			continue
+		}
+		c := b.Cursor()
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+			if rest := k[len(prefix):]; len(rest) == 4 {
+				out = append(out, Ref{Product: product, Seq: binary.BigEndian.Uint32(rest)})
+			}
+		}
+	}
+	return out
+}
+
+// ByName lists the packages whose lower-cased name is nameKey.
+func ByName(tx *bbolt.Tx, nameKey string) ([]Ref, error) {
+	return refsUnder(tx, store.ExplorerByName, nameKey), nil
+}
+
+// ByVCS lists the packages with git tuple vcsKey.
+func ByVCS(tx *bbolt.Tx, vcsKey string) ([]Ref, error) {
+	return refsUnder(tx, store.ExplorerByVCS, vcsKey), nil
+}
+
+// ByRPM lists the packages of product whose RPM file name is rpm.
+func ByRPM(tx *bbolt.Tx, product, rpm string) ([]Ref, error) {
+	b := productBucket(tx, store.ExplorerByRPM, product)
+	if b == nil {
+		return nil, nil
+	}
+	var out []Ref
+	prefix := []byte(rpm + sep)
+	c := b.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		if rest := k[len(prefix):]; len(rest) == 4 {
+			out = append(out, Ref{Product: product, Seq: binary.BigEndian.Uint32(rest)})
+		}
+	}
+	return out, nil
+}
+
+// HasKey reports whether any package still has a name key (index ExplorerByName) or git key
+// (ExplorerByVCS): the search index drops a key only when none has.
+func HasKey(tx *bbolt.Tx, index, key string) bool {
+	prefix := []byte(key + sep)
+	for _, product := range productNames(tx) {
+		if b := productBucket(tx, index, product); b != nil {
+			if k, _ := b.Cursor().Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// EachKey visits the distinct search keys of an index (ExplorerByName or ExplorerByVCS) over
+// all products, in order: what the search index is rebuilt from.
+func EachKey(tx *bbolt.Tx, index string, visit func(key string) error) error {
+	seen := map[string]bool{}
+	for _, product := range productNames(tx) {
+		b := productBucket(tx, index, product)
+		if b == nil {
+			continue
+		}
+		err := b.ForEach(func(k, _ []byte) error {
+			if len(k) > 5 {
+				seen[string(k[:len(k)-5])] = true
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	keys := make([]string, 0, len(seen))
+	for k := range seen {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := visit(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// FileHit is one (path, product, RPM) that ships a file.
+type FileHit struct {
+	Path    string
+	Product string
+	RPM     string
+}
+
+// maxFileHits bounds a file search (a basename such as "README" can be shipped by every
+// package of every product).
+const maxFileHits = 10_000
+
+// Files finds the files a query names exactly: a full path when it holds a "/", else a
+// basename. Hits come by product, then path and RPM.
+func Files(tx *bbolt.Tx, q string) ([]FileHit, error) {
+	var out []FileHit
+	for _, product := range productNames(tx) {
+		byFile := productBucket(tx, store.ExplorerByFile, product)
+		if byFile == nil {
+			continue
+		}
+		paths := []string{q}
+		if !strings.Contains(q, "/") {
+			paths = nil
+			if byBase := productBucket(tx, store.ExplorerByBasename, product); byBase != nil {
+				prefix := []byte(q + sep)
+				c := byBase.Cursor()
+				for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(paths) < maxFileHits; k, _ = c.Next() {
+					paths = append(paths, string(k[len(prefix):]))
+				}
+			}
+		}
+		for _, p := range paths {
+			prefix := []byte(p + sep)
+			c := byFile.Cursor()
+			for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(out) < maxFileHits; k, _ = c.Next() {
+				out = append(out, FileHit{Path: p, Product: product, RPM: string(k[len(prefix):])})
+			}
+		}
+	}
+	return out, nil
+}
