@@ -20,6 +20,8 @@ var (
 	ErrConflict = errors.New("conflict")
 	// ErrForbidden means the caller may not do this. HTTP 403.
 	ErrForbidden = errors.New("forbidden")
+	// ErrTooLarge means an input is over a configured size limit. HTTP 413.
+	ErrTooLarge = errors.New("too large")
 
 	// ErrLocked means another process holds the data file's lock. Start-up only; no HTTP status.
 	ErrLocked = errors.New("data file is in use by another process")

@@ -10,6 +10,7 @@ import (
 	"net/http"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store"
 )
 
@@ -46,6 +47,7 @@ var statusOfSentinel = []struct {
 	{store.ErrInvalid, http.StatusBadRequest},
 	{store.ErrConflict, http.StatusConflict},
 	{store.ErrForbidden, http.StatusForbidden},
+	{store.ErrTooLarge, http.StatusRequestEntityTooLarge},
 	{store.ErrNewerSchema, http.StatusBadRequest},
 	{store.ErrNotPocketforge, http.StatusBadRequest},
 }
@@ -89,20 +91,21 @@ func isFiber(err error) bool {
 	return errors.As(err, &fe)
 }
 
-// Field returns the field an error concerns, if any.
+// Field returns the field an error concerns, if any: an *Error's, or a domain's fault.Error's.
 func Field(err error) string {
 	var ke *Error
 	if errors.As(err, &ke) {
 		return ke.Field
 	}
-	return ""
+	return fault.Field(err)
 }
 
-// Code returns the machine-readable code an error carries, if any.
+// Code returns the machine-readable code an error carries, if any: an *Error's, or a domain's
+// fault.Error's.
 func Code(err error) string {
 	var ke *Error
 	if errors.As(err, &ke) {
 		return ke.Code
 	}
-	return ""
+	return fault.Code(err)
 }
