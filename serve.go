@@ -15,6 +15,7 @@ import (
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/fixtures"
+	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/search"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/appliance"
@@ -56,7 +57,7 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 	defer closeIndex()
 	ready := kit.NewReadiness("store", "fixtures", "search")
 	ready.Set("store", true)
-	jobs := &kit.Jobs{}
+	jobs := &jobs.Runner{}
 	app := api.New(cfg, api.Deps{
 		Store: db, Clock: clk, Log: log, Ready: ready, Journal: kit.NewJournal(cfg.JournalSize), ExternalURL: url, Jobs: jobs,
 		OnReplace: func() {

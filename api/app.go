@@ -17,6 +17,7 @@ import (
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 )
@@ -34,7 +35,7 @@ type Deps struct {
 	// listener's address).
 	ExternalURL string
 	// Jobs collects the APIs' clock-driven background work; the caller runs it.
-	Jobs *kit.Jobs
+	Jobs *jobs.Runner
 	// Explorer imports products and keeps the explorer's search index.
 	Explorer *explorerapi.Importer
 }

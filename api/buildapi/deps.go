@@ -1,10 +1,10 @@
 package buildapi
 
 import (
-	"github.com/pocketforge/pocketforge/api/kit"
 	"log/slog"
 
 	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/store"
 )
 
@@ -22,7 +22,7 @@ type Deps struct {
 	FileLimit int64
 	// Jobs runs the clock jobs (the sweep of uploads that were never committed); nil in tests
 	// that run none.
-	Jobs *kit.Jobs
+	Jobs *jobs.Runner
 }
 
 // api carries Deps and the authentication caches to the handlers.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"go.etcd.io/bbolt"
@@ -127,7 +128,7 @@ func TestDatabaseBackups(t *testing.T) {
 // new app's jobs).
 func newApp(e *env, opt Deps) *fiber.App {
 	app := fiber.New(fiber.Config{ErrorHandler: RenderError, JSONEncoder: kit.MarshalJSON})
-	e.jobs = &kit.Jobs{}
+	e.jobs = &jobs.Runner{}
 	Bind(app, Deps{Store: e.db, Clock: e.clock, Log: nopLog(), ExternalURL: func() string { return "http://pocketforge.test" },
 		Limiter: newLimiter(e), Jobs: e.jobs, DatabaseProvisionTime: opt.DatabaseProvisionTime})
 	return app

@@ -5,8 +5,8 @@ import (
 
 	"log/slog"
 
-	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
@@ -24,7 +24,7 @@ type Deps struct {
 	// Limiter counts requests for the rate limits.
 	Limiter *ratelimit.Limiter
 	// Jobs receives the cloud API's clock-driven background work.
-	Jobs *kit.Jobs
+	Jobs *jobs.Runner
 	// TransferDelay is how long after acceptance a service transfer completes (0: the default).
 	TransferDelay time.Duration
 	// DatabaseProvisionTime is how long a new managed database stays provisioning (0: the default).

@@ -14,6 +14,7 @@ import (
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/appliance"
@@ -37,7 +38,7 @@ type env struct {
 	app   *fiber.App
 	db    *store.DB
 	clock *clock.Fixed
-	jobs  *kit.Jobs // the API's background jobs; tests run them with runJobs
+	jobs  *jobs.Runner // the API's background jobs; tests run them with runJobs
 }
 
 // runJobs runs every background job once at the env's clock (as the appliance does each second).
@@ -53,7 +54,7 @@ func newEnv(t testing.TB, rateScale float64) *env {
 	}
 	t.Cleanup(func() { db.Close() })
 	app := fiber.New(fiber.Config{ErrorHandler: RenderError, JSONEncoder: kit.MarshalJSON})
-	jobs := &kit.Jobs{}
+	jobs := &jobs.Runner{}
 	Bind(app, Deps{
 		Store: db, Clock: clk, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		ExternalURL: func() string { return "http://pocketforge.test" }, RateScale: rateScale,

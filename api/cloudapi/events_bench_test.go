@@ -9,6 +9,7 @@ import (
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/internal/bench"
+	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"go.etcd.io/bbolt"
 )
@@ -39,7 +40,7 @@ func BenchmarkEventsFilter(b *testing.B) {
 	e := newEnv(b, 0)
 	e.withEvents(b, 100_000)
 	e.app = fiber.New(fiber.Config{ErrorHandler: RenderError, JSONEncoder: kit.MarshalJSON, DisableStartupMessage: true})
-	Bind(e.app, Deps{Store: e.db, Clock: e.clock, Log: nopLog(), ExternalURL: func() string { return "" }, Limiter: newLimiter(e), Jobs: &kit.Jobs{}})
+	Bind(e.app, Deps{Store: e.db, Clock: e.clock, Log: nopLog(), ExternalURL: func() string { return "" }, Limiter: newLimiter(e), Jobs: &jobs.Runner{}})
 	base := serveLoopback(b, e.app) + "/v4/account/events"
 	cases := []struct {
 		name, filter string

@@ -22,6 +22,7 @@ import (
 	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/fixtures/explorergen"
 	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/appliance"
@@ -91,7 +92,7 @@ type env struct {
 	db   *store.DB
 	im   *Importer
 	clk  *clock.Fixed
-	jobs *kit.Jobs
+	jobs *jobs.Runner
 	logs *logBuffer
 	log  *slog.Logger
 }
@@ -103,7 +104,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	e := &env{db: db, clk: clock.NewFixed(testNow), jobs: &kit.Jobs{}, logs: &logBuffer{}}
+	e := &env{db: db, clk: clock.NewFixed(testNow), jobs: &jobs.Runner{}, logs: &logBuffer{}}
 	e.log = slog.New(slog.NewTextHandler(e.logs, nil))
 	e.im = MemoryImporter(db, e.clk.Now, e.log)
 	t.Cleanup(func() { e.im.Index.Close() })

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 )
@@ -25,7 +25,7 @@ type Deps struct {
 	// SPDXDir is followed by a clock job every SPDXInterval ("" for none).
 	SPDXDir      string
 	SPDXInterval time.Duration
-	Jobs         *kit.Jobs
+	Jobs         *jobs.Runner
 }
 
 type api struct {

@@ -1,4 +1,6 @@
-package kit
+// Package jobs runs the appliance's clock-driven background work. serve builds one Runner, each
+// domain registers its jobs on it, and serve runs them until it stops.
+package jobs
 
 import (
 	"context"
@@ -8,11 +10,11 @@ import (
 	"time"
 )
 
-// Jobs are the appliance's clock-driven background work (transfer expiry and completion,
+// Runner runs the appliance's clock-driven background work (transfer expiry and completion,
 // monthly invoices, database provisioning…). Each job reads its state from the store and acts
 // on what is due at now, so a restart — or a jump of the dev clock — simply resumes: nothing is
 // kept in memory between runs.
-type Jobs struct {
+type Runner struct {
 	mu   sync.Mutex
 	list []job
 }
@@ -23,7 +25,7 @@ type job struct {
 }
 
 // Add registers a job.
-func (j *Jobs) Add(name string, run func(now time.Time) error) {
+func (j *Runner) Add(name string, run func(now time.Time) error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.list = append(j.list, job{name, run})
@@ -31,7 +33,7 @@ func (j *Jobs) Add(name string, run func(now time.Time) error) {
 
 // RunOnce runs every job once at now. A failing or panicking job is logged and does not stop the
 // others.
-func (j *Jobs) RunOnce(now time.Time, log *slog.Logger) {
+func (j *Runner) RunOnce(now time.Time, log *slog.Logger) {
 	j.mu.Lock()
 	list := append([]job(nil), j.list...)
 	j.mu.Unlock()
@@ -53,7 +55,7 @@ func safeRun(jb job, now time.Time) (err error) {
 
 // Run calls RunOnce every interval until ctx ends, reading the time from now (the appliance
 // clock).
-func (j *Jobs) Run(ctx context.Context, interval time.Duration, now func() time.Time, log *slog.Logger) {
+func (j *Runner) Run(ctx context.Context, interval time.Duration, now func() time.Time, log *slog.Logger) {
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
 	for {
