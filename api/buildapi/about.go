@@ -6,6 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/buildsvc"
 )
 
 // bindAbout registers the instance's own documents.
@@ -27,16 +28,9 @@ func (a *api) about(c *fiber.Ctx) error {
 		Description: "Build service API (2.7) of the pocketforge appliance", Revision: APIVersion})
 }
 
-// Architectures are all the architectures the build service knows in general (the ones an
-// instance builds for are in its configuration).
-var Architectures = []string{
-	"aarch64", "aarch64_ilp32", "armv4l", "armv5el", "armv5tel", "armv6hl", "armv6l", "armv7hl", "armv7l",
-	"hppa", "i386", "i486", "i586", "i686", "ia64", "local", "loongarch64", "m68k", "mips", "mips64", "mipsel",
-	"ppc", "ppc64", "ppc64le", "ppc64p7", "riscv64", "s390", "s390x", "sparc", "sparc64", "sparc64v",
-	"sparcv8", "sparcv9", "sparcv9v", "x86_64",
+func (a *api) architectures(c *fiber.Ctx) error {
+	return sendXML(c, newDirectory(buildsvc.Architectures))
 }
-
-func (a *api) architectures(c *fiber.Ctx) error { return sendXML(c, newDirectory(Architectures)) }
 
 type architectureXML struct {
 	XMLName xml.Name `xml:"architecture"`
@@ -45,7 +39,7 @@ type architectureXML struct {
 
 func (a *api) architecture(c *fiber.Ctx) error {
 	name := c.Params("name")
-	for _, arch := range Architectures {
+	for _, arch := range buildsvc.Architectures {
 		if arch == name {
 			return sendXML(c, architectureXML{Name: arch})
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -138,7 +139,7 @@ func checkDocSize(c *fiber.Ctx) error {
 // refuseUnknown reports the first element a schema does not allow.
 func refuseUnknown(kind, parent string, list []unknownXML) error {
 	if len(list) > 0 {
-		return invalid(kind, "element <%s> is not allowed in <%s>", list[0].XMLName.Local, parent)
+		return buildsvc.Invalid(kind, "element <%s> is not allowed in <%s>", list[0].XMLName.Local, parent)
 	}
 	return nil
 }
@@ -149,13 +150,13 @@ func refuseUnknown(kind, parent string, list []unknownXML) error {
 func checkRules(tx *bbolt.Tx, kind string, rules []buildstore.ModifiableBy, roles bool) error {
 	for _, r := range rules {
 		if r.User == "" && r.Group == "" && r.Role == "" {
-			return invalid(kind, "modifiable_by element has no valid rules set")
+			return buildsvc.Invalid(kind, "modifiable_by element has no valid rules set")
 		}
 		if r.Role != "" && !roles {
-			return invalid(kind, "modifiable_by of a namespace takes user and group, not role")
+			return buildsvc.Invalid(kind, "modifiable_by of a namespace takes user and group, not role")
 		}
 		if r.Role != "" && !slices.Contains(buildstore.Roles, r.Role) {
-			return invalid(kind, "unknown role '%s' (one of %s)", r.Role, strings.Join(buildstore.Roles, ", "))
+			return buildsvc.Invalid(kind, "unknown role '%s' (one of %s)", r.Role, strings.Join(buildstore.Roles, ", "))
 		}
 		if r.User != "" {
 			if _, err := buildstore.GetPerson(tx, r.User); err != nil {
@@ -189,7 +190,7 @@ func inGroup(tx *bbolt.Tx, login, title string) bool {
 
 // pathMismatch is the service's answer to a document that names another object than its URL.
 func pathMismatch(c *fiber.Ctx) error {
-	return badRequest("illegal_request", "Illegal request: %s %s: path does not match content", c.Method(), c.Path())
+	return buildsvc.BadRequest("illegal_request", "Illegal request: %s %s: path does not match content", c.Method(), c.Path())
 }
 
 func (a *api) listAttributeNamespaces(c *fiber.Ctx) error {
@@ -211,7 +212,7 @@ func (a *api) getAttributeNamespace(c *fiber.Ctx) error {
 	var ns buildstore.AttributeNamespace
 	err := a.Store.View(func(tx *bbolt.Tx) (err error) {
 		ns, err = buildstore.GetAttributeNamespace(tx, pathParam(c, "namespace"))
-		return notFoundAs(err, "unknown_attribute_namespace")
+		return buildsvc.NotFoundAs(err, "unknown_attribute_namespace")
 	})
 	if err != nil {
 		return err
@@ -224,13 +225,13 @@ func (a *api) getAttributeNamespace(c *fiber.Ctx) error {
 func (a *api) putAttributeNamespace(c *fiber.Ctx) error {
 	name := pathParam(c, "namespace")
 	if !personOf(c).IsAdmin() {
-		return forbidden("admin_required", "Namespace changes are only permitted by the administrator")
+		return buildsvc.Forbidden("admin_required", "Namespace changes are only permitted by the administrator")
 	}
 	if err := checkDocSize(c); err != nil {
 		return err
 	}
 	if !buildstore.ValidAttributeName(name) {
-		return badRequest("invalid_attribute_name", "invalid attribute namespace name '%s'", name)
+		return buildsvc.BadRequest("invalid_attribute_name", "invalid attribute namespace name '%s'", name)
 	}
 	var d namespaceXML
 	if err := parseMeta(c.Body(), &d, "attribute namespace"); err != nil {
@@ -260,7 +261,7 @@ func (a *api) putAttributeNamespace(c *fiber.Ctx) error {
 // script can run twice.
 func (a *api) deleteAttributeNamespace(c *fiber.Ctx) error {
 	if !personOf(c).IsAdmin() {
-		return forbidden("admin_required", "Namespace changes are only permitted by the administrator")
+		return buildsvc.Forbidden("admin_required", "Namespace changes are only permitted by the administrator")
 	}
 	name := pathParam(c, "namespace")
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
@@ -282,7 +283,7 @@ func (a *api) listAttributeDefinitions(c *fiber.Ctx) error {
 	var names []string
 	err := a.Store.View(func(tx *bbolt.Tx) error {
 		if _, err := buildstore.GetAttributeNamespace(tx, name); err != nil {
-			return badRequest("unknown_namespace", "Attribute namespace does not exist: %s", name)
+			return buildsvc.BadRequest("unknown_namespace", "Attribute namespace does not exist: %s", name)
 		}
 		list, err := buildstore.AttributeDefinitions(tx, name)
 		for _, d := range list {
@@ -301,7 +302,7 @@ func (a *api) listAttributeDefinitions(c *fiber.Ctx) error {
 func definitionNamespace(tx *bbolt.Tx, name string) (buildstore.AttributeNamespace, error) {
 	ns, err := buildstore.GetAttributeNamespace(tx, name)
 	if err != nil {
-		return ns, badRequest("unknown_attribute_namespace", "Specified attribute namespace does not exist: '%s'", name)
+		return ns, buildsvc.BadRequest("unknown_attribute_namespace", "Specified attribute namespace does not exist: '%s'", name)
 	}
 	return ns, nil
 }
@@ -353,7 +354,7 @@ func parseDefinition(c *fiber.Ctx, namespace, name string) (buildstore.Attribute
 		}
 	}
 	if x.Name == "" || x.Namespace == "" {
-		return buildstore.AttributeDefinition{}, invalid(kind, "<definition> needs the attributes name and namespace")
+		return buildstore.AttributeDefinition{}, buildsvc.Invalid(kind, "<definition> needs the attributes name and namespace")
 	}
 	if x.Name != name || x.Namespace != namespace {
 		return buildstore.AttributeDefinition{}, pathMismatch(c)
@@ -369,7 +370,7 @@ func parseDefinition(c *fiber.Ctx, namespace, name string) (buildstore.Attribute
 	if x.Count != nil {
 		n, err := strconv.Atoi(strings.TrimSpace(*x.Count))
 		if err != nil || n < 0 {
-			return d, invalid(kind, "<count> takes a number of values (0 or more), not '%s'", *x.Count)
+			return d, buildsvc.Invalid(kind, "<count> takes a number of values (0 or more), not '%s'", *x.Count)
 		}
 		d.Count = &n
 	}
@@ -399,10 +400,10 @@ func (a *api) putAttributeDefinition(c *fiber.Ctx) error {
 			return err
 		}
 		if !mayChangeDefinitions(tx, who, ns) {
-			return forbidden("admin_required", "Attribute type changes are not permitted")
+			return buildsvc.Forbidden("admin_required", "Attribute type changes are not permitted")
 		}
 		if !buildstore.ValidAttributeName(name) {
-			return badRequest("invalid_attribute_name", "invalid attribute name '%s'", name)
+			return buildsvc.BadRequest("invalid_attribute_name", "invalid attribute name '%s'", name)
 		}
 		if perr != nil {
 			return perr
@@ -428,7 +429,7 @@ func (a *api) deleteAttributeDefinition(c *fiber.Ctx) error {
 			return err
 		}
 		if !mayChangeDefinitions(tx, who, ns) {
-			return forbidden("admin_required", "Attribute type changes are not permitted")
+			return buildsvc.Forbidden("admin_required", "Attribute type changes are not permitted")
 		}
 		if _, err := buildstore.GetAttributeDefinition(tx, nsName, name); err != nil {
 			return nil

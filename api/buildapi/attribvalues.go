@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -76,7 +77,7 @@ func parseAttributes(body []byte) ([]attributeXML, error) {
 		}
 		list = []attributeXML{x}
 	default:
-		return nil, invalid(kind, "the document must be <attributes> (or one <attribute>), not <%s>", root.XMLName.Local)
+		return nil, buildsvc.Invalid(kind, "the document must be <attributes> (or one <attribute>), not <%s>", root.XMLName.Local)
 	}
 	for _, x := range list {
 		if err := refuseUnknown(kind, "attribute", x.Unknown); err != nil {
@@ -127,11 +128,11 @@ func (r attribRoute) resolve(tx *bbolt.Tx) (attribTarget, *buildstore.AttributeD
 	if r.pkg == "" {
 		p, err := buildstore.GetProject(tx, r.project)
 		if err != nil {
-			return t, nil, notFoundAs(err, "unknown_project")
+			return t, nil, buildsvc.NotFoundAs(err, "unknown_project")
 		}
 		t.project = p
 	} else {
-		p, k, err := lookupPackage(tx, r.project, r.pkg)
+		p, k, err := buildsvc.LookupPackage(tx, r.project, r.pkg)
 		if err != nil {
 			return t, nil, err
 		}
@@ -149,7 +150,7 @@ func (r attribRoute) resolve(tx *bbolt.Tx) (attribTarget, *buildstore.AttributeD
 	}
 	d, err := buildstore.GetAttributeDefinition(tx, ns, name)
 	if err != nil {
-		return t, nil, notFoundAs(err, "unknown_attribute_type")
+		return t, nil, buildsvc.NotFoundAs(err, "unknown_attribute_type")
 	}
 	return t, &d, nil
 }
@@ -160,10 +161,10 @@ func checkBinary(t attribTarget, binary string) error {
 		return nil
 	}
 	if t.pkg == nil {
-		return badRequest("attribute_save_error", "binary packages are not allowed in project attributes")
+		return buildsvc.BadRequest("attribute_save_error", "binary packages are not allowed in project attributes")
 	}
 	if !buildstore.ValidBinaryName(binary) {
-		return badRequest("invalid_binary_name", "invalid binary name '%s'", binary)
+		return buildsvc.BadRequest("invalid_binary_name", "invalid binary name '%s'", binary)
 	}
 	return nil
 }
@@ -172,7 +173,7 @@ func checkBinary(t attribTarget, binary string) error {
 func splitAttribute(s string) (namespace, name string, err error) {
 	parts := strings.Split(s, ":")
 	if len(parts) != 2 || parts[0] == "" || parts[1] == "" {
-		return "", "", badRequest("invalid_attribute", "attribute '%s' must be in the $NAMESPACE:$NAME style", s)
+		return "", "", buildsvc.BadRequest("invalid_attribute", "attribute '%s' must be in the $NAMESPACE:$NAME style", s)
 	}
 	return parts[0], parts[1], nil
 }
@@ -237,8 +238,8 @@ func mayChangeAttribute(tx *bbolt.Tx, who buildstore.Person, def buildstore.Attr
 		return true
 	}
 	if len(def.ModifiableBy) == 0 {
-		return maintains(tx, who, t.project.Persons, t.project.Groups) ||
-			(t.pkg != nil && maintains(tx, who, t.pkg.Persons, t.pkg.Groups))
+		return buildsvc.Maintains(tx, who, t.project.Persons, t.project.Groups) ||
+			(t.pkg != nil && buildsvc.Maintains(tx, who, t.pkg.Persons, t.pkg.Groups))
 	}
 	for _, r := range def.ModifiableBy {
 		if (r.User != "" && r.User != who.Login) || (r.Group != "" && !inGroup(tx, who.Login, r.Group)) {
@@ -265,7 +266,7 @@ func hasLocalRole(tx *bbolt.Tx, login, role string, t attribTarget) bool {
 }
 
 func noAttributePermission(who buildstore.Person, def buildstore.AttributeDefinition) error {
-	return forbidden("change_attribute_no_permission", "user %s has no permission to change attribute %s", who.Login, def.FullName())
+	return buildsvc.Forbidden("change_attribute_no_permission", "user %s has no permission to change attribute %s", who.Login, def.FullName())
 }
 
 // checkValues applies a definition to an attribute: the exact count, allowed values, issues
@@ -273,22 +274,22 @@ func noAttributePermission(who buildstore.Person, def buildstore.AttributeDefini
 func checkValues(tx *bbolt.Tx, def buildstore.AttributeDefinition, at buildstore.Attribute) error {
 	full := def.FullName()
 	if def.Count != nil && len(at.Values) != *def.Count {
-		return badRequest("attribute_save_error", "attribute '%s' has %d values, but only %d are allowed", full, len(at.Values), *def.Count)
+		return buildsvc.BadRequest("attribute_save_error", "attribute '%s' has %d values, but only %d are allowed", full, len(at.Values), *def.Count)
 	}
 	if len(def.Allowed) > 0 {
 		for _, v := range at.Values {
 			if !slices.Contains(def.Allowed, v) {
-				return badRequest("attribute_save_error", "attribute value %s for '%s' is not allowed. Please use one of: %s",
+				return buildsvc.BadRequest("attribute_save_error", "attribute value %s for '%s' is not allowed. Please use one of: %s",
 					v, full, strings.Join(def.Allowed, ", "))
 			}
 		}
 	}
 	if len(at.Issues) > 0 && !def.IssueList {
-		return badRequest("attribute_save_error", "attribute '%s' has issue elements which are not allowed in this attribute", full)
+		return buildsvc.BadRequest("attribute_save_error", "attribute '%s' has issue elements which are not allowed in this attribute", full)
 	}
 	for _, i := range at.Issues {
 		if i.Name == "" || i.Tracker == "" {
-			return badRequest("attribute_save_error", "an issue of attribute '%s' needs a name and a tracker", full)
+			return buildsvc.BadRequest("attribute_save_error", "an issue of attribute '%s' needs a name and a tracker", full)
 		}
 		if _, err := buildstore.GetTracker(tx, i.Tracker); err != nil {
 			return err
@@ -304,7 +305,7 @@ func bodyBinary(r attribRoute, t attribTarget, x attributeXML) (string, error) {
 		return r.binary, nil
 	}
 	if r.binary != "" {
-		return "", badRequest("illegal_request", "binary in xml data ('%s') does not match resource path component ('%s')", x.Binary, r.binary)
+		return "", buildsvc.BadRequest("illegal_request", "binary in xml data ('%s') does not match resource path component ('%s')", x.Binary, r.binary)
 	}
 	return x.Binary, checkBinary(t, x.Binary)
 }
@@ -330,11 +331,11 @@ func (a *api) postAttributes(c *fiber.Ctx) error {
 		attrs, defs := make([]buildstore.Attribute, 0, len(docs)), make([]buildstore.AttributeDefinition, 0, len(docs))
 		for _, x := range docs {
 			if x.Namespace == "" || x.Name == "" {
-				return badRequest("change_attribute_attribute_error", "Need namespace and name as parameters")
+				return buildsvc.BadRequest("change_attribute_attribute_error", "Need namespace and name as parameters")
 			}
 			def, err := buildstore.GetAttributeDefinition(tx, x.Namespace, x.Name)
 			if err != nil {
-				return notFoundAs(err, "unknown_attribute_type")
+				return buildsvc.NotFoundAs(err, "unknown_attribute_type")
 			}
 			if !mayChangeAttribute(tx, who, def, t) {
 				return noAttributePermission(who, def)
@@ -353,7 +354,7 @@ func (a *api) postAttributes(c *fiber.Ctx) error {
 			attrs, defs = append(attrs, at), append(defs, def)
 		}
 		if len(attrs) > 0 && t.locked() {
-			return forbidden("project_locked", "The target project is locked")
+			return buildsvc.Forbidden("project_locked", "The target project is locked")
 		}
 		for i, at := range attrs {
 			if err := checkValues(tx, defs[i], at); err != nil {
@@ -383,16 +384,16 @@ func (a *api) deleteAttribute(c *fiber.Ctx) error {
 			return err
 		}
 		if def == nil {
-			return badRequest("missing_attribute", "No attribute got specified for delete")
+			return buildsvc.BadRequest("missing_attribute", "No attribute got specified for delete")
 		}
 		if _, err := buildstore.GetAttribute(tx, t.project.Name, t.pkgName(), r.binary, def.Namespace, def.Name); err != nil {
-			return notFoundAs(err, "not_found")
+			return buildsvc.NotFoundAs(err, "not_found")
 		}
 		if !mayChangeAttribute(tx, who, *def, t) {
 			return noAttributePermission(who, *def)
 		}
 		if t.locked() {
-			return forbidden("project_locked", "The target project is locked")
+			return buildsvc.Forbidden("project_locked", "The target project is locked")
 		}
 		return buildstore.DeleteAttribute(tx, t.project.Name, t.pkgName(), r.binary, def.Namespace, def.Name)
 	})

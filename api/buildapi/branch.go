@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -35,10 +36,10 @@ func branchTarget(c *fiber.Ctx, who buildstore.Person) (string, string, error) {
 		tk = pkg
 	}
 	if !buildstore.ValidProjectName(tp) {
-		return "", "", badRequest("invalid_project_name", "invalid project name '%s'", tp)
+		return "", "", buildsvc.BadRequest("invalid_project_name", "invalid project name '%s'", tp)
 	}
 	if !buildstore.ValidPackageName(tk) {
-		return "", "", badRequest("invalid_package_name", "invalid package name '%s'", tk)
+		return "", "", buildsvc.BadRequest("invalid_package_name", "invalid package name '%s'", tk)
 	}
 	return tp, tk, nil
 }
@@ -59,17 +60,17 @@ func (a *api) branchPackage(c *fiber.Ctx) error {
 	err = a.Store.Write(func(tx *bbolt.Tx) error {
 		src, err := buildstore.GetProject(tx, project)
 		if err != nil {
-			return notFoundAs(err, "unknown_project")
+			return buildsvc.NotFoundAs(err, "unknown_project")
 		}
 		k, kerr := buildstore.GetPackage(tx, project, pkg)
 		switch {
 		case kerr != nil && !missingOK:
-			return notFoundAs(kerr, "unknown_package")
+			return buildsvc.NotFoundAs(kerr, "unknown_package")
 		case kerr == nil && missingOK:
-			return badRequest("not_missing", "Branch call with missingok parameter but branched source (%s/%s) exists.", project, pkg)
+			return buildsvc.BadRequest("not_missing", "Branch call with missingok parameter but branched source (%s/%s) exists.", project, pkg)
 		}
 		if _, err := buildstore.GetPackage(tx, tp, tk); err == nil {
-			return badRequest("double_branch_package", "branch target package already exists: %s/%s", tp, tk)
+			return buildsvc.BadRequest("double_branch_package", "branch target package already exists: %s/%s", tp, tk)
 		}
 		if err := a.ensureBranchProject(tx, who, src, tp, pkg); err != nil {
 			return err
@@ -80,17 +81,17 @@ func (a *api) branchPackage(c *fiber.Ctx) error {
 			link.MissingOK = true
 			k = buildstore.Package{Title: pkg, Description: ""}
 		} else {
-			v, err := readView(tx, who, project, pkg, rev, true, "")
+			v, err := buildsvc.ReadView(tx, who, project, pkg, rev, true, "")
 			if err != nil {
 				return err
 			}
-			if v.exp != nil {
-				if err := buildstore.PutExpansion(tx, project, pkg, *v.exp); err != nil {
+			if v.Pending != nil {
+				if err := buildstore.PutExpansion(tx, project, pkg, *v.Pending); err != nil {
 					return err
 				}
 			}
-			link.BaseRev, link.Patches = v.tree.SrcMD5, []buildstore.Patch{{Kind: "branch"}}
-			files = v.tree.Files
+			link.BaseRev, link.Patches = v.Tree.SrcMD5, []buildstore.Patch{{Kind: "branch"}}
+			files = v.Tree.Files
 		}
 		sum, err := buildstore.PutBlob(tx, link.Render())
 		if err != nil {
@@ -125,16 +126,16 @@ func (a *api) branchPackage(c *fiber.Ctx) error {
 func (a *api) ensureBranchProject(tx *bbolt.Tx, who buildstore.Person, src buildstore.Project, tp, pkg string) error {
 	p, err := buildstore.GetProject(tx, tp)
 	if err == nil {
-		if !maintains(tx, who, p.Persons, p.Groups) {
-			return forbidden("create_package_no_permission", "no permission to create package '%s' in project '%s'", pkg, tp)
+		if !buildsvc.Maintains(tx, who, p.Persons, p.Groups) {
+			return buildsvc.Forbidden("create_package_no_permission", "no permission to create package '%s' in project '%s'", pkg, tp)
 		}
 		if p.Locked {
-			return forbidden("project_locked", "The target project is locked")
+			return buildsvc.Forbidden("project_locked", "The target project is locked")
 		}
 		return nil
 	}
-	if !mayCreateProject(tx, who, tp) {
-		return forbidden("create_project_no_permission", "no permission to create project '%s'", tp)
+	if !buildsvc.MayCreateProject(tx, who, tp) {
+		return buildsvc.Forbidden("create_project_no_permission", "no permission to create project '%s'", tp)
 	}
 	p = buildstore.Project{Name: tp, Title: "Branch project for package " + pkg,
 		Description: "This project was created for package " + pkg + " via a branch of project " + src.Name + ".",
@@ -152,7 +153,7 @@ func (a *api) linkToBranch(c *fiber.Ctx) error {
 	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
 	comment := strings.Clone(c.Query("comment"))
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		if err := writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
+		if err := buildsvc.Writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
 			return err
 		}
 		cur, _, err := buildstore.LatestRevision(tx, project, pkg)
@@ -161,7 +162,7 @@ func (a *api) linkToBranch(c *fiber.Ctx) error {
 		}
 		lf, ok := cur.File(buildstore.LinkFile)
 		if !ok {
-			return badRequest("400", "package is not a link")
+			return buildsvc.BadRequest("400", "package is not a link")
 		}
 		data, err := buildstore.GetBlob(tx, lf.MD5)
 		if err != nil {
@@ -169,26 +170,26 @@ func (a *api) linkToBranch(c *fiber.Ctx) error {
 		}
 		l, err := buildstore.ParseLink(data)
 		if err != nil {
-			return linkError(err.Error())
+			return buildsvc.LinkError(err.Error())
 		}
 		if l.IsBranch() {
-			return badRequest("400", "package is already a branch")
+			return buildsvc.BadRequest("400", "package is already a branch")
 		}
-		v, err := resolveView(tx, project, pkg, "", true, c.Query("linkrev"))
+		v, err := buildsvc.ResolveView(tx, project, pkg, "", true, c.Query("linkrev"))
 		if err != nil {
 			return err
 		}
-		if v.exp != nil {
-			if err := buildstore.PutExpansion(tx, project, pkg, *v.exp); err != nil {
+		if v.Pending != nil {
+			if err := buildstore.PutExpansion(tx, project, pkg, *v.Pending); err != nil {
 				return err
 			}
 		}
-		l.BaseRev, l.Patches = v.link.SrcMD5, []buildstore.Patch{{Kind: "branch"}}
+		l.BaseRev, l.Patches = v.Link.SrcMD5, []buildstore.Patch{{Kind: "branch"}}
 		sum, err := buildstore.PutBlob(tx, l.Render())
 		if err != nil {
 			return err
 		}
-		r, err := buildstore.Commit(tx, project, pkg, append(v.tree.Files, buildstore.FileEntry{Name: buildstore.LinkFile, MD5: sum}), who.Login, comment, a.Clock.Now())
+		r, err := buildstore.Commit(tx, project, pkg, append(v.Tree.Files, buildstore.FileEntry{Name: buildstore.LinkFile, MD5: sum}), who.Login, comment, a.Clock.Now())
 		if err != nil {
 			return err
 		}
@@ -217,7 +218,7 @@ func (a *api) showLinkedPackages(c *fiber.Ctx) error {
 	project, pkg := pathParam(c, "project"), pathParam(c, "package")
 	doc := packageLinkers{}
 	err := a.Store.View(func(tx *bbolt.Tx) error {
-		if _, _, err := lookupPackage(tx, project, pkg); err != nil {
+		if _, _, err := buildsvc.LookupPackage(tx, project, pkg); err != nil {
 			return err
 		}
 		list, err := buildstore.LinkingPackages(tx, project, pkg)

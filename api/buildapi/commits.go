@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -16,37 +17,6 @@ import (
 // The source writes: a direct PUT or DELETE of one file (each a commit), a blob upload with
 // ?rev=repository, a file of the upload revision with ?rev=upload (committed by cmd=commit,
 // see pkgcmds.go), and osc's POST ?cmd=commitfilelist.
-
-// writable checks that who may change the package's sources: a maintainer of the project or of
-// the package (or Admin), and neither of them locked. A missing project or package is a 404.
-func writable(tx *bbolt.Tx, who buildstore.Person, project, pkg, code string) error {
-	p, k, err := lookupPackage(tx, project, pkg)
-	if err != nil {
-		return err
-	}
-	if !maintains(tx, who, p.Persons, p.Groups) && !maintains(tx, who, k.Persons, k.Groups) {
-		return forbidden(code, "no permission to change the sources of package '%s' in project '%s': it needs a maintainer of the project or package", pkg, project)
-	}
-	if p.Locked || k.Locked {
-		return forbidden("project_locked", "The target project is locked")
-	}
-	return nil
-}
-
-// checkLink refuses a _link that is not a link document, as the backend verifies it on write:
-// a broken target is allowed (the listing then shows the link error), a broken document not.
-func checkLink(data []byte) error {
-	if _, err := buildstore.ParseLink(data); err != nil {
-		return &kit.Error{Status: http.StatusBadRequest, Code: "validation_failed", Reason: "link validation error: " + err.Error()}
-	}
-	return nil
-}
-
-// latestFiles is the newest tree's file list (none for a package without commits).
-func latestFiles(tx *bbolt.Tx, project, pkg string) ([]buildstore.FileEntry, error) {
-	r, _, err := buildstore.LatestRevision(tx, project, pkg)
-	return r.Files, err
-}
 
 // withoutFile drops name from files.
 func withoutFile(files []buildstore.FileEntry, name string) []buildstore.FileEntry {
@@ -70,11 +40,11 @@ func (a *api) putFile(c *fiber.Ctx) error {
 	body, comment := slices.Clone(c.Body()), strings.Clone(c.Query("comment"))
 	var r buildstore.Revision
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		if err := writable(tx, who, project, pkg, "put_file_no_permission"); err != nil {
+		if err := buildsvc.Writable(tx, who, project, pkg, "put_file_no_permission"); err != nil {
 			return err
 		}
 		if name == buildstore.LinkFile {
-			if err := checkLink(body); err != nil {
+			if err := buildsvc.CheckLink(body); err != nil {
 				return err
 			}
 		}
@@ -90,7 +60,7 @@ func (a *api) putFile(c *fiber.Ctx) error {
 			f := buildstore.FileEntry{Name: name, MD5: sum, Size: int64(len(body)), MTime: a.Clock.Now().Unix()}
 			return buildstore.AddUpload(tx, project, pkg, f)
 		}
-		files, err := latestFiles(tx, project, pkg)
+		files, err := buildsvc.LatestFiles(tx, project, pkg)
 		if err != nil {
 			return err
 		}
@@ -116,15 +86,15 @@ func (a *api) deleteFile(c *fiber.Ctx) error {
 	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
 	comment := strings.Clone(c.Query("comment"))
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		if err := writable(tx, who, project, pkg, "delete_file_no_permission"); err != nil {
+		if err := buildsvc.Writable(tx, who, project, pkg, "delete_file_no_permission"); err != nil {
 			return err
 		}
-		files, err := latestFiles(tx, project, pkg)
+		files, err := buildsvc.LatestFiles(tx, project, pkg)
 		if err != nil {
 			return err
 		}
 		if !slices.ContainsFunc(files, func(f buildstore.FileEntry) bool { return f.Name == name }) {
-			return noSuchFile(name)
+			return buildsvc.NoSuchFile(name)
 		}
 		_, err = buildstore.Commit(tx, project, pkg, withoutFile(files, name), who.Login, comment, a.Clock.Now())
 		return err
@@ -176,12 +146,12 @@ func (a *api) postPackage(c *fiber.Ctx) error {
 	case "createSpecFileTemplate":
 		return a.createSpecFileTemplate(c)
 	case "":
-		return badRequest("missing_parameter", "POST %s needs a cmd parameter", c.Path())
+		return buildsvc.BadRequest("missing_parameter", "POST %s needs a cmd parameter", c.Path())
 	default:
 		if _, farm := packageFarmCommands[cmd]; farm {
 			return a.farmPackageCmd(c, cmd)
 		}
-		return badRequest("illegal_request", "unsupported POST command %s to %s", cmd, c.Path())
+		return buildsvc.BadRequest("illegal_request", "unsupported POST command %s to %s", cmd, c.Path())
 	}
 }
 
@@ -197,7 +167,7 @@ type fileListXML struct {
 func parseFileList(body []byte) ([]buildstore.FileEntry, error) {
 	var d fileListXML
 	if err := xml.Unmarshal(body, &d); err != nil {
-		return nil, badRequest("invalid_xml", "the file list is not a <directory> document: %v", err)
+		return nil, buildsvc.BadRequest("invalid_xml", "the file list is not a <directory> document: %v", err)
 	}
 	var files []buildstore.FileEntry
 	seen := map[string]bool{}
@@ -205,8 +175,8 @@ func parseFileList(body []byte) ([]buildstore.FileEntry, error) {
 		if err := checkFileName(e.Name); err != nil {
 			return nil, err
 		}
-		if !hex32.MatchString(e.MD5) || seen[e.Name] {
-			return nil, badRequest("invalid_xml", "entry '%s': each file once, with a 32-hex md5", e.Name)
+		if !buildsvc.IsMD5(e.MD5) || seen[e.Name] {
+			return nil, buildsvc.BadRequest("invalid_xml", "entry '%s': each file once, with a 32-hex md5", e.Name)
 		}
 		seen[e.Name] = true
 		files = append(files, buildstore.FileEntry{Name: e.Name, MD5: e.MD5})
@@ -227,7 +197,7 @@ func (a *api) commitFileList(c *fiber.Ctx) error {
 	comment := strings.Clone(c.Query("comment"))
 	var doc fileDirXML
 	err = a.Store.Write(func(tx *bbolt.Tx) error {
-		if err := writable(tx, who, project, pkg, "put_file_no_permission"); err != nil {
+		if err := buildsvc.Writable(tx, who, project, pkg, "put_file_no_permission"); err != nil {
 			return err
 		}
 		doc = fileDirXML{Name: pkg, Error: "missing"}
@@ -247,12 +217,12 @@ func (a *api) commitFileList(c *fiber.Ctx) error {
 			if err != nil {
 				return err
 			}
-			if err := checkLink(data); err != nil {
+			if err := buildsvc.CheckLink(data); err != nil {
 				return err
 			}
 		}
 		if boolParam(c, "keeplink") {
-			if files, err = keepLink(tx, project, pkg, files, c.Query("linkrev")); err != nil {
+			if files, err = buildsvc.KeepLink(tx, project, pkg, files, c.Query("linkrev")); err != nil {
 				return err
 			}
 		}

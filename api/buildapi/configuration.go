@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -64,12 +65,12 @@ func (a *api) putConfiguration(c *fiber.Ctx) error {
 		return err
 	}
 	if d.Registration != "" && !slices.Contains(buildstore.RegistrationModes, d.Registration) {
-		return invalid("configuration", "registration must be allow, confirmation or deny, not '%s'", d.Registration)
+		return buildsvc.Invalid("configuration", "registration must be allow, confirmation or deny, not '%s'", d.Registration)
 	}
 	if d.Schedulers != nil {
 		for i, arch := range d.Schedulers.Archs {
-			if !slices.Contains(Architectures, arch) || slices.Contains(d.Schedulers.Archs[:i], arch) {
-				return invalid("configuration", "unknown or repeated scheduler architecture '%s'", arch)
+			if !slices.Contains(buildsvc.Architectures, arch) || slices.Contains(d.Schedulers.Archs[:i], arch) {
+				return buildsvc.Invalid("configuration", "unknown or repeated scheduler architecture '%s'", arch)
 			}
 		}
 	}

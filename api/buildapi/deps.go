@@ -3,6 +3,7 @@ package buildapi
 import (
 	"log/slog"
 
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/store"
@@ -23,11 +24,16 @@ type Deps struct {
 	// Jobs runs the clock jobs (the sweep of uploads that were never committed); nil in tests
 	// that run none.
 	Jobs *jobs.Runner
+	// Build is the build service's domain; nil: Bind makes one from Store, Clock, Log and
+	// FileLimit.
+	Build *buildsvc.Service
 }
 
 // api carries Deps and the authentication caches to the handlers.
 type api struct {
 	Deps
+	// Svc is the domain every handler calls.
+	Svc      *buildsvc.Service
 	creds    *credentialCache
 	sessions *sessionStore
 }

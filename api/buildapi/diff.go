@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/internal/textdiff"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -27,15 +28,15 @@ func (a *api) diffPackage(c *fiber.Ctx) error {
 	expand, linkrev, who := boolParam(c, "expand"), c.Query("linkrev"), personOf(c)
 	var text string
 	err := a.Store.View(func(tx *bbolt.Tx) error {
-		if _, _, err := lookupPackage(tx, project, pkg); err != nil {
+		if _, _, err := buildsvc.LookupPackage(tx, project, pkg); err != nil {
 			return err
 		}
-		newView, err := readView(tx, who, project, pkg, rev, expand, linkrev)
+		newView, err := buildsvc.ReadView(tx, who, project, pkg, rev, expand, linkrev)
 		if err != nil {
 			return err
 		}
-		newTree := newView.tree
-		if _, _, err := lookupPackage(tx, oproject, opackage); err != nil {
+		newTree := newView.Tree
+		if _, _, err := buildsvc.LookupPackage(tx, oproject, opackage); err != nil {
 			return err
 		}
 		if orev == "" && oproject == project && opackage == pkg {
@@ -44,7 +45,7 @@ func (a *api) diffPackage(c *fiber.Ctx) error {
 				orev = strconv.FormatUint(newTree.Rev-1, 10)
 			}
 		}
-		oldView, err := readView(tx, who, oproject, opackage, orev, expand, c.Query("olinkrev"))
+		oldView, err := buildsvc.ReadView(tx, who, oproject, opackage, orev, expand, c.Query("olinkrev"))
 		if err != nil {
 			return err
 		}
@@ -68,8 +69,8 @@ func revLabel(r buildstore.Revision) string {
 
 // sourceDiff renders every file that differs between the two trees, by name: "Index:", 67 "=",
 // the ---/+++ headers ("(added)" / "(deleted)" for a side without the file) and the hunks.
-func sourceDiff(tx *bbolt.Tx, oldView, newView sourceView) (string, error) {
-	oldTree, newTree := oldView.tree, newView.tree
+func sourceDiff(tx *bbolt.Tx, oldView, newView buildsvc.SourceView) (string, error) {
+	oldTree, newTree := oldView.Tree, newView.Tree
 	var names []string
 	for _, f := range append(slices.Clone(oldTree.Files), newTree.Files...) {
 		names = append(names, f.Name)
@@ -107,14 +108,14 @@ func sourceDiff(tx *bbolt.Tx, oldView, newView sourceView) (string, error) {
 }
 
 // blobPair reads the contents of both sides; a side without the file is empty.
-func blobPair(tx *bbolt.Tx, ov sourceView, of buildstore.FileEntry, inOld bool, nv sourceView, nf buildstore.FileEntry, inNew bool) (oldData, newData []byte, err error) {
+func blobPair(tx *bbolt.Tx, ov buildsvc.SourceView, of buildstore.FileEntry, inOld bool, nv buildsvc.SourceView, nf buildstore.FileEntry, inNew bool) (oldData, newData []byte, err error) {
 	if inOld {
-		if oldData, err = ov.content(tx, of.MD5); err != nil {
+		if oldData, err = ov.Content(tx, of.MD5); err != nil {
 			return nil, nil, err
 		}
 	}
 	if inNew {
-		newData, err = nv.content(tx, nf.MD5)
+		newData, err = nv.Content(tx, nf.MD5)
 	}
 	return oldData, newData, err
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -50,11 +51,11 @@ func distributionDoc(d buildstore.Distribution) distributionXML {
 // against, and known architectures.
 func distributionRecord(x distributionXML) (buildstore.Distribution, error) {
 	if x.ID == "" || x.Name == "" || x.Project == "" || x.Repository == "" {
-		return buildstore.Distribution{}, invalid("distribution", "id, name, project and repository are required ('%s')", x.ID)
+		return buildstore.Distribution{}, buildsvc.Invalid("distribution", "id, name, project and repository are required ('%s')", x.ID)
 	}
 	for _, arch := range x.Archs {
-		if !slices.Contains(Architectures, arch) {
-			return buildstore.Distribution{}, invalid("distribution", "unknown architecture '%s' in '%s'", arch, x.ID)
+		if !slices.Contains(buildsvc.Architectures, arch) {
+			return buildstore.Distribution{}, buildsvc.Invalid("distribution", "unknown architecture '%s' in '%s'", arch, x.ID)
 		}
 	}
 	d := buildstore.Distribution{ID: x.ID, Vendor: x.Vendor, Version: x.Version, Name: x.Name, Project: x.Project,
@@ -104,7 +105,7 @@ func (a *api) putDistributions(c *fiber.Ctx) error {
 			return err
 		}
 		if slices.ContainsFunc(list, func(o buildstore.Distribution) bool { return o.ID == d.ID }) {
-			return invalid("distributions", "distribution id '%s' is repeated", d.ID)
+			return buildsvc.Invalid("distributions", "distribution id '%s' is repeated", d.ID)
 		}
 		list = append(list, d)
 	}
@@ -129,7 +130,7 @@ func (a *api) postDistribution(c *fiber.Ctx) error {
 		x.ID = id
 	}
 	if x.ID != id {
-		return badRequest("id_mismatch", "id in xml data ('%s') does not match resource path component ('%s')", x.ID, id)
+		return buildsvc.BadRequest("id_mismatch", "id in xml data ('%s') does not match resource path component ('%s')", x.ID, id)
 	}
 	d, err := distributionRecord(x)
 	if err != nil {
@@ -140,7 +141,7 @@ func (a *api) postDistribution(c *fiber.Ctx) error {
 			return err
 		}
 		if _, err := buildstore.GetProject(tx, d.Project); err != nil {
-			return invalid("distribution", "project '%s' is not hosted on this instance", d.Project)
+			return buildsvc.Invalid("distribution", "project '%s' is not hosted on this instance", d.Project)
 		}
 		list, err := buildstore.Distributions(tx)
 		if err != nil {

@@ -2,13 +2,11 @@ package buildapi
 
 import (
 	"encoding/xml"
-	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -53,8 +51,8 @@ type fileEntryXML struct {
 // empty package, rev=0) has no rev and vrev.
 func dirDoc(name string, r buildstore.Revision) fileDirXML {
 	d := fileDirXML{Name: name, Srcmd5: r.SrcMD5}
-	if r.SrcMD5 == uploadRev {
-		d.Rev = uploadRev
+	if r.SrcMD5 == buildsvc.UploadRev {
+		d.Rev = buildsvc.UploadRev
 	}
 	if r.Rev > 0 {
 		d.Rev, d.VRev = strconv.FormatUint(r.Rev, 10), strconv.FormatUint(r.VRev, 10)
@@ -66,78 +64,6 @@ func dirDoc(name string, r buildstore.Revision) fileDirXML {
 	return d
 }
 
-var hex32 = regexp.MustCompile(`^[0-9a-f]{32}$`)
-
-// emptyTree is the tree of a package without commits.
-var emptyTree = buildstore.Revision{SrcMD5: buildstore.EmptySrcMD5}
-
-// uploadRev marks the pending upload tree: it has no revision number and its listing says
-// rev="upload" srcmd5="upload", as the backend's.
-const uploadRev = "upload"
-
-// uploadTree is the pending upload laid over the newest tree; ok is false without an upload.
-func uploadTree(tx *bbolt.Tx, project, pkg string) (buildstore.Revision, bool, error) {
-	u, ok, err := buildstore.GetUpload(tx, project, pkg)
-	if !ok || err != nil {
-		return buildstore.Revision{}, false, err
-	}
-	files, err := latestFiles(tx, project, pkg)
-	return buildstore.Revision{SrcMD5: uploadRev, Files: buildstore.Overlay(files, u.Files)}, true, err
-}
-
-// treeAt resolves ?rev=: absent or latest (the newest, or the empty tree), 0 (empty), upload
-// (the pending upload), a revision number, or a 32-hex srcmd5 (the newest revision with that
-// tree).
-func treeAt(tx *bbolt.Tx, project, pkg, rev string) (buildstore.Revision, error) {
-	if rev == uploadRev {
-		r, ok, err := uploadTree(tx, project, pkg)
-		if !ok && err == nil {
-			return r, noSuchRevision()
-		}
-		return r, err
-	}
-	if rev == "" || rev == "latest" {
-		r, ok, err := buildstore.LatestRevision(tx, project, pkg)
-		if !ok {
-			return emptyTree, err
-		}
-		return r, err
-	}
-	if hex32.MatchString(rev) {
-		all, err := buildstore.Revisions(tx, project, pkg)
-		for i := len(all) - 1; i >= 0; i-- {
-			if all[i].SrcMD5 == rev {
-				return all[i], err
-			}
-		}
-		if rev == buildstore.EmptySrcMD5 {
-			return emptyTree, err
-		}
-		return buildstore.Revision{}, noSuchRevision()
-	}
-	n, err := strconv.ParseUint(rev, 10, 64)
-	if err != nil {
-		return buildstore.Revision{}, badRequest("invalid_revision", "bad revision '%s': a number, 'latest' or a srcmd5", rev)
-	}
-	if n == 0 {
-		return emptyTree, nil
-	}
-	r, err := buildstore.GetRevision(tx, project, pkg, n)
-	if err != nil {
-		return r, noSuchRevision()
-	}
-	return r, nil
-}
-
-// noSuchRevision and noSuchFile are the backend's 404s, passed through with the numeric code.
-func noSuchRevision() error {
-	return &kit.Error{Status: http.StatusNotFound, Code: "404", Reason: "no such revision"}
-}
-
-func noSuchFile(name string) error {
-	return &kit.Error{Status: http.StatusNotFound, Code: "404", Reason: name + ": no such file"}
-}
-
 // checkFileName refuses names the backend refuses: empty, with "/" or "..", control
 // characters, and the names of the package's own sub-resources.
 func checkFileName(name string) error {
@@ -145,16 +71,16 @@ func checkFileName(name string) error {
 		name == "_meta" || name == "_history" || len(name) > 200 ||
 		strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f })
 	if bad {
-		return badRequest("invalid_filename", "'%s' is not a valid filename", name)
+		return buildsvc.BadRequest("invalid_filename", "'%s' is not a valid filename", name)
 	}
 	return nil
 }
 
 // viewTree reads the package's tree as the request asks for it (see requestView) and stores
 // an expansion the read made.
-func (a *api) viewTree(c *fiber.Ctx) (sourceView, error) {
+func (a *api) viewTree(c *fiber.Ctx) (buildsvc.SourceView, error) {
 	project, pkg := pathParam(c, "project"), pathParam(c, "package")
-	var v sourceView
+	var v buildsvc.SourceView
 	err := a.Store.View(func(tx *bbolt.Tx) (err error) {
 		v, err = requestView(tx, c, project, pkg, true)
 		return err
@@ -162,7 +88,7 @@ func (a *api) viewTree(c *fiber.Ctx) (sourceView, error) {
 	if err != nil {
 		return v, err
 	}
-	return v, a.storeExpansion(project, pkg, v)
+	return v, a.Svc.StoreExpansion(project, pkg, v)
 }
 
 // getPackage lists the package's files at ?rev= (default: the newest revision), with
@@ -175,7 +101,7 @@ func (a *api) getPackage(c *fiber.Ctx) error {
 		return a.packageCpio(c)
 	case "":
 	default:
-		return badRequest("400", "unknown view '%s' (info or cpio)", view)
+		return buildsvc.BadRequest("400", "unknown view '%s' (info or cpio)", view)
 	}
 	if boolParam(c, "meta") {
 		return a.getMetaListing(c)
@@ -200,11 +126,11 @@ func (a *api) getFile(c *fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		f, ok := v.tree.File(name)
+		f, ok := v.Tree.File(name)
 		if !ok {
-			return noSuchFile(name)
+			return buildsvc.NoSuchFile(name)
 		}
-		data, err = v.content(tx, f.MD5)
+		data, err = v.Content(tx, f.MD5)
 		return err
 	})
 	if err != nil {
@@ -244,10 +170,10 @@ func (a *api) getHistory(c *fiber.Ctx) error {
 	project, pkg := pathParam(c, "project"), pathParam(c, "package")
 	var all []buildstore.Revision
 	err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		if _, _, err := lookupPackage(tx, project, pkg); err != nil {
+		if _, _, err := buildsvc.LookupPackage(tx, project, pkg); err != nil {
 			return err
 		}
-		if err := sourcesReadable(tx, personOf(c), project, pkg); err != nil {
+		if err := buildsvc.SourcesReadable(tx, personOf(c), project, pkg); err != nil {
 			return err
 		}
 		all, err = buildstore.Revisions(tx, project, pkg)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -24,7 +25,7 @@ func mayChangeGroup(who buildstore.Person, g buildstore.Group) error {
 	if who.IsAdmin() || slices.Contains(g.Maintainers, who.Login) {
 		return nil
 	}
-	return forbidden("group_change_no_permission", "no permission to change group '%s': it needs a maintainer of the group", g.Title)
+	return buildsvc.Forbidden("group_change_no_permission", "no permission to change group '%s': it needs a maintainer of the group", g.Title)
 }
 
 // logins checks that every referenced person exists and returns their logins, once each.
@@ -32,7 +33,7 @@ func logins(tx *bbolt.Tx, list []userRef) ([]string, error) {
 	out := []string{}
 	for _, r := range list {
 		if _, err := buildstore.GetPerson(tx, r.UserID); err != nil {
-			return nil, invalid("group", "%v", err)
+			return nil, buildsvc.Invalid("group", "%v", err)
 		}
 		if !slices.Contains(out, r.UserID) {
 			out = append(out, r.UserID)
@@ -49,10 +50,10 @@ func (a *api) putGroup(c *fiber.Ctx) error {
 		return err
 	}
 	if d.Title != title {
-		return badRequest("group_title_mismatch", "group title in xml data ('%s') does not match resource path component ('%s')", d.Title, title)
+		return buildsvc.BadRequest("group_title_mismatch", "group title in xml data ('%s') does not match resource path component ('%s')", d.Title, title)
 	}
 	if strings.ContainsAny(title, "/ ") || title == "" {
-		return badRequest("invalid_group_name", "invalid group title '%s'", title)
+		return buildsvc.BadRequest("invalid_group_name", "invalid group title '%s'", title)
 	}
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
 		old, err := buildstore.GetGroup(tx, title)
@@ -85,9 +86,9 @@ func (a *api) groupCommand(c *fiber.Ctx) error {
 	cmd, userid := c.Query("cmd"), c.Query("userid")
 	switch {
 	case cmd != "add_user" && cmd != "remove_user" && cmd != "set_email":
-		return badRequest("unknown_command", "unknown command '%s' for a group (add_user, remove_user, set_email)", cmd)
+		return buildsvc.BadRequest("unknown_command", "unknown command '%s' for a group (add_user, remove_user, set_email)", cmd)
 	case cmd != "set_email" && userid == "":
-		return badRequest("missing_parameter", "%s needs the userid parameter", cmd)
+		return buildsvc.BadRequest("missing_parameter", "%s needs the userid parameter", cmd)
 	}
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
 		g, err := buildstore.GetGroup(tx, pathParam(c, "title"))

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -27,12 +28,12 @@ func (a *api) recordMeta(tx *bbolt.Tx, k buildstore.Package, who, comment string
 // package or revision).
 func metaRevision(tx *bbolt.Tx, c *fiber.Ctx) (buildstore.Revision, error) {
 	project, pkg := pathParam(c, "project"), pathParam(c, "package")
-	if _, _, err := lookupPackage(tx, project, pkg); err != nil {
+	if _, _, err := buildsvc.LookupPackage(tx, project, pkg); err != nil {
 		return buildstore.Revision{}, err
 	}
 	r, found, err := buildstore.MetaRevision(tx, project, pkg, c.Query("rev"))
 	if err == nil && !found {
-		err = noSuchRevision()
+		err = buildsvc.NoSuchRevision()
 	}
 	return r, err
 }
@@ -69,7 +70,7 @@ func (a *api) getMetaHistory(c *fiber.Ctx) error {
 	project, pkg := pathParam(c, "project"), pathParam(c, "package")
 	var all []buildstore.Revision
 	err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		if _, _, err := lookupPackage(tx, project, pkg); err != nil {
+		if _, _, err := buildsvc.LookupPackage(tx, project, pkg); err != nil {
 			return err
 		}
 		all, err = buildstore.MetaRevisions(tx, project, pkg)

@@ -4,20 +4,10 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
-
-// lookupPackage reads a project's package, with the service's codes for a missing project
-// (unknown_project) and a missing package (unknown_package).
-func lookupPackage(tx *bbolt.Tx, project, name string) (buildstore.Project, buildstore.Package, error) {
-	p, err := buildstore.GetProject(tx, project)
-	if err != nil {
-		return p, buildstore.Package{}, notFoundAs(err, "unknown_project")
-	}
-	k, err := buildstore.GetPackage(tx, project, name)
-	return p, k, notFoundAs(err, "unknown_package")
-}
 
 // getPackageMeta renders the package from its record.
 func (a *api) getPackageMeta(c *fiber.Ctx) error {
@@ -26,7 +16,7 @@ func (a *api) getPackageMeta(c *fiber.Ctx) error {
 	}
 	var k buildstore.Package
 	err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		_, k, err = lookupPackage(tx, pathParam(c, "project"), pathParam(c, "package"))
+		_, k, err = buildsvc.LookupPackage(tx, pathParam(c, "project"), pathParam(c, "package"))
 		return err
 	})
 	if err != nil {
@@ -39,20 +29,20 @@ func (a *api) getPackageMeta(c *fiber.Ctx) error {
 // attributes are taken from the URL, different ones are refused.
 func parsePackageMeta(body []byte, project, name string) (buildstore.Package, error) {
 	if !buildstore.ValidPackageName(name) {
-		return buildstore.Package{}, badRequest("invalid_package_name", "invalid package name '%s'", name)
+		return buildstore.Package{}, buildsvc.BadRequest("invalid_package_name", "invalid package name '%s'", name)
 	}
 	var d packageXML
 	if err := parseMeta(body, &d, "package"); err != nil {
 		return buildstore.Package{}, err
 	}
 	if d.Title == nil || d.Description == nil {
-		return buildstore.Package{}, invalid("package", "<package> needs <title> and <description> elements")
+		return buildstore.Package{}, buildsvc.Invalid("package", "<package> needs <title> and <description> elements")
 	}
 	if d.Name != nil && *d.Name != name {
-		return buildstore.Package{}, badRequest("package_name_mismatch", "package name in xml data ('%s') does not match resource path component ('%s')", *d.Name, name)
+		return buildstore.Package{}, buildsvc.BadRequest("package_name_mismatch", "package name in xml data ('%s') does not match resource path component ('%s')", *d.Name, name)
 	}
 	if d.Project != nil && *d.Project != project {
-		return buildstore.Package{}, badRequest("project_name_mismatch", "project name in xml data ('%s') does not match resource path component ('%s')", *d.Project, project)
+		return buildstore.Package{}, buildsvc.BadRequest("project_name_mismatch", "project name in xml data ('%s') does not match resource path component ('%s')", *d.Project, project)
 	}
 	d.Name, d.Project = &name, &project
 	return packageRecord(d), nil
@@ -68,15 +58,15 @@ func (a *api) putPackageMeta(c *fiber.Ctx) error {
 	}
 	comment := strings.Clone(c.Query("comment"))
 	err = a.Store.Write(func(tx *bbolt.Tx) error {
-		p, old, err := lookupPackage(tx, project, name)
+		p, old, err := buildsvc.LookupPackage(tx, project, name)
 		if p.Name == "" {
 			return err
 		}
-		if !maintains(tx, who, p.Persons, p.Groups) && (err != nil || !maintains(tx, who, old.Persons, old.Groups)) {
-			return forbidden("modify_package_no_permission", "no permission to change package '%s' in project '%s': it needs a maintainer of the project or package", name, project)
+		if !buildsvc.Maintains(tx, who, p.Persons, p.Groups) && (err != nil || !buildsvc.Maintains(tx, who, old.Persons, old.Groups)) {
+			return buildsvc.Forbidden("modify_package_no_permission", "no permission to change package '%s' in project '%s': it needs a maintainer of the project or package", name, project)
 		}
 		if p.Locked || old.Locked {
-			return forbidden("project_locked", "The target project is locked")
+			return buildsvc.Forbidden("project_locked", "The target project is locked")
 		}
 		if err := checkPackage(tx, k); err != nil {
 			return err
@@ -99,15 +89,15 @@ func (a *api) putPackageMeta(c *fiber.Ctx) error {
 // checkPackage runs the content rules on a package record: roles, flags, an existing devel
 // project.
 func checkPackage(tx *bbolt.Tx, k buildstore.Package) error {
-	if err := checkRoles(tx, "package", k.Persons, k.Groups); err != nil {
+	if err := buildsvc.CheckRoles(tx, "package", k.Persons, k.Groups); err != nil {
 		return err
 	}
-	if err := checkFlags("package", k.Flags); err != nil {
+	if err := buildsvc.CheckFlags("package", k.Flags); err != nil {
 		return err
 	}
 	if k.Devel != nil && k.Devel.Project != "" {
 		if _, err := buildstore.GetProject(tx, k.Devel.Project); err != nil {
-			return invalid("package", "devel %v", err)
+			return buildsvc.Invalid("package", "devel %v", err)
 		}
 	}
 	return nil
@@ -119,15 +109,15 @@ func checkPackage(tx *bbolt.Tx, k buildstore.Package) error {
 func (a *api) deletePackage(c *fiber.Ctx) error {
 	project, name, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		p, k, err := lookupPackage(tx, project, name)
+		p, k, err := buildsvc.LookupPackage(tx, project, name)
 		if err != nil {
 			return err
 		}
-		if !maintains(tx, who, p.Persons, p.Groups) && !maintains(tx, who, k.Persons, k.Groups) {
-			return forbidden("delete_package_no_permission", "no permission to delete package '%s' in project '%s'", name, project)
+		if !buildsvc.Maintains(tx, who, p.Persons, p.Groups) && !buildsvc.Maintains(tx, who, k.Persons, k.Groups) {
+			return buildsvc.Forbidden("delete_package_no_permission", "no permission to delete package '%s' in project '%s'", name, project)
 		}
 		if p.Locked || k.Locked {
-			return forbidden("project_locked", "The target project is locked")
+			return buildsvc.Forbidden("project_locked", "The target project is locked")
 		}
 		if err := buildstore.DeleteAttributes(tx, project, name); err != nil {
 			return err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -45,7 +46,7 @@ func patternNotFound(name string) error {
 func checkPatternName(name string) error {
 	if name == "" || strings.Contains(name, "/") || strings.HasPrefix(name, ".") || len(name) > 200 ||
 		strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-		return badRequest("invalid_filename", "'%s' is not a valid pattern file name", name)
+		return buildsvc.BadRequest("invalid_filename", "'%s' is not a valid pattern file name", name)
 	}
 	return nil
 }
@@ -54,7 +55,7 @@ func checkPatternName(name string) error {
 // encoding/xml checks nesting and entities and never expands external ones.
 func checkPatternXML(body []byte) error {
 	if len(bytes.TrimSpace(body)) == 0 {
-		return invalid("pattern", "Document is empty")
+		return buildsvc.Invalid("pattern", "Document is empty")
 	}
 	dec := xml.NewDecoder(bytes.NewReader(body))
 	depth, roots := 0, 0
@@ -64,16 +65,16 @@ func checkPatternXML(body []byte) error {
 			break
 		}
 		if err != nil {
-			return invalid("pattern", "%v", err)
+			return buildsvc.Invalid("pattern", "%v", err)
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
 			if depth == 0 {
 				if roots++; roots > 1 {
-					return invalid("pattern", "more than one root element")
+					return buildsvc.Invalid("pattern", "more than one root element")
 				}
 				if t.Name.Local != "pattern" {
-					return invalid("pattern", "the root element must be <pattern>, not <%s>", t.Name.Local)
+					return buildsvc.Invalid("pattern", "the root element must be <pattern>, not <%s>", t.Name.Local)
 				}
 			}
 			depth++
@@ -81,12 +82,12 @@ func checkPatternXML(body []byte) error {
 			depth--
 		case xml.CharData:
 			if depth == 0 && len(bytes.TrimSpace(t)) > 0 {
-				return invalid("pattern", "text outside the root element")
+				return buildsvc.Invalid("pattern", "text outside the root element")
 			}
 		}
 	}
 	if roots == 0 {
-		return invalid("pattern", "no root element")
+		return buildsvc.Invalid("pattern", "no root element")
 	}
 	return nil
 }
@@ -97,7 +98,7 @@ func (a *api) listPatterns(c *fiber.Ctx) error {
 	var all []buildstore.Pattern
 	err := a.Store.View(func(tx *bbolt.Tx) error {
 		if _, err := buildstore.GetProject(tx, name); err != nil {
-			return notFoundAs(err, "unknown_project")
+			return buildsvc.NotFoundAs(err, "unknown_project")
 		}
 		var err error
 		all, err = buildstore.Patterns(tx, name)
@@ -119,7 +120,7 @@ func (a *api) getPattern(c *fiber.Ctx) error {
 	var p buildstore.Pattern
 	err := a.Store.View(func(tx *bbolt.Tx) error {
 		if _, err := buildstore.GetProject(tx, project); err != nil {
-			return notFoundAs(err, "unknown_project")
+			return buildsvc.NotFoundAs(err, "unknown_project")
 		}
 		var err error
 		if p, err = buildstore.GetPattern(tx, project, name); err != nil {
@@ -143,7 +144,7 @@ func (a *api) patternWrite(c *fiber.Ctx, denied string, write func(tx *bbolt.Tx,
 		return err
 	}
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		_, err := projectOfMaintainer(tx, who, project, true, forbidden("change_project_no_permission", "%s in project '%s'", denied, project))
+		_, err := buildsvc.ProjectOfMaintainer(tx, who, project, true, buildsvc.Forbidden("change_project_no_permission", "%s in project '%s'", denied, project))
 		if err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -18,7 +19,7 @@ import (
 // registerError is the service's answer to a registration it does not take (a 400
 // err_register_save, whose summary osc and browsers show as is).
 func registerError(format string, args ...any) error {
-	return badRequest("err_register_save", format, args...)
+	return buildsvc.BadRequest("err_register_save", format, args...)
 }
 
 // personStates are the states a person document may set.
@@ -41,7 +42,7 @@ type unregisteredPersonXML struct {
 func (a *api) registerPerson(c *fiber.Ctx) error {
 	c.Set("X-Opensuse-APIVersion", APIVersion)
 	if c.Query("cmd") != "register" {
-		return badRequest("unknown_command", "POST /person takes cmd=register, not '%s'", c.Query("cmd"))
+		return buildsvc.BadRequest("unknown_command", "POST /person takes cmd=register, not '%s'", c.Query("cmd"))
 	}
 	var d unregisteredPersonXML
 	if err := parseMeta(c.Body(), &d, "person"); err != nil {
@@ -93,7 +94,7 @@ func selfOrAdmin(who buildstore.Person, login string) error {
 	if who.Login == login || who.IsAdmin() {
 		return nil
 	}
-	return forbidden("no_permission", "no permission to change person '%s': only that person or an administrator may", login)
+	return buildsvc.Forbidden("no_permission", "no permission to change person '%s': only that person or an administrator may", login)
 }
 
 // adminOnly lets only Admin through; what names the operation in the refusal.
@@ -101,7 +102,7 @@ func adminOnly(who buildstore.Person, what string) error {
 	if who.IsAdmin() {
 		return nil
 	}
-	return forbidden("no_permission", "only an administrator may %s", what)
+	return buildsvc.Forbidden("no_permission", "only an administrator may %s", what)
 }
 
 // putPerson updates a person from a <person> document; Admin may also create one (without a
@@ -113,10 +114,10 @@ func (a *api) putPerson(c *fiber.Ctx) error {
 		return err
 	}
 	if d.Login != login {
-		return badRequest("login_mismatch", "login in xml data ('%s') does not match resource path component ('%s')", d.Login, login)
+		return buildsvc.BadRequest("login_mismatch", "login in xml data ('%s') does not match resource path component ('%s')", d.Login, login)
 	}
 	if d.Email != "" && !strings.Contains(d.Email, "@") {
-		return invalid("person", "'%s' is not an email address", d.Email)
+		return buildsvc.Invalid("person", "'%s' is not an email address", d.Email)
 	}
 	if err := selfOrAdmin(who, login); err != nil {
 		return err
@@ -128,7 +129,7 @@ func (a *api) putPerson(c *fiber.Ctx) error {
 				return err
 			}
 			if !buildstore.ValidLogin(login) {
-				return badRequest("invalid_login", "'%s' is not a valid login (2 to 100 letters, digits, _ . + -)", login)
+				return buildsvc.BadRequest("invalid_login", "'%s' is not a valid login (2 to 100 letters, digits, _ . + -)", login)
 			}
 			p = buildstore.Person{Login: login, State: buildstore.StateConfirmed, Created: a.Clock.Now()}
 		}
@@ -154,15 +155,15 @@ func applyPersonDoc(p *buildstore.Person, d personXML, admin bool) error {
 	}
 	for _, r := range roles {
 		if r != buildstore.RoleAdmin {
-			return invalid("person", "unknown global role '%s' (only %s)", r, buildstore.RoleAdmin)
+			return buildsvc.Invalid("person", "unknown global role '%s' (only %s)", r, buildstore.RoleAdmin)
 		}
 	}
 	if d.State != "" && !slices.Contains(personStates, d.State) {
-		return invalid("person", "unknown state '%s' (one of %s)", d.State, strings.Join(personStates, ", "))
+		return buildsvc.Invalid("person", "unknown state '%s' (one of %s)", d.State, strings.Join(personStates, ", "))
 	}
 	if !admin {
 		if (d.State != "" && d.State != p.State) || (d.GlobalRoles != nil && !slices.Equal(roles, p.GlobalRoles)) {
-			return forbidden("no_permission", "only an administrator may change the state or global roles of a person")
+			return buildsvc.Forbidden("no_permission", "only an administrator may change the state or global roles of a person")
 		}
 		return nil
 	}
@@ -209,14 +210,14 @@ func (a *api) personCommand(c *fiber.Ctx) error {
 			return err
 		}
 		if login == buildstore.AdminLogin {
-			return forbidden("no_permission", "the %s person cannot be locked or deleted", buildstore.AdminLogin)
+			return buildsvc.Forbidden("no_permission", "the %s person cannot be locked or deleted", buildstore.AdminLogin)
 		}
 		change = func(tx *bbolt.Tx) error { return buildstore.LockPerson(tx, login) }
 		if cmd == "delete" {
 			change = func(tx *bbolt.Tx) error { return buildstore.DeletePerson(tx, login) }
 		}
 	default:
-		return badRequest("unknown_command", "unknown command '%s' for a person (change_password, lock, delete)", cmd)
+		return buildsvc.BadRequest("unknown_command", "unknown command '%s' for a person (change_password, lock, delete)", cmd)
 	}
 	if err := a.Store.Write(change); err != nil {
 		return err
@@ -230,7 +231,7 @@ func newPassword(body []byte) (string, error) {
 	line, _, _ := strings.Cut(string(body), "\n")
 	line = strings.TrimSuffix(line, "\r")
 	if n := utf8.RuneCountInString(line); n < 6 || n > 128 || len(line) > 72 || !utf8.ValidString(line) {
-		return "", badRequest("invalid_password", "the new password must be 6 to 128 characters and at most 72 bytes (the first line of the body)")
+		return "", buildsvc.BadRequest("invalid_password", "the new password must be 6 to 128 characters and at most 72 bytes (the first line of the body)")
 	}
 	return line, nil
 }

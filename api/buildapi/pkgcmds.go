@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -14,17 +15,17 @@ import (
 // commitUpload commits the pending upload laid over the newest tree (without an upload: the
 // newest tree again, a new revision with the same srcmd5) and discards the upload.
 func (a *api) commitUpload(c *fiber.Ctx) error {
-	if rev := c.Query("rev"); rev != "" && rev != uploadRev {
-		return badRequest("invalid_revision", "cmd=commit commits the upload revision: rev=upload or no rev, not '%s'", rev)
+	if rev := c.Query("rev"); rev != "" && rev != buildsvc.UploadRev {
+		return buildsvc.BadRequest("invalid_revision", "cmd=commit commits the upload revision: rev=upload or no rev, not '%s'", rev)
 	}
 	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
 	comment := strings.Clone(c.Query("comment"))
 	var doc fileDirXML
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		if err := writable(tx, who, project, pkg, "put_file_no_permission"); err != nil {
+		if err := buildsvc.Writable(tx, who, project, pkg, "put_file_no_permission"); err != nil {
 			return err
 		}
-		files, err := latestFiles(tx, project, pkg)
+		files, err := buildsvc.LatestFiles(tx, project, pkg)
 		if err != nil {
 			return err
 		}
@@ -51,7 +52,7 @@ func (a *api) commitUpload(c *fiber.Ctx) error {
 func (a *api) deleteUploadRev(c *fiber.Ctx) error {
 	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		if err := writable(tx, who, project, pkg, "delete_file_no_permission"); err != nil {
+		if err := buildsvc.Writable(tx, who, project, pkg, "delete_file_no_permission"); err != nil {
 			return err
 		}
 		return buildstore.DropUpload(tx, project, pkg)
@@ -70,16 +71,16 @@ func (a *api) undeletePackage(c *fiber.Ctx) error {
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
 		p, err := buildstore.GetProject(tx, project)
 		if err != nil {
-			return notFoundAs(err, "unknown_project")
+			return buildsvc.NotFoundAs(err, "unknown_project")
 		}
 		if _, err := buildstore.GetPackage(tx, project, pkg); err == nil {
-			return badRequest("package_exists", "the package '%s/%s' exists", project, pkg)
+			return buildsvc.BadRequest("package_exists", "the package '%s/%s' exists", project, pkg)
 		}
 		if _, err := buildstore.GetDeletedPackage(tx, project, pkg); err != nil {
-			return notFoundAs(err, "unknown_package")
+			return buildsvc.NotFoundAs(err, "unknown_package")
 		}
-		if !maintains(tx, who, p.Persons, p.Groups) {
-			return forbidden("cmd_execution_no_permission", "no permission to undelete package '%s' in project '%s': it needs a maintainer of the project", pkg, project)
+		if !buildsvc.Maintains(tx, who, p.Persons, p.Groups) {
+			return buildsvc.Forbidden("cmd_execution_no_permission", "no permission to undelete package '%s' in project '%s': it needs a maintainer of the project", pkg, project)
 		}
 		return a.restorePackage(tx, project, pkg, who.Login, comment)
 	})
@@ -111,26 +112,26 @@ func (a *api) copyPackage(c *fiber.Ctx) error {
 	expand, linkrev := boolParam(c, "expand"), strings.Clone(c.Query("olinkrev"))
 	var doc fileDirXML
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		_, src, err := lookupPackage(tx, oproject, opackage)
+		_, src, err := buildsvc.LookupPackage(tx, oproject, opackage)
 		if err != nil {
 			return err
 		}
-		v, err := readView(tx, who, oproject, opackage, orev, expand, linkrev)
+		v, err := buildsvc.ReadView(tx, who, oproject, opackage, orev, expand, linkrev)
 		if err != nil {
 			return err
 		}
-		if v.exp != nil {
-			if err := buildstore.PutExpansion(tx, oproject, opackage, *v.exp); err != nil {
+		if v.Pending != nil {
+			if err := buildstore.PutExpansion(tx, oproject, opackage, *v.Pending); err != nil {
 				return err
 			}
 		}
 		if err := a.ensurePackage(tx, who, project, pkg, src); err != nil {
 			return err
 		}
-		if err := writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
+		if err := buildsvc.Writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
 			return err
 		}
-		r, err := buildstore.Commit(tx, project, pkg, v.tree.Files, who.Login, comment, a.Clock.Now())
+		r, err := buildstore.Commit(tx, project, pkg, v.Tree.Files, who.Login, comment, a.Clock.Now())
 		if err != nil {
 			return err
 		}
@@ -147,15 +148,15 @@ func (a *api) copyPackage(c *fiber.Ctx) error {
 // that needs a maintainer of the project (a tombstone under the name is replaced, its history
 // dropped, as a meta PUT would).
 func (a *api) ensurePackage(tx *bbolt.Tx, who buildstore.Person, project, name string, src buildstore.Package) error {
-	p, _, err := lookupPackage(tx, project, name)
+	p, _, err := buildsvc.LookupPackage(tx, project, name)
 	if err == nil || p.Name == "" {
 		return err
 	}
 	if !buildstore.ValidPackageName(name) {
-		return badRequest("invalid_package_name", "invalid package name '%s'", name)
+		return buildsvc.BadRequest("invalid_package_name", "invalid package name '%s'", name)
 	}
-	if !maintains(tx, who, p.Persons, p.Groups) {
-		return forbidden("create_package_no_permission", "no permission to create package '%s' in project '%s'", name, project)
+	if !buildsvc.Maintains(tx, who, p.Persons, p.Groups) {
+		return buildsvc.Forbidden("create_package_no_permission", "no permission to create package '%s' in project '%s'", name, project)
 	}
 	k := buildstore.Package{Project: project, Name: name, Title: src.Title, Description: src.Description, Created: a.Clock.Now()}
 	if err := buildstore.PutPackage(tx, k); err != nil {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -30,7 +31,7 @@ var packageFarmCommands = map[string]string{
 func (a *api) farmPackageCmd(c *fiber.Ctx, cmd string) error {
 	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
 	err := a.Store.View(func(tx *bbolt.Tx) error {
-		return writable(tx, who, project, pkg, "cmd_execution_no_permission")
+		return buildsvc.Writable(tx, who, project, pkg, "cmd_execution_no_permission")
 	})
 	if err != nil {
 		return err
@@ -44,21 +45,21 @@ func (a *api) linkDiff(c *fiber.Ctx) error {
 	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
 	var text string
 	err := a.Store.View(func(tx *bbolt.Tx) error {
-		if _, _, err := lookupPackage(tx, project, pkg); err != nil {
+		if _, _, err := buildsvc.LookupPackage(tx, project, pkg); err != nil {
 			return err
 		}
-		unexpanded, err := readView(tx, who, project, pkg, c.Query("rev"), false, c.Query("linkrev"))
-		if err != nil || unexpanded.link == nil {
+		unexpanded, err := buildsvc.ReadView(tx, who, project, pkg, c.Query("rev"), false, c.Query("linkrev"))
+		if err != nil || unexpanded.Link == nil {
 			return err
 		}
-		if unexpanded.link.Error != "" {
-			return linkError(unexpanded.link.Error)
+		if unexpanded.Link.Error != "" {
+			return buildsvc.LinkError(unexpanded.Link.Error)
 		}
-		expanded, err := readView(tx, who, project, pkg, c.Query("rev"), true, c.Query("linkrev"))
+		expanded, err := buildsvc.ReadView(tx, who, project, pkg, c.Query("rev"), true, c.Query("linkrev"))
 		if err != nil {
 			return err
 		}
-		l := unexpanded.link
+		l := unexpanded.Link
 		target, found, err := buildstore.ResolveRevision(tx, l.Project, l.Package, l.SrcMD5)
 		if err != nil {
 			return err
@@ -66,7 +67,7 @@ func (a *api) linkDiff(c *fiber.Ctx) error {
 		if !found {
 			target = buildstore.Revision{SrcMD5: buildstore.EmptySrcMD5}
 		}
-		text, err = sourceDiff(tx, sourceView{tree: target}, expanded)
+		text, err = sourceDiff(tx, buildsvc.SourceView{Tree: target}, expanded)
 		return err
 	})
 	if err != nil {
@@ -123,15 +124,15 @@ func (a *api) createSpecFileTemplate(c *fiber.Ctx) error {
 		comment = "created spec file template"
 	}
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		if err := writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
+		if err := buildsvc.Writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
 			return err
 		}
-		files, err := latestFiles(tx, project, pkg)
+		files, err := buildsvc.LatestFiles(tx, project, pkg)
 		if err != nil {
 			return err
 		}
 		if _, exists := (buildstore.Revision{Files: files}).File(pkg + ".spec"); exists {
-			return badRequest("spec_file_exists", "SPEC file already exists.")
+			return buildsvc.BadRequest("spec_file_exists", "SPEC file already exists.")
 		}
 		sum, err := buildstore.PutBlob(tx, []byte(strings.ReplaceAll(specTemplate, "@NAME@", pkg)))
 		if err != nil {

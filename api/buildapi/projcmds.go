@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -44,7 +45,7 @@ func recordCmd(c *fiber.Ctx) (edit recordEdit, ok bool, err error) {
 		return func(l *bool, _ *[]buildstore.Flag) error { *l = true; return nil }, true, nil
 	case "unlock":
 		if c.Query("comment") == "" {
-			return nil, true, badRequest("missing_parameter", "unlock needs a comment")
+			return nil, true, buildsvc.BadRequest("missing_parameter", "unlock needs a comment")
 		}
 		return func(l *bool, _ *[]buildstore.Flag) error { *l = false; return nil }, true, nil
 	case "set_flag", "remove_flag":
@@ -54,7 +55,7 @@ func recordCmd(c *fiber.Ctx) (edit recordEdit, ok bool, err error) {
 		}
 		return func(l *bool, flags *[]buildstore.Flag) error {
 			if *l {
-				return forbidden("project_locked", "The target project is locked")
+				return buildsvc.Forbidden("project_locked", "The target project is locked")
 			}
 			if f.Status == "" {
 				*flags = buildstore.RemoveFlag(*flags, f)
@@ -72,16 +73,16 @@ func recordCmd(c *fiber.Ctx) (edit recordEdit, ok bool, err error) {
 func flagParam(c *fiber.Ctx) (buildstore.Flag, error) {
 	f := buildstore.Flag{Name: strings.Clone(c.Query("flag")), Repository: strings.Clone(c.Query("repository")), Arch: strings.Clone(c.Query("arch"))}
 	if !slices.Contains(flagNames, f.Name) {
-		return f, badRequest("invalid_flag", "Error: unknown flag type '%s' not found.", f.Name)
+		return f, buildsvc.BadRequest("invalid_flag", "Error: unknown flag type '%s' not found.", f.Name)
 	}
 	if c.Query("cmd") == "set_flag" {
 		f.Status = strings.Clone(c.Query("status"))
 		if f.Status != "enable" && f.Status != "disable" {
-			return f, badRequest("invalid_flag", "Error: unknown status for flag '%s'", f.Status)
+			return f, buildsvc.BadRequest("invalid_flag", "Error: unknown status for flag '%s'", f.Status)
 		}
 	}
-	if f.Arch != "" && !slices.Contains(Architectures, f.Arch) {
-		return f, badRequest("invalid_flag", "Error: unknown architecture '%s'", f.Arch)
+	if f.Arch != "" && !slices.Contains(buildsvc.Architectures, f.Arch) {
+		return f, buildsvc.BadRequest("invalid_flag", "Error: unknown architecture '%s'", f.Arch)
 	}
 	return f, nil
 }
@@ -99,7 +100,7 @@ func (a *api) postProject(c *fiber.Ctx) error {
 	}
 	switch cmd := c.Query("cmd"); cmd {
 	case "":
-		return badRequest("missing_parameter", "POST %s needs a cmd parameter", c.Path())
+		return buildsvc.BadRequest("missing_parameter", "POST %s needs a cmd parameter", c.Path())
 	case "undelete":
 		return a.undeleteProject(c)
 	case "showlinked":
@@ -114,7 +115,7 @@ func (a *api) postProject(c *fiber.Ctx) error {
 		if _, farm := farmCommands[cmd]; farm {
 			return a.farmProjectCmd(c, cmd)
 		}
-		return badRequest("illegal_request", "unsupported POST command %s to %s", cmd, c.Path())
+		return buildsvc.BadRequest("illegal_request", "unsupported POST command %s to %s", cmd, c.Path())
 	}
 }
 
@@ -123,7 +124,7 @@ func (a *api) postProject(c *fiber.Ctx) error {
 func (a *api) editProjectRecord(c *fiber.Ctx, edit recordEdit) error {
 	name, who := pathParam(c, "project"), personOf(c)
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		p, err := maintainedProject(tx, who, name, c.Query("cmd"), false)
+		p, err := buildsvc.MaintainedProject(tx, who, name, c.Query("cmd"), false)
 		if err != nil {
 			return err
 		}
@@ -138,31 +139,6 @@ func (a *api) editProjectRecord(c *fiber.Ctx, edit recordEdit) error {
 	return sendOK(c)
 }
 
-// maintainedProject reads a live project for a command of its maintainers (or Admin): 404
-// unknown_project, 403 cmd_execution_no_permission, and, for a command that writes, 403
-// project_locked on a locked project.
-func maintainedProject(tx *bbolt.Tx, who buildstore.Person, name, cmd string, writes bool) (buildstore.Project, error) {
-	return projectOfMaintainer(tx, who, name, writes,
-		forbidden("cmd_execution_no_permission", "no permission to execute command '%s' on project '%s'", cmd, name))
-}
-
-// projectOfMaintainer is the one check of every project write by its maintainers (or Admin):
-// 404 unknown_project, denied when who maintains nothing of it, and, when writes, 403
-// project_locked on a locked project (the lock commands themselves pass writes false).
-func projectOfMaintainer(tx *bbolt.Tx, who buildstore.Person, name string, writes bool, denied error) (buildstore.Project, error) {
-	p, err := buildstore.GetProject(tx, name)
-	if err != nil {
-		return p, notFoundAs(err, "unknown_project")
-	}
-	if !maintains(tx, who, p.Persons, p.Groups) {
-		return p, denied
-	}
-	if writes && p.Locked {
-		return p, forbidden("project_locked", "The target project is locked")
-	}
-	return p, nil
-}
-
 // packageRecordCmd runs a lock or flag command on a package; ok is false for other commands,
 // which postPackage handles itself. A locked project locks its packages too.
 func (a *api) packageRecordCmd(c *fiber.Ctx) (ok bool, err error) {
@@ -172,15 +148,15 @@ func (a *api) packageRecordCmd(c *fiber.Ctx) (ok bool, err error) {
 	}
 	project, name, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
 	err = a.Store.Write(func(tx *bbolt.Tx) error {
-		p, k, err := lookupPackage(tx, project, name)
+		p, k, err := buildsvc.LookupPackage(tx, project, name)
 		if err != nil {
 			return err
 		}
-		if !maintains(tx, who, p.Persons, p.Groups) && !maintains(tx, who, k.Persons, k.Groups) {
-			return forbidden("cmd_execution_no_permission", "no permission to execute command '%s' on package '%s/%s'", c.Query("cmd"), project, name)
+		if !buildsvc.Maintains(tx, who, p.Persons, p.Groups) && !buildsvc.Maintains(tx, who, k.Persons, k.Groups) {
+			return buildsvc.Forbidden("cmd_execution_no_permission", "no permission to execute command '%s' on package '%s/%s'", c.Query("cmd"), project, name)
 		}
 		if p.Locked {
-			return forbidden("project_locked", "The target project is locked")
+			return buildsvc.Forbidden("project_locked", "The target project is locked")
 		}
 		if err := edit(&k.Locked, &k.Flags); err != nil {
 			return err
@@ -200,7 +176,7 @@ func (a *api) packageRecordCmd(c *fiber.Ctx) (ok bool, err error) {
 func (a *api) getConfig(c *fiber.Ctx) error {
 	var p buildstore.Project
 	if err := a.Store.View(func(tx *bbolt.Tx) (err error) { p, err = buildstore.GetProject(tx, pathParam(c, "project")); return }); err != nil {
-		return notFoundAs(err, "unknown_project")
+		return buildsvc.NotFoundAs(err, "unknown_project")
 	}
 	c.Set(fiber.HeaderContentType, "text/plain; charset=utf-8")
 	return c.SendString(p.Config)
@@ -210,8 +186,8 @@ func (a *api) getConfig(c *fiber.Ctx) error {
 func (a *api) putConfig(c *fiber.Ctx) error {
 	name, who, body := pathParam(c, "project"), personOf(c), string(slices.Clone(c.Body()))
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		p, err := projectOfMaintainer(tx, who, name, true,
-			forbidden("change_project_no_permission", "no permission to change the config of project '%s'", name))
+		p, err := buildsvc.ProjectOfMaintainer(tx, who, name, true,
+			buildsvc.Forbidden("change_project_no_permission", "no permission to change the config of project '%s'", name))
 		if err != nil {
 			return err
 		}

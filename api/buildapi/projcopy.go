@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -39,14 +40,14 @@ func (a *api) copyProject(c *fiber.Ctx) error {
 		}
 		src, err := buildstore.GetProject(tx, oproject)
 		if err != nil {
-			return notFoundAs(err, "unknown_project")
+			return buildsvc.NotFoundAs(err, "unknown_project")
 		}
 		if !exists {
 			if err := buildstore.PutProject(tx, copiedProject(src, name, who, now)); err != nil {
 				return err
 			}
 		} else if dst.Locked {
-			return forbidden("project_locked", "The target project is locked")
+			return buildsvc.Forbidden("project_locked", "The target project is locked")
 		}
 		pkgs, err := buildstore.Packages(tx, oproject)
 		if err != nil {
@@ -70,13 +71,13 @@ func (a *api) copyProject(c *fiber.Ctx) error {
 func copyOptionsAllowed(c *fiber.Ctx, who buildstore.Person, name, oproject string) error {
 	switch {
 	case oproject == "":
-		return badRequest("missing_parameter", "cmd=copy needs an oproject parameter: the project to copy from")
+		return buildsvc.BadRequest("missing_parameter", "cmd=copy needs an oproject parameter: the project to copy from")
 	case !buildstore.ValidProjectName(name):
-		return badRequest("invalid_project_name", "invalid project name '%s'", name)
+		return buildsvc.BadRequest("invalid_project_name", "invalid project name '%s'", name)
 	case oproject == name:
-		return badRequest("illegal_request", "cannot copy project '%s' onto itself", name)
+		return buildsvc.BadRequest("illegal_request", "cannot copy project '%s' onto itself", name)
 	case c.Query("withbinaries") != "" && !who.IsAdmin():
-		return forbidden("project_copy_no_permission", "no permission to copy project with binaries for non admins")
+		return buildsvc.Forbidden("project_copy_no_permission", "no permission to copy project with binaries for non admins")
 	case c.Query("withbinaries") != "":
 		return needsFarm("copy&withbinaries", "copies built binaries")
 	case c.Query("resign") != "":
@@ -92,12 +93,12 @@ func copyOptionsAllowed(c *fiber.Ctx, who buildstore.Person, name, oproject stri
 func copyTarget(tx *bbolt.Tx, who buildstore.Person, name string) (buildstore.Project, bool, error) {
 	p, err := buildstore.GetProject(tx, name)
 	switch {
-	case err == nil && !maintains(tx, who, p.Persons, p.Groups):
-		return p, true, forbidden("cmd_execution_no_permission", "no permission to execute command 'copy': project '%s' needs a maintainer", name)
+	case err == nil && !buildsvc.Maintains(tx, who, p.Persons, p.Groups):
+		return p, true, buildsvc.Forbidden("cmd_execution_no_permission", "no permission to execute command 'copy': project '%s' needs a maintainer", name)
 	case err == nil:
 		return p, true, nil
-	case !mayCreateProject(tx, who, name):
-		return p, false, forbidden("cmd_execution_no_permission", "no permission to execute command 'copy': not allowed to create project '%s'", name)
+	case !buildsvc.MayCreateProject(tx, who, name):
+		return p, false, buildsvc.Forbidden("cmd_execution_no_permission", "no permission to execute command 'copy': not allowed to create project '%s'", name)
 	}
 	return p, false, nil
 }

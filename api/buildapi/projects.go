@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -49,7 +50,7 @@ func (a *api) listProjects(c *fiber.Ctx) error {
 		if !deleted {
 			all, err := buildstore.Projects(tx)
 			for _, p := range all {
-				if !hiddenFrom(tx, who, p) {
+				if !buildsvc.HiddenFrom(tx, who, p) {
 					names = append(names, p.Name)
 				}
 			}
@@ -96,7 +97,7 @@ func (a *api) listPackages(c *fiber.Ctx) error {
 	err := a.Store.View(func(tx *bbolt.Tx) error {
 		if _, err := buildstore.GetProject(tx, name); err != nil {
 			if _, gone := visibleDeletedProject(tx, who, name); !deleted || gone != nil {
-				return notFoundAs(err, "unknown_project")
+				return buildsvc.NotFoundAs(err, "unknown_project")
 			}
 		}
 		var err error
@@ -131,7 +132,7 @@ func (a *api) getProjectMeta(c *fiber.Ctx) error {
 			return err
 		}
 		p, err = buildstore.GetProject(tx, name)
-		return notFoundAs(err, "unknown_project")
+		return buildsvc.NotFoundAs(err, "unknown_project")
 	})
 	if err != nil {
 		return err
@@ -147,31 +148,31 @@ func (a *api) getProjectMeta(c *fiber.Ctx) error {
 func (a *api) putProjectMeta(c *fiber.Ctx) error {
 	name := pathParam(c, "project")
 	if !buildstore.ValidProjectName(name) {
-		return badRequest("invalid_project_name", "invalid project name '%s'", name)
+		return buildsvc.BadRequest("invalid_project_name", "invalid project name '%s'", name)
 	}
 	var d projectXML
 	if err := parseMeta(c.Body(), &d, "project"); err != nil {
 		return err
 	}
 	if d.Name == nil || d.Title == nil || d.Description == nil {
-		return invalid("project", "<project> needs a name attribute and <title> and <description> elements")
+		return buildsvc.Invalid("project", "<project> needs a name attribute and <title> and <description> elements")
 	}
 	if *d.Name != name {
-		return badRequest("project_name_mismatch", "project name in xml data ('%s') does not match resource path component ('%s')", *d.Name, name)
+		return buildsvc.BadRequest("project_name_mismatch", "project name in xml data ('%s') does not match resource path component ('%s')", *d.Name, name)
 	}
 	p, who := projectRecord(d), personOf(c)
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
 		old, err := buildstore.GetProject(tx, name)
 		switch {
-		case err == nil && !maintains(tx, who, old.Persons, old.Groups):
-			return forbidden("change_project_no_permission", "no permission to change project '%s': it needs a maintainer of the project", name)
-		case err != nil && !mayCreateProject(tx, who, name):
-			return forbidden("create_project_no_permission", "not allowed to create new project '%s': only an administrator creates top-level projects; you may create home:%s and projects below it", name, who.Login)
+		case err == nil && !buildsvc.Maintains(tx, who, old.Persons, old.Groups):
+			return buildsvc.Forbidden("change_project_no_permission", "no permission to change project '%s': it needs a maintainer of the project", name)
+		case err != nil && !buildsvc.MayCreateProject(tx, who, name):
+			return buildsvc.Forbidden("create_project_no_permission", "not allowed to create new project '%s': only an administrator creates top-level projects; you may create home:%s and projects below it", name, who.Login)
 		}
 		if old.Locked {
-			return forbidden("project_locked", "The target project is locked")
+			return buildsvc.Forbidden("project_locked", "The target project is locked")
 		}
-		if err := checkProject(tx, p); err != nil {
+		if err := buildsvc.CheckProject(tx, p); err != nil {
 			return err
 		}
 		if err := checkProjectRefs(tx, d, p); err != nil {
@@ -199,7 +200,7 @@ func (a *api) putProjectMeta(c *fiber.Ctx) error {
 func (a *api) deleteProject(c *fiber.Ctx) error {
 	name, who := pathParam(c, "project"), personOf(c)
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		_, err := projectOfMaintainer(tx, who, name, true, forbidden("delete_project_no_permission", "no permission to delete project '%s'", name))
+		_, err := buildsvc.ProjectOfMaintainer(tx, who, name, true, buildsvc.Forbidden("delete_project_no_permission", "no permission to delete project '%s'", name))
 		if err != nil {
 			return err
 		}
@@ -208,7 +209,7 @@ func (a *api) deleteProject(c *fiber.Ctx) error {
 			return err
 		}
 		if len(deps) > 0 && c.Query("force") != "1" {
-			return badRequest("repo_dependency", "Unable to delete project %s; following repositories depend on this project: %v (use force=1)", name, deps)
+			return buildsvc.BadRequest("repo_dependency", "Unable to delete project %s; following repositories depend on this project: %v (use force=1)", name, deps)
 		}
 		return buildstore.DeleteProject(tx, name)
 	})

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -21,7 +22,7 @@ import (
 // commits gets none, as the backend undeletes sources only when there were some.
 func (a *api) restorePackage(tx *bbolt.Tx, project, pkg, user, comment string) error {
 	if err := buildstore.UndeletePackage(tx, project, pkg); err != nil {
-		return notFoundAs(err, "unknown_package")
+		return buildsvc.NotFoundAs(err, "unknown_package")
 	}
 	last, ok, err := buildstore.LatestRevision(tx, project, pkg)
 	if err != nil || !ok {
@@ -35,7 +36,7 @@ func (a *api) restorePackage(tx *bbolt.Tx, project, pkg, user, comment string) e
 // may create a project of that name (Admin, the owner of the home tree, a maintainer of the
 // nearest existing parent), as the real service's can_create_project? check.
 func mayRestoreProject(tx *bbolt.Tx, who buildstore.Person, name string) bool {
-	return mayCreateProject(tx, who, name)
+	return buildsvc.MayCreateProject(tx, who, name)
 }
 
 // visibleDeletedProject reads a tombstone for who: 404 unknown_project when there is none or
@@ -43,7 +44,7 @@ func mayRestoreProject(tx *bbolt.Tx, who buildstore.Person, name string) bool {
 func visibleDeletedProject(tx *bbolt.Tx, who buildstore.Person, name string) (buildstore.Project, error) {
 	p, err := buildstore.GetDeletedProject(tx, name)
 	if err != nil || !mayRestoreProject(tx, who, name) {
-		return buildstore.Project{}, notFoundAs(store.NotFoundf("Project not found: %s", name), "unknown_project")
+		return buildstore.Project{}, buildsvc.NotFoundAs(store.NotFoundf("Project not found: %s", name), "unknown_project")
 	}
 	return p, nil
 }
@@ -56,14 +57,14 @@ func (a *api) undeleteProject(c *fiber.Ctx) error {
 	comment := strings.Clone(c.Query("comment"))
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
 		if !mayRestoreProject(tx, who, name) {
-			return forbidden("cmd_execution_no_permission", "no permission to execute command 'undelete': restoring project '%s' needs the right to create it", name)
+			return buildsvc.Forbidden("cmd_execution_no_permission", "no permission to execute command 'undelete': restoring project '%s' needs the right to create it", name)
 		}
 		if _, err := buildstore.GetProject(tx, name); err == nil {
-			return badRequest("project_exists", "project '%s' already exists", name)
+			return buildsvc.BadRequest("project_exists", "project '%s' already exists", name)
 		}
 		restore, err := buildstore.UndeleteProject(tx, name)
 		if err != nil {
-			return notFoundAs(err, "unknown_project")
+			return buildsvc.NotFoundAs(err, "unknown_project")
 		}
 		for _, k := range restore {
 			if err := a.restorePackage(tx, name, k, who.Login, comment); err != nil {
@@ -91,7 +92,7 @@ func (a *api) showLinked(c *fiber.Ctx) error {
 	var names []string
 	err := a.Store.View(func(tx *bbolt.Tx) error {
 		if _, err := buildstore.GetProject(tx, name); err != nil {
-			return notFoundAs(err, "unknown_project")
+			return buildsvc.NotFoundAs(err, "unknown_project")
 		}
 		var err error
 		names, err = buildstore.LinkingProjects(tx, name)
@@ -112,38 +113,38 @@ func (a *api) showLinked(c *fiber.Ctx) error {
 // be the project itself, and not lead back to it. The wording is the service's.
 func checkProjectRefs(tx *bbolt.Tx, d projectXML, p buildstore.Project) error {
 	if d.Devel != nil && deref(d.Devel.Project) == "" {
-		return invalid("project", "<devel> needs a project attribute")
+		return buildsvc.Invalid("project", "<devel> needs a project attribute")
 	}
 	for _, l := range p.Links {
 		switch {
 		case l.Project == "":
-			return invalid("project", "<link> needs a project attribute")
+			return buildsvc.Invalid("project", "<link> needs a project attribute")
 		case l.VRevMode != "" && l.VRevMode != "extend" && l.VRevMode != "unextend":
-			return invalid("project", "link vrevmode must be 'extend' or 'unextend', not '%s'", l.VRevMode)
+			return buildsvc.Invalid("project", "link vrevmode must be 'extend' or 'unextend', not '%s'", l.VRevMode)
 		case l.Project == p.Name:
-			return invalid("project", "unable to link against myself")
+			return buildsvc.Invalid("project", "unable to link against myself")
 		}
 		if _, err := buildstore.GetProject(tx, l.Project); err != nil {
-			return invalid("project", "unable to link against project '%s'", l.Project)
+			return buildsvc.Invalid("project", "unable to link against project '%s'", l.Project)
 		}
 	}
 	if p.Devel == "" {
 		return nil
 	}
 	if p.Devel == p.Name {
-		return invalid("project", "Devel project can not point to itself")
+		return buildsvc.Invalid("project", "Devel project can not point to itself")
 	}
 	seen := map[string]bool{p.Name: true}
 	for next := p.Devel; next != ""; {
 		dp, err := buildstore.GetProject(tx, next)
 		if err != nil {
 			if next == p.Devel {
-				return invalid("project", "value of develproject has to be a existing project (project '%s' does not exist)", next)
+				return buildsvc.Invalid("project", "value of develproject has to be a existing project (project '%s' does not exist)", next)
 			}
 			return nil
 		}
 		if seen[next] || dp.Devel == p.Name {
-			return badRequest("devel_cycle", "There is a cycle in devel definition at %s -- %s", p.Name, next)
+			return buildsvc.BadRequest("devel_cycle", "There is a cycle in devel definition at %s -- %s", p.Name, next)
 		}
 		seen[next] = true
 		next = dp.Devel
@@ -166,7 +167,7 @@ var farmCommands = map[string]string{
 
 // needsFarm is the refusal of a command that needs the build farm.
 func needsFarm(cmd, what string) error {
-	return badRequest("illegal_request", "cmd=%s %s: it needs the build farm, which this appliance does not run yet", cmd, what)
+	return buildsvc.BadRequest("illegal_request", "cmd=%s %s: it needs the build farm, which this appliance does not run yet", cmd, what)
 }
 
 // farmProjectCmd answers a build-farm command after the usual checks, so a user learns about a
@@ -176,12 +177,12 @@ func (a *api) farmProjectCmd(c *fiber.Ctx, cmd string) error {
 	name, who := pathParam(c, "project"), personOf(c)
 	if cmd == "move" {
 		if !who.IsAdmin() {
-			return forbidden("cmd_execution_no_permission", "Admin permissions required. STOP SCHEDULER BEFORE.")
+			return buildsvc.Forbidden("cmd_execution_no_permission", "Admin permissions required. STOP SCHEDULER BEFORE.")
 		}
 		return needsFarm(cmd, farmCommands[cmd])
 	}
 	err := a.Store.View(func(tx *bbolt.Tx) error {
-		_, err := maintainedProject(tx, who, name, cmd, false)
+		_, err := buildsvc.MaintainedProject(tx, who, name, cmd, false)
 		return err
 	})
 	if err != nil {
@@ -196,12 +197,12 @@ func (a *api) farmProjectCmd(c *fiber.Ctx, cmd string) error {
 func (a *api) postSource(c *fiber.Ctx) error {
 	switch cmd := c.Query("cmd"); cmd {
 	case "":
-		return badRequest("missing_parameter", "POST %s needs a cmd parameter", c.Path())
+		return buildsvc.BadRequest("missing_parameter", "POST %s needs a cmd parameter", c.Path())
 	case "branch":
 		return needsFarm(cmd, "without a project branches the packages marked by an attribute (OBS:Maintained) for a maintenance update")
 	case "createmaintenanceincident":
 		return needsFarm(cmd, farmCommands[cmd])
 	default:
-		return badRequest("illegal_request", "unsupported POST command %s to %s", cmd, c.Path())
+		return buildsvc.BadRequest("illegal_request", "unsupported POST command %s to %s", cmd, c.Path())
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
 )
 
 // bindSearch registers the searches that exist so far. osc asks GET /search/request after
@@ -23,7 +24,7 @@ type collectionXML struct {
 // service's empty_match.
 func (a *api) searchRequests(c *fiber.Ctx) error {
 	if c.Query("match") == "" {
-		return badRequest("empty_match", "No predicates given in search: match is empty")
+		return buildsvc.BadRequest("empty_match", "No predicates given in search: match is empty")
 	}
 	return sendXML(c, collectionXML{})
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/internal/signkey"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -39,7 +40,7 @@ func (a *api) getPubkey(c *fiber.Ctx) error {
 	var pub string
 	err := a.Store.View(func(tx *bbolt.Tx) error {
 		if _, err := buildstore.GetProject(tx, name); err != nil {
-			return notFoundAs(err, "unknown_project")
+			return buildsvc.NotFoundAs(err, "unknown_project")
 		}
 		for candidate := name; candidate != ""; {
 			if _, err := buildstore.GetProject(tx, candidate); err == nil {
@@ -92,8 +93,8 @@ func (a *api) globalKey() (string, error) {
 func (a *api) deletePubkey(c *fiber.Ctx) error {
 	name, who := pathParam(c, "project"), personOf(c)
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		_, err := projectOfMaintainer(tx, who, name, true,
-			forbidden("delete_project_pubkey_no_permission", "No permission to delete public key for project '%s'", name))
+		_, err := buildsvc.ProjectOfMaintainer(tx, who, name, true,
+			buildsvc.Forbidden("delete_project_pubkey_no_permission", "No permission to delete public key for project '%s'", name))
 		if err != nil {
 			return err
 		}
@@ -111,7 +112,7 @@ func (a *api) deletePubkey(c *fiber.Ctx) error {
 func (a *api) createKey(c *fiber.Ctx) error {
 	name, who := pathParam(c, "project"), personOf(c)
 	if !buildstore.ValidProjectName(name) { // the user id cannot hold what a project name cannot
-		return badRequest("invalid_project_name", "invalid project name '%s'", name)
+		return buildsvc.BadRequest("invalid_project_name", "invalid project name '%s'", name)
 	}
 	uid, email := projectKeyUID(name)
 	k, err := signkey.New(uid, email, a.Clock.Now(), signkey.DefaultDays)
@@ -119,7 +120,7 @@ func (a *api) createKey(c *fiber.Ctx) error {
 		return err
 	}
 	err = a.Store.Write(func(tx *bbolt.Tx) error {
-		if _, err := maintainedProject(tx, who, name, "createkey", true); err != nil {
+		if _, err := buildsvc.MaintainedProject(tx, who, name, "createkey", true); err != nil {
 			return err
 		}
 		return buildstore.PutSignKey(tx, name, toStored(k))
@@ -139,15 +140,15 @@ func (a *api) extendKey(c *fiber.Ctx) error {
 	if v := c.Query("days"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 {
-			return badRequest("invalid_parameter", "days must be a positive number of days, not '%s'", v)
+			return buildsvc.BadRequest("invalid_parameter", "days must be a positive number of days, not '%s'", v)
 		}
 		if n >= signkey.MaxDays {
-			return badRequest("invalid_parameter", "too far in the future")
+			return buildsvc.BadRequest("invalid_parameter", "too far in the future")
 		}
 		days = n
 	}
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		if _, err := maintainedProject(tx, who, name, "extendkey", true); err != nil {
+		if _, err := buildsvc.MaintainedProject(tx, who, name, "extendkey", true); err != nil {
 			return err
 		}
 		old, ok, err := buildstore.GetSignKey(tx, name)
@@ -159,7 +160,7 @@ func (a *api) extendKey(c *fiber.Ctx) error {
 		}
 		k, err := signkey.Extend(signkey.Key{Public: old.Public, Private: old.Private, Created: old.Created, Expires: old.Expires}, a.Clock.Now(), days)
 		if err != nil {
-			return badRequest("invalid_parameter", "extending the key of project '%s': %v", name, err)
+			return buildsvc.BadRequest("invalid_parameter", "extending the key of project '%s': %v", name, err)
 		}
 		return buildstore.PutSignKey(tx, name, toStored(k))
 	})

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -88,15 +89,15 @@ func (a *api) listTokens(c *fiber.Ctx) error {
 // never trigger anything is refused now rather than failing later inside someone's webhook.
 func (a *api) createToken(c *fiber.Ctx) error {
 	if cmd := c.Query("cmd"); cmd != "create" {
-		return badRequest("unknown_command", "unknown command '%s' for tokens (create)", cmd)
+		return buildsvc.BadRequest("unknown_command", "unknown command '%s' for tokens (create)", cmd)
 	}
 	t := buildstore.Token{Kind: c.Query("operation", "runservice"), Description: c.Query("description"),
 		Project: c.Query("project"), Package: c.Query("package"), Created: a.Clock.Now()}
 	if !slices.Contains(buildstore.TokenKinds, t.Kind) {
-		return badRequest("invalid_token_kind", "unknown token operation '%s' (one of %s)", t.Kind, strings.Join(buildstore.TokenKinds, ", "))
+		return buildsvc.BadRequest("invalid_token_kind", "unknown token operation '%s' (one of %s)", t.Kind, strings.Join(buildstore.TokenKinds, ", "))
 	}
 	if (t.Project == "") != (t.Package == "") {
-		return badRequest("missing_parameter", "a token is bound to a package with both project and package, or to none")
+		return buildsvc.BadRequest("missing_parameter", "a token is bound to a package with both project and package, or to none")
 	}
 	var secret string
 	err := a.Store.Write(func(tx *bbolt.Tx) error {
@@ -105,7 +106,7 @@ func (a *api) createToken(c *fiber.Ctx) error {
 			return err
 		}
 		if t.Project != "" {
-			prj, pkg, err := lookupPackage(tx, t.Project, t.Package)
+			prj, pkg, err := buildsvc.LookupPackage(tx, t.Project, t.Package)
 			if err != nil {
 				return err
 			}
@@ -131,7 +132,7 @@ func (a *api) deleteToken(c *fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		return notFoundAs(buildstore.DeleteToken(tx, p.Login, pathParam(c, "id")), "unknown_token")
+		return buildsvc.NotFoundAs(buildstore.DeleteToken(tx, p.Login, pathParam(c, "id")), "unknown_token")
 	})
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -79,16 +80,16 @@ func (a *api) putTracker(c *fiber.Ctx) error {
 		d.Name = name
 	}
 	if d.Name != name {
-		return badRequest("name_mismatch", "name in xml data ('%s') does not match resource path component ('%s')", d.Name, name)
+		return buildsvc.BadRequest("name_mismatch", "name in xml data ('%s') does not match resource path component ('%s')", d.Name, name)
 	}
 	if !slices.Contains(buildstore.TrackerKinds, d.Kind) {
-		return invalid("issue tracker", "unknown kind '%s' (one of %s)", d.Kind, strings.Join(buildstore.TrackerKinds, ", "))
+		return buildsvc.Invalid("issue tracker", "unknown kind '%s' (one of %s)", d.Kind, strings.Join(buildstore.TrackerKinds, ", "))
 	}
 	if d.URL == "" || !strings.Contains(d.ShowURL, "@@@") || d.Regex == "" {
-		return invalid("issue tracker", "url, regex and a show-url containing @@@ are required")
+		return buildsvc.Invalid("issue tracker", "url, regex and a show-url containing @@@ are required")
 	}
 	if _, err := regexp.Compile(d.Regex); err != nil {
-		return invalid("issue tracker", "regex: %v", err)
+		return buildsvc.Invalid("issue tracker", "regex: %v", err)
 	}
 	if err := a.Store.Write(func(tx *bbolt.Tx) error { return buildstore.PutTracker(tx, trackerRecord(d)) }); err != nil {
 		return err
@@ -113,7 +114,7 @@ func (a *api) deleteTracker(c *fiber.Ctx) error {
 func (a *api) showURLFor(c *fiber.Ctx) error {
 	issue := c.Query("issue")
 	if issue == "" {
-		return badRequest("missing_parameter", "show_url_for needs the parameter issue (e.g. pocket#123)")
+		return buildsvc.BadRequest("missing_parameter", "show_url_for needs the parameter issue (e.g. pocket#123)")
 	}
 	var list []buildstore.IssueTracker
 	if err := a.Store.View(func(tx *bbolt.Tx) (err error) { list, err = buildstore.Trackers(tx); return }); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -100,17 +101,17 @@ func tokenTarget(t buildstore.Token, project, pkg string) (string, string, error
 	if t.Project == "" {
 		switch {
 		case project == "":
-			return "", "", badRequest("missing_parameter", "Required Parameter project missing")
+			return "", "", buildsvc.BadRequest("missing_parameter", "Required Parameter project missing")
 		case pkg == "":
-			return "", "", badRequest("missing_parameter", "Required Parameter package missing")
+			return "", "", buildsvc.BadRequest("missing_parameter", "Required Parameter package missing")
 		}
 		return project, pkg, nil
 	}
 	if project != "" && project != t.Project {
-		return "", "", badRequest("bad_request", "Token is setup with another project.")
+		return "", "", buildsvc.BadRequest("bad_request", "Token is setup with another project.")
 	}
 	if pkg != "" && pkg != t.Package {
-		return "", "", badRequest("bad_request", "Token is setup with another package.")
+		return "", "", buildsvc.BadRequest("bad_request", "Token is setup with another package.")
 	}
 	return t.Project, t.Package, nil
 }
@@ -118,7 +119,7 @@ func tokenTarget(t buildstore.Token, project, pkg string) (string, string, error
 // runService checks the token owner's rights on the package and "runs" its services: a new
 // revision of the current tree (see the top of this file), and the token's triggered_at.
 func runService(tx *bbolt.Tx, t buildstore.Token, project, pkg string, now time.Time) error {
-	prj, k, err := lookupPackage(tx, project, pkg)
+	prj, k, err := buildsvc.LookupPackage(tx, project, pkg)
 	if err != nil {
 		return err
 	}
@@ -149,9 +150,9 @@ func runService(tx *bbolt.Tx, t buildstore.Token, project, pkg string, now time.
 // project, or Admin, and neither is locked). One answer for all of these, as the service gives.
 func mayRunService(tx *bbolt.Tx, owner buildstore.Person, prj buildstore.Project, k buildstore.Package) error {
 	active := owner.State == buildstore.StateConfirmed
-	maintainer := maintains(tx, owner, prj.Persons, prj.Groups) || maintains(tx, owner, k.Persons, k.Groups)
+	maintainer := buildsvc.Maintains(tx, owner, prj.Persons, prj.Groups) || buildsvc.Maintains(tx, owner, k.Persons, k.Groups)
 	if !active || !maintainer || prj.Locked || k.Locked {
-		return forbidden("no_permission", "no permission for package %s in project %s", k.Name, prj.Name)
+		return buildsvc.Forbidden("no_permission", "no permission for package %s in project %s", k.Name, prj.Name)
 	}
 	return nil
 }

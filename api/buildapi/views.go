@@ -7,9 +7,11 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
-	"github.com/pocketforge/pocketforge/api/kit"
 	"regexp"
 	"strings"
+
+	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/buildsvc"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/store/buildstore"
@@ -54,28 +56,28 @@ type sourceinfoListXML struct {
 // the error instead), the spec file named after the package preferred.
 func sourceInfo(tx *bbolt.Tx, who buildstore.Person, project, pkg, rev string, parse bool) (sourceinfoXML, error) {
 	info := sourceinfoXML{Package: pkg}
-	v, err := readView(tx, who, project, pkg, rev, false, "")
+	v, err := buildsvc.ReadView(tx, who, project, pkg, rev, false, "")
 	if err != nil {
 		return info, err
 	}
-	info.Srcmd5 = v.tree.SrcMD5
-	if v.tree.Rev > 0 {
-		info.Rev, info.VRev = fmt.Sprint(v.tree.Rev), fmt.Sprint(v.tree.VRev)
+	info.Srcmd5 = v.Tree.SrcMD5
+	if v.Tree.Rev > 0 {
+		info.Rev, info.VRev = fmt.Sprint(v.Tree.Rev), fmt.Sprint(v.Tree.VRev)
 	}
-	if v.link != nil {
-		info.Linked = []linkedXML{{Project: v.link.Project, Package: v.link.Package}}
-		if v.link.Error != "" {
-			info.Error = v.link.Error
+	if v.Link != nil {
+		info.Linked = []linkedXML{{Project: v.Link.Project, Package: v.Link.Package}}
+		if v.Link.Error != "" {
+			info.Error = v.Link.Error
 			return info, nil
 		}
-		if v, err = readView(tx, who, project, pkg, rev, true, ""); err != nil {
+		if v, err = buildsvc.ReadView(tx, who, project, pkg, rev, true, ""); err != nil {
 			return info, err
 		}
-		info.LSrcmd5, info.Srcmd5 = info.Srcmd5, v.tree.SrcMD5
+		info.LSrcmd5, info.Srcmd5 = info.Srcmd5, v.Tree.SrcMD5
 	}
-	info.Verifymd5 = v.tree.SrcMD5
-	spec, ok := v.tree.File(pkg + ".spec")
-	for _, f := range v.tree.Files {
+	info.Verifymd5 = v.Tree.SrcMD5
+	spec, ok := v.Tree.File(pkg + ".spec")
+	for _, f := range v.Tree.Files {
 		if !ok && strings.HasSuffix(f.Name, ".spec") {
 			spec, ok = f, true
 		}
@@ -86,7 +88,7 @@ func sourceInfo(tx *bbolt.Tx, who buildstore.Person, project, pkg, rev string, p
 	}
 	info.Filename = spec.Name
 	if parse {
-		data, err := v.content(tx, spec.MD5)
+		data, err := v.Content(tx, spec.MD5)
 		if err != nil {
 			return info, err
 		}
@@ -163,7 +165,7 @@ func (a *api) packageInfo(c *fiber.Ctx) error {
 	var info sourceinfoXML
 	err := a.Store.View(func(tx *bbolt.Tx) error {
 		project, pkg := pathParam(c, "project"), pathParam(c, "package")
-		if _, _, err := lookupPackage(tx, project, pkg); err != nil {
+		if _, _, err := buildsvc.LookupPackage(tx, project, pkg); err != nil {
 			return err
 		}
 		var err error
@@ -187,7 +189,7 @@ func (a *api) projectInfo(c *fiber.Ctx) error {
 	doc := sourceinfoListXML{}
 	err := a.Store.View(func(tx *bbolt.Tx) error {
 		if _, err := buildstore.GetProject(tx, project); err != nil {
-			return notFoundAs(err, "unknown_project")
+			return buildsvc.NotFoundAs(err, "unknown_project")
 		}
 		names, err := buildstore.PackageNames(tx, project, false)
 		if err != nil {
@@ -224,8 +226,8 @@ func (a *api) packageCpio(c *fiber.Ctx) error {
 			return err
 		}
 		w := newCpioWriter(&archive)
-		for _, f := range v.tree.Files {
-			data, err := v.content(tx, f.MD5)
+		for _, f := range v.Tree.Files {
+			data, err := v.Content(tx, f.MD5)
 			if err != nil {
 				return err
 			}

@@ -77,9 +77,12 @@ func Status(err error) int {
 // the status text, which every API words the same way.
 func Reason(err error, status int) string {
 	var ke *Error
+	var fe *fault.Error
 	switch {
 	case errors.As(err, &ke):
 		return ke.Reason
+	case errors.As(err, &fe):
+		return fe.Msg
 	case status >= 500, isFiber(err):
 		return http.StatusText(status)
 	}

@@ -1,4 +1,4 @@
-package buildapi
+package buildsvc
 
 import (
 	"slices"
@@ -7,7 +7,7 @@ import (
 	"go.etcd.io/bbolt"
 )
 
-// keepLink turns the expanded file set that osc commits from a link checkout (keeplink=1)
+// KeepLink turns the expanded file set that osc commits from a link checkout (keeplink=1)
 // back into a link tree, so the package stays a link:
 //   - a branch link keeps full copies: the files as sent, and the _link's baserev moves to
 //     the target tree the commit was made against (from now on, files equal to it follow the
@@ -17,7 +17,7 @@ import (
 //     dropped, because their effect is part of the files sent.
 //
 // A package that is not a link is committed as sent.
-func keepLink(tx *bbolt.Tx, project, pkg string, files []buildstore.FileEntry, linkrev string) ([]buildstore.FileEntry, error) {
+func KeepLink(tx *bbolt.Tx, project, pkg string, files []buildstore.FileEntry, linkrev string) ([]buildstore.FileEntry, error) {
 	cur, _, err := buildstore.LatestRevision(tx, project, pkg)
 	if err != nil {
 		return nil, err
@@ -32,14 +32,14 @@ func keepLink(tx *bbolt.Tx, project, pkg string, files []buildstore.FileEntry, l
 	}
 	l, err := buildstore.ParseLink(data)
 	if err != nil {
-		return nil, linkError(err.Error())
+		return nil, LinkError(err.Error())
 	}
 	target, msg, err := buildstore.TargetTree(tx, project, pkg, l, linkrev)
 	if err != nil {
 		return nil, err
 	}
 	if msg != "" {
-		return nil, linkError(msg)
+		return nil, LinkError(msg)
 	}
 	files = slices.DeleteFunc(slices.Clone(files), func(f buildstore.FileEntry) bool { return f.Name == buildstore.LinkFile })
 	var out []buildstore.FileEntry

@@ -1,0 +1,118 @@
+package buildsvc
+
+import (
+	"slices"
+
+	"github.com/pocketforge/pocketforge/fault"
+	"github.com/pocketforge/pocketforge/store/buildstore"
+	"go.etcd.io/bbolt"
+)
+
+// Read protection, as the project and package metas declare it:
+//   - <access><disable/></access> on a project hides it from everyone who holds no role in it
+//     (any role: maintainer, bugowner, reviewer, downloader, reader — directly or through a
+//     group): the project answers 404 like a missing one and leaves the listings;
+//   - <sourceaccess><disable/></sourceaccess> on a project or package keeps the meta visible
+//     but refuses the sources (listings, files, history, diffs, copies, branches, expansion
+//     through a link) to non-members with 403 source_access_no_permission.
+// Admin sees everything. These are simple flags: entries with a repository or architecture do
+// not count, and a disable wins over an enable, as for every flag.
+
+// FlagState is a simple flag's value in one record: set reports whether it says anything.
+func FlagState(flags []buildstore.Flag, name string) (set, enabled bool) {
+	enabled = true
+	for _, f := range flags {
+		if f.Name != name || f.Repository != "" || f.Arch != "" {
+			continue
+		}
+		set = true
+		if f.Status == "disable" {
+			enabled = false
+		}
+	}
+	return set, enabled
+}
+
+// Member reports whether who holds any role in a record with these roles.
+func Member(tx *bbolt.Tx, who buildstore.Person, persons, groups []buildstore.Role) bool {
+	if who.IsAdmin() || slices.ContainsFunc(persons, func(r buildstore.Role) bool { return r.ID == who.Login }) {
+		return true
+	}
+	for _, r := range groups {
+		if g, err := buildstore.GetGroup(tx, r.ID); err == nil && (slices.Contains(g.Members, who.Login) || slices.Contains(g.Maintainers, who.Login)) {
+			return true
+		}
+	}
+	return false
+}
+
+// HiddenFrom reports whether project p is hidden from who.
+func HiddenFrom(tx *bbolt.Tx, who buildstore.Person, p buildstore.Project) bool {
+	if _, enabled := FlagState(p.Flags, "access"); enabled {
+		return false
+	}
+	return !Member(tx, who, p.Persons, p.Groups)
+}
+
+// GuardProject answers 404 unknown_project for a project hidden from who, as if it did not
+// exist; a missing project passes (the operation answers its own 404). The HTTP layer runs it
+// on every route that names a project, so the rule is applied in one place.
+func (s *Service) GuardProject(who buildstore.Person, name string) error {
+	if name == "" || who.IsAdmin() {
+		return nil
+	}
+	return s.db.View(func(tx *bbolt.Tx) error { return VisibleProject(tx, who, name) })
+}
+
+// VisibleProject is GuardProject inside a transaction: 404 unknown_project when the project
+// exists and is hidden from who.
+func VisibleProject(tx *bbolt.Tx, who buildstore.Person, name string) error {
+	p, err := buildstore.GetProject(tx, name)
+	if err != nil || !HiddenFrom(tx, who, p) {
+		return nil
+	}
+	return projectNotFound(name)
+}
+
+// SourcesReadable checks who may read the sources of project/pkg: the package's sourceaccess
+// flag decides when it has one, else the project's; members of the package or the project
+// may always read.
+func SourcesReadable(tx *bbolt.Tx, who buildstore.Person, project, pkg string) error {
+	if who.IsAdmin() {
+		return nil
+	}
+	p, err := buildstore.GetProject(tx, project)
+	if err != nil {
+		return nil // the caller's lookup answers the 404
+	}
+	k, _ := buildstore.GetPackage(tx, project, pkg)
+	enabled := true
+	if set, on := FlagState(k.Flags, "sourceaccess"); set {
+		enabled = on
+	} else if _, on := FlagState(p.Flags, "sourceaccess"); !on {
+		enabled = false
+	}
+	if enabled || Member(tx, who, p.Persons, p.Groups) || Member(tx, who, k.Persons, k.Groups) {
+		return nil
+	}
+	return fault.Forbidden("source_access_no_permission", "source access to package '%s' in project '%s' is not allowed", pkg, project)
+}
+
+// ReadView is ResolveView for a read by who: the package's sources must be readable to who,
+// and for an expanded link the target's too (an expansion shows the target's files).
+func ReadView(tx *bbolt.Tx, who buildstore.Person, project, pkg, rev string, expand bool, linkrev string) (SourceView, error) {
+	if err := SourcesReadable(tx, who, project, pkg); err != nil {
+		return SourceView{}, err
+	}
+	v, err := ResolveView(tx, project, pkg, rev, expand, linkrev)
+	if err != nil || v.Link == nil || !v.Expanded {
+		return v, err
+	}
+	if err := SourcesReadable(tx, who, v.Link.Project, v.Link.Package); err != nil {
+		return SourceView{}, err
+	}
+	if err := VisibleProject(tx, who, v.Link.Project); err != nil {
+		return SourceView{}, err
+	}
+	return v, nil
+}

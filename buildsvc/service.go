@@ -1,0 +1,60 @@
+// Package buildsvc is the build service's domain: every rule of the build API lives here — who
+// may read and write what (roles, read protection, locks), which source tree a request sees
+// (revisions, uploads, link expansion), and the operations on projects, packages, sources,
+// people and attributes. The HTTP handlers in api/buildapi parse a request, call one function
+// here and render the answer; fixtures, CLI commands and background jobs call the same
+// functions, so no rule exists twice.
+//
+// Errors are *fault.Error values carrying the build service's wire code (unknown_project,
+// source_access_no_permission, …) and the store sentinel that decides the HTTP status in
+// api/kit's one table. This package imports neither fiber nor api/*.
+//
+// Functions that need an open transaction take the *bbolt.Tx first (fixtures load the demo
+// world inside their own transaction); Service methods open their own.
+package buildsvc
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/store"
+	"go.etcd.io/bbolt"
+)
+
+// Options are the build service's settings from the configuration.
+type Options struct {
+	// FileLimit is the largest source file a write stores (--source-file-limit); 0: no limit
+	// beyond the HTTP body limit.
+	FileLimit int64
+}
+
+// Service runs the build service's operations on the store.
+type Service struct {
+	db   *store.DB
+	clk  clock.Clock
+	log  *slog.Logger
+	opts Options
+}
+
+// New returns the build service over db.
+func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Service{db: db, clk: clk, log: log, opts: opts}
+}
+
+// Now is the appliance clock's time.
+func (s *Service) Now() time.Time { return s.clk.Now() }
+
+// FileLimit is the largest source file a write stores; 0: no limit.
+func (s *Service) FileLimit() int64 { return s.opts.FileLimit }
+
+// View runs fn in a read transaction. It is the bridge for reads that have no operation of
+// their own yet; new code adds an operation instead.
+func (s *Service) View(fn func(tx *bbolt.Tx) error) error { return s.db.View(fn) }
+
+// Update runs fn in a write transaction (group-committed with concurrent writes: fn may run
+// more than once and must be idempotent).
+func (s *Service) Update(fn func(tx *bbolt.Tx) error) error { return s.db.Write(fn) }
