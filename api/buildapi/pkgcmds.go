@@ -9,59 +9,8 @@ import (
 	"go.etcd.io/bbolt"
 )
 
-// Package commands beyond osc's commit: the upload revision (cmd=commit, cmd=deleteuploadrev),
-// cmd=undelete and cmd=copy. cmd=diff is in diff.go.
-
-// commitUpload commits the pending upload laid over the newest tree (without an upload: the
-// newest tree again, a new revision with the same srcmd5) and discards the upload.
-func (a *api) commitUpload(c *fiber.Ctx) error {
-	if rev := c.Query("rev"); rev != "" && rev != buildsvc.UploadRev {
-		return buildsvc.BadRequest("invalid_revision", "cmd=commit commits the upload revision: rev=upload or no rev, not '%s'", rev)
-	}
-	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
-	comment := strings.Clone(c.Query("comment"))
-	var doc fileDirXML
-	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		if err := buildsvc.Writable(tx, who, project, pkg, "put_file_no_permission"); err != nil {
-			return err
-		}
-		files, err := buildsvc.LatestFiles(tx, project, pkg)
-		if err != nil {
-			return err
-		}
-		u, _, err := buildstore.GetUpload(tx, project, pkg)
-		if err != nil {
-			return err
-		}
-		r, err := buildstore.Commit(tx, project, pkg, buildstore.Overlay(files, u.Files), who.Login, comment, a.Clock.Now())
-		if err != nil {
-			return err
-		}
-		if doc, err = committedView(tx, project, pkg, r); err != nil {
-			return err
-		}
-		return buildstore.DropUpload(tx, project, pkg)
-	})
-	if err != nil {
-		return err
-	}
-	return sendXML(c, doc)
-}
-
-// deleteUploadRev discards the pending upload (none is fine); the blobs stay, as all blobs do.
-func (a *api) deleteUploadRev(c *fiber.Ctx) error {
-	project, pkg, who := pathParam(c, "project"), pathParam(c, "package"), personOf(c)
-	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		if err := buildsvc.Writable(tx, who, project, pkg, "delete_file_no_permission"); err != nil {
-			return err
-		}
-		return buildstore.DropUpload(tx, project, pkg)
-	})
-	if err != nil {
-		return err
-	}
-	return sendOK(c)
-}
+// Package commands beyond the upload revision (uploads.go): cmd=undelete and cmd=copy.
+// cmd=diff is in diff.go.
 
 // undeletePackage restores a deleted package (a maintainer of the project may) and appends a
 // revision with its last tree, so the history shows the restore.
