@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store"
 )
 
@@ -27,6 +28,8 @@ func TestRenderError(t *testing.T) {
 			`<status code="not_found"><summary>Not found: /source/p</summary></status>`},
 		{"unauthenticated", kit.Errorf(401, "Authentication required"), 401, "authentication_required",
 			`<status code="authentication_required"><summary>Authentication required</summary></status>`},
+		{"domain fault keeps code and message", fmt.Errorf("reading: %w", fault.Forbidden("source_access_no_permission", "source access to package 'p' is not allowed")), 403,
+			"source_access_no_permission", `<status code="source_access_no_permission"><summary>source access to package 'p' is not allowed</summary></status>`},
 		{"internal", fmt.Errorf("boom"), 500, "internal_error",
 			`<status code="internal_error"><summary>Internal Server Error</summary></status>`},
 	}
