@@ -52,7 +52,7 @@ type tokenData struct {
 // to Admin, and 403 to everyone else (who may not learn more).
 func ownerOf(tx *bbolt.Tx, c *fiber.Ctx) (buildstore.Person, error) {
 	login := pathParam(c, "login")
-	if err := selfOrAdmin(personOf(c), login); err != nil {
+	if err := buildsvc.SelfOrAdmin(personOf(c), login); err != nil {
 		return buildstore.Person{}, err
 	}
 	return buildstore.GetPerson(tx, login)
