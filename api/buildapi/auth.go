@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"net/http"
 	"strings"
 	"sync"
@@ -11,9 +12,9 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
 )
 
 // localPerson is the fiber.Ctx Locals key of the authenticated person.
@@ -30,12 +31,6 @@ const sessionLifetime = 24 * time.Hour
 // challenge (with a realm) to send them.
 var errAuthRequired = &kit.Error{Status: http.StatusUnauthorized, Code: "authentication_required", Reason: "Authentication required"}
 
-// errInactiveUser answers the right password of a person who is not confirmed (locked or
-// deleted): the real service's Authenticator::InactiveUserError, a 403 whose summary osc prints,
-// so the person learns why, where a second 401 would only look like a typo in the password.
-var errInactiveUser = &kit.Error{Status: http.StatusForbidden, Code: "inactive_user",
-	Reason: "User is registered but not in confirmed state. Your account is a registered account, but it is in a not active state."}
-
 // personOf returns the request's authenticated person.
 func personOf(c *fiber.Ctx) buildstore.Person {
 	p, _ := c.Locals(localPerson).(buildstore.Person)
@@ -43,16 +38,16 @@ func personOf(c *fiber.Ctx) buildstore.Person {
 }
 
 // authenticated lets a request through with a valid session cookie or HTTP Basic credentials of
-// a confirmed person; otherwise 401 with the Basic challenge, or 403 inactive_user for the right
-// password of a locked or deleted person (a cookie of theirs is ignored, so osc falls back to
-// Basic and hears why). Any other scheme (Token, Bearer) is not a credential here: tokens only
-// sign in at /trigger (trigger.go). bcrypt runs once per credential: a verified one is
-// remembered together with the password hash it matched, so a password change (a new hash)
-// ends the memory.
+// a person who may sign in (buildsvc.Authenticate decides); otherwise 401 with the Basic
+// challenge, or 403 inactive_user for the right password of a locked or deleted person (a
+// cookie of theirs is ignored, so osc falls back to Basic and hears why). Any other scheme
+// (Token, Bearer) is not a credential here: tokens only sign in at /trigger (trigger.go).
+// bcrypt runs once per credential: a verified one is remembered together with the password
+// hash it matched, so a password change (a new hash) ends the memory.
 func (a *api) authenticated(c *fiber.Ctx) error {
 	c.Set("X-Opensuse-APIVersion", APIVersion)
 	if login, ok := a.sessions.get(c.Cookies(sessionCookie), a.Clock.Now()); ok {
-		if p, err := a.confirmed(login); err == nil {
+		if p, err := a.Svc.ActivePerson(login); err == nil {
 			c.Locals(localPerson, p)
 			if err := a.guardProject(c, p); err != nil {
 				return err
@@ -64,13 +59,12 @@ func (a *api) authenticated(c *fiber.Ctx) error {
 	if !ok {
 		return a.challenge(c)
 	}
-	var p buildstore.Person
-	err := a.Store.View(func(tx *bbolt.Tx) (err error) { p, err = buildstore.GetPerson(tx, login); return })
-	if err != nil || !a.creds.check(p, password) {
+	p, err := a.Svc.Authenticate(login, password, a.creds.check)
+	if errors.Is(err, buildsvc.ErrBadCredentials) {
 		return a.challenge(c)
 	}
-	if p.State != buildstore.StateConfirmed {
-		return errInactiveUser
+	if err != nil {
+		return err
 	}
 	c.Cookie(&fiber.Cookie{Name: sessionCookie, Value: a.sessions.add(p.Login, a.Clock.Now()), Path: "/", HTTPOnly: true,
 		SameSite: fiber.CookieSameSiteLaxMode})
@@ -81,19 +75,10 @@ func (a *api) authenticated(c *fiber.Ctx) error {
 	return c.Next()
 }
 
+// challenge is the 401 with the Basic challenge osc waits for before it sends credentials.
 func (a *api) challenge(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderWWWAuthenticate, `Basic realm="API login"`)
 	return errAuthRequired
-}
-
-// confirmed reads a person who may sign in (not locked or deleted).
-func (a *api) confirmed(login string) (buildstore.Person, error) {
-	var p buildstore.Person
-	err := a.Store.View(func(tx *bbolt.Tx) (err error) { p, err = buildstore.GetPerson(tx, login); return })
-	if err == nil && p.State != buildstore.StateConfirmed {
-		err = store.ErrForbidden
-	}
-	return p, err
 }
 
 // basicAuth decodes "Authorization: Basic base64(login:password)".

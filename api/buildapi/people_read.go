@@ -4,8 +4,6 @@ import (
 	"encoding/xml"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
 )
 
 // bindPeople registers persons, their tokens, and groups.
@@ -34,8 +32,8 @@ type personXML struct {
 }
 
 func (a *api) getPerson(c *fiber.Ctx) error {
-	var p buildstore.Person
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) { p, err = buildstore.GetPerson(tx, pathParam(c, "login")); return }); err != nil {
+	p, err := a.Svc.GetPerson(pathParam(c, "login"))
+	if err != nil {
 		return err
 	}
 	return sendXML(c, personXML{Login: p.Login, Email: p.Email, Realname: p.Realname, State: p.State, GlobalRoles: p.GlobalRoles})
@@ -63,8 +61,8 @@ func refs(logins []string) []userRef {
 
 // listGroups lists every group, or with ?login= the groups of that person.
 func (a *api) listGroups(c *fiber.Ctx) error {
-	var groups []buildstore.Group
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) { groups, err = buildstore.Groups(tx, c.Query("login")); return }); err != nil {
+	groups, err := a.Svc.ListGroups(c.Query("login"))
+	if err != nil {
 		return err
 	}
 	names := make([]string, len(groups))
@@ -75,8 +73,8 @@ func (a *api) listGroups(c *fiber.Ctx) error {
 }
 
 func (a *api) getGroup(c *fiber.Ctx) error {
-	var g buildstore.Group
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) { g, err = buildstore.GetGroup(tx, pathParam(c, "title")); return }); err != nil {
+	g, err := a.Svc.GetGroup(pathParam(c, "title"))
+	if err != nil {
 		return err
 	}
 	return sendXML(c, groupXML{Title: g.Title, Email: g.Email, Maintainers: refs(g.Maintainers), People: refs(g.Members)})
