@@ -3,8 +3,6 @@ package explorerapi
 import (
 	"bytes"
 	"fmt"
-	"io"
-	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -16,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/fixtures/explorergen"
 	"github.com/pocketforge/pocketforge/internal/bench"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
@@ -34,15 +33,15 @@ import (
 // seek for files), in the same run.
 
 // largeInputs parses the benchmark data once: four products, 100,000 RPMs, 1,000,000 files.
-var largeInputs = sync.OnceValue(func() []Input {
-	var out []Input
+var largeInputs = sync.OnceValue(func() []explorersvc.Input {
+	var out []explorersvc.Input
 	for _, p := range explorergen.Large(100_000, 1_000_000) {
 		out = append(out, parseGenerated(p))
 	}
 	return out
 })
 
-func parseGenerated(p explorergen.Product) Input {
+func parseGenerated(p explorergen.Product) explorersvc.Input {
 	prod, err := spdx.ParseDocument(bytes.NewReader(p.SPDX), p.Name)
 	if err != nil {
 		panic(err)
@@ -55,13 +54,13 @@ func parseGenerated(p explorergen.Product) Input {
 	if err != nil {
 		panic(err)
 	}
-	return Input{Product: prod, RPMs: rpms, Source: p.Name, Digest: p.Name}
+	return explorersvc.Input{Product: prod, RPMs: rpms, Source: p.Name, Digest: p.Name}
 }
 
 // largeEnv is the benchmark data imported into a durable store with an on-disk index, served
 // over HTTP on loopback with the rate limit off.
 type largeEnv struct {
-	im     *Importer
+	im     *explorersvc.Service
 	base   string
 	client *fasthttp.Client
 }
@@ -89,7 +88,7 @@ func newLargeEnv(b *testing.B) *largeEnv {
 			largeEnvOnce.err = err
 			return
 		}
-		im := &Importer{Store: db, Index: ix, Now: time.Now}
+		im := &explorersvc.Service{Store: db, Index: ix, Now: time.Now}
 		for _, in := range largeInputs() {
 			if _, err := im.Import(in); err != nil {
 				largeEnvOnce.err = err
@@ -97,8 +96,7 @@ func newLargeEnv(b *testing.B) *largeEnv {
 			}
 		}
 		app := fiber.New(fiber.Config{ErrorHandler: RenderError, DisableStartupMessage: true})
-		Bind(app, Deps{Store: db, Importer: im, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now,
-			Limiter: ratelimit.New(time.Now)})
+		Bind(app, Deps{Explorer: im, Limiter: ratelimit.New(time.Now)})
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			largeEnvOnce.err = err
@@ -244,7 +242,7 @@ func BenchmarkImport(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		im := &Importer{Store: db, Index: ix, Now: time.Now}
+		im := &explorersvc.Service{Store: db, Index: ix, Now: time.Now}
 		t0 := time.Now()
 		for _, p := range products {
 			if _, err := im.Import(parseGenerated(p)); err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/fixtures/explorergen"
 	"github.com/pocketforge/pocketforge/internal/apitest"
@@ -90,7 +91,7 @@ type envOptions struct {
 type env struct {
 	app  *fiber.App
 	db   *store.DB
-	im   *Importer
+	im   *explorersvc.Service
 	clk  *clock.Fixed
 	jobs *jobs.Runner
 	logs *logBuffer
@@ -106,11 +107,11 @@ func newEnv(t testing.TB, o envOptions) *env {
 	t.Cleanup(func() { db.Close() })
 	e := &env{db: db, clk: clock.NewFixed(testNow), jobs: &jobs.Runner{}, logs: &logBuffer{}}
 	e.log = slog.New(slog.NewTextHandler(e.logs, nil))
-	e.im = MemoryImporter(db, e.clk.Now, e.log)
+	e.im = explorersvc.NewMemory(db, e.clk.Now, e.log)
 	t.Cleanup(func() { e.im.Index.Close() })
 	e.app = fiber.New(fiber.Config{ErrorHandler: RenderError, DisableStartupMessage: true})
 	Bind(e.app, Deps{
-		Store: db, Importer: e.im, Log: e.log, Now: e.clk.Now, Rate: o.rate, TrustedProxies: o.trusted,
+		Explorer: e.im, Rate: o.rate, TrustedProxies: o.trusted,
 		Limiter: ratelimit.New(e.clk.Now), SPDXDir: o.spdxDir, SPDXInterval: o.every, Jobs: e.jobs,
 	})
 	ready := kit.NewReadiness("store")
@@ -399,7 +400,7 @@ func writeProduct(t testing.TB, dir string, p explorergen.Product) string {
 	if err := explorergen.WriteDir(dir, []explorergen.Product{p}); err != nil {
 		t.Fatal(err)
 	}
-	return filepath.Join(dir, p.Name, p.Name+SBOMSuffix)
+	return filepath.Join(dir, p.Name, p.Name+explorersvc.SBOMSuffix)
 }
 
 // productPackages counts the packages of product full in the store (-1: not imported).

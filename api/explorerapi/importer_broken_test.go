@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/fixtures/explorergen"
 	"github.com/pocketforge/pocketforge/spdx"
 )
@@ -172,7 +173,7 @@ func TestImportRefused(t *testing.T) {
 	e := newEnv(t, envOptions{empty: true})
 	mustImport(t, e.im, filepath.Join(samples, "SYNTHETIC_obs-product-shape.spdx.json"))
 	gen := generation(e.db)
-	in := Input{Product: spdx.Product{Packages: []spdx.Package{{Name: "orphan-package", Arch: "x86_64"}}}, Source: "test", Digest: "x"}
+	in := explorersvc.Input{Product: spdx.Product{Packages: []spdx.Package{{Name: "orphan-package", Arch: "x86_64"}}}, Source: "test", Digest: "x"}
 	if _, err := e.im.Import(in); err == nil || !strings.Contains(err.Error(), "product name") {
 		t.Fatalf("Import without a product name: %v", err)
 	}

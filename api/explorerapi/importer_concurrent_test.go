@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/fixtures/explorergen"
 	"github.com/pocketforge/pocketforge/spdx"
 )
@@ -45,11 +46,11 @@ func TestImportConcurrentSearches(t *testing.T) {
 	e := newEnv(t, envOptions{empty: true})
 	pathA := writeProduct(t, t.TempDir(), generate(testProduct, 45))
 	pathB := writeProduct(t, t.TempDir(), generate(testProduct, 30))
-	inA, err := LoadSBOM(pathA)
+	inA, err := explorersvc.LoadSBOM(pathA)
 	if err != nil {
 		t.Fatal(err)
 	}
-	inB, err := LoadSBOM(pathB)
+	inB, err := explorersvc.LoadSBOM(pathB)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func TestImportConcurrentSearches(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The product's count in each search under A and under B, from the inputs.
-	countOf := func(in Input, match func(spdx.Package) bool) int {
+	countOf := func(in explorersvc.Input, match func(spdx.Package) bool) int {
 		n := 0
 		for _, p := range in.Product.Packages {
 			if match(p) {
@@ -177,10 +178,10 @@ func TestImportConcurrentSearches(t *testing.T) {
 // version resolved against the other's records (see keysThenView).
 func TestImportConcurrentSearchesWholeRecords(t *testing.T) {
 	e := newEnv(t, envOptions{empty: true})
-	version := func(seed int64, rpms int) Input {
+	version := func(seed int64, rpms int) explorersvc.Input {
 		p := explorergen.Generate(explorergen.Options{Seed: seed, Packages: 20, FilesPerPackage: 3,
 			Products: []explorergen.ProductSpec{{Name: testProduct, Release: "1.0", Arch: "x86_64", Packages: rpms}}})[0]
-		in, err := LoadSBOM(writeProduct(t, t.TempDir(), p))
+		in, err := explorersvc.LoadSBOM(writeProduct(t, t.TempDir(), p))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,7 +189,7 @@ func TestImportConcurrentSearchesWholeRecords(t *testing.T) {
 	}
 	inA, inB := version(7, 45), version(8, 30)
 	// signature is what a search answers of the product: its packages' names and file names.
-	signature := func(in Input, match func(spdx.Package) bool) string {
+	signature := func(in explorersvc.Input, match func(spdx.Package) bool) string {
 		var l []string
 		for _, p := range in.Product.Packages {
 			if match(p) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/fixtures/explorergen"
 	"github.com/pocketforge/pocketforge/internal/apitest"
 	"github.com/pocketforge/pocketforge/search"
@@ -21,15 +22,15 @@ import (
 const samples = "../../spdx/testdata"
 
 // importFile loads one SBOM (with its repodata/) and imports it, as import-spdx does.
-func importFile(im *Importer, path string) (Imported, error) {
-	in, err := LoadSBOM(path)
+func importFile(im *explorersvc.Service, path string) (explorersvc.Imported, error) {
+	in, err := explorersvc.LoadSBOM(path)
 	if err != nil {
-		return Imported{}, err
+		return explorersvc.Imported{}, err
 	}
 	return im.Import(in)
 }
 
-func mustImport(t testing.TB, im *Importer, path string) Imported {
+func mustImport(t testing.TB, im *explorersvc.Service, path string) explorersvc.Imported {
 	t.Helper()
 	res, err := importFile(im, path)
 	if err != nil {
@@ -50,7 +51,7 @@ func names(t testing.TB, ix *search.Index, term string) []string {
 }
 
 // nameSet is the set of distinct lower-cased package names of an input.
-func nameSet(in Input) map[string]bool {
+func nameSet(in explorersvc.Input) map[string]bool {
 	out := map[string]bool{}
 	for _, p := range in.Product.Packages {
 		out[strings.ToLower(p.Name)] = true
@@ -79,19 +80,19 @@ func productCount(list []packageOut, full string) int {
 
 func TestImportSamples(t *testing.T) {
 	e := newEnv(t, envOptions{empty: true})
-	files, err := FindSBOMs(samples)
+	files, err := explorersvc.FindSBOMs(samples)
 	if err != nil || len(files) != 2 {
 		t.Fatalf("FindSBOMs(%s) = %v, %v; want the two samples", samples, files, err)
 	}
 	cases := []struct {
 		name string
 		file string
-		want Imported
+		want explorersvc.Imported
 	}{
 		{"an OBS product SBOM", "SYNTHETIC_obs-product-shape.spdx.json",
-			Imported{Product: "Leap-16.0-x86_64-Build42.1", Packages: 4}},
+			explorersvc.Imported{Product: "Leap-16.0-x86_64-Build42.1", Packages: 4}},
 		{"a foreign SBOM", "spdx-examples_example11_sbom.spdx.json",
-			Imported{Product: "hello-server-src", Packages: 3}},
+			explorersvc.Imported{Product: "hello-server-src", Packages: 3}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -137,11 +138,11 @@ func TestImportGeneratedDir(t *testing.T) {
 	dir := t.TempDir()
 	p := generate(testProduct, 45)
 	writeProduct(t, dir, p)
-	files, err := FindSBOMs(dir)
+	files, err := explorersvc.FindSBOMs(dir)
 	if err != nil || len(files) != 1 {
 		t.Fatalf("FindSBOMs = %v, %v", files, err)
 	}
-	in, err := LoadSBOM(files[0])
+	in, err := explorersvc.LoadSBOM(files[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +157,7 @@ func TestImportGeneratedDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (Imported{Product: testProduct, Packages: 45, RPMs: 45, Files: fileCount}); res != want || fileCount == 0 {
+	if want := (explorersvc.Imported{Product: testProduct, Packages: 45, RPMs: 45, Files: fileCount}); res != want || fileCount == 0 {
 		t.Fatalf("imported %+v, want %+v", res, want)
 	}
 	checkInStep(t, e)
@@ -175,8 +176,8 @@ func TestReimport(t *testing.T) {
 	dirA, dirB := t.TempDir(), t.TempDir()
 	pathA := writeProduct(t, dirA, generate(testProduct, 45))
 	pathB := writeProduct(t, dirB, generate(testProduct, 30))
-	inA, _ := LoadSBOM(pathA)
-	inB, _ := LoadSBOM(pathB)
+	inA, _ := explorersvc.LoadSBOM(pathA)
+	inB, _ := explorersvc.LoadSBOM(pathB)
 	var onlyA []string
 	for n := range nameSet(inA) {
 		if !nameSet(inB)[n] {
@@ -402,7 +403,7 @@ func TestIndexOnDisk(t *testing.T) {
 	if err != nil || !fresh {
 		t.Fatalf("open: fresh %v, %v", fresh, err)
 	}
-	im := &Importer{Store: e.db, Index: ix, Now: e.clk.Now, Log: e.log}
+	im := &explorersvc.Service{Store: e.db, Index: ix, Now: e.clk.Now, Log: e.log}
 	mustImport(t, im, writeProduct(t, t.TempDir(), generate(testProduct, 45)))
 	gen := ix.Generation()
 	ix.Close()

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pocketforge/pocketforge/explorersvc"
 )
 
 // TestWatchSPDXDir: the --spdx-dir job, run by the env's jobs on the env's clock, through a
@@ -22,7 +24,7 @@ func TestWatchSPDXDir(t *testing.T) {
 	mustImport(t, e.im, filepath.Join(samples, "SYNTHETIC_obs-product-shape.spdx.json"))
 
 	const nested = "Pocket-1.0-x86_64-Build8.1"
-	pPath := filepath.Join(dir, testProduct, testProduct+SBOMSuffix)
+	pPath := filepath.Join(dir, testProduct, testProduct+explorersvc.SBOMSuffix)
 	steps := []struct {
 		name    string
 		change  func(t *testing.T)
