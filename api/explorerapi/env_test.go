@@ -32,8 +32,8 @@ import (
 )
 
 // The explorer's test environment: the explorer API and its operator routes as api.New mounts
-// them (explorerstore.Bind on the root, BindAdmin behind /_appliance's token check), on a temp data
-// file of its own with an in-memory index (MemoryImporter) and a fixed clock.
+// them (Bind on the root, BindAdmin behind /_appliance's token check), on a temp data
+// file of its own with an in-memory index (explorersvc.NewMemory) and a fixed clock.
 
 // testToken is the bootstrap token of every env.
 const testToken = "explorer-test-token"
@@ -123,7 +123,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	return e
 }
 
-// logBuffer collects an env's log lines; safe for the importer's and the test's goroutines.
+// logBuffer collects an env's log lines; safe for the explorer's and the test's goroutines.
 type logBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
@@ -401,19 +401,6 @@ func writeProduct(t testing.TB, dir string, p explorergen.Product) string {
 		t.Fatal(err)
 	}
 	return filepath.Join(dir, p.Name, p.Name+explorersvc.SBOMSuffix)
-}
-
-// productPackages counts the packages of product full in the store (-1: not imported).
-func productPackages(t testing.TB, db *store.DB, full string) int {
-	t.Helper()
-	n := -1
-	db.View(func(tx *bbolt.Tx) error {
-		if p, err := explorerstore.GetProduct(tx, full); err == nil {
-			n = p.Packages
-		}
-		return nil
-	})
-	return n
 }
 
 // generation is the store's explorer generation.

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/internal/apitest"
 	"github.com/pocketforge/pocketforge/internal/textdiff"
 )
@@ -380,41 +379,6 @@ func TestSearchVCS(t *testing.T) {
 		{name: "a wildcard is no name", Request: apitest.Request{Path: vcsQ("pocket-*")},
 			Expect: apitest.Expect{Status: 400, Exact: noForm}},
 	})
-}
-
-// TestParseVCS: the four forms, straight at the parser.
-func TestParseVCS(t *testing.T) {
-	cases := []struct {
-		name, q string
-		want    explorersvc.VCSQuery
-		err     bool
-	}{
-		{"org/repo@branch", "pool/bash@main", explorersvc.VCSQuery{Org: "pool", Repo: "bash", Branch: "main"}, false},
-		{"repo@branch", "bash@main", explorersvc.VCSQuery{Repo: "bash", Branch: "main"}, false},
-		{"repo", "bash", explorersvc.VCSQuery{Repo: "bash"}, false},
-		{"commit of 8 hex", "DEADBEEF", explorersvc.VCSQuery{Commit: "deadbeef"}, false},
-		{"commit of 64 hex", strings.Repeat("ab", 32), explorersvc.VCSQuery{Commit: strings.Repeat("ab", 32)}, false},
-		{"7 hex is a repo", "deadbee", explorersvc.VCSQuery{Repo: "deadbee"}, false},
-		{"hex with a branch is a repo", "deadbeef@main", explorersvc.VCSQuery{Repo: "deadbeef", Branch: "main"}, false},
-		{"# for @", "pool/bash#main", explorersvc.VCSQuery{Org: "pool", Repo: "bash", Branch: "main"}, false},
-		{"branch with slash and dots", "bash@release/1.0", explorersvc.VCSQuery{Repo: "bash", Branch: "release/1.0"}, false},
-		{"org/repo without branch", "pool/bash", explorersvc.VCSQuery{Org: "pool", Repo: "bash"}, false},
-		{"@main", "@main", explorersvc.VCSQuery{}, true},
-		{"org/@b", "org/@b", explorersvc.VCSQuery{}, true},
-		{"a/b/c@x", "a/b/c@x", explorersvc.VCSQuery{}, true},
-		{"/repo", "/repo", explorersvc.VCSQuery{}, true},
-		{"repo@", "repo@", explorersvc.VCSQuery{}, true},
-		{"two separators", "a#b#c", explorersvc.VCSQuery{}, true},
-		{"empty", "", explorersvc.VCSQuery{}, true},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got, err := explorersvc.ParseVCS(c.q)
-			if (err != nil) != c.err || err == nil && got != c.want {
-				t.Fatalf("parseVCS(%q) = %+v, %v; want %+v, error %v", c.q, got, err, c.want, c.err)
-			}
-		})
-	}
 }
 
 // update rewrites the goldens of testdata/ from the current answers (UPDATE_GOLDEN=1).
