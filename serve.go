@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/api"
-	"github.com/pocketforge/pocketforge/api/explorerapi"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/search"
@@ -117,21 +117,21 @@ func afterReplace(db *store.DB, clk clock.Clock, log *slog.Logger) {
 
 // openExplorer opens the explorer's search index beside the data file (<data>.index, a
 // directory; in memory for --ephemeral), rebuilding it when it is missing, damaged or behind the
-// store, and returns the importer that keeps it in step.
-func openExplorer(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Logger) (*explorerapi.Importer, func(), error) {
+// store, and returns the explorer's domain service, which keeps it in step.
+func openExplorer(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Logger) (*explorersvc.Service, func(), error) {
 	if cfg.Ephemeral {
-		return explorerapi.MemoryImporter(db, clk.Now, log), func() {}, nil
+		return explorersvc.NewMemory(db, clk.Now, log), func() {}, nil
 	}
 	ix, _, err := search.Open(db.Path() + ".index")
 	if err != nil {
 		return nil, nil, err
 	}
-	im := &explorerapi.Importer{Store: db, Index: ix, Now: clk.Now, Log: log}
-	if err := im.EnsureIndex(false); err != nil {
+	svc := &explorersvc.Service{Store: db, Index: ix, Now: clk.Now, Log: log}
+	if err := svc.EnsureIndex(false); err != nil {
 		ix.Close()
 		return nil, nil, fmt.Errorf("explorer search index: %w", err)
 	}
-	return im, func() { ix.Close() }, nil
+	return svc, func() { ix.Close() }, nil
 }
 
 // openData opens the data file: --data, or a fresh temporary file without fsync for

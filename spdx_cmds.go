@@ -7,8 +7,8 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/pocketforge/pocketforge/api/explorerapi"
 	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/search"
 	"github.com/spf13/cobra"
 )
@@ -38,25 +38,25 @@ func newImportSPDX(env []string, stdout io.Writer) *cobra.Command {
 				return err
 			}
 			defer ix.Close()
-			im := &explorerapi.Importer{Store: db, Index: ix, Now: time.Now, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
-			if err := im.EnsureIndex(false); err != nil {
+			svc := &explorersvc.Service{Store: db, Index: ix, Now: time.Now, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+			if err := svc.EnsureIndex(false); err != nil {
 				return err
 			}
 			failed := 0
 			for _, arg := range args {
-				files, err := explorerapi.FindSBOMs(arg)
+				files, err := explorersvc.FindSBOMs(arg)
 				if err != nil {
 					return err
 				}
 				if len(files) == 0 {
-					return fmt.Errorf("%s: no *%s file", arg, explorerapi.SBOMSuffix)
+					return fmt.Errorf("%s: no *%s file", arg, explorersvc.SBOMSuffix)
 				}
 				for _, f := range files {
 					t0 := time.Now()
-					in, err := explorerapi.LoadSBOM(f)
+					in, err := explorersvc.LoadSBOM(f)
 					if err == nil {
-						var res explorerapi.Imported
-						if res, err = im.Import(in); err == nil {
+						var res explorersvc.Imported
+						if res, err = svc.Import(in); err == nil {
 							state := "imported"
 							if res.Skipped {
 								state = "unchanged"

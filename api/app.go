@@ -17,6 +17,7 @@ import (
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
@@ -37,7 +38,7 @@ type Deps struct {
 	// Jobs collects the APIs' clock-driven background work; the caller runs it.
 	Jobs *jobs.Runner
 	// Explorer imports products and keeps the explorer's search index.
-	Explorer *explorerapi.Importer
+	Explorer *explorersvc.Service
 }
 
 // New builds the root app: one place where every API is mounted.
@@ -60,10 +61,10 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	})
 	buildapi.Bind(app, buildapi.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, FileLimit: cfg.SourceFileLimit, Jobs: d.Jobs})
 	if d.Explorer == nil { // callers that do not keep an index on disk (tests) get one in memory
-		d.Explorer = explorerapi.MemoryImporter(d.Store, d.Clock.Now, d.Log)
+		d.Explorer = explorersvc.NewMemory(d.Store, d.Clock.Now, d.Log)
 	}
 	explorerapi.Bind(app, explorerapi.Deps{
-		Store: d.Store, Importer: d.Explorer, Log: d.Log, Now: d.Clock.Now, Rate: cfg.ExplorerRate,
+		Explorer: d.Explorer, Rate: cfg.ExplorerRate,
 		TrustedProxies: cfg.TrustedProxies, Limiter: ratelimit.New(d.Clock.Now), SPDXDir: cfg.SPDXDir,
 		SPDXInterval: cfg.SPDXInterval, Jobs: d.Jobs,
 	})

@@ -15,7 +15,7 @@ import (
 // The operator's explorer routes under /_appliance, behind the bootstrap token.
 
 type importOut struct {
-	Imported []Imported `json:"imported"`
+	Imported []importedJSON `json:"imported"`
 	Errors   []struct {
 		File  string `json:"file"`
 		Error string `json:"error"`
@@ -46,7 +46,7 @@ func TestAdminImport(t *testing.T) {
 	noSBOM := t.TempDir()
 	os.WriteFile(filepath.Join(noSBOM, "README"), []byte("nothing here"), 0o644)
 
-	imported := func(want ...Imported) func(*testing.T, string) {
+	imported := func(want ...importedJSON) func(*testing.T, string) {
 		return func(t *testing.T, body string) {
 			got := decode[importOut](t, body)
 			if len(got.Imported) != len(want) {
@@ -69,17 +69,17 @@ func TestAdminImport(t *testing.T) {
 			Header: map[string]string{"Authorization": "Basic YWRtaW46eA=="}}, Expect: apitest.Expect{Status: 401}},
 		{name: "a directory", Request: apitest.Request{Method: "POST", Path: importPath(dir), Bearer: testToken},
 			Expect: apitest.Expect{Status: 200, Contains: []string{`"errors":[]`}},
-			check:  imported(Imported{Product: testProduct, Packages: 45, RPMs: 45})},
+			check:  imported(importedJSON{Product: testProduct, Packages: 45, RPMs: 45})},
 		{name: "the same directory again: unchanged", Request: apitest.Request{Method: "POST", Path: importPath(dir), Bearer: testToken},
 			Expect: apitest.Expect{Status: 200, Contains: []string{`"unchanged":true`}},
-			check:  imported(Imported{Product: testProduct, Packages: 45, RPMs: 45, Skipped: true})},
+			check:  imported(importedJSON{Product: testProduct, Packages: 45, RPMs: 45, Skipped: true})},
 		{name: "one file", Request: apitest.Request{Method: "POST", Path: importPath(filepath.Join(samples, "spdx-examples_example11_sbom.spdx.json")), Bearer: testToken},
-			Expect: apitest.Expect{Status: 200}, check: imported(Imported{Product: "hello-server-src", Packages: 3})},
+			Expect: apitest.Expect{Status: 200}, check: imported(importedJSON{Product: "hello-server-src", Packages: 3})},
 		{name: "a good and a broken product: the good one goes in, the broken one is named",
 			Request: apitest.Request{Method: "POST", Path: importPath(mixed), Bearer: testToken},
 			Expect:  apitest.Expect{Status: 200, Contains: []string{`"file":` + jsonString(brokenPath)}},
 			check: func(t *testing.T, body string) {
-				imported(Imported{Product: "Pocket-1.0-x86_64-Build8.1", Packages: 30, RPMs: 30})(t, body)
+				imported(importedJSON{Product: "Pocket-1.0-x86_64-Build8.1", Packages: 30, RPMs: 30})(t, body)
 				got := decode[importOut](t, body)
 				if len(got.Errors) != 1 || got.Errors[0].File != brokenPath || !strings.Contains(got.Errors[0].Error, brokenPath) {
 					t.Errorf("errors %+v, want one naming %s", got.Errors, brokenPath)
@@ -96,9 +96,9 @@ func TestAdminImport(t *testing.T) {
 			Expect: apitest.Expect{Status: 400, Exact: `{"error":"no *.spdx.json file under ` + noSBOM + `"}`}},
 		{name: "an SBOM in the body", Request: apitest.Request{Method: "POST", Path: "/_appliance/explorer/import", Body: string(sample), Bearer: testToken},
 			Expect: apitest.Expect{Status: 200, Contains: []string{`"errors":[]`}},
-			check:  imported(Imported{Product: "Leap-16.0-x86_64-Build42.1", Packages: 4})},
+			check:  imported(importedJSON{Product: "Leap-16.0-x86_64-Build42.1", Packages: 4})},
 		{name: "the same body again: unchanged", Request: apitest.Request{Method: "POST", Path: "/_appliance/explorer/import", Body: string(sample), Bearer: testToken},
-			Expect: apitest.Expect{Status: 200}, check: imported(Imported{Product: "Leap-16.0-x86_64-Build42.1", Packages: 4, Skipped: true})},
+			Expect: apitest.Expect{Status: 200}, check: imported(importedJSON{Product: "Leap-16.0-x86_64-Build42.1", Packages: 4, Skipped: true})},
 		{name: "a broken body: 400 and the parser's error", Request: apitest.Request{Method: "POST", Path: "/_appliance/explorer/import",
 			Body: string(sample[:len(sample)/2]), Bearer: testToken},
 			Expect: apitest.Expect{Status: 400, Contains: []string{`{"error":"request body`}}},

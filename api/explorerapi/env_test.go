@@ -19,6 +19,7 @@ import (
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/fixtures/explorergen"
 	"github.com/pocketforge/pocketforge/internal/apitest"
@@ -31,8 +32,8 @@ import (
 )
 
 // The explorer's test environment: the explorer API and its operator routes as api.New mounts
-// them (explorerstore.Bind on the root, BindAdmin behind /_appliance's token check), on a temp data
-// file of its own with an in-memory index (MemoryImporter) and a fixed clock.
+// them (Bind on the root, BindAdmin behind /_appliance's token check), on a temp data
+// file of its own with an in-memory index (explorersvc.NewMemory) and a fixed clock.
 
 // testToken is the bootstrap token of every env.
 const testToken = "explorer-test-token"
@@ -90,7 +91,7 @@ type envOptions struct {
 type env struct {
 	app  *fiber.App
 	db   *store.DB
-	im   *Importer
+	im   *explorersvc.Service
 	clk  *clock.Fixed
 	jobs *jobs.Runner
 	logs *logBuffer
@@ -106,11 +107,11 @@ func newEnv(t testing.TB, o envOptions) *env {
 	t.Cleanup(func() { db.Close() })
 	e := &env{db: db, clk: clock.NewFixed(testNow), jobs: &jobs.Runner{}, logs: &logBuffer{}}
 	e.log = slog.New(slog.NewTextHandler(e.logs, nil))
-	e.im = MemoryImporter(db, e.clk.Now, e.log)
+	e.im = explorersvc.NewMemory(db, e.clk.Now, e.log)
 	t.Cleanup(func() { e.im.Index.Close() })
 	e.app = fiber.New(fiber.Config{ErrorHandler: RenderError, DisableStartupMessage: true})
 	Bind(e.app, Deps{
-		Store: db, Importer: e.im, Log: e.log, Now: e.clk.Now, Rate: o.rate, TrustedProxies: o.trusted,
+		Explorer: e.im, Rate: o.rate, TrustedProxies: o.trusted,
 		Limiter: ratelimit.New(e.clk.Now), SPDXDir: o.spdxDir, SPDXInterval: o.every, Jobs: e.jobs,
 	})
 	ready := kit.NewReadiness("store")
@@ -122,7 +123,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	return e
 }
 
-// logBuffer collects an env's log lines; safe for the importer's and the test's goroutines.
+// logBuffer collects an env's log lines; safe for the explorer's and the test's goroutines.
 type logBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
@@ -399,20 +400,7 @@ func writeProduct(t testing.TB, dir string, p explorergen.Product) string {
 	if err := explorergen.WriteDir(dir, []explorergen.Product{p}); err != nil {
 		t.Fatal(err)
 	}
-	return filepath.Join(dir, p.Name, p.Name+SBOMSuffix)
-}
-
-// productPackages counts the packages of product full in the store (-1: not imported).
-func productPackages(t testing.TB, db *store.DB, full string) int {
-	t.Helper()
-	n := -1
-	db.View(func(tx *bbolt.Tx) error {
-		if p, err := explorerstore.GetProduct(tx, full); err == nil {
-			n = p.Packages
-		}
-		return nil
-	})
-	return n
+	return filepath.Join(dir, p.Name, p.Name+explorersvc.SBOMSuffix)
 }
 
 // generation is the store's explorer generation.

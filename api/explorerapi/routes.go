@@ -1,23 +1,20 @@
 package explorerapi
 
 import (
-	"log/slog"
 	"net/netip"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
-	"github.com/pocketforge/pocketforge/store"
 )
 
 // Deps is what the explorer API works on.
 type Deps struct {
-	Store    *store.DB
-	Importer *Importer
-	Log      *slog.Logger
-	Now      func() time.Time
+	// Explorer is the explorer's domain: imports, the index, the searches.
+	Explorer *explorersvc.Service
 	// Rate is the per-IP limit on /api and the proxy; Max 0 turns it off.
 	Rate           config.Rate
 	TrustedProxies []netip.Prefix
@@ -30,7 +27,6 @@ type Deps struct {
 
 type api struct {
 	Deps
-	watch *watcher
 }
 
 // Bind registers the explorer's routes: the JSON API under /api (rate-limited per client IP).
@@ -41,7 +37,6 @@ func Bind(app fiber.Router, d Deps) {
 	apis.Get("/products/files", a.searchFiles)
 	apis.Get("/products/vcs-search", a.searchVCS)
 	if d.SPDXDir != "" && d.Jobs != nil {
-		a.watch = &watcher{dir: d.SPDXDir, every: d.SPDXInterval, importer: d.Importer, log: d.Log}
-		d.Jobs.Add("explorer-spdx-dir", a.watch.run)
+		d.Explorer.RegisterJobs(d.Jobs, d.SPDXDir, d.SPDXInterval) // serve will register it itself
 	}
 }

@@ -381,41 +381,6 @@ func TestSearchVCS(t *testing.T) {
 	})
 }
 
-// TestParseVCS: the four forms, straight at the parser.
-func TestParseVCS(t *testing.T) {
-	cases := []struct {
-		name, q string
-		want    vcsQuery
-		err     bool
-	}{
-		{"org/repo@branch", "pool/bash@main", vcsQuery{org: "pool", repo: "bash", branch: "main"}, false},
-		{"repo@branch", "bash@main", vcsQuery{repo: "bash", branch: "main"}, false},
-		{"repo", "bash", vcsQuery{repo: "bash"}, false},
-		{"commit of 8 hex", "DEADBEEF", vcsQuery{commit: "deadbeef"}, false},
-		{"commit of 64 hex", strings.Repeat("ab", 32), vcsQuery{commit: strings.Repeat("ab", 32)}, false},
-		{"7 hex is a repo", "deadbee", vcsQuery{repo: "deadbee"}, false},
-		{"hex with a branch is a repo", "deadbeef@main", vcsQuery{repo: "deadbeef", branch: "main"}, false},
-		{"# for @", "pool/bash#main", vcsQuery{org: "pool", repo: "bash", branch: "main"}, false},
-		{"branch with slash and dots", "bash@release/1.0", vcsQuery{repo: "bash", branch: "release/1.0"}, false},
-		{"org/repo without branch", "pool/bash", vcsQuery{org: "pool", repo: "bash"}, false},
-		{"@main", "@main", vcsQuery{}, true},
-		{"org/@b", "org/@b", vcsQuery{}, true},
-		{"a/b/c@x", "a/b/c@x", vcsQuery{}, true},
-		{"/repo", "/repo", vcsQuery{}, true},
-		{"repo@", "repo@", vcsQuery{}, true},
-		{"two separators", "a#b#c", vcsQuery{}, true},
-		{"empty", "", vcsQuery{}, true},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got, err := parseVCS(c.q)
-			if (err != nil) != c.err || err == nil && got != c.want {
-				t.Fatalf("parseVCS(%q) = %+v, %v; want %+v, error %v", c.q, got, err, c.want, c.err)
-			}
-		})
-	}
-}
-
 // update rewrites the goldens of testdata/ from the current answers (UPDATE_GOLDEN=1).
 var update = os.Getenv("UPDATE_GOLDEN") == "1"
 

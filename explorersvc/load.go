@@ -1,4 +1,4 @@
-package explorerapi
+package explorersvc
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package explorerapi
+package explorersvc
 
 import (
 	"log/slog"
@@ -9,21 +9,39 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
 	"go.etcd.io/bbolt"
 )
+
+// WatchJob is the name the directory watcher runs under in the job runner's log.
+const WatchJob = "explorer-spdx-dir"
+
+// RegisterJobs adds the directory watcher to r when dir is set (--spdx-dir): every interval it
+// brings the store in step with the product SBOMs under dir, logging to s.Log.
+func (s *Service) RegisterJobs(r *jobs.Runner, dir string, interval time.Duration) {
+	if dir == "" {
+		return
+	}
+	log := s.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	w := &watcher{dir: dir, every: interval, svc: s, log: log}
+	r.Add(WatchJob, w.run)
+}
 
 // watcher follows --spdx-dir, the seed's cache daemon: every interval it imports the product
 // SBOMs that are new or changed (by digest) and drops the products whose file went away. A
 // file that does not parse is logged and retried next time; the product it would replace stays.
 type watcher struct {
-	dir      string
-	every    time.Duration
-	importer *Importer
-	log      *slog.Logger
-	mu       sync.Mutex
-	last     time.Time
-	failed   map[string]string // path → mtime and size of a file that failed: not read again until it changes
+	dir    string
+	every  time.Duration
+	svc    *Service
+	log    *slog.Logger
+	mu     sync.Mutex
+	last   time.Time
+	failed map[string]string // path → mtime and size of a file that failed: not read again until it changes
 }
 
 // run is the clock job; it looks at the directory once per interval.
@@ -37,6 +55,8 @@ func (w *watcher) run(now time.Time) error {
 	return w.scan()
 }
 
+// scan imports what is new or changed under the directory and removes the products whose file
+// went away.
 func (w *watcher) scan() error {
 	if w.failed == nil {
 		w.failed = map[string]string{}
@@ -67,7 +87,7 @@ func (w *watcher) scan() error {
 			continue
 		}
 		delete(w.failed, f)
-		res, err := w.importer.Import(in)
+		res, err := w.svc.Import(in)
 		if err != nil {
 			w.log.Warn("explorer: import failed", "file", f, "error", err)
 			continue
@@ -77,7 +97,7 @@ func (w *watcher) scan() error {
 		}
 	}
 	var gone []string
-	_ = w.importer.Store.View(func(tx *bbolt.Tx) error {
+	_ = w.svc.Store.View(func(tx *bbolt.Tx) error {
 		list, err := explorerstore.Products(tx)
 		for _, p := range list {
 			if strings.HasPrefix(p.Source, abs+string(filepath.Separator)) && !present[p.Source] {
@@ -87,7 +107,7 @@ func (w *watcher) scan() error {
 		return err
 	})
 	for _, full := range gone {
-		if err := w.importer.Remove(full); err != nil {
+		if err := w.svc.Remove(full); err != nil {
 			return err
 		}
 		w.log.Info("explorer: product removed, its file is gone", "product", full)

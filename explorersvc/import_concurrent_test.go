@@ -1,10 +1,7 @@
-package explorerapi
+package explorersvc
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -17,32 +14,29 @@ import (
 
 // Imports while searches run: a search sees a product before or after an import, whole.
 
-// fetch GETs path and decodes a 200 answer; safe in any goroutine (it reports, never fails t).
-func fetch[T any](e *env, path string) (T, error) {
-	var v T
-	resp, err := e.app.Test(httptest.NewRequest("GET", path, nil), -1)
-	if err != nil {
-		return v, fmt.Errorf("%s: %w", path, err)
+// searchFunc is one search as a goroutine runs it: it reports, never fails the test.
+type searchFunc func() ([]Entry, error)
+
+// packagesOf and vcsOf are the package and git searches for q.
+func packagesOf(e *env, q string) searchFunc {
+	return func() ([]Entry, error) {
+		found, err := e.im.SearchPackages(q, q != "")
+		return found.Entries, err
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return v, fmt.Errorf("%s: %w", path, err)
+}
+
+func vcsOf(e *env, q string) searchFunc {
+	return func() ([]Entry, error) {
+		found, err := e.im.SearchVCS(q)
+		return found.Entries, err
 	}
-	if resp.StatusCode != 200 {
-		return v, fmt.Errorf("%s: %d %s", path, resp.StatusCode, body)
-	}
-	if err := json.Unmarshal(body, &v); err != nil {
-		return v, fmt.Errorf("%s: %w", path, err)
-	}
-	return v, nil
 }
 
 // TestImportConcurrentSearches: while one goroutine replaces a product back and forth between
 // two versions with different package sets, searches see all of one version or all of the
 // other for that product, never a mix.
 func TestImportConcurrentSearches(t *testing.T) {
-	e := newEnv(t, envOptions{empty: true})
+	e := newEnv(t, envOptions{})
 	pathA := writeProduct(t, t.TempDir(), generate(testProduct, 45))
 	pathB := writeProduct(t, t.TempDir(), generate(testProduct, 30))
 	inA, err := LoadSBOM(pathA)
@@ -67,16 +61,16 @@ func TestImportConcurrentSearches(t *testing.T) {
 		return n
 	}
 	searches := []struct {
-		path  string
-		match func(spdx.Package) bool
-		files bool
+		path   string
+		search searchFunc
+		match  func(spdx.Package) bool
 	}{
-		{"/api/products/packages", func(spdx.Package) bool { return true }, false},
-		{packagesQ("busybox"), func(p spdx.Package) bool { return strings.Contains(p.Name, "busybox") }, false},
-		{packagesQ("bash"), func(p spdx.Package) bool { return strings.Contains(p.Name, "bash") }, false},
-		{packagesQ("-doc"), func(p spdx.Package) bool { return strings.Contains(p.Name, "-doc") }, false},
-		{vcsQ("busybox"), func(p spdx.Package) bool { return p.VCSRepo == "busybox" }, false},
-		{vcsQ("pool/coreutils@pocket-1.0"), func(p spdx.Package) bool { return p.VCSRepo == "coreutils" }, false},
+		{"every package", packagesOf(e, ""), func(spdx.Package) bool { return true }},
+		{"packages busybox", packagesOf(e, "busybox"), func(p spdx.Package) bool { return strings.Contains(p.Name, "busybox") }},
+		{"packages bash", packagesOf(e, "bash"), func(p spdx.Package) bool { return strings.Contains(p.Name, "bash") }},
+		{"packages -doc", packagesOf(e, "-doc"), func(p spdx.Package) bool { return strings.Contains(p.Name, "-doc") }},
+		{"git busybox", vcsOf(e, "busybox"), func(p spdx.Package) bool { return p.VCSRepo == "busybox" }},
+		{"git pool/coreutils@pocket-1.0", vcsOf(e, "pool/coreutils@pocket-1.0"), func(p spdx.Package) bool { return p.VCSRepo == "coreutils" }},
 	}
 	type want struct{ a, b int }
 	wants := make([]want, len(searches))
@@ -87,7 +81,7 @@ func TestImportConcurrentSearches(t *testing.T) {
 		}
 	}
 	// File search: busybox's files are shipped under A only.
-	fileA := decode[filesOut](t, e.get(t, filesQ("busybox")).Body).Count
+	fileA := len(e.files(t, "busybox"))
 	if fileA == 0 {
 		t.Fatalf("A ships no file named busybox")
 	}
@@ -115,21 +109,10 @@ func TestImportConcurrentSearches(t *testing.T) {
 		wg.Go(func() {
 			for i := g; !stop.Load() || i < g+len(searches); i++ {
 				s := searches[i%len(searches)]
-				var list []packageOut
-				if strings.Contains(s.path, "vcs-search") {
-					ans, err := fetch[vcsOut](e, s.path)
-					if err != nil {
-						errs <- err
-						return
-					}
-					list = ans.Packages
-				} else {
-					ans, err := fetch[packagesOut](e, s.path)
-					if err != nil {
-						errs <- err
-						return
-					}
-					list = ans.Packages
+				list, err := s.search()
+				if err != nil {
+					errs <- fmt.Errorf("%s: %w", s.path, err)
+					return
 				}
 				n := productCount(list, testProduct)
 				w := wants[i%len(searches)]
@@ -142,13 +125,13 @@ func TestImportConcurrentSearches(t *testing.T) {
 					errs <- fmt.Errorf("%s: %d packages of %s; A has %d, B %d", s.path, n, testProduct, w.a, w.b)
 					return
 				}
-				files, err := fetch[filesOut](e, filesQ("busybox"))
+				files, err := e.im.SearchFiles("busybox")
 				if err != nil {
-					errs <- err
+					errs <- fmt.Errorf("files busybox: %w", err)
 					return
 				}
-				if files.Count != fileA && files.Count != 0 {
-					errs <- fmt.Errorf("files?q=busybox: %d results; A has %d, B none", files.Count, fileA)
+				if n := len(files.Results); n != fileA && n != 0 {
+					errs <- fmt.Errorf("files?q=busybox: %d results; A has %d, B none", n, fileA)
 					return
 				}
 			}
@@ -176,7 +159,7 @@ func TestImportConcurrentSearches(t *testing.T) {
 // It caught searches that asked the index before opening the read transaction: keys of one
 // version resolved against the other's records (see keysThenView).
 func TestImportConcurrentSearchesWholeRecords(t *testing.T) {
-	e := newEnv(t, envOptions{empty: true})
+	e := newEnv(t, envOptions{})
 	version := func(seed int64, rpms int) Input {
 		p := explorergen.Generate(explorergen.Options{Seed: seed, Packages: 20, FilesPerPackage: 3,
 			Products: []explorergen.ProductSpec{{Name: testProduct, Release: "1.0", Arch: "x86_64", Packages: rpms}}})[0]
@@ -199,12 +182,12 @@ func TestImportConcurrentSearchesWholeRecords(t *testing.T) {
 		return strings.Join(l, " ")
 	}
 	searches := []struct {
-		path  string
-		vcs   bool
-		match func(spdx.Package) bool
+		path   string
+		search searchFunc
+		match  func(spdx.Package) bool
 	}{
-		{packagesQ("b"), false, func(p spdx.Package) bool { return strings.Contains(p.Name, "b") }},
-		{vcsQ("bash"), true, func(p spdx.Package) bool { return p.VCSRepo == "bash" }},
+		{"packages b", packagesOf(e, "b"), func(p spdx.Package) bool { return strings.Contains(p.Name, "b") }},
+		{"git bash", vcsOf(e, "bash"), func(p spdx.Package) bool { return p.VCSRepo == "bash" }},
 	}
 	if _, err := e.im.Import(inA); err != nil {
 		t.Fatal(err)
@@ -229,26 +212,15 @@ func TestImportConcurrentSearchesWholeRecords(t *testing.T) {
 		wg.Go(func() {
 			for i := g; !stop.Load(); i++ {
 				s := searches[i%len(searches)]
-				var list []packageOut
-				if s.vcs {
-					ans, err := fetch[vcsOut](e, s.path)
-					list = ans.Packages
-					if err != nil {
-						errs <- err
-						return
-					}
-				} else {
-					ans, err := fetch[packagesOut](e, s.path)
-					list = ans.Packages
-					if err != nil {
-						errs <- err
-						return
-					}
+				list, err := s.search()
+				if err != nil {
+					errs <- fmt.Errorf("%s: %w", s.path, err)
+					return
 				}
 				var l []string
 				for _, p := range list {
 					if p.Product.FullName == testProduct {
-						l = append(l, p.PackageName+"/"+p.Filename)
+						l = append(l, p.Package.Name+"/"+p.Package.Filename)
 					}
 				}
 				slices.Sort(l)

@@ -1,4 +1,4 @@
-package explorerapi
+package explorersvc
 
 import (
 	"path/filepath"
@@ -8,20 +8,19 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/fixtures/explorergen"
-	"github.com/pocketforge/pocketforge/internal/apitest"
 	"github.com/pocketforge/pocketforge/search"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
 	"go.etcd.io/bbolt"
 )
 
-// The importer: products in whole or not at all, replaced atomically, removed, and the search
+// Imports: products in whole or not at all, replaced atomically, removed, and the search
 // index kept in step with the store's generation.
 
 // samples are the SBOMs of spdx/testdata, referenced where they are.
-const samples = "../../spdx/testdata"
+const samples = "../spdx/testdata"
 
 // importFile loads one SBOM (with its repodata/) and imports it, as import-spdx does.
-func importFile(im *Importer, path string) (Imported, error) {
+func importFile(im *Service, path string) (Imported, error) {
 	in, err := LoadSBOM(path)
 	if err != nil {
 		return Imported{}, err
@@ -29,7 +28,7 @@ func importFile(im *Importer, path string) (Imported, error) {
 	return im.Import(in)
 }
 
-func mustImport(t testing.TB, im *Importer, path string) Imported {
+func mustImport(t testing.TB, im *Service, path string) Imported {
 	t.Helper()
 	res, err := importFile(im, path)
 	if err != nil {
@@ -66,19 +65,8 @@ func checkInStep(t testing.TB, e *env) {
 	}
 }
 
-// productCount counts the packages of product full in a packages answer.
-func productCount(list []packageOut, full string) int {
-	n := 0
-	for _, p := range list {
-		if p.Product.FullName == full {
-			n++
-		}
-	}
-	return n
-}
-
 func TestImportSamples(t *testing.T) {
-	e := newEnv(t, envOptions{empty: true})
+	e := newEnv(t, envOptions{})
 	files, err := FindSBOMs(samples)
 	if err != nil || len(files) != 2 {
 		t.Fatalf("FindSBOMs(%s) = %v, %v; want the two samples", samples, files, err)
@@ -108,18 +96,35 @@ func TestImportSamples(t *testing.T) {
 			}
 		})
 	}
-	e.run(t, []scenario{
-		{name: "a package of the OBS sample", Request: req(packagesQ("legacy-tool")), Expect: ok(
-			`"count":1,`, `"package_name":"legacy-tool","arch":"x86_64","filename":"legacy-tool-1.0-bp160.2.1.x86_64.rpm","vcs_url":"","vcs_org":"","tracking_branch":"","commit_hash":""`,
-			`"product":{"name":"Leap","version":"16.0","architecture":"x86_64","build_number":"Build42.1","full_name":"Leap-16.0-x86_64-Build42.1"}`)},
-		{name: "bash and bash-sh share a repository", Request: req(vcsQ("pool/bash@slfo-1.2")), Expect: ok(
-			`"count":2,`, `"package_name":"bash",`, `"package_name":"bash-sh",`)},
-		{name: "their commit", Request: req(vcsQ("4ef8b1f0")), Expect: ok(`"count":2,`)},
-		{name: "a package of the foreign SBOM", Request: req(packagesQ("tokio")), Expect: ok(
-			`"count":1,`, `"package_name":"tokio","arch":"","filename":""`,
-			`"product":{"name":"hello-server-src","version":"","architecture":"","build_number":"","full_name":"hello-server-src"}`)},
-		{name: "no file lists without repodata", Request: req(filesQ("bash")), Expect: ok(`"count":0,"results":[]`)},
+	// What the searches find of them (api/explorerapi checks how they are shown).
+	t.Run("a package of the OBS sample", func(t *testing.T) {
+		got := e.packages(t, "legacy-tool")
+		wantCount(t, "legacy-tool", got, 1)
+		if !hasEntry(got, map[string]string{"package_name": "legacy-tool", "arch": "x86_64", "filename": "legacy-tool-1.0-bp160.2.1.x86_64.rpm",
+			"vcs_url": "", "vcs_org": "", "tracking_branch": "", "commit_hash": "",
+			"product.name": "Leap", "product.version": "16.0", "product.architecture": "x86_64", "product.build_number": "Build42.1",
+			"product.full_name": "Leap-16.0-x86_64-Build42.1"}) {
+			t.Errorf("legacy-tool found as %v", got)
+		}
 	})
+	t.Run("bash and bash-sh share a repository", func(t *testing.T) {
+		got := e.vcs(t, "pool/bash@slfo-1.2")
+		wantCount(t, "pool/bash@slfo-1.2", got, 2)
+		if !hasEntry(got, map[string]string{"package_name": "bash"}) || !hasEntry(got, map[string]string{"package_name": "bash-sh"}) {
+			t.Errorf("found %s, want bash and bash-sh", entryNames(got))
+		}
+	})
+	t.Run("their commit", func(t *testing.T) { wantCount(t, "4ef8b1f0", e.vcs(t, "4ef8b1f0"), 2) })
+	t.Run("a package of the foreign SBOM", func(t *testing.T) {
+		got := e.packages(t, "tokio")
+		wantCount(t, "tokio", got, 1)
+		if !hasEntry(got, map[string]string{"package_name": "tokio", "arch": "", "filename": "",
+			"product.name": "hello-server-src", "product.version": "", "product.architecture": "", "product.build_number": "",
+			"product.full_name": "hello-server-src"}) {
+			t.Errorf("tokio found as %v", got)
+		}
+	})
+	t.Run("no file lists without repodata", func(t *testing.T) { wantCount(t, "files bash", e.files(t, "bash"), 0) })
 	for _, n := range []string{"legacy-tool", "0ad", "pretty_env_logger"} {
 		if got := names(t, e.im.Index, n); !slices.Equal(got, []string{n}) {
 			t.Errorf("Index.Names(%q) = %v", n, got)
@@ -127,13 +132,8 @@ func TestImportSamples(t *testing.T) {
 	}
 }
 
-// req and ok shorten scenario tables.
-func req(path string) apitest.Request { return apitest.Request{Path: path} }
-
-func ok(contains ...string) apitest.Expect { return apitest.Expect{Status: 200, Contains: contains} }
-
 func TestImportGeneratedDir(t *testing.T) {
-	e := newEnv(t, envOptions{empty: true})
+	e := newEnv(t, envOptions{})
 	dir := t.TempDir()
 	p := generate(testProduct, 45)
 	writeProduct(t, dir, p)
@@ -160,18 +160,24 @@ func TestImportGeneratedDir(t *testing.T) {
 		t.Fatalf("imported %+v, want %+v", res, want)
 	}
 	checkInStep(t, e)
-	e.run(t, []scenario{
-		{name: "its packages", Request: req("/api/products/packages"), Expect: ok(`"count":45,`)},
-		{name: "its files", Request: req(filesQ("/usr/bin/pocket")), Expect: ok(`"count":1,`,
-			`"file_path":"/usr/bin/pocket","rpm_filename":"pocket-cli-`, `"product_name":"Pocket","product_version":"1.0","product_build":"Build7.1"`)},
-		{name: "its git references", Request: req(vcsQ("pool/pocket-cli@pocket-1.0")), Expect: ok(`"count":1,`)},
+	t.Run("its packages", func(t *testing.T) { wantCount(t, "every package", e.all(t), 45) })
+	t.Run("its files", func(t *testing.T) {
+		got := e.files(t, "/usr/bin/pocket")
+		wantCount(t, "/usr/bin/pocket", got, 1)
+		if len(got) == 1 && (got[0].Path != "/usr/bin/pocket" || !strings.HasPrefix(got[0].RPM, "pocket-cli-") ||
+			!hasEntry(got[0].Entries, map[string]string{"product.name": "Pocket", "product.version": "1.0", "product.build_number": "Build7.1"})) {
+			t.Errorf("found %+v", got)
+		}
+	})
+	t.Run("its git references", func(t *testing.T) {
+		wantCount(t, "pool/pocket-cli@pocket-1.0", e.vcs(t, "pool/pocket-cli@pocket-1.0"), 1)
 	})
 }
 
 // TestReimport: unchanged is skipped; changed replaces the product whole, and the index loses
 // the names no package has any more.
 func TestReimport(t *testing.T) {
-	e := newEnv(t, envOptions{empty: true})
+	e := newEnv(t, envOptions{})
 	dirA, dirB := t.TempDir(), t.TempDir()
 	pathA := writeProduct(t, dirA, generate(testProduct, 45))
 	pathB := writeProduct(t, dirB, generate(testProduct, 30))
@@ -216,21 +222,19 @@ func TestReimport(t *testing.T) {
 			t.Errorf("the index lost %q, which B still has", n)
 		}
 	}
-	all := decode[packagesOut](t, e.get(t, "/api/products/packages").Body)
-	if all.Count != 30 {
-		t.Errorf("after the replacement %d packages, want B's 30", all.Count)
+	all := e.all(t)
+	if len(all) != 30 {
+		t.Errorf("after the replacement %d packages, want B's 30", len(all))
 	}
-	for _, p := range all.Packages {
-		if !nameSet(inB)[p.PackageName] {
-			t.Errorf("%s of A is still served", p.PackageName)
+	for _, p := range all {
+		if !nameSet(inB)[p.Package.Name] {
+			t.Errorf("%s of A is still served", p.Package.Name)
 		}
 	}
-	e.run(t, []scenario{
-		{name: "A's packages are gone", Request: req(packagesQ("busybox")), Expect: ok(`"count":0,"packages":[]`)},
-		{name: "A's files are gone", Request: req(filesQ("busybox")), Expect: ok(`"count":0,"results":[]`)},
-		{name: "A's git references are gone", Request: req(vcsQ("busybox")), Expect: ok(`"count":0,"packages":[]`)},
-		{name: "B's packages are there", Request: req(packagesQ("pocket-cli")), Expect: ok(`"count":1,`)},
-	})
+	t.Run("A's packages are gone", func(t *testing.T) { wantCount(t, "busybox", e.packages(t, "busybox"), 0) })
+	t.Run("A's files are gone", func(t *testing.T) { wantCount(t, "files busybox", e.files(t, "busybox"), 0) })
+	t.Run("A's git references are gone", func(t *testing.T) { wantCount(t, "git busybox", e.vcs(t, "busybox"), 0) })
+	t.Run("B's packages are there", func(t *testing.T) { wantCount(t, "pocket-cli", e.packages(t, "pocket-cli"), 1) })
 
 	back := mustImport(t, e.im, pathA)
 	if back.Skipped || productPackages(t, e.db, testProduct) != 45 {
@@ -245,7 +249,7 @@ func TestReimport(t *testing.T) {
 // TestRemove: a removed product's packages and the index keys only it had are gone; keys
 // another product shares stay.
 func TestRemove(t *testing.T) {
-	e := newEnv(t, envOptions{empty: true})
+	e := newEnv(t, envOptions{})
 	dir := t.TempDir()
 	x86 := generate(testProduct, 45)
 	arm := explorergen.Generate(explorergen.Options{Seed: 7, Packages: 20, FilesPerPackage: 3,
@@ -292,11 +296,11 @@ func TestRemove(t *testing.T) {
 					t.Errorf("the index lost %q", n)
 				}
 			}
-			all := decode[packagesOut](t, e.get(t, "/api/products/packages").Body)
-			if productCount(all.Packages, s.remove) != 0 {
+			all := e.all(t)
+			if productCount(all, s.remove) != 0 {
 				t.Errorf("packages of %s are still served", s.remove)
 			}
-			if s.product != "" && productCount(all.Packages, s.product) != productPackages(t, e.db, s.product) {
+			if s.product != "" && productCount(all, s.product) != productPackages(t, e.db, s.product) {
 				t.Errorf("%s lost packages", s.product)
 			}
 		})
@@ -362,7 +366,7 @@ func TestEnsureIndex(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e := newEnv(t, envOptions{empty: true})
+			e := newEnv(t, envOptions{})
 			mustImport(t, e.im, writeProduct(t, t.TempDir(), generate(testProduct, 45)))
 			mustImport(t, e.im, filepath.Join(samples, "SYNTHETIC_obs-product-shape.spdx.json"))
 			want, _ := e.im.Index.Count()
@@ -385,10 +389,8 @@ func TestEnsureIndex(t *testing.T) {
 			if !strings.Contains(e.logs.String(), "explorer search index rebuilt") {
 				t.Errorf("the rebuild was not logged:\n%s", e.logs)
 			}
-			e.run(t, []scenario{
-				{name: "names", Request: req(packagesQ("pocket-cli")), Expect: ok(`"count":1,`)},
-				{name: "git", Request: req(vcsQ("pool/bash@slfo-1.2")), Expect: ok(`"count":2,`)},
-			})
+			t.Run("names", func(t *testing.T) { wantCount(t, "pocket-cli", e.packages(t, "pocket-cli"), 1) })
+			t.Run("git", func(t *testing.T) { wantCount(t, "pool/bash@slfo-1.2", e.vcs(t, "pool/bash@slfo-1.2"), 2) })
 		})
 	}
 }
@@ -396,13 +398,13 @@ func TestEnsureIndex(t *testing.T) {
 // TestIndexOnDisk: an index beside the data file keeps its documents and generation over a
 // reopen, so EnsureIndex has nothing to do.
 func TestIndexOnDisk(t *testing.T) {
-	e := newEnv(t, envOptions{empty: true})
+	e := newEnv(t, envOptions{})
 	path := filepath.Join(t.TempDir(), "d.db.index")
 	ix, fresh, err := search.Open(path)
 	if err != nil || !fresh {
 		t.Fatalf("open: fresh %v, %v", fresh, err)
 	}
-	im := &Importer{Store: e.db, Index: ix, Now: e.clk.Now, Log: e.log}
+	im := &Service{Store: e.db, Index: ix, Now: e.clk.Now, Log: e.log}
 	mustImport(t, im, writeProduct(t, t.TempDir(), generate(testProduct, 45)))
 	gen := ix.Generation()
 	ix.Close()

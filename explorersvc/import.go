@@ -1,0 +1,146 @@
+package explorersvc
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/pocketforge/pocketforge/fault"
+	"github.com/pocketforge/pocketforge/search"
+	"github.com/pocketforge/pocketforge/spdx"
+	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/explorerstore"
+	"go.etcd.io/bbolt"
+)
+
+// Input is one product to import: the parsed SBOM, its RPM file lists (none when the product
+// has no rpm-md repository beside it), where it came from and a digest of all of it.
+type Input struct {
+	Product spdx.Product
+	RPMs    []spdx.RPM
+	Source  string
+	Digest  string
+}
+
+// Imported is what an import reports.
+type Imported struct {
+	Product  string
+	Packages int
+	RPMs     int
+	Files    int
+	// Skipped says the input's digest equals the stored product's: nothing was written.
+	Skipped bool
+}
+
+// Import replaces product in from with in (see Service); an input whose digest equals the
+// stored product's is skipped.
+func (s *Service) Import(in Input) (Imported, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := Imported{Product: in.Product.FullName, Packages: len(in.Product.Packages), RPMs: len(in.RPMs)}
+	var same bool
+	_ = s.Store.View(func(tx *bbolt.Tx) error {
+		p, err := explorerstore.GetProduct(tx, in.Product.FullName)
+		same = err == nil && p.Digest == in.Digest && in.Digest != ""
+		out.Files = p.Files
+		return nil
+	})
+	if same {
+		out.Skipped = true
+		return out, nil
+	}
+	recs := make([]explorerstore.Package, len(in.Product.Packages))
+	for i, p := range in.Product.Packages {
+		recs[i] = explorerstore.FromSPDX(p)
+	}
+	names, vcs := explorerstore.Keys(recs)
+	if err := s.Index.Apply(docs(names, vcs), nil, s.Index.Generation()); err != nil {
+		return out, fmt.Errorf("search index: %w", err)
+	}
+	var ch explorerstore.Change
+	err := s.Store.Write(func(tx *bbolt.Tx) (err error) {
+		ch, err = explorerstore.Import(tx, in.Product, in.RPMs, in.Source, in.Digest, s.Now())
+		if err == nil {
+			p, _ := explorerstore.GetProduct(tx, in.Product.FullName)
+			out.Files = p.Files
+		}
+		return err
+	})
+	if err != nil {
+		return out, err
+	}
+	return out, s.dropStale(ch)
+}
+
+// Remove drops a product (not there: nothing happens, which is what the directory watcher
+// wants of a product someone else removed first).
+func (s *Service) Remove(full string) error {
+	_, err := s.remove(full)
+	return err
+}
+
+// Delete drops a product the operator names; one that is not imported is a not-found error,
+// so the operator learns of a typo.
+func (s *Service) Delete(full string) error {
+	found, err := s.remove(full)
+	if err == nil && !found {
+		return fault.NotFound("", "product %s is not imported", full)
+	}
+	return err
+}
+
+// remove drops a product and reports whether there was one.
+func (s *Service) remove(full string) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var ch explorerstore.Change
+	if err := s.Store.Write(func(tx *bbolt.Tx) (err error) { ch, err = explorerstore.Remove(tx, full); return }); err != nil {
+		return false, err
+	}
+	if ch.Generation == 0 {
+		return false, nil
+	}
+	return true, s.dropStale(ch)
+}
+
+// dropStale removes the keys of the old product that no package has any more, and records the
+// store generation the index now reflects.
+func (s *Service) dropStale(ch explorerstore.Change) error {
+	var remove []string
+	err := s.Store.View(func(tx *bbolt.Tx) error {
+		for _, k := range ch.OldNames {
+			if !slices.Contains(ch.NewNames, k) && !explorerstore.HasKey(tx, store.ExplorerByName, k) {
+				remove = append(remove, search.NameDocID(k))
+			}
+		}
+		for _, k := range ch.OldVCS {
+			if !slices.Contains(ch.NewVCS, k) && !explorerstore.HasKey(tx, store.ExplorerByVCS, k) {
+				remove = append(remove, search.VCSDocID(k))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return s.Index.Apply(nil, remove, ch.Generation)
+}
+
+// docs makes the index documents of name and git keys.
+func docs(names, vcs []string) []search.Doc {
+	out := make([]search.Doc, 0, len(names)+len(vcs))
+	for _, n := range names {
+		out = append(out, search.NameDoc(n))
+	}
+	for _, k := range vcs {
+		org, repo, branch, commit := explorerstore.SplitVCSKey(k)
+		out = append(out, search.VCSDoc(k, org, repo, branch, commit))
+	}
+	return out
+}
+
+// Products lists the imported products, by full name.
+func (s *Service) Products() ([]explorerstore.Product, error) {
+	var list []explorerstore.Product
+	err := s.Store.View(func(tx *bbolt.Tx) (err error) { list, err = explorerstore.Products(tx); return })
+	return list, err
+}

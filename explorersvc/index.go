@@ -1,0 +1,42 @@
+package explorersvc
+
+import (
+	"time"
+
+	"github.com/pocketforge/pocketforge/search"
+	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/explorerstore"
+	"go.etcd.io/bbolt"
+)
+
+// EnsureIndex rebuilds the index when it does not reflect the store's generation (a new or
+// damaged index, a crash between an import's steps, a restored snapshot); otherwise it does
+// nothing. force rebuilds anyway (after reset, reseed or restore replaced the data).
+func (s *Service) EnsureIndex(force bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var gen uint64
+	_ = s.Store.View(func(tx *bbolt.Tx) error { gen = explorerstore.Generation(tx); return nil })
+	if !force && gen == s.Index.Generation() {
+		return nil
+	}
+	started := time.Now()
+	n := 0
+	err := s.Index.Rebuild(func(yield func(search.Doc) error) error {
+		return s.Store.View(func(tx *bbolt.Tx) error {
+			gen = explorerstore.Generation(tx)
+			if err := explorerstore.EachKey(tx, store.ExplorerByName, func(k string) error { n++; return yield(search.NameDoc(k)) }); err != nil {
+				return err
+			}
+			return explorerstore.EachKey(tx, store.ExplorerByVCS, func(k string) error {
+				n++
+				org, repo, branch, commit := explorerstore.SplitVCSKey(k)
+				return yield(search.VCSDoc(k, org, repo, branch, commit))
+			})
+		})
+	}, gen)
+	if err == nil && s.Log != nil {
+		s.Log.Info("explorer search index rebuilt", "keys", n, "generation", gen, "ms", time.Since(started).Milliseconds())
+	}
+	return err
+}

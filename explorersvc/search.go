@@ -1,0 +1,132 @@
+package explorersvc
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/pocketforge/pocketforge/store/explorerstore"
+	"go.etcd.io/bbolt"
+)
+
+// How a search stays consistent with imports: each resolves what it found in one read
+// transaction, so it sees every product as it was before or after an import, never a mix.
+
+// Entry is one package a search found, with its product.
+type Entry struct {
+	Package explorerstore.Package
+	Product explorerstore.Product
+}
+
+// resolver turns refs into entries inside one read transaction, reading each product record
+// once.
+type resolver struct {
+	tx       *bbolt.Tx
+	products map[string]explorerstore.Product
+}
+
+func (r *resolver) product(full string) explorerstore.Product {
+	if p, ok := r.products[full]; ok {
+		return p
+	}
+	p, err := explorerstore.GetProduct(r.tx, full)
+	if err != nil {
+		p = explorerstore.Product{FullName: full, Name: full}
+	}
+	r.products[full] = p
+	return p
+}
+
+func (r *resolver) entry(ref explorerstore.Ref) (Entry, bool) {
+	pk, err := explorerstore.GetPackage(r.tx, ref)
+	if err != nil {
+		return Entry{}, false
+	}
+	return Entry{Package: pk, Product: r.product(ref.Product)}, true
+}
+
+// entries resolves refs, sorted by package name (case-insensitively), then product and
+// architecture.
+func (r *resolver) entries(refs []explorerstore.Ref) []Entry {
+	out := make([]Entry, 0, len(refs))
+	lower := make([]string, 0, len(refs)) // sort keys made once, not per comparison
+	for _, ref := range refs {
+		if e, ok := r.entry(ref); ok {
+			out = append(out, e)
+			lower = append(lower, strings.ToLower(e.Package.Name))
+		}
+	}
+	order := make([]int, len(out))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := &out[order[i]], &out[order[j]]
+		if la, lb := lower[order[i]], lower[order[j]]; la != lb {
+			return la < lb
+		}
+		if a.Product.FullName != b.Product.FullName {
+			return a.Product.FullName < b.Product.FullName
+		}
+		return a.Package.Arch < b.Package.Arch
+	})
+	sorted := make([]Entry, len(out))
+	for i, k := range order {
+		sorted[i] = out[k]
+	}
+	return sorted
+}
+
+// view runs fn with a resolver in one read transaction.
+func (s *Service) view(fn func(r *resolver) error) error {
+	return s.Store.View(func(tx *bbolt.Tx) error { return fn(&resolver{tx: tx, products: map[string]explorerstore.Product{}}) })
+}
+
+// maxKeyRetries bounds how often keysThenView asks the index again because an import switched
+// the store in between (imports are seconds apart; a retry is rare, ten in a row never).
+const maxKeyRetries = 10
+
+// keysThenView asks the index for keys, then resolves them in a read transaction of the same
+// store generation the keys were asked at: an import adds its keys before it switches the
+// store and drops old ones only after, so keys asked at generation g cover every package of
+// generation g — but not of a later one. When an import switched in between, the search asks
+// again; so every answer shows each product as one version, whole.
+func (s *Service) keysThenView(keys func() ([]string, error), fn func(r *resolver, keys []string) error) error {
+	for attempt := 0; ; attempt++ {
+		var before uint64
+		_ = s.Store.View(func(tx *bbolt.Tx) error { before = explorerstore.Generation(tx); return nil })
+		ks, err := keys()
+		if err != nil {
+			return err
+		}
+		stale := false
+		err = s.view(func(r *resolver) error {
+			if explorerstore.Generation(r.tx) != before && attempt < maxKeyRetries {
+				stale = true
+				return nil
+			}
+			return fn(r, ks)
+		})
+		if err != nil || !stale {
+			return err
+		}
+	}
+}
+
+// search asks the index for keys and resolves the packages lookup finds under them (see
+// keysThenView).
+func (s *Service) search(keys func() ([]string, error), lookup func(*bbolt.Tx, string) ([]explorerstore.Ref, error)) ([]Entry, error) {
+	var list []Entry
+	err := s.keysThenView(keys, func(r *resolver, ks []string) error {
+		var refs []explorerstore.Ref
+		for _, k := range ks {
+			more, err := lookup(r.tx, k)
+			if err != nil {
+				return err
+			}
+			refs = append(refs, more...)
+		}
+		list = r.entries(refs)
+		return nil
+	})
+	return list, err
+}

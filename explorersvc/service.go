@@ -1,0 +1,49 @@
+// Package explorersvc is the repository explorer's domain: importing product SBOMs into the
+// store while keeping the search index in step (Service.Import, Remove, EnsureIndex), following
+// a directory of them (RegisterJobs), and the product searches that never show a product half
+// imported (SearchPackages, SearchFiles, SearchVCS), with the rules that decide which search
+// terms are valid. The HTTP API (api/explorerapi), the offline import-spdx command and serve all
+// call it; it knows nothing of HTTP and returns *fault.Error when a rule says no.
+package explorersvc
+
+import (
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/pocketforge/pocketforge/search"
+	"github.com/pocketforge/pocketforge/store"
+)
+
+// Service brings products into the store and keeps the search index in step. An import runs
+// in three steps, so a search never sees half a product: the new product's search keys are
+// added to the index first (a key that finds nothing yet is harmless), then the store replaces
+// the product in one transaction (the switch every search sees whole), then the keys no
+// package has any more leave the index. A crash between the steps leaves the index behind the
+// store's generation, and EnsureIndex rebuilds it at the next start.
+type Service struct {
+	// Store holds the products, the data of record.
+	Store *store.DB
+	// Index is the search index derived from Store; the caller opens and closes it.
+	Index *search.Index
+	// Now stamps imports (the appliance clock).
+	Now func() time.Time
+	// Log receives the rebuild and the directory watcher's lines (nil: none for the rebuild).
+	Log *slog.Logger
+	mu  sync.Mutex // one import at a time: the steps above must not interleave
+}
+
+// NewMemory is a service whose index lives in memory, filled from the store now: for callers
+// that keep no index on disk (tests, ephemeral appliances).
+func NewMemory(db *store.DB, now func() time.Time, log *slog.Logger) *Service {
+	ix, _, err := search.Open("")
+	if err != nil {
+		panic(fmt.Sprintf("an in-memory search index: %v", err)) // cannot fail but for a broken mapping
+	}
+	s := &Service{Store: db, Index: ix, Now: now, Log: log}
+	if err := s.EnsureIndex(false); err != nil && log != nil {
+		log.Error("explorer search index", "err", err)
+	}
+	return s
+}
