@@ -46,6 +46,10 @@ type Service struct {
 	opts Options
 	// accountUsers caches each account's users until the next committed write (store.Memo).
 	accountUsers *store.Memo[uint64, []cloudstore.User]
+	// dbLists caches an account's databases per family, dbCatalog the database catalogue (both
+	// until the next committed write).
+	dbLists   *store.Memo[dbListKey, []cloudstore.Database]
+	dbCatalog *store.Memo[struct{}, cloudstore.DatabaseCatalog]
 }
 
 // New returns the cloud domain on db.
@@ -53,7 +57,11 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{db: db, clk: clk, log: log, opts: opts, accountUsers: store.NewMemo[uint64, []cloudstore.User](db)}
+	return &Service{db: db, clk: clk, log: log, opts: opts,
+		accountUsers: store.NewMemo[uint64, []cloudstore.User](db),
+		dbLists:      store.NewMemo[dbListKey, []cloudstore.Database](db),
+		dbCatalog:    store.NewMemo[struct{}, cloudstore.DatabaseCatalog](db),
+	}
 }
 
 // Now is the domain's present time (the appliance clock).
