@@ -67,7 +67,7 @@ func callerMayWriteAccount(cl *caller) bool {
 	return !cl.user.Restricted || cl.user.Grants.AccountAccess() == cloudstore.ReadWrite
 }
 
-// accountRecordEntity is the account as an event's entity.
-func accountRecordEntity(acct cloudstore.Account) *cloudstore.EventEntity {
+// accountEntity is the account as the entity of a notification.
+func accountEntity(acct cloudstore.Account) *cloudstore.EventEntity {
 	return &cloudstore.EventEntity{ID: acct.Euuid, Label: acct.Name, Type: "account", URL: "/v4/account"}
 }
