@@ -61,12 +61,6 @@ func billingID(c *fiber.Ctx, name string) (uint64, error) {
 	return id, nil
 }
 
-// callerMayWriteAccount is the read_write account grant check of the endpoints whose scope is
-// only read_only (the guard checks the grant at the scope's level).
-func callerMayWriteAccount(cl *caller) bool {
-	return !cl.user.Restricted || cl.user.Grants.AccountAccess() == cloudstore.ReadWrite
-}
-
 // accountEntity is the account as the entity of a notification.
 func accountEntity(acct cloudstore.Account) *cloudstore.EventEntity {
 	return &cloudstore.EventEntity{ID: acct.Euuid, Label: acct.Name, Type: "account", URL: "/v4/account"}
