@@ -3,8 +3,6 @@ package cloudapi
 import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 // bindAccount registers the account's own endpoints: settings, managed-enable, network
@@ -38,14 +36,9 @@ func viewSettings(s cloudstore.AccountSettings) settingsView {
 		BackupsEnabled: s.BackupsEnabled, ObjectStorage: s.ObjectStorage}
 }
 
-// callerAccount reads the caller's account.
-func (a *api) callerAccount(tx *bbolt.Tx, c *fiber.Ctx) (cloudstore.Account, error) {
-	return cloudstore.GetAccount(tx, callerOf(c).user.AccountID)
-}
-
 func (a *api) getSettings(c *fiber.Ctx) error {
-	var acct cloudstore.Account
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) { acct, err = a.callerAccount(tx, c); return }); err != nil {
+	acct, err := a.Cloud.Account(callerOf(c).user.AccountID)
+	if err != nil {
 		return err
 	}
 	return c.JSON(viewSettings(acct.Settings))
@@ -66,59 +59,20 @@ func (a *api) putSettings(c *fiber.Ctx) error {
 	if err := b.err(); err != nil {
 		return err
 	}
-	cl, now := callerOf(c), a.Clock.Now()
-	var acct cloudstore.Account
-	err = a.Store.Write(func(tx *bbolt.Tx) (err error) {
-		if acct, err = a.callerAccount(tx, c); err != nil {
-			return err
-		}
-		if helper != nil {
-			acct.Settings.NetworkHelper = *helper
-		}
-		if backups != nil {
-			acct.Settings.BackupsEnabled = *backups
-		}
-		if err := cloudstore.PutAccount(tx, acct); err != nil {
-			return err
-		}
-		return a.record(tx, cl, "account_settings_update", accountEntity(acct), now)
-	})
+	acct, err := a.Cloud.UpdateSettings(callerOf(c).user, helper, backups)
 	if err != nil {
 		return err
 	}
 	return c.JSON(viewSettings(acct.Settings))
 }
 
-// enableManaged turns the managed service on for the whole account and mails the welcome to
-// the account's address. Enabling it again changes nothing and sends nothing.
+// enableManaged turns the managed service on for the whole account (see
+// cloudsvc.EnableManaged).
 func (a *api) enableManaged(c *fiber.Ctx) error {
-	cl, now := callerOf(c), a.Clock.Now()
-	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		acct, err := a.callerAccount(tx, c)
-		if err != nil || acct.Settings.Managed {
-			return err
-		}
-		acct.Settings.Managed = true
-		if err := cloudstore.PutAccount(tx, acct); err != nil {
-			return err
-		}
-		mail := &outbox.Mail{Time: now, API: "cloud", From: "managed@pocketforge.test", To: []string{acct.Email},
-			Subject: "Welcome to the managed service",
-			Body:    "The managed service is now enabled for your whole account. Our team monitors your services around the clock.\n"}
-		if err := outbox.Send(tx, mail); err != nil {
-			return err
-		}
-		return a.record(tx, cl, "managed_enabled", accountEntity(acct), now)
-	})
-	if err != nil {
+	if err := a.Cloud.EnableManaged(callerOf(c).user); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{})
-}
-
-// accountEntity is the account as an event's entity.
-func accountEntity(acct cloudstore.Account) *cloudstore.EventEntity {
-	return &cloudstore.EventEntity{ID: acct.Euuid, Label: acct.Name, Type: "account", URL: "/v4/account"}
 }
 
 // transferView is the account's network use this month, in GB.
@@ -131,19 +85,9 @@ type transferView struct {
 // getTransfer accrues each instance's simulated traffic over the hours the account owned it this
 // month, by the clock; the quota is the sum of the instances owned now.
 func (a *api) getTransfer(c *fiber.Ctx) error {
-	now := a.Clock.Now()
-	var v transferView
-	err := a.Store.View(func(tx *bbolt.Tx) error {
-		acct, err := a.callerAccount(tx, c)
-		if err != nil {
-			return err
-		}
-		used, quota, err := cloudstore.NetworkUsage(tx, acct.ID, now)
-		v = transferView{Used: int(used), Quota: quota, Billable: max(0, int(used)-quota)}
-		return err
-	})
+	used, quota, err := a.Cloud.NetworkUsage(callerOf(c).user.AccountID)
 	if err != nil {
 		return err
 	}
-	return c.JSON(v)
+	return c.JSON(transferView{Used: int(used), Quota: quota, Billable: max(0, int(used)-quota)})
 }

@@ -2,16 +2,14 @@ package cloudapi
 
 import (
 	"strconv"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
 )
 
 // bindBilling registers the account record, cancel, payment methods, payments, the deprecated
-// credit-card and wallet endpoints, promo codes and invoices, and the clock-driven billing job
-// that issues invoices on the first of each month.
+// credit-card and wallet endpoints, promo codes and invoices. (The clock-driven job that issues
+// invoices on the first of each month is cloudsvc's.)
 //
 // Payment method add, view and make-default are served under /v4 only (the seed, and the
 // reference for make-default); a method the other prefix does serve on the same path (the list,
@@ -45,20 +43,6 @@ func (a *api) bindBilling(r *routes) {
 	r.add(both, "GET", "/account/invoices", account(accountGrant), a.listInvoices)
 	r.add(both, "GET", "/account/invoices/:invoiceId", account(accountGrant), a.getInvoice)
 	r.add(both, "GET", "/account/invoices/:invoiceId/items", account(accountGrant), a.listInvoiceItems)
-
-	if a.Jobs != nil {
-		a.Jobs.Add("invoices", a.runBilling)
-	}
-}
-
-// runBilling is the "invoices" job: a read-only check every second, and a write only when an
-// invoice is due or a past-due mark changes (see store/cloud's billing cycle).
-func (a *api) runBilling(now time.Time) error {
-	var due bool
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) { due, err = cloudstore.BillingDue(tx, now); return err }); err != nil || !due {
-		return err
-	}
-	return a.Store.Write(func(tx *bbolt.Tx) error { return cloudstore.RunBilling(tx, now) })
 }
 
 // usd is money in cents shown as a JSON number of dollars with two decimals (120.50), as the
@@ -77,13 +61,7 @@ func billingID(c *fiber.Ctx, name string) (uint64, error) {
 	return id, nil
 }
 
-// callerMayWriteAccount is the read_write account grant check of the endpoints whose scope is
-// only read_only (the guard checks the grant at the scope's level).
-func callerMayWriteAccount(cl *caller) bool {
-	return !cl.user.Restricted || cl.user.Grants.AccountAccess() == cloudstore.ReadWrite
-}
-
-// accountRecordEntity is the account as an event's entity.
-func accountRecordEntity(acct cloudstore.Account) *cloudstore.EventEntity {
+// accountEntity is the account as the entity of a notification.
+func accountEntity(acct cloudstore.Account) *cloudstore.EventEntity {
 	return &cloudstore.EventEntity{ID: acct.Euuid, Label: acct.Name, Type: "account", URL: "/v4/account"}
 }

@@ -1,14 +1,10 @@
 package cloudapi
 
 import (
-	"fmt"
 	"net/url"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 // accountView is the Account record as the reference shows it.
@@ -63,25 +59,12 @@ func viewAccountRecord(acct cloudstore.Account, s cloudstore.BillingSummary) acc
 	return v
 }
 
-// accountRecord reads the caller's account and its billing summary at now.
-func (a *api) accountRecord(tx *bbolt.Tx, account uint64, now time.Time) (accountView, error) {
-	acct, err := cloudstore.GetAccount(tx, account)
-	if err != nil {
-		return accountView{}, err
-	}
-	s, err := cloudstore.AccountBillingSummary(tx, acct, now)
-	return viewAccountRecord(acct, s), err
-}
-
 func (a *api) getAccountRecord(c *fiber.Ctx) error {
-	var v accountView
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		v, err = a.accountRecord(tx, callerOf(c).user.AccountID, a.Clock.Now())
-		return err
-	}); err != nil {
+	acct, sum, err := a.Cloud.AccountRecord(callerOf(c).user.AccountID)
+	if err != nil {
 		return err
 	}
-	return c.JSON(v)
+	return c.JSON(viewAccountRecord(acct, sum))
 }
 
 // putAccountRecord changes the contact fields sent (omitted ones stay) and records
@@ -96,35 +79,16 @@ func (a *api) putAccountRecord(c *fiber.Ctx) error {
 		Company: b.str("company"), Country: b.str("country"), FirstName: b.str("first_name"), LastName: b.str("last_name"),
 		Phone: b.str("phone"), State: b.str("state"), TaxID: b.str("tax_id"), Zip: b.str("zip"),
 	}
-	cl, now := callerOf(c), a.Clock.Now()
-	var v accountView
-	err = a.Store.Write(func(tx *bbolt.Tx) error {
-		acct, err := cloudstore.GetAccount(tx, cl.user.AccountID)
-		if err != nil {
-			return err
-		}
-		if acct, err = cloudstore.UpdateContact(acct, up); b.with(err) != nil {
-			return b.with(err)
-		}
-		if err := cloudstore.PutAccount(tx, acct); err != nil {
-			return err
-		}
-		if err := a.record(tx, cl, "account_update", accountRecordEntity(acct), now); err != nil {
-			return err
-		}
-		v, err = a.accountRecord(tx, acct.ID, now)
-		return err
-	})
+	acct, sum, err := a.Cloud.UpdateContact(callerOf(c).user, up, b.problems)
 	if err != nil {
 		return err
 	}
-	return c.JSON(v)
+	return c.JSON(viewAccountRecord(acct, sum))
 }
 
-// cancelAccount closes the caller's account (unrestricted users only): the final invoice, the
-// charge of the whole balance to the default card (409 with the reference's reason when it
-// cannot be charged), the cancellation, every user's tokens revoked, and a confirmation e-mail
-// to the billing address quoting the comments. The answer links to the exit survey.
+// cancelAccount closes the caller's account (unrestricted users only; see
+// cloudsvc.CancelAccount), 409 with the reference's reason when the balance cannot be charged.
+// The answer links to the exit survey.
 func (a *api) cancelAccount(c *fiber.Ctx) error {
 	b, err := parseBody(c)
 	if err != nil {
@@ -135,19 +99,7 @@ func (a *api) cancelAccount(c *fiber.Ctx) error {
 	if err := b.err(); err != nil {
 		return err
 	}
-	cl, now := callerOf(c), a.Clock.Now()
-	var acct cloudstore.Account
-	err = a.Store.Write(func(tx *bbolt.Tx) (err error) {
-		if acct, err = cloudstore.CancelAccount(tx, cl.user.AccountID, now); err != nil {
-			return err
-		}
-		return outbox.Send(tx, &outbox.Mail{
-			Time: now, API: "cloud", From: "billing@pocketforge.test", To: []string{acct.Email},
-			Subject: "Your account has been cancelled",
-			Body: fmt.Sprintf("Hello,\n\n%s cancelled account %s on %s UTC. Your final balance has been settled and every user has been logged out.\n\nYour comments:\n\n%s\n",
-				cl.user.Username, acct.Name, formatTime(now), *comments),
-		})
-	})
+	acct, err := a.Cloud.CancelAccount(callerOf(c).user, *comments)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
 )
 
 // invoiceView is an Invoice as the reference shows it.
@@ -65,11 +64,8 @@ var (
 
 // listInvoices lists the caller's invoices, oldest first (the order of every cloud list).
 func (a *api) listInvoices(c *fiber.Ctx) error {
-	var list []cloudstore.Invoice
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		list, err = cloudstore.AccountInvoices(tx, callerOf(c).user.AccountID)
-		return err
-	}); err != nil {
+	list, err := a.Cloud.Invoices(callerOf(c).user.AccountID)
+	if err != nil {
 		return err
 	}
 	return renderList(c, list, invoiceFields, viewInvoice)
@@ -81,12 +77,7 @@ func (a *api) callerInvoice(c *fiber.Ctx) (cloudstore.Invoice, error) {
 	if err != nil {
 		return cloudstore.Invoice{}, err
 	}
-	var inv cloudstore.Invoice
-	err = a.Store.View(func(tx *bbolt.Tx) (err error) {
-		inv, err = cloudstore.AccountInvoice(tx, callerOf(c).user.AccountID, id)
-		return err
-	})
-	return inv, err
+	return a.Cloud.Invoice(callerOf(c).user.AccountID, id)
 }
 
 func (a *api) getInvoice(c *fiber.Ctx) error {
@@ -137,28 +128,9 @@ func (a *api) addPromoCode(c *fiber.Ctx) error {
 	if err := b.err(); err != nil {
 		return err
 	}
-	account, now := callerOf(c).user.AccountID, a.Clock.Now()
-	var v promotionView
-	err = a.Store.Write(func(tx *bbolt.Tx) error {
-		pr, err := cloudstore.AddPromoCode(tx, account, *code, now)
-		if err != nil {
-			return err
-		}
-		acct, err := cloudstore.GetAccount(tx, account)
-		if err != nil {
-			return err
-		}
-		s, err := cloudstore.AccountBillingSummary(tx, acct, now)
-		v = viewPromotion(pr)
-		for _, p := range s.Promotions {
-			if p.Code == pr.Code {
-				v = viewPromotion(p)
-			}
-		}
-		return err
-	})
+	pr, err := a.Cloud.AddPromoCode(callerOf(c).user.AccountID, *code)
 	if err != nil {
 		return err
 	}
-	return c.JSON(v)
+	return c.JSON(viewPromotion(pr))
 }

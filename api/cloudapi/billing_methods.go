@@ -2,13 +2,11 @@ package cloudapi
 
 import (
 	"encoding/json"
-	"net/http"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
-	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
 )
 
 // paymentMethodView is a PaymentMethod as the reference shows it (type credit_card: data holds
@@ -36,11 +34,8 @@ func viewPaymentMethod(pm cloudstore.PaymentMethod) paymentMethodView {
 var paymentMethodFields = listing.Fields[cloudstore.PaymentMethod]{}
 
 func (a *api) listPaymentMethods(c *fiber.Ctx) error {
-	var list []cloudstore.PaymentMethod
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		list, err = cloudstore.ActivePaymentMethods(tx, callerOf(c).user.AccountID)
-		return err
-	}); err != nil {
+	list, err := a.Cloud.PaymentMethods(callerOf(c).user.AccountID)
+	if err != nil {
 		return err
 	}
 	return renderList(c, list, paymentMethodFields, viewPaymentMethod)
@@ -51,11 +46,8 @@ func (a *api) getPaymentMethod(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var pm cloudstore.PaymentMethod
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		pm, err = cloudstore.AccountPaymentMethod(tx, callerOf(c).user.AccountID, id)
-		return err
-	}); err != nil {
+	pm, err := a.Cloud.PaymentMethod(callerOf(c).user.AccountID, id)
+	if err != nil {
 		return err
 	}
 	return c.JSON(viewPaymentMethod(pm))
@@ -121,54 +113,37 @@ func (a *api) addCreditCard(c *fiber.Ctx) error {
 
 // storeCard adds the card in, reporting b's problems with the domain's, and records action.
 func (a *api) storeCard(c *fiber.Ctx, b *body, in cloudstore.NewPaymentMethod, action string) error {
-	cl, now := callerOf(c), a.Clock.Now()
-	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		acct, err := cloudstore.GetAccount(tx, cl.user.AccountID)
-		if err != nil {
-			return err
-		}
-		if _, err := cloudstore.AddPaymentMethod(tx, acct, in, now); b.with(err) != nil {
-			return b.with(err)
-		}
-		return a.record(tx, cl, action, nil, now)
-	})
-	if err != nil {
+	if err := a.Cloud.AddPaymentMethod(callerOf(c).user, in, action, b.problems); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{})
 }
 
 // deletePaymentMethod deactivates a method; the default one cannot be deleted (400). The scope
-// is read_only (the seed's), but restricted users need the read_write grant.
+// is read_only (the seed's), but restricted users need the read_write grant, checked before
+// the path is read.
 func (a *api) deletePaymentMethod(c *fiber.Ctx) error {
-	cl := callerOf(c)
-	if !callerMayWriteAccount(cl) {
-		return kit.Errorf(http.StatusForbidden, "Unauthorized")
+	u := callerOf(c).user
+	if err := cloudsvc.MayWriteAccount(u); err != nil {
+		return err
 	}
-	return a.changePaymentMethod(c, cloudstore.DeletePaymentMethod)
+	return a.changePaymentMethod(c, func(id uint64) error { return a.Cloud.DeletePaymentMethod(u, id) })
 }
 
 // makeDefaultPaymentMethod makes a method the default (both the seed's /make-default and
 // linodego's POST to the method itself).
 func (a *api) makeDefaultPaymentMethod(c *fiber.Ctx) error {
-	return a.changePaymentMethod(c, cloudstore.SetDefaultPaymentMethod)
+	u := callerOf(c).user
+	return a.changePaymentMethod(c, func(id uint64) error { return a.Cloud.MakeDefaultPaymentMethod(u, id) })
 }
 
 // changePaymentMethod applies change to the caller's method named in the path; answers {}.
-func (a *api) changePaymentMethod(c *fiber.Ctx, change func(*bbolt.Tx, cloudstore.PaymentMethod) error) error {
+func (a *api) changePaymentMethod(c *fiber.Ctx, change func(id uint64) error) error {
 	id, err := billingID(c, "paymentMethodId")
 	if err != nil {
 		return err
 	}
-	account := callerOf(c).user.AccountID
-	err = a.Store.Write(func(tx *bbolt.Tx) error {
-		pm, err := cloudstore.AccountPaymentMethod(tx, account, id)
-		if err != nil {
-			return err
-		}
-		return change(tx, pm)
-	})
-	if err != nil {
+	if err := change(id); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{})

@@ -9,7 +9,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
 )
 
 // paymentView is a Payment as the real service shows it: usd is a number (25.0), which linodego
@@ -28,11 +27,8 @@ func viewPayment(p cloudstore.Payment) paymentView {
 var paymentFields = listing.Fields[cloudstore.Payment]{}
 
 func (a *api) listPayments(c *fiber.Ctx) error {
-	var list []cloudstore.Payment
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		list, err = cloudstore.AccountPayments(tx, callerOf(c).user.AccountID)
-		return err
-	}); err != nil {
+	list, err := a.Cloud.Payments(callerOf(c).user.AccountID)
+	if err != nil {
 		return err
 	}
 	return renderList(c, list, paymentFields, viewPayment)
@@ -43,11 +39,8 @@ func (a *api) getPayment(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var p cloudstore.Payment
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		p, err = cloudstore.AccountPayment(tx, callerOf(c).user.AccountID, id)
-		return err
-	}); err != nil {
+	p, err := a.Cloud.Payment(callerOf(c).user.AccountID, id)
+	if err != nil {
 		return err
 	}
 	return c.JSON(viewPayment(p))
@@ -105,15 +98,7 @@ func (a *api) createPayment(c *fiber.Ctx) error {
 	if b.decode("payment_method_id", "an integer", &id) {
 		in.MethodID = &id
 	}
-	cl, now := callerOf(c), a.Clock.Now()
-	var pay cloudstore.Payment
-	var warning string
-	err = a.Store.Write(func(tx *bbolt.Tx) (err error) {
-		if pay, warning, err = cloudstore.MakePayment(tx, cl.user.AccountID, in, now); b.with(err) != nil {
-			return b.with(err)
-		}
-		return a.record(tx, cl, "payment_submitted", nil, now)
-	})
+	pay, warning, err := a.Cloud.MakePayment(callerOf(c).user, in, b.problems)
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package cloudapi
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"time"
 
@@ -97,34 +96,9 @@ func (b *body) require(names ...string) {
 	}
 }
 
-// err returns the problems found so far.
+// err returns the problems found so far. Operations that check more of the input in the domain
+// take b.problems instead, to report them together with their own (cloudsvc.CreateUser).
 func (b *body) err() error { return b.problems.Err() }
-
-// with reports the body's problems together with those a domain function found, so the client
-// hears about every wrong field at once; a field already reported by the body is not repeated.
-// A domain error that is not a list of problems wins as it is.
-func (b *body) with(err error) error {
-	var domain store.Problems
-	if err != nil && !errors.As(err, &domain) {
-		return err
-	}
-	all := append(store.Problems{}, b.problems...)
-	for _, p := range domain {
-		if !b.reported(p.Field) {
-			all = append(all, p)
-		}
-	}
-	return all.Err()
-}
-
-func (b *body) reported(field string) bool {
-	for _, p := range b.problems {
-		if p.Field == field && field != "" {
-			return true
-		}
-	}
-	return false
-}
 
 // cloudTime is the cloud API's time layout: UTC, no zone, no fraction.
 const cloudTime = "2006-01-02T15:04:05"

@@ -1,21 +1,17 @@
 package cloudapi
 
 import (
-	"time"
-
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
 )
 
 // credentials shows an active database's root username and password.
 func (d *dbAPI) credentials(fam string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		var user, password string
-		err := d.read(c, fam, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) (err error) {
-			user, password, err = cloudstore.DatabaseCredentials(tx, db, now)
+		id, err := pathID(c, "instanceId")
+		if err != nil {
 			return err
-		})
+		}
+		user, password, err := d.Cloud.DatabaseCredentials(callerOf(c).user, fam, id)
 		if err != nil {
 			return err
 		}
@@ -24,18 +20,10 @@ func (d *dbAPI) credentials(fam string) fiber.Handler {
 }
 
 // resetCredentials gives the database a new random root password, read through the credentials
-// view once the reset is over (a few seconds during which the database answers 400 "busy").
+// view once the reset is over (a few seconds during which the database answers 400 "busy"), and
+// answers {}.
 func (d *dbAPI) resetCredentials(fam string) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		password, cl := cloudstore.NewDatabasePassword(), callerOf(c)
-		return d.answerEmpty(c, d.write(c, fam, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
-			db, err := cloudstore.ResetDatabaseCredentials(tx, db, password, now)
-			if err != nil {
-				return err
-			}
-			return d.record(tx, cl, "database_credentials_reset", db.EventEntity(), now)
-		}))
-	}
+	return d.action(fam, d.Cloud.ResetDatabaseCredentials)
 }
 
 // sslView is a DatabaseSSL: the CA certificate (PEM), base64-encoded by encoding/json.
@@ -46,11 +34,11 @@ type sslView struct {
 // ssl shows an active database's CA certificate.
 func (d *dbAPI) ssl(fam string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		var pem []byte
-		err := d.read(c, fam, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) (err error) {
-			pem, err = cloudstore.DatabaseCA(tx, db, now)
+		id, err := pathID(c, "instanceId")
+		if err != nil {
 			return err
-		})
+		}
+		pem, err := d.Cloud.DatabaseCA(callerOf(c).user, fam, id)
 		if err != nil {
 			return err
 		}

@@ -1,21 +1,18 @@
 package cloudapi
 
 import (
-	"time"
-
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
 )
 
 // listBackups lists a database's complete backups (not while it provisions).
 func (d *dbAPI) listBackups(fam string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		var list []cloudstore.DatabaseBackup
-		err := d.read(c, fam, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) (err error) {
-			list, err = cloudstore.DatabaseBackups(tx, db, now)
+		id, err := pathID(c, "instanceId")
+		if err != nil {
 			return err
-		})
+		}
+		list, err := d.Cloud.DatabaseBackups(callerOf(c).user, fam, id)
 		if err != nil {
 			return err
 		}
@@ -26,15 +23,15 @@ func (d *dbAPI) listBackups(fam string) fiber.Handler {
 // getBackup shows one backup.
 func (d *dbAPI) getBackup(fam string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		id, err := pathID(c, "backupId")
+		backup, err := pathID(c, "backupId")
 		if err != nil {
 			return err
 		}
-		var b cloudstore.DatabaseBackup
-		err = d.read(c, fam, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) (err error) {
-			b, err = cloudstore.DatabaseBackupOf(tx, db, id, now)
+		id, err := pathID(c, "instanceId")
+		if err != nil {
 			return err
-		})
+		}
+		b, err := d.Cloud.DatabaseBackup(callerOf(c).user, fam, id, backup)
 		if err != nil {
 			return err
 		}
@@ -51,50 +48,37 @@ func (d *dbAPI) snapshot(fam string) fiber.Handler {
 			return err
 		}
 		label, target := b.str("label"), b.str("target")
-		cl := callerOf(c)
-		err = d.write(c, fam, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
-			db, err := cloudstore.SnapshotDatabase(tx, db, label, target, now)
-			if b.with(err) != nil {
-				return b.with(err)
-			}
-			return d.record(tx, cl, "database_backup_create", db.EventEntity(), now)
-		})
+		id, err := pathID(c, "instanceId")
 		if err != nil {
 			return err
 		}
-		return c.JSON(fiber.Map{})
+		return d.answerEmpty(c, d.Cloud.SnapshotDatabase(callerOf(c).user, fam, id, label, target, b.problems))
 	}
 }
 
-// deleteBackup removes a backup and answers {} (the reference names no event for it).
+// deleteBackup removes a backup and answers {}.
 func (d *dbAPI) deleteBackup(fam string) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		id, err := pathID(c, "backupId")
-		if err != nil {
-			return err
-		}
-		return d.answerEmpty(c, d.write(c, fam, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
-			return cloudstore.DeleteDatabaseBackup(tx, db, id, now)
-		}))
-	}
+	return d.backupAction(fam, d.Cloud.DeleteDatabaseBackup)
 }
 
 // restore replaces the database's data with a backup's and answers {}: restoring, then active —
 // or failed for a backup older than the last credentials reset.
 func (d *dbAPI) restore(fam string) fiber.Handler {
+	return d.backupAction(fam, d.Cloud.RestoreDatabaseBackup)
+}
+
+// backupAction answers {} after op on the backup of the path.
+func (d *dbAPI) backupAction(fam string, op func(by cloudstore.User, fam string, id, backupID uint64) error) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		id, err := pathID(c, "backupId")
+		backup, err := pathID(c, "backupId")
 		if err != nil {
 			return err
 		}
-		cl := callerOf(c)
-		return d.answerEmpty(c, d.write(c, fam, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
-			db, err := cloudstore.RestoreDatabaseBackup(tx, db, id, now)
-			if err != nil {
-				return err
-			}
-			return d.record(tx, cl, "database_backup_restore", db.EventEntity(), now)
-		}))
+		id, err := pathID(c, "instanceId")
+		if err != nil {
+			return err
+		}
+		return d.answerEmpty(c, op(callerOf(c).user, fam, id, backup))
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 
 // catalogue returns the cached catalogue.
 func (d *dbAPI) catalogue() (cloudstore.DatabaseCatalog, error) {
-	return d.catalog.Get(struct{}{}, cloudstore.GetDatabaseCatalog)
+	return d.Cloud.DatabaseCatalog()
 }
 
 // engineFields are the DatabaseEngine's filterable fields.

@@ -1,11 +1,9 @@
 package cloudapi
 
 import (
-	"time"
-
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
 )
 
 // list answers a family's list (fam "" is GET /databases/instances: every family, generic shape).
@@ -15,7 +13,7 @@ func (d *dbAPI) list(fam string) fiber.Handler {
 		view = viewGenericDatabase
 	}
 	return func(c *fiber.Ctx) error {
-		items, err := d.visible(c, fam)
+		items, err := d.Cloud.VisibleDatabases(callerOf(c).user, fam)
 		if err != nil {
 			return err
 		}
@@ -26,43 +24,30 @@ func (d *dbAPI) list(fam string) fiber.Handler {
 // get shows one database in its family's shape.
 func (d *dbAPI) get(fam string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		var out any
-		err := d.read(c, fam, func(_ *bbolt.Tx, db cloudstore.Database, now time.Time) error {
-			out = viewDatabase(db.At(now))
-			return nil
-		})
+		id, err := pathID(c, "instanceId")
 		if err != nil {
 			return err
 		}
-		return c.JSON(out)
+		db, err := d.Cloud.Database(callerOf(c).user, fam, id)
+		if err != nil {
+			return err
+		}
+		return c.JSON(viewDatabase(db))
 	}
 }
 
-// create provisions a sqldb database and answers it provisioning (hosts null). Restricted users
-// need the add_databases grant.
+// create provisions a sqldb database and answers it provisioning (hosts null). A caller the
+// domain would refuse is refused before the body is read.
 func (d *dbAPI) create(c *fiber.Ctx) error {
-	cl, now := callerOf(c), d.Clock.Now()
-	if cl.user.Restricted && (cl.user.Grants == nil || !cl.user.Grants.Global.AddDatabases) {
-		return errUnauthorized
+	cl := callerOf(c)
+	if err := cloudsvc.MayCreateDatabase(cl.user); err != nil {
+		return err
 	}
 	b, in, err := databaseCreateInput(c)
 	if err != nil {
 		return err
 	}
-	label := ""
-	if in.Label != nil && len(*in.Label) <= 32 {
-		label = *in.Label
-	}
-	if in.Secrets, err = cloudstore.NewDatabaseSecrets(label, now); err != nil {
-		return err
-	}
-	var db cloudstore.Database
-	err = d.Store.Write(func(tx *bbolt.Tx) error {
-		if db, err = cloudstore.CreateDatabase(tx, cl.user, in, now, d.provisionTime()); b.with(err) != nil {
-			return b.with(err)
-		}
-		return d.record(tx, cl, "database_create", db.EventEntity(), now)
-	})
+	db, err := d.Cloud.CreateDatabase(cl.user, in, b.problems)
 	if err != nil {
 		return err
 	}
@@ -77,14 +62,11 @@ func (d *dbAPI) update(fam string) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		cl := callerOf(c)
-		var out cloudstore.Database
-		err = d.write(c, fam, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
-			if out, err = cloudstore.UpdateDatabase(tx, db, up, now); b.with(err) != nil {
-				return b.with(err)
-			}
-			return d.record(tx, cl, "database_update", out.EventEntity(), now)
-		})
+		id, err := pathID(c, "instanceId")
+		if err != nil {
+			return err
+		}
+		out, err := d.Cloud.UpdateDatabase(callerOf(c).user, fam, id, up, b.problems)
 		if err != nil {
 			return err
 		}
@@ -94,36 +76,21 @@ func (d *dbAPI) update(fam string) fiber.Handler {
 
 // remove deletes an active, failed or degraded database (unrestricted users only).
 func (d *dbAPI) remove(fam string) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		cl := callerOf(c)
-		err := d.write(c, fam, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
-			if err := cloudstore.DeleteDatabase(tx, db, now); err != nil {
-				return err
-			}
-			return d.record(tx, cl, "database_delete", db.EventEntity(), now)
-		})
-		if err != nil {
-			return err
-		}
-		return c.JSON(fiber.Map{})
-	}
+	return d.action(fam, d.Cloud.DeleteDatabase)
 }
 
-// patch applies OS patches: the database is updating for a while, with a notification. The
-// reference names no event for it; it is recorded as database_update.
+// patch applies OS patches: the database is updating for a while, with a notification.
 func (d *dbAPI) patch(fam string) fiber.Handler {
+	return d.action(fam, d.Cloud.PatchDatabase)
+}
+
+// action answers {} after op on the database of the path.
+func (d *dbAPI) action(fam string, op func(by cloudstore.User, fam string, id uint64) error) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		cl := callerOf(c)
-		err := d.write(c, fam, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
-			db, err := cloudstore.PatchDatabase(tx, db, now)
-			if err != nil {
-				return err
-			}
-			return d.record(tx, cl, "database_update", db.EventEntity(), now)
-		})
+		id, err := pathID(c, "instanceId")
 		if err != nil {
 			return err
 		}
-		return c.JSON(fiber.Map{})
+		return d.answerEmpty(c, op(callerOf(c).user, fam, id))
 	}
 }

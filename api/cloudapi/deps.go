@@ -6,14 +6,17 @@ import (
 	"log/slog"
 
 	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
-	"github.com/pocketforge/pocketforge/store/cloudstore"
 )
 
 // Deps is what the cloud API works on.
 type Deps struct {
+	// Cloud is the cloud domain the handlers call; nil: Bind builds one from the fields below
+	// (Store, Clock, Log, ExternalURL, TransferDelay, DatabaseProvisionTime).
+	Cloud *cloudsvc.Service
 	Store *store.DB
 	Clock clock.Clock
 	Log   *slog.Logger
@@ -25,20 +28,26 @@ type Deps struct {
 	Limiter *ratelimit.Limiter
 	// Jobs receives the cloud API's clock-driven background work.
 	Jobs *jobs.Runner
-	// TransferDelay is how long after acceptance a service transfer completes (0: the default).
+	// TransferDelay is how long after acceptance a service transfer completes (0: the default);
+	// used only to build Cloud when it is nil.
 	TransferDelay time.Duration
-	// DatabaseProvisionTime is how long a new managed database stays provisioning (0: the default).
+	// DatabaseProvisionTime is how long a new managed database stays provisioning (0: the
+	// default); used only to build Cloud when it is nil.
 	DatabaseProvisionTime time.Duration
 }
 
-// api carries Deps to the handlers, with the caches of the hot reads: the caller behind a token
-// hash, and an account's users. Both are valid until the next committed write (store.Memo).
+// api carries Deps to the handlers, with the cache of the hottest read: the caller behind a
+// token hash, valid until the next committed write (store.Memo).
 type api struct {
 	Deps
-	callers      *store.Memo[string, *caller]
-	accountUsers *store.Memo[uint64, []cloudstore.User]
+	callers *store.Memo[string, *caller]
 }
 
 func newAPI(d Deps) *api {
-	return &api{Deps: d, callers: store.NewMemo[string, *caller](d.Store), accountUsers: store.NewMemo[uint64, []cloudstore.User](d.Store)}
+	if d.Cloud == nil {
+		d.Cloud = cloudsvc.New(d.Store, d.Clock, d.Log, cloudsvc.Options{
+			TransferDelay: d.TransferDelay, DatabaseProvisionTime: d.DatabaseProvisionTime, ExternalURL: d.ExternalURL,
+		})
+	}
+	return &api{Deps: d, callers: store.NewMemo[string, *caller](d.Store)}
 }

@@ -3,17 +3,16 @@ package cloudapi
 import (
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
 )
 
 // eventHistory is how far back the events list reaches (the seed's 90 days).
-const eventHistory = 90 * 24 * time.Hour
+const eventHistory = cloudsvc.EventHistory
 
 // bindEvents registers the events endpoints. /seen needs read_write grants but only the
 // events:read_only scope, as the reference says; every one of them is read_only by scope.
@@ -78,22 +77,13 @@ func eventID(c *fiber.Ctx) (uint64, error) {
 	return id, nil
 }
 
-// visibleEvent returns the event if the caller may see it (grants) and it is within 90 days.
-func (a *api) visibleEvent(tx *bbolt.Tx, cl *caller, id uint64) (cloudstore.Event, error) {
-	e, err := cloudstore.AccountEvent(tx, cl.user.AccountID, id)
-	if err == nil && (!canSeeEvent(cl.user, e) || e.Created.Before(a.Clock.Now().Add(-eventHistory))) {
-		err = fmt.Errorf("event %d: %w", id, store.ErrNotFound)
-	}
-	return e, err
-}
-
 func (a *api) getEvent(c *fiber.Ctx) error {
 	id, err := eventID(c)
 	if err != nil {
 		return err
 	}
-	var e cloudstore.Event
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) { e, err = a.visibleEvent(tx, callerOf(c), id); return }); err != nil {
+	e, err := a.Cloud.Event(callerOf(c).user, id)
+	if err != nil {
 		return err
 	}
 	return c.JSON(viewEvent(e))
@@ -105,37 +95,20 @@ func (a *api) readEvent(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	cl := callerOf(c)
-	err = a.Store.Write(func(tx *bbolt.Tx) error {
-		if _, err := a.visibleEvent(tx, cl, id); err != nil {
-			return err
-		}
-		return cloudstore.MarkEventRead(tx, cl.user.AccountID, id)
-	})
-	if err != nil {
+	if err := a.Cloud.MarkEventRead(callerOf(c).user, id); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{})
 }
 
-// seenEvent marks every event up to and including the id as seen; restricted users need
-// read_write access to the account (the reference's grant for /seen).
+// seenEvent marks every event up to and including the id as seen (restricted users need the
+// read_write account grant).
 func (a *api) seenEvent(c *fiber.Ctx) error {
 	id, err := eventID(c)
 	if err != nil {
 		return err
 	}
-	cl := callerOf(c)
-	if cl.user.Restricted && cl.user.Grants.AccountAccess() != cloudstore.ReadWrite {
-		return errUnauthorized
-	}
-	err = a.Store.Write(func(tx *bbolt.Tx) error {
-		if _, err := a.visibleEvent(tx, cl, id); err != nil {
-			return err
-		}
-		return cloudstore.MarkEventsSeen(tx, cl.user.AccountID, id)
-	})
-	if err != nil {
+	if err := a.Cloud.MarkEventsSeen(callerOf(c).user, id); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{})

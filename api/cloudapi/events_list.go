@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"go.etcd.io/bbolt"
 )
@@ -102,7 +103,7 @@ func eventPageDecoded(tx *bbolt.Tx, cl *caller, r cloudstore.EventRange, filter 
 			ferr = err
 			return false
 		}
-		if canSeeEvent(cl.user, e) && filter.Match(e) {
+		if cloudsvc.CanSeeEvent(cl.user, e) && filter.Match(e) {
 			events = append(events, e)
 		}
 		return true

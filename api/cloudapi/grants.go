@@ -6,8 +6,8 @@ import (
 	"net/http"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
 )
 
 // grantEntry is one entity in a grants array: every entity of the account is listed, with
@@ -42,15 +42,7 @@ func viewGrants(u cloudstore.User, owned cloudstore.Entities) map[string]any {
 
 // getGrants answers 204 with no body for an unrestricted user: there are no grants to show.
 func (a *api) getGrants(c *fiber.Ctx) error {
-	var u cloudstore.User
-	var owned cloudstore.Entities
-	err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		if u, err = cloudstore.AccountUser(tx, callerOf(c).user.AccountID, c.Params("username")); err != nil {
-			return err
-		}
-		owned, err = cloudstore.AccountEntities(tx, u.AccountID)
-		return err
-	})
+	u, owned, err := a.Cloud.Grants(callerOf(c).user.AccountID, c.Params("username"))
 	if err != nil {
 		return err
 	}
@@ -68,44 +60,25 @@ func (a *api) putGrants(c *fiber.Ctx) error {
 		return err
 	}
 	changes := grantChanges(b)
-	cl, now := callerOf(c), a.Clock.Now()
-	var u cloudstore.User
-	var owned cloudstore.Entities
-	err = a.Store.Write(func(tx *bbolt.Tx) error {
-		if u, err = cloudstore.AccountUser(tx, cl.user.AccountID, c.Params("username")); err != nil {
-			return err
-		}
-		global := mergeGlobal(b, u.Grants)
-		if u, err = cloudstore.SetGrants(tx, u, global, changes); b.with(err) != nil {
-			return b.with(err) // problems roll the transaction back
-		}
-		if owned, err = cloudstore.AccountEntities(tx, u.AccountID); err != nil {
-			return err
-		}
-		return a.record(tx, cl, "user_update", userEntity(u), now)
-	})
+	global := globalChange(b)
+	u, owned, err := a.Cloud.SetGrants(callerOf(c).user, c.Params("username"), global, changes, b.problems)
 	if err != nil {
 		return err
 	}
 	return c.JSON(viewGrants(u, owned))
 }
 
-// mergeGlobal overlays the sent global flags on the current ones; nil when none were sent.
-// Keys of other names (linodego sends the real service's add_linodes…) are ignored.
-func mergeGlobal(b *body, cur *cloudstore.Grants) *cloudstore.GlobalGrants {
+// globalChange reads the global flags the body sends, each checked for its type; nil when
+// global was not sent. Keys of other names (linodego sends the real service's add_linodes…)
+// are ignored.
+func globalChange(b *body) cloudsvc.GlobalChange {
 	var sent map[string]json.RawMessage
 	if !b.decode("global", "an object", &sent) {
 		return nil
 	}
-	var base cloudstore.GlobalGrants
-	if cur != nil {
-		base = cur.Global
-	}
-	current := map[string]json.RawMessage{}
-	raw, _ := json.Marshal(base)
-	_ = json.Unmarshal(raw, &current)
+	out := cloudsvc.GlobalChange{}
 	for key, val := range sent {
-		if _, known := current[key]; !known {
+		if !cloudsvc.IsGlobalGrant(key) {
 			continue
 		}
 		var probe any
@@ -118,12 +91,9 @@ func mergeGlobal(b *body, cur *cloudstore.Grants) *cloudstore.GlobalGrants {
 			b.problems.Add("global."+key, map[bool]string{true: "Must be a string or null", false: "Must be a boolean"}[key == "account_access"])
 			continue
 		}
-		current[key] = val
+		out[key] = val
 	}
-	raw, _ = json.Marshal(current)
-	var out cloudstore.GlobalGrants
-	_ = json.Unmarshal(raw, &out)
-	return &out
+	return out
 }
 
 // grantChanges reads the entity arrays the body sends.

@@ -6,12 +6,11 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"github.com/pocketforge/pocketforge/web"
-	"go.etcd.io/bbolt"
 )
 
 // authRequest is a validated authorization request (RFC 6749 §4.1.1, §4.2.1, RFC 7636).
@@ -50,7 +49,8 @@ func (e *redirectError) Error() string { return e.code }
 func (a *api) parseAuthRequest(c *fiber.Ctx) (authRequest, error) {
 	var r authRequest
 	clientID := c.FormValue("client_id")
-	err := a.Store.View(func(tx *bbolt.Tx) (err error) { r.client, err = cloudstore.GetClient(tx, clientID); return })
+	var err error
+	r.client, err = a.Cloud.Client(clientID)
 	if clientID == "" || err != nil {
 		return r, &pageError{"Unknown application", "The application that sent you here is not registered (client_id " + strconv.Quote(clientID) + ")."}
 	}
@@ -169,45 +169,25 @@ func (a *api) authorizeSubmit(c *fiber.Ctx) error {
 		return a.authorizeError(c, r, &redirectError{"access_denied", "the user denied the request"})
 	}
 	username, password := c.FormValue("username"), c.FormValue("password")
-	now, ip := a.Clock.Now(), c.IP()
-	params := url.Values{}
-	err = a.Store.Write(func(tx *bbolt.Tx) error {
-		u, err := cloudstore.CheckLogin(tx, username, password)
-		if err != nil {
-			return err
-		}
-		if _, err := cloudstore.RecordLogin(tx, u, ip, now); err != nil {
-			return err
-		}
-		return grantAccess(tx, r, u, params, now)
-	})
+	code, token, err := a.Cloud.Authorize(username, password, c.IP(), cloudsvc.AuthGrant{Client: r.client,
+		Implicit: r.responseType == "token", Scopes: r.scopes, RedirectURI: r.redirectURI, Challenge: r.challenge})
 	if errors.Is(err, cloudstore.ErrLoginFailed) {
 		return a.showLogin(c, r, http.StatusUnauthorized, username, "Invalid username or password.")
 	}
 	if err != nil {
 		return err
 	}
+	params := url.Values{}
+	if r.responseType == "token" {
+		params.Set("access_token", token)
+		params.Set("token_type", "bearer")
+		params.Set("expires_in", strconv.Itoa(int(cloudstore.OAuthTokenLifetime.Seconds())))
+		params.Set("scopes", r.scopes)
+	} else {
+		params.Set("code", code)
+	}
 	if r.state != "" {
 		params.Set("state", r.state)
 	}
 	return redirectWith(c, r.redirectURI, r.responseType == "token", params)
-}
-
-// grantAccess issues the code (code flow) or the access token (implicit flow) into params.
-func grantAccess(tx *bbolt.Tx, r authRequest, u cloudstore.User, params url.Values, now time.Time) error {
-	if r.responseType == "token" {
-		issued, err := cloudstore.IssueImplicit(tx, r.client, u.Username, r.scopes, now)
-		if err != nil {
-			return err
-		}
-		params.Set("access_token", issued.Access)
-		params.Set("token_type", "bearer")
-		params.Set("expires_in", strconv.Itoa(int(cloudstore.OAuthTokenLifetime.Seconds())))
-		params.Set("scopes", r.scopes)
-		return nil
-	}
-	code, err := cloudstore.IssueCode(tx, cloudstore.Code{ClientID: r.client.ID, Username: u.Username, Scopes: r.scopes,
-		RedirectURI: r.redirectURI, Challenge: r.challenge}, now)
-	params.Set("code", code)
-	return err
 }

@@ -4,7 +4,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
 )
 
 // bindOAuthClients registers the OAuth client endpoints: account-wide, so restricted users
@@ -46,27 +45,17 @@ var clientFields = listing.Fields[cloudstore.Client]{
 	"public": func(c cloudstore.Client) any { return c.Public },
 }
 
-func clientEntity(cl cloudstore.Client) *cloudstore.EventEntity {
-	return &cloudstore.EventEntity{ID: cl.ID, Label: cl.Label, Type: "oauth_client", URL: "/v4/account/oauth-clients/" + cl.ID}
-}
-
 func (a *api) listClients(c *fiber.Ctx) error {
-	var list []cloudstore.Client
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		list, err = cloudstore.AccountClients(tx, callerOf(c).user.AccountID)
-		return err
-	}); err != nil {
+	list, err := a.Cloud.AccountClients(callerOf(c).user.AccountID)
+	if err != nil {
 		return err
 	}
 	return renderList(c, list, clientFields, a.viewClient)
 }
 
 func (a *api) getClient(c *fiber.Ctx) error {
-	var cl cloudstore.Client
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		cl, err = cloudstore.AccountClient(tx, callerOf(c).user.AccountID, c.Params("clientId"))
-		return err
-	}); err != nil {
+	cl, err := a.Cloud.AccountClient(callerOf(c).user.AccountID, c.Params("clientId"))
+	if err != nil {
 		return err
 	}
 	return c.JSON(a.viewClient(cl))
@@ -87,15 +76,7 @@ func (a *api) createClient(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	caller, now := callerOf(c), a.Clock.Now()
-	var cl cloudstore.Client
-	var secret string
-	err = a.Store.Write(func(tx *bbolt.Tx) error {
-		if cl, secret, err = cloudstore.CreateClient(tx, caller.user.AccountID, in, now); err != nil {
-			return err
-		}
-		return a.record(tx, caller, "oauth_client_create", clientEntity(cl), now)
-	})
+	cl, secret, err := a.Cloud.CreateClient(callerOf(c).user, in)
 	if err != nil {
 		return err
 	}
@@ -109,56 +90,23 @@ func (a *api) updateClient(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	caller, now := callerOf(c), a.Clock.Now()
-	var cl cloudstore.Client
-	err = a.Store.Write(func(tx *bbolt.Tx) error {
-		if cl, err = cloudstore.AccountClient(tx, caller.user.AccountID, c.Params("clientId")); err != nil {
-			return err
-		}
-		if cl, err = cloudstore.UpdateClient(tx, cl, in); err != nil {
-			return err
-		}
-		return a.record(tx, caller, "oauth_client_update", clientEntity(cl), now)
-	})
+	cl, err := a.Cloud.UpdateClient(callerOf(c).user, c.Params("clientId"), in)
 	if err != nil {
 		return err
 	}
 	return c.JSON(a.viewClient(cl))
 }
 
-// deleteClient removes the client: its id and secret stop working and every token issued to it
-// is revoked, in the same transaction.
+// deleteClient removes the client; every token issued to it is revoked.
 func (a *api) deleteClient(c *fiber.Ctx) error {
-	caller, now := callerOf(c), a.Clock.Now()
-	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		cl, err := cloudstore.AccountClient(tx, caller.user.AccountID, c.Params("clientId"))
-		if err != nil {
-			return err
-		}
-		if err := cloudstore.DeleteClient(tx, cl); err != nil {
-			return err
-		}
-		return a.record(tx, caller, "oauth_client_delete", clientEntity(cl), now)
-	})
-	if err != nil {
+	if err := a.Cloud.DeleteClient(callerOf(c).user, c.Params("clientId")); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{})
 }
 
 func (a *api) resetClientSecret(c *fiber.Ctx) error {
-	caller, now := callerOf(c), a.Clock.Now()
-	var cl cloudstore.Client
-	var secret string
-	err := a.Store.Write(func(tx *bbolt.Tx) (err error) {
-		if cl, err = cloudstore.AccountClient(tx, caller.user.AccountID, c.Params("clientId")); err != nil {
-			return err
-		}
-		if cl, secret, err = cloudstore.ResetSecret(tx, cl); err != nil {
-			return err
-		}
-		return a.record(tx, caller, "oauth_client_secret_reset", clientEntity(cl), now)
-	})
+	cl, secret, err := a.Cloud.ResetClientSecret(callerOf(c).user, c.Params("clientId"))
 	if err != nil {
 		return err
 	}
@@ -167,19 +115,11 @@ func (a *api) resetClientSecret(c *fiber.Ctx) error {
 	return c.JSON(v)
 }
 
-// putThumbnail stores the request body, which must be a PNG image (checked by content, not by
-// the Content-Type alone), as the client's public thumbnail.
+// putThumbnail stores the request body as the client's public thumbnail (the domain checks it
+// is a PNG by content, not by the Content-Type alone).
 func (a *api) putThumbnail(c *fiber.Ctx) error {
-	caller := callerOf(c)
 	png := append([]byte(nil), c.Body()...) // fiber reuses the buffer; Write may run later
-	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		cl, err := cloudstore.AccountClient(tx, caller.user.AccountID, c.Params("clientId"))
-		if err != nil {
-			return err
-		}
-		return cloudstore.SetThumbnail(tx, cl, png)
-	})
-	if err != nil {
+	if err := a.Cloud.SetClientThumbnail(callerOf(c).user, c.Params("clientId"), png); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{})
@@ -187,11 +127,8 @@ func (a *api) putThumbnail(c *fiber.Ctx) error {
 
 // getThumbnail is public: anyone may see a client's thumbnail (the consent page shows it).
 func (a *api) getThumbnail(c *fiber.Ctx) error {
-	var png []byte
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		png, err = cloudstore.Thumbnail(tx, c.Params("clientId"))
-		return err
-	}); err != nil {
+	png, err := a.Cloud.ClientThumbnail(c.Params("clientId"))
+	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderContentType, "image/png")

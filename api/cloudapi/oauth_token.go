@@ -7,7 +7,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"github.com/pocketforge/pocketforge/web"
-	"go.etcd.io/bbolt"
 )
 
 // bindOAuth registers the login server: {auth_url} is the appliance itself.
@@ -47,7 +46,6 @@ type tokenResponse struct {
 // the refresh (grant_type=refresh_token), form-urlencoded or multipart.
 func (a *api) token(c *fiber.Ctx) error {
 	clientID, secret := c.FormValue("client_id"), c.FormValue("client_secret")
-	now := a.Clock.Now()
 	var issued cloudstore.Issued
 	var err error
 	switch grant := c.FormValue("grant_type", "authorization_code"); grant {
@@ -57,15 +55,13 @@ func (a *api) token(c *fiber.Ctx) error {
 		}
 		in := cloudstore.Exchange{ClientID: clientID, ClientSecret: secret, Code: c.FormValue("code"),
 			CodeVerifier: c.FormValue("code_verifier"), RedirectURI: c.FormValue("redirect_uri")}
-		issued, err = a.issue(func(tx *bbolt.Tx) (cloudstore.Issued, error) { return cloudstore.ExchangeCode(tx, in, now) })
+		issued, err = a.Cloud.ExchangeCode(in)
 	case "refresh_token":
 		refresh := c.FormValue("refresh_token")
 		if refresh == "" || clientID == "" {
 			return oauthError(c, &cloudstore.OAuthError{Code: "invalid_request", Description: "client_id and refresh_token are required"})
 		}
-		issued, err = a.issue(func(tx *bbolt.Tx) (cloudstore.Issued, error) {
-			return cloudstore.RefreshToken(tx, clientID, secret, refresh, now)
-		})
+		issued, err = a.Cloud.RefreshToken(clientID, secret, refresh)
 	default:
 		return oauthError(c, &cloudstore.OAuthError{Code: "unsupported_grant_type", Description: "grant_type must be authorization_code or refresh_token"})
 	}
@@ -79,27 +75,6 @@ func (a *api) token(c *fiber.Ctx) error {
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return c.JSON(resp)
-}
-
-// issue runs a token grant in a write transaction. A refusal (an OAuthError) still commits the
-// transaction — a reused code's revocation of the tokens it issued must stick — and is returned.
-func (a *api) issue(grant func(tx *bbolt.Tx) (cloudstore.Issued, error)) (cloudstore.Issued, error) {
-	var issued cloudstore.Issued
-	var refusal error
-	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		var err error
-		issued, err = grant(tx)
-		var oe *cloudstore.OAuthError
-		if refusal = nil; errors.As(err, &oe) {
-			refusal = err
-			return nil
-		}
-		return err
-	})
-	if err == nil {
-		err = refusal
-	}
-	return issued, err
 }
 
 // oauthError answers in RFC 6749 §5.2's format; invalid_client is 401, the others 400. A
@@ -120,14 +95,7 @@ func oauthError(c *fiber.Ctx, err error) error {
 
 // expireToken is POST /oauth/token/expire: a client ends one of its tokens (secret required).
 func (a *api) expireToken(c *fiber.Ctx) error {
-	clientID, token := c.FormValue("client_id"), c.FormValue("token")
-	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		cl, err := cloudstore.GetClient(tx, clientID)
-		if err != nil || !cl.CheckSecret(c.FormValue("client_secret")) {
-			return &cloudstore.OAuthError{Code: "invalid_client", Description: "unknown client or wrong client_secret"}
-		}
-		return cloudstore.RevokeClientToken(tx, cl.ID, token)
-	})
+	err := a.Cloud.ExpireClientToken(c.FormValue("client_id"), c.FormValue("client_secret"), c.FormValue("token"))
 	if err != nil {
 		return oauthError(c, err)
 	}
@@ -137,17 +105,7 @@ func (a *api) expireToken(c *fiber.Ctx) error {
 // revoke is POST /oauth/revoke (RFC 7009): an access or refresh token of the client ends; an
 // unknown token is not an error.
 func (a *api) revoke(c *fiber.Ctx) error {
-	clientID, token := c.FormValue("client_id"), c.FormValue("token")
-	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		cl, err := cloudstore.GetClient(tx, clientID)
-		if err != nil {
-			return &cloudstore.OAuthError{Code: "invalid_client", Description: "unknown client_id"}
-		}
-		if s := c.FormValue("client_secret"); s != "" && !cl.CheckSecret(s) {
-			return &cloudstore.OAuthError{Code: "invalid_client", Description: "wrong client_secret"}
-		}
-		return cloudstore.RevokeClientToken(tx, cl.ID, token)
-	})
+	err := a.Cloud.RevokeClientToken(c.FormValue("client_id"), c.FormValue("client_secret"), c.FormValue("token"))
 	if err != nil {
 		return oauthError(c, err)
 	}
@@ -157,8 +115,7 @@ func (a *api) revoke(c *fiber.Ctx) error {
 // setupPage shows the password form of a welcome e-mail's link.
 func (a *api) setupPage(c *fiber.Ctx) error {
 	token := c.Query("token")
-	var u cloudstore.User
-	err := a.Store.View(func(tx *bbolt.Tx) (err error) { u, err = cloudstore.PendingSetup(tx, token, a.Clock.Now()); return })
+	u, err := a.Cloud.PendingSetup(token)
 	if err != nil {
 		return a.page(c, http.StatusNotFound, "message.html", web.Message{Title: "Link expired", Text: "This password link is unknown, used or expired. Ask an administrator of your account to create a new user."})
 	}
@@ -168,9 +125,7 @@ func (a *api) setupPage(c *fiber.Ctx) error {
 // setupSubmit sets the password; the link then stops working.
 func (a *api) setupSubmit(c *fiber.Ctx) error {
 	token, password := c.FormValue("token"), c.FormValue("password")
-	now := a.Clock.Now()
-	var u cloudstore.User
-	err := a.Store.Write(func(tx *bbolt.Tx) (err error) { u, err = cloudstore.CompleteSetup(tx, token, password, now); return })
+	u, err := a.Cloud.CompleteSetup(token, password)
 	switch {
 	case err == nil:
 		return a.page(c, http.StatusOK, "message.html", web.Message{Title: "Password set", Text: "You can now sign in as " + u.Username + "."})

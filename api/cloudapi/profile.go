@@ -7,10 +7,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
-	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
 )
 
 // bindProfile registers the caller's own profile, grants and personal access tokens.
@@ -57,11 +55,8 @@ func (a *api) getProfileGrants(c *fiber.Ctx) error {
 	if !u.Restricted {
 		return c.SendStatus(http.StatusNoContent)
 	}
-	var owned cloudstore.Entities
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		owned, err = cloudstore.AccountEntities(tx, u.AccountID)
-		return err
-	}); err != nil {
+	owned, err := a.Cloud.AccountEntities(u.AccountID)
+	if err != nil {
 		return err
 	}
 	return c.JSON(viewGrants(u, owned))
@@ -87,56 +82,36 @@ var tokenFields = listing.Fields[cloudstore.Token]{
 	"created": func(t cloudstore.Token) any { return t.Created },
 }
 
-// ownTokens are the caller's personal access tokens (the bootstrap token is one of the demo
-// owner's); OAuth tokens are apps, not listed here.
-func ownTokens(tx *bbolt.Tx, username string) ([]cloudstore.Token, error) {
-	all, err := cloudstore.UserTokens(tx, username, "")
-	if err != nil {
-		return nil, err
-	}
-	out := all[:0]
-	for _, t := range all {
-		if t.Kind != cloudstore.KindOAuth {
-			out = append(out, t)
-		}
-	}
-	return out, nil
-}
-
 func (a *api) listTokens(c *fiber.Ctx) error {
-	var tokens []cloudstore.Token
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		tokens, err = ownTokens(tx, callerOf(c).user.Username)
-		return err
-	}); err != nil {
+	tokens, err := a.Cloud.OwnTokens(callerOf(c).user.Username)
+	if err != nil {
 		return err
 	}
 	return renderList(c, tokens, tokenFields, viewToken)
 }
 
-// ownToken finds one of the caller's personal access tokens by the id in the path.
-func ownToken(tx *bbolt.Tx, c *fiber.Ctx) (cloudstore.Token, error) {
+// tokenID reads the token id of the path; a malformed one is simply not found.
+func tokenID(c *fiber.Ctx) (uint64, error) {
 	id, err := strconv.ParseUint(c.Params("tokenId"), 10, 64)
 	if err != nil {
-		return cloudstore.Token{}, fmt.Errorf("token: %w", store.ErrNotFound)
+		return 0, fmt.Errorf("token: %w", store.ErrNotFound)
 	}
-	t, err := cloudstore.TokenByID(tx, id)
-	if err != nil || t.Kind == cloudstore.KindOAuth || t.Username != callerOf(c).user.Username {
-		return cloudstore.Token{}, fmt.Errorf("token %d: %w", id, store.ErrNotFound)
-	}
-	return t, nil
+	return id, nil
 }
 
 func (a *api) getToken(c *fiber.Ctx) error {
-	var t cloudstore.Token
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) { t, err = ownToken(tx, c); return }); err != nil {
+	id, err := tokenID(c)
+	if err != nil {
+		return err
+	}
+	t, err := a.Cloud.OwnToken(callerOf(c).user.Username, id)
+	if err != nil {
 		return err
 	}
 	return c.JSON(viewToken(t))
 }
 
-// createToken makes a personal access token. It may not reach beyond the scopes of the token
-// that asks for it, so a narrow token cannot mint a wide one.
+// createToken makes a personal access token, within the scopes of the token asking for it.
 func (a *api) createToken(c *fiber.Ctx) error {
 	b, err := parseBody(c)
 	if err != nil {
@@ -149,41 +124,14 @@ func (a *api) createToken(c *fiber.Ctx) error {
 	if err := b.err(); err != nil {
 		return err
 	}
-	cl, now := callerOf(c), a.Clock.Now()
-	var t cloudstore.Token
-	var plain string
-	err = a.Store.Write(func(tx *bbolt.Tx) error {
-		if t, plain, err = cloudstore.CreatePAT(tx, cl.user, in, now); err != nil {
-			return err
-		}
-		if !scopesWithin(t.Scopes, cl.token.Scopes) {
-			return &kit.Error{Status: http.StatusBadRequest, Field: "scopes", Reason: "A token cannot have scopes the token creating it lacks"}
-		}
-		return a.record(tx, cl, "token_create", tokenEntity(t), now)
-	})
+	cl := callerOf(c)
+	t, plain, err := a.Cloud.CreatePAT(cl.user, cl.token.Scopes, in)
 	if err != nil {
 		return err
 	}
 	v := viewToken(t)
 	v.Token = plain
 	return c.JSON(v)
-}
-
-// scopesWithin reports whether every scope of want is allowed by have.
-func scopesWithin(want, have string) bool {
-	if have == cloudstore.AllScopes {
-		return true
-	}
-	if want == cloudstore.AllScopes {
-		return false
-	}
-	for _, s := range splitScopes(want) {
-		area, level, _ := cutScope(s)
-		if !cloudstore.ScopesAllow(have, area, level) {
-			return false
-		}
-	}
-	return true
 }
 
 func (a *api) updateToken(c *fiber.Ctx) error {
@@ -195,17 +143,11 @@ func (a *api) updateToken(c *fiber.Ctx) error {
 	if err := b.err(); err != nil {
 		return err
 	}
-	cl, now := callerOf(c), a.Clock.Now()
-	var t cloudstore.Token
-	err = a.Store.Write(func(tx *bbolt.Tx) error {
-		if t, err = ownToken(tx, c); err != nil || label == nil {
-			return err
-		}
-		if t, err = cloudstore.RenameToken(tx, t, *label); err != nil {
-			return err
-		}
-		return a.record(tx, cl, "token_update", tokenEntity(t), now)
-	})
+	id, err := tokenID(c)
+	if err != nil {
+		return err
+	}
+	t, err := a.Cloud.RenamePAT(callerOf(c).user, id, label)
 	if err != nil {
 		return err
 	}
@@ -214,23 +156,12 @@ func (a *api) updateToken(c *fiber.Ctx) error {
 
 // deleteToken revokes a personal access token at once (it may be the one making the call).
 func (a *api) deleteToken(c *fiber.Ctx) error {
-	cl, now := callerOf(c), a.Clock.Now()
-	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		t, err := ownToken(tx, c)
-		if err != nil {
-			return err
-		}
-		if err := cloudstore.RevokeToken(tx, t); err != nil {
-			return err
-		}
-		return a.record(tx, cl, "token_delete", tokenEntity(t), now)
-	})
+	id, err := tokenID(c)
 	if err != nil {
 		return err
 	}
+	if err := a.Cloud.RevokePAT(callerOf(c).user, id); err != nil {
+		return err
+	}
 	return c.JSON(fiber.Map{})
-}
-
-func tokenEntity(t cloudstore.Token) *cloudstore.EventEntity {
-	return &cloudstore.EventEntity{ID: t.ID, Label: t.Label, Type: "token", URL: fmt.Sprintf("/v4/profile/tokens/%d", t.ID)}
 }

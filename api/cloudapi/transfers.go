@@ -8,15 +8,13 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
 )
 
-// DefaultTransferDelay is how long after acceptance a transfer's instances move when
-// --transfer-delay is not set: a few seconds, so a demo sees it happen (the real service takes
-// up to three hours).
-const DefaultTransferDelay = 5 * time.Second
+// DefaultTransferDelay is cloudsvc.DefaultTransferDelay, under the name serve and the tests know.
+const DefaultTransferDelay = cloudsvc.DefaultTransferDelay
 
 // serviceTransferAcceptLimit is the seed's "service transfer accept: 2 requests per minute"
 // (per token), applied to the deprecated entity-transfer accept too: it is the same operation.
@@ -24,8 +22,8 @@ var serviceTransferAcceptLimit = ratelimit.Limit{Max: 2, Window: time.Minute}
 
 // bindTransfers registers service transfers and their deprecated twin, entity transfers, which
 // answer 299 with warnings. Both families serve the same transfers (an entity transfer is the old
-// name of a service transfer); all are unrestricted only. The clock job expires pending
-// transfers and completes accepted ones.
+// name of a service transfer); all are unrestricted only. (cloudsvc's clock job expires
+// pending transfers and completes accepted ones.)
 func (a *api) bindTransfers(r *routes) {
 	svc := access{area: "account", who: unrestrictedOnly}
 	svcAccept := access{area: "account", who: unrestrictedOnly, limit: serviceTransferAcceptLimit}
@@ -41,9 +39,6 @@ func (a *api) bindTransfers(r *routes) {
 	r.add(both, "GET", "/account/entity-transfers/:token", old, a.getServiceTransfer)
 	r.add(both, "DELETE", "/account/entity-transfers/:token", old, a.cancelServiceTransfer)
 	r.add(both, "POST", "/account/entity-transfers/:token/accept", oldAccept, a.acceptServiceTransfer)
-	if a.Jobs != nil {
-		a.Jobs.Add("transfers", a.serviceTransferJob)
-	}
 }
 
 // serviceTransferView is a ServiceTransfer (and EntityTransfer) as the API shows it to one account.
@@ -79,31 +74,23 @@ var serviceTransferFields = listing.Fields[serviceTransferView]{
 // listServiceTransfers lists the transfers the caller's account created or accepted, whoever
 // made them, as of now and as far as the account may still see them.
 func (a *api) listServiceTransfers(c *fiber.Ctx) error {
-	account, now := callerOf(c).user.AccountID, a.Clock.Now()
-	var list []cloudstore.Transfer
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		list, err = cloudstore.AccountTransfers(tx, account)
-		return err
-	}); err != nil {
+	account := callerOf(c).user.AccountID
+	list, err := a.Cloud.VisibleTransfers(account)
+	if err != nil {
 		return err
 	}
 	views := make([]serviceTransferView, 0, len(list))
 	for _, t := range list {
-		if t = t.At(now); cloudstore.VisibleTo(t, account) {
-			views = append(views, viewServiceTransfer(t, account))
-		}
+		views = append(views, viewServiceTransfer(t, account))
 	}
 	return renderList(c, views, serviceTransferFields, func(v serviceTransferView) serviceTransferView { return v })
 }
 
 // getServiceTransfer shows a transfer by token to any account allowed to see it (404 otherwise).
 func (a *api) getServiceTransfer(c *fiber.Ctx) error {
-	account, now := callerOf(c).user.AccountID, a.Clock.Now()
-	var t cloudstore.Transfer
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		t, err = cloudstore.ViewTransfer(tx, c.Params("token"), account, now)
-		return err
-	}); err != nil {
+	account := callerOf(c).user.AccountID
+	t, err := a.Cloud.Transfer(account, c.Params("token"))
+	if err != nil {
 		return err
 	}
 	return c.JSON(viewServiceTransfer(t, account))
@@ -117,18 +104,8 @@ func (a *api) createServiceTransfer(kind string) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		cl, now := callerOf(c), a.Clock.Now()
-		var t cloudstore.Transfer
-		err = a.Store.Write(func(tx *bbolt.Tx) error {
-			from, err := cloudstore.GetAccount(tx, cl.user.AccountID)
-			if err != nil {
-				return err
-			}
-			if t, err = cloudstore.CreateTransfer(tx, kind, from, ids, now); b.with(err) != nil {
-				return b.with(err)
-			}
-			return a.record(tx, cl, "entity_transfer_create", t.EventEntity(), now)
-		})
+		cl := callerOf(c)
+		t, err := a.Cloud.CreateTransfer(cl.user, kind, ids, b.problems)
 		if err != nil {
 			return err
 		}
@@ -139,7 +116,7 @@ func (a *api) createServiceTransfer(kind string) fiber.Handler {
 // serviceTransferInput reads the create body {"entities":{"instances":[ids]}}, noting each
 // malformed part on its field: "entities", "entities.instances" or "entities.instances[i]". A
 // malformed id is passed on as 0, so the domain's positions stay aligned (its second problem
-// there is not repeated, see body.with). When the list cannot be read at all, its problems are
+// there is not repeated, see cloudsvc.CreateTransfer). When the list cannot be read at all, its problems are
 // the answer. The real service's name for the list, "linodes" (what linodego sends), is accepted
 // as an alias of the seed's "instances", so real clients can transfer; answers use "instances".
 func serviceTransferInput(c *fiber.Ctx) (*body, []uint64, error) {
@@ -177,69 +154,17 @@ func serviceTransferInput(c *fiber.Ctx) (*body, []uint64, error) {
 
 // cancelServiceTransfer withdraws a pending transfer of the caller's account and answers {}.
 func (a *api) cancelServiceTransfer(c *fiber.Ctx) error {
-	cl, now, token := callerOf(c), a.Clock.Now(), strings.Clone(c.Params("token"))
-	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		t, err := cloudstore.GetTransfer(tx, token)
-		if err != nil {
-			return err
-		}
-		if t, err = cloudstore.CancelTransfer(tx, t, cl.user.AccountID, now); err != nil {
-			return err
-		}
-		return a.record(tx, cl, "entity_transfer_cancel", t.EventEntity(), now)
-	})
-	if err != nil {
+	if err := a.Cloud.CancelTransfer(callerOf(c).user, strings.Clone(c.Params("token"))); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{})
 }
 
-// acceptServiceTransfer takes a pending transfer for the caller's account and answers {}. The
-// transfer is read, checked and changed in one write transaction (see cloudstore.AcceptTransfer), so
-// two concurrent accepts cannot both succeed. Both accounts get an entity_transfer_accept event:
-// the creator's has no username (it was not one of its users).
+// acceptServiceTransfer takes a pending transfer for the caller's account (both accounts get an
+// event; see cloudsvc.AcceptTransfer) and answers {}.
 func (a *api) acceptServiceTransfer(c *fiber.Ctx) error {
-	cl, now, token := callerOf(c), a.Clock.Now(), strings.Clone(c.Params("token"))
-	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		t, err := cloudstore.GetTransfer(tx, token)
-		if err != nil {
-			return err
-		}
-		accepting, err := cloudstore.GetAccount(tx, cl.user.AccountID)
-		if err != nil {
-			return err
-		}
-		if t, err = cloudstore.AcceptTransfer(tx, t, accepting, now, a.transferDelay()); err != nil {
-			return err
-		}
-		if err := a.record(tx, cl, "entity_transfer_accept", t.EventEntity(), now); err != nil {
-			return err
-		}
-		return cloudstore.RecordEvent(tx, &cloudstore.Event{AccountID: t.From, Action: "entity_transfer_accept", Created: now, Entity: t.EventEntity()})
-	})
-	if err != nil {
+	if err := a.Cloud.AcceptTransfer(callerOf(c).user, strings.Clone(c.Params("token"))); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{})
-}
-
-// serviceTransferJob runs every second: it looks in a read transaction and writes only when a
-// transfer is due to expire or complete.
-func (a *api) serviceTransferJob(now time.Time) error {
-	due := false
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		due, err = cloudstore.TransfersDue(tx, now)
-		return err
-	}); err != nil || !due {
-		return err
-	}
-	return a.Store.Write(func(tx *bbolt.Tx) error { return cloudstore.TransferJob(tx, now) })
-}
-
-// transferDelay is the configured completion delay.
-func (a *api) transferDelay() time.Duration {
-	if a.TransferDelay <= 0 {
-		return DefaultTransferDelay
-	}
-	return a.TransferDelay
 }

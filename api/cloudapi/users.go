@@ -1,16 +1,9 @@
 package cloudapi
 
 import (
-	"fmt"
-	"net/http"
-	"time"
-
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
-	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 // bindUsers registers the users and grants endpoints (unrestricted users only).
@@ -45,8 +38,7 @@ func viewUser(u cloudstore.User) userView {
 var userFields = listing.Fields[cloudstore.User]{"username": func(u cloudstore.User) any { return u.Username }}
 
 func (a *api) listUsers(c *fiber.Ctx) error {
-	account := callerOf(c).user.AccountID
-	users, err := a.accountUsers.Get(account, func(tx *bbolt.Tx) ([]cloudstore.User, error) { return cloudstore.AccountUsers(tx, account) })
+	users, err := a.Cloud.AccountUsers(callerOf(c).user.AccountID)
 	if err != nil {
 		return err
 	}
@@ -54,17 +46,14 @@ func (a *api) listUsers(c *fiber.Ctx) error {
 }
 
 func (a *api) getUser(c *fiber.Ctx) error {
-	var u cloudstore.User
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		u, err = cloudstore.AccountUser(tx, callerOf(c).user.AccountID, c.Params("username"))
-		return err
-	}); err != nil {
+	u, err := a.Cloud.AccountUser(callerOf(c).user.AccountID, c.Params("username"))
+	if err != nil {
 		return err
 	}
 	return c.JSON(viewUser(u))
 }
 
-// createUser adds a user and mails them a password-setup link (to the outbox).
+// createUser adds a user, who is mailed a password-setup link (to the outbox).
 func (a *api) createUser(c *fiber.Ctx) error {
 	b, err := parseBody(c)
 	if err != nil {
@@ -81,21 +70,7 @@ func (a *api) createUser(c *fiber.Ctx) error {
 	if r := b.boolean("restricted"); r != nil {
 		in.Restricted = *r
 	}
-	cl, now := callerOf(c), a.Clock.Now()
-	var u cloudstore.User
-	err = a.Store.Write(func(tx *bbolt.Tx) error {
-		if u, err = cloudstore.CreateUser(tx, cl.user.AccountID, in, now); b.with(err) != nil {
-			return b.with(err)
-		}
-		setup, err := cloudstore.IssuePasswordSetup(tx, u, now)
-		if err != nil {
-			return err
-		}
-		if err := outbox.Send(tx, a.welcomeMail(u, cl.user.Username, setup, now)); err != nil {
-			return err
-		}
-		return a.record(tx, cl, "user_create", userEntity(u), now)
-	})
+	u, err := a.Cloud.CreateUser(callerOf(c).user, in, b.problems)
 	if err != nil {
 		return err
 	}
@@ -111,77 +86,17 @@ func (a *api) updateUser(c *fiber.Ctx) error {
 	if err := b.err(); err != nil {
 		return err
 	}
-	cl, now := callerOf(c), a.Clock.Now()
-	name := c.Params("username")
-	var u cloudstore.User
-	err = a.Store.Write(func(tx *bbolt.Tx) error {
-		if u, err = cloudstore.AccountUser(tx, cl.user.AccountID, name); err != nil {
-			return err
-		}
-		if u, err = cloudstore.UpdateUser(tx, u, up); err != nil {
-			return err
-		}
-		return a.record(tx, cl, "user_update", userEntity(u), now)
-	})
+	u, err := a.Cloud.UpdateUser(callerOf(c).user, c.Params("username"), up)
 	if err != nil {
 		return err
 	}
 	return c.JSON(viewUser(u))
 }
 
-// deleteUser removes a user, logging them out. A user cannot delete themselves, and an account
-// keeps at least one unrestricted user (someone must be able to manage it).
+// deleteUser removes a user (see cloudsvc.DeleteUser for who may be removed).
 func (a *api) deleteUser(c *fiber.Ctx) error {
-	cl, now := callerOf(c), a.Clock.Now()
-	name := c.Params("username")
-	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		u, err := cloudstore.AccountUser(tx, cl.user.AccountID, name)
-		if err != nil {
-			return err
-		}
-		if u.Username == cl.user.Username {
-			return kit.Errorf(http.StatusBadRequest, "You cannot delete your own user")
-		}
-		if err := a.keepsAdmin(tx, u); err != nil {
-			return err
-		}
-		if err := cloudstore.DeleteUser(tx, u); err != nil {
-			return err
-		}
-		return a.record(tx, cl, "user_delete", userEntity(u), now)
-	})
-	if err != nil {
+	if err := a.Cloud.DeleteUser(callerOf(c).user, c.Params("username")); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{})
-}
-
-// keepsAdmin refuses to remove the account's last unrestricted user.
-func (a *api) keepsAdmin(tx *bbolt.Tx, leaving cloudstore.User) error {
-	users, err := cloudstore.AccountUsers(tx, leaving.AccountID)
-	if err != nil {
-		return err
-	}
-	for _, u := range users {
-		if !u.Restricted && u.Username != leaving.Username {
-			return nil
-		}
-	}
-	return kit.Errorf(http.StatusBadRequest, "An account must keep at least one unrestricted user")
-}
-
-// userEntity is a user as an event's entity.
-func userEntity(u cloudstore.User) *cloudstore.EventEntity {
-	return &cloudstore.EventEntity{ID: u.Username, Label: u.Username, Type: "user", URL: "/v4/account/users/" + u.Username}
-}
-
-// welcomeMail tells a new user how to set their password and log in.
-func (a *api) welcomeMail(u cloudstore.User, by, setup string, now time.Time) *outbox.Mail {
-	base := a.ExternalURL()
-	return &outbox.Mail{
-		Time: now, API: "cloud", From: "no-reply@pocketforge.test", To: []string{u.Email},
-		Subject: "Your new cloud user " + u.Username,
-		Body: fmt.Sprintf("Hello %s,\n\n%s created a user for you. Choose your password here (the link works for 7 days):\n\n  %s/oauth/password-setup?token=%s\n\nThen log in to apps through %s/oauth/authorize.\n",
-			u.Username, by, base, setup, base),
-	}
 }

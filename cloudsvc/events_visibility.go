@@ -1,15 +1,10 @@
-package cloudapi
+package cloudsvc
 
 import (
-	"net/http"
 	"slices"
 
-	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 )
-
-// errUnauthorized is the cloud API's 403.
-var errUnauthorized = kit.Errorf(http.StatusForbidden, "Unauthorized")
 
 // grantKinds maps event entity types to grant arrays.
 var grantKinds = map[string]string{
@@ -17,11 +12,11 @@ var grantKinds = map[string]string{
 	"balancer": "balancer", "nodebalancer": "balancer", "monitoring": "monitoring", "script": "script",
 }
 
-// canSeeEvent decides which events a user sees. Unrestricted users see all of the account's.
+// CanSeeEvent decides which events a user sees. Unrestricted users see all of the account's.
 // A restricted user sees: events about an entity they hold a grant on; their own actions and
 // events about themselves; and account-wide events (account, billing, OAuth clients,
 // transfers, other users) only with the account_access grant.
-func canSeeEvent(u cloudstore.User, e cloudstore.Event) bool {
+func CanSeeEvent(u cloudstore.User, e cloudstore.Event) bool {
 	if !u.Restricted {
 		return true
 	}

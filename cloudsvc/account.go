@@ -1,0 +1,81 @@
+package cloudsvc
+
+import (
+	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/store/outbox"
+	"go.etcd.io/bbolt"
+)
+
+// Account returns account id.
+func (s *Service) Account(id uint64) (cloudstore.Account, error) {
+	var acct cloudstore.Account
+	err := s.db.View(func(tx *bbolt.Tx) (err error) { acct, err = cloudstore.GetAccount(tx, id); return })
+	return acct, err
+}
+
+// UpdateSettings changes the network helper and backups settings of by's account (nil:
+// unchanged) and records account_settings_update.
+func (s *Service) UpdateSettings(by cloudstore.User, networkHelper, backups *bool) (cloudstore.Account, error) {
+	now := s.clk.Now()
+	var acct cloudstore.Account
+	err := s.db.Write(func(tx *bbolt.Tx) (err error) {
+		if acct, err = cloudstore.GetAccount(tx, by.AccountID); err != nil {
+			return err
+		}
+		if networkHelper != nil {
+			acct.Settings.NetworkHelper = *networkHelper
+		}
+		if backups != nil {
+			acct.Settings.BackupsEnabled = *backups
+		}
+		if err := cloudstore.PutAccount(tx, acct); err != nil {
+			return err
+		}
+		return record(tx, by, "account_settings_update", accountEntity(acct), now)
+	})
+	return acct, err
+}
+
+// EnableManaged turns the managed service on for by's whole account, mails the welcome to the
+// account's address and records managed_enabled. Enabling it again changes nothing and sends
+// nothing.
+func (s *Service) EnableManaged(by cloudstore.User) error {
+	now := s.clk.Now()
+	return s.db.Write(func(tx *bbolt.Tx) error {
+		acct, err := cloudstore.GetAccount(tx, by.AccountID)
+		if err != nil || acct.Settings.Managed {
+			return err
+		}
+		acct.Settings.Managed = true
+		if err := cloudstore.PutAccount(tx, acct); err != nil {
+			return err
+		}
+		mail := &outbox.Mail{Time: now, API: "cloud", From: "managed@pocketforge.test", To: []string{acct.Email},
+			Subject: "Welcome to the managed service",
+			Body:    "The managed service is now enabled for your whole account. Our team monitors your services around the clock.\n"}
+		if err := outbox.Send(tx, mail); err != nil {
+			return err
+		}
+		return record(tx, by, "managed_enabled", accountEntity(acct), now)
+	})
+}
+
+// accountEntity is the account as an event's entity.
+func accountEntity(acct cloudstore.Account) *cloudstore.EventEntity {
+	return &cloudstore.EventEntity{ID: acct.Euuid, Label: acct.Name, Type: "account", URL: "/v4/account"}
+}
+
+// NetworkUsage returns account's network use this month (GB): each instance's simulated traffic
+// over the hours the account owned it, by the clock, and the quota of the instances owned now.
+func (s *Service) NetworkUsage(account uint64) (used float64, quota int, err error) {
+	now := s.clk.Now()
+	err = s.db.View(func(tx *bbolt.Tx) error {
+		acct, err := cloudstore.GetAccount(tx, account)
+		if err != nil {
+			return err
+		}
+		used, quota, err = cloudstore.NetworkUsage(tx, acct.ID, now)
+		return err
+	})
+	return used, quota, err
+}

@@ -1,0 +1,82 @@
+package cloudsvc
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/store/outbox"
+	"go.etcd.io/bbolt"
+)
+
+// AccountRecord returns account id and its billing summary as of now.
+func (s *Service) AccountRecord(id uint64) (cloudstore.Account, cloudstore.BillingSummary, error) {
+	now := s.clk.Now()
+	var acct cloudstore.Account
+	var sum cloudstore.BillingSummary
+	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+		acct, sum, err = accountRecord(tx, id, now)
+		return err
+	})
+	return acct, sum, err
+}
+
+func accountRecord(tx *bbolt.Tx, id uint64, now time.Time) (cloudstore.Account, cloudstore.BillingSummary, error) {
+	acct, err := cloudstore.GetAccount(tx, id)
+	if err != nil {
+		return acct, cloudstore.BillingSummary{}, err
+	}
+	sum, err := cloudstore.AccountBillingSummary(tx, acct, now)
+	return acct, sum, err
+}
+
+// UpdateContact changes the contact fields of by's account that up sends (omitted ones stay),
+// records account_update and returns the account with its billing summary. parsed are the
+// problems the caller found reading the request (see CreateUser).
+func (s *Service) UpdateContact(by cloudstore.User, up cloudstore.ContactUpdate, parsed store.Problems) (cloudstore.Account, cloudstore.BillingSummary, error) {
+	now := s.clk.Now()
+	var acct cloudstore.Account
+	var sum cloudstore.BillingSummary
+	err := s.db.Write(func(tx *bbolt.Tx) (err error) {
+		if acct, err = cloudstore.GetAccount(tx, by.AccountID); err != nil {
+			return err
+		}
+		if acct, err = cloudstore.UpdateContact(acct, up); withParsed(parsed, err) != nil {
+			return withParsed(parsed, err)
+		}
+		if err := cloudstore.PutAccount(tx, acct); err != nil {
+			return err
+		}
+		if err := record(tx, by, "account_update", accountEntity(acct), now); err != nil {
+			return err
+		}
+		acct, sum, err = accountRecord(tx, acct.ID, now)
+		return err
+	})
+	return acct, sum, err
+}
+
+// CancelAccount closes by's account: the final invoice, the charge of the whole balance to the
+// default card (a conflict when it cannot be charged), the cancellation, every user's tokens
+// revoked, and a confirmation e-mail to the billing address quoting comments — all in one
+// transaction, so a failed charge cancels nothing.
+func (s *Service) CancelAccount(by cloudstore.User, comments string) (cloudstore.Account, error) {
+	now := s.clk.Now()
+	var acct cloudstore.Account
+	err := s.db.Write(func(tx *bbolt.Tx) (err error) {
+		if acct, err = cloudstore.CancelAccount(tx, by.AccountID, now); err != nil {
+			return err
+		}
+		return outbox.Send(tx, &outbox.Mail{
+			Time: now, API: "cloud", From: "billing@pocketforge.test", To: []string{acct.Email},
+			Subject: "Your account has been cancelled",
+			Body: fmt.Sprintf("Hello,\n\n%s cancelled account %s on %s UTC. Your final balance has been settled and every user has been logged out.\n\nYour comments:\n\n%s\n",
+				by.Username, acct.Name, now.UTC().Format(cloudTime), comments),
+		})
+	})
+	return acct, err
+}
+
+// cloudTime is the cloud's time layout: UTC, no zone, no fraction.
+const cloudTime = "2006-01-02T15:04:05"

@@ -1,0 +1,115 @@
+package cloudsvc
+
+import (
+	"time"
+
+	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"go.etcd.io/bbolt"
+)
+
+// MayCreateDatabase says whether by may create databases: a restricted user needs the
+// add_databases grant. CreateDatabase checks it too; a caller asks first to refuse before
+// reading a request it would not act on.
+func MayCreateDatabase(by cloudstore.User) error {
+	if by.Restricted && (by.Grants == nil || !by.Grants.Global.AddDatabases) {
+		return errUnauthorized
+	}
+	return nil
+}
+
+// CreateDatabase provisions a sqldb database for by's account, with fresh credentials and
+// certificates, and records database_create; it stays provisioning for the configured time.
+// parsed are the problems the caller found reading the request (see CreateUser).
+func (s *Service) CreateDatabase(by cloudstore.User, in cloudstore.NewDatabase, parsed store.Problems) (cloudstore.Database, error) {
+	if err := MayCreateDatabase(by); err != nil {
+		return cloudstore.Database{}, err
+	}
+	now := s.clk.Now()
+	label := ""
+	if in.Label != nil && len(*in.Label) <= 32 {
+		label = *in.Label
+	}
+	var err error
+	if in.Secrets, err = cloudstore.NewDatabaseSecrets(label, now); err != nil {
+		return cloudstore.Database{}, err
+	}
+	var db cloudstore.Database
+	err = s.db.Write(func(tx *bbolt.Tx) error {
+		if db, err = cloudstore.CreateDatabase(tx, by, in, now, s.provisionTime()); withParsed(parsed, err) != nil {
+			return withParsed(parsed, err)
+		}
+		return record(tx, by, "database_create", db.EventEntity(), now)
+	})
+	return db, err
+}
+
+// UpdateDatabase applies a change (label, allow_list, updates) to by's active database id of
+// fam, which is then updating, and records database_update. parsed are the problems the caller
+// found reading the request (see CreateUser).
+func (s *Service) UpdateDatabase(by cloudstore.User, fam string, id uint64, up cloudstore.DatabaseUpdate, parsed store.Problems) (cloudstore.Database, error) {
+	var out cloudstore.Database
+	err := s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) (err error) {
+		if out, err = cloudstore.UpdateDatabase(tx, db, up, now); withParsed(parsed, err) != nil {
+			return withParsed(parsed, err)
+		}
+		return record(tx, by, "database_update", out.EventEntity(), now)
+	})
+	return out, err
+}
+
+// DeleteDatabase deletes by's active, failed or degraded database id of fam and records
+// database_delete.
+func (s *Service) DeleteDatabase(by cloudstore.User, fam string, id uint64) error {
+	return s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
+		if err := cloudstore.DeleteDatabase(tx, db, now); err != nil {
+			return err
+		}
+		return record(tx, by, "database_delete", db.EventEntity(), now)
+	})
+}
+
+// PatchDatabase applies OS patches: the database is updating for a while, with a notification.
+// The reference names no event for it; it is recorded as database_update.
+func (s *Service) PatchDatabase(by cloudstore.User, fam string, id uint64) error {
+	return s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
+		db, err := cloudstore.PatchDatabase(tx, db, now)
+		if err != nil {
+			return err
+		}
+		return record(tx, by, "database_update", db.EventEntity(), now)
+	})
+}
+
+// DatabaseCredentials returns an active database's root username and password.
+func (s *Service) DatabaseCredentials(by cloudstore.User, fam string, id uint64) (username, password string, err error) {
+	err = s.readDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) (err error) {
+		username, password, err = cloudstore.DatabaseCredentials(tx, db, now)
+		return err
+	})
+	return username, password, err
+}
+
+// ResetDatabaseCredentials gives the database a new random root password, readable through
+// DatabaseCredentials once the reset is over (a few seconds during which the database is
+// busy), and records database_credentials_reset.
+func (s *Service) ResetDatabaseCredentials(by cloudstore.User, fam string, id uint64) error {
+	password := cloudstore.NewDatabasePassword()
+	return s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
+		db, err := cloudstore.ResetDatabaseCredentials(tx, db, password, now)
+		if err != nil {
+			return err
+		}
+		return record(tx, by, "database_credentials_reset", db.EventEntity(), now)
+	})
+}
+
+// DatabaseCA returns an active database's CA certificate (PEM).
+func (s *Service) DatabaseCA(by cloudstore.User, fam string, id uint64) ([]byte, error) {
+	var pem []byte
+	err := s.readDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) (err error) {
+		pem, err = cloudstore.DatabaseCA(tx, db, now)
+		return err
+	})
+	return pem, err
+}

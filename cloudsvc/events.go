@@ -1,0 +1,75 @@
+package cloudsvc
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"go.etcd.io/bbolt"
+)
+
+// record writes the event of an action user by took, in the action's own transaction, so an
+// action and its event commit together or not at all.
+func record(tx *bbolt.Tx, by cloudstore.User, action string, entity *cloudstore.EventEntity, now time.Time) error {
+	name := by.Username
+	return cloudstore.RecordEvent(tx, &cloudstore.Event{
+		AccountID: by.AccountID, Action: action, Created: now, Username: &name, Entity: entity,
+	})
+}
+
+// EventHistory is how far back events reach (the seed's 90 days): older ones are not shown.
+const EventHistory = 90 * 24 * time.Hour
+
+// visibleEvent returns account event id if u may see it (grants) and it is within
+// EventHistory of now.
+func visibleEvent(tx *bbolt.Tx, u cloudstore.User, id uint64, now time.Time) (cloudstore.Event, error) {
+	e, err := cloudstore.AccountEvent(tx, u.AccountID, id)
+	if err == nil && (!CanSeeEvent(u, e) || e.Created.Before(now.Add(-EventHistory))) {
+		err = fmt.Errorf("event %d: %w", id, store.ErrNotFound)
+	}
+	return e, err
+}
+
+// Event returns event id of by's account, if by may see it.
+func (s *Service) Event(by cloudstore.User, id uint64) (cloudstore.Event, error) {
+	now := s.clk.Now()
+	var e cloudstore.Event
+	err := s.db.View(func(tx *bbolt.Tx) (err error) { e, err = visibleEvent(tx, by, id, now); return })
+	return e, err
+}
+
+// MarkEventRead marks event id of by's account read, if by may see it.
+func (s *Service) MarkEventRead(by cloudstore.User, id uint64) error {
+	now := s.clk.Now()
+	return s.db.Write(func(tx *bbolt.Tx) error {
+		if _, err := visibleEvent(tx, by, id, now); err != nil {
+			return err
+		}
+		return cloudstore.MarkEventRead(tx, by.AccountID, id)
+	})
+}
+
+// MayMarkEventsSeen says whether by may mark events seen: restricted users need read_write
+// access to the account (the reference's grant for /seen). MarkEventsSeen checks it too.
+func MayMarkEventsSeen(by cloudstore.User) error {
+	if by.Restricted && by.Grants.AccountAccess() != cloudstore.ReadWrite {
+		return errUnauthorized
+	}
+	return nil
+}
+
+// MarkEventsSeen marks every event of by's account up to and including id as seen; id must be
+// an event by may see.
+func (s *Service) MarkEventsSeen(by cloudstore.User, id uint64) error {
+	if err := MayMarkEventsSeen(by); err != nil {
+		return err
+	}
+	now := s.clk.Now()
+	return s.db.Write(func(tx *bbolt.Tx) error {
+		if _, err := visibleEvent(tx, by, id, now); err != nil {
+			return err
+		}
+		return cloudstore.MarkEventsSeen(tx, by.AccountID, id)
+	})
+}

@@ -1,0 +1,45 @@
+package cloudsvc
+
+import (
+	"time"
+
+	"github.com/pocketforge/pocketforge/internal/jobs"
+	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"go.etcd.io/bbolt"
+)
+
+// RegisterJobs registers the cloud's clock-driven work on r: "invoices" (the monthly billing
+// cycle), "transfers" (expiry and completion of service transfers) and "databases"
+// (provisioning, updates, backups). Each looks in a read transaction and writes only when
+// something is due, so running them every second costs no write.
+func (s *Service) RegisterJobs(r *jobs.Runner) {
+	r.Add("invoices", s.BillingJob)
+	r.Add("transfers", s.TransferJob)
+	r.Add("databases", s.DatabaseJob)
+}
+
+// BillingJob issues the invoices due at now and updates past-due marks (see cloudstore's
+// billing cycle).
+func (s *Service) BillingJob(now time.Time) error {
+	return s.whenDue(now, cloudstore.BillingDue, cloudstore.RunBilling)
+}
+
+// TransferJob expires pending transfers and completes accepted ones that are due at now.
+func (s *Service) TransferJob(now time.Time) error {
+	return s.whenDue(now, cloudstore.TransfersDue, cloudstore.TransferJob)
+}
+
+// DatabaseJob moves databases through their states as of now (see cloudstore.RunDatabaseJob).
+func (s *Service) DatabaseJob(now time.Time) error {
+	return s.whenDue(now, cloudstore.DatabasesDue, cloudstore.RunDatabaseJob)
+}
+
+// whenDue runs work in a write transaction only when due says, in a read transaction, that
+// there is work at now.
+func (s *Service) whenDue(now time.Time, due func(*bbolt.Tx, time.Time) (bool, error), work func(*bbolt.Tx, time.Time) error) error {
+	var yes bool
+	if err := s.db.View(func(tx *bbolt.Tx) (err error) { yes, err = due(tx, now); return err }); err != nil || !yes {
+		return err
+	}
+	return s.db.Write(func(tx *bbolt.Tx) error { return work(tx, now) })
+}

@@ -1,0 +1,132 @@
+package cloudsvc
+
+import (
+	"errors"
+
+	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"go.etcd.io/bbolt"
+)
+
+// Client returns OAuth client id, whatever its account (the login server serves every client).
+func (s *Service) Client(id string) (cloudstore.Client, error) {
+	var cl cloudstore.Client
+	err := s.db.View(func(tx *bbolt.Tx) (err error) { cl, err = cloudstore.GetClient(tx, id); return })
+	return cl, err
+}
+
+// ExchangeCode trades an authorization code for tokens (RFC 6749 §4.1.3, with PKCE). A refusal
+// is a *cloudstore.OAuthError.
+func (s *Service) ExchangeCode(in cloudstore.Exchange) (cloudstore.Issued, error) {
+	now := s.clk.Now()
+	return s.issue(func(tx *bbolt.Tx) (cloudstore.Issued, error) { return cloudstore.ExchangeCode(tx, in, now) })
+}
+
+// RefreshToken trades a refresh token of client clientID for new tokens. A refusal is a
+// *cloudstore.OAuthError.
+func (s *Service) RefreshToken(clientID, secret, refresh string) (cloudstore.Issued, error) {
+	now := s.clk.Now()
+	return s.issue(func(tx *bbolt.Tx) (cloudstore.Issued, error) {
+		return cloudstore.RefreshToken(tx, clientID, secret, refresh, now)
+	})
+}
+
+// issue runs a token grant in a write transaction. A refusal (an OAuthError) still commits the
+// transaction — a reused code's revocation of the tokens it issued must stick — and is returned.
+func (s *Service) issue(grant func(tx *bbolt.Tx) (cloudstore.Issued, error)) (cloudstore.Issued, error) {
+	var issued cloudstore.Issued
+	var refusal error
+	err := s.db.Write(func(tx *bbolt.Tx) error {
+		var err error
+		issued, err = grant(tx)
+		var oe *cloudstore.OAuthError
+		if refusal = nil; errors.As(err, &oe) {
+			refusal = err
+			return nil
+		}
+		return err
+	})
+	if err == nil {
+		err = refusal
+	}
+	return issued, err
+}
+
+// ExpireClientToken ends one of client clientID's tokens; the client must prove itself with its
+// secret (invalid_client otherwise).
+func (s *Service) ExpireClientToken(clientID, secret, token string) error {
+	return s.db.Write(func(tx *bbolt.Tx) error {
+		cl, err := cloudstore.GetClient(tx, clientID)
+		if err != nil || !cl.CheckSecret(secret) {
+			return &cloudstore.OAuthError{Code: "invalid_client", Description: "unknown client or wrong client_secret"}
+		}
+		return cloudstore.RevokeClientToken(tx, cl.ID, token)
+	})
+}
+
+// RevokeClientToken ends an access or refresh token of client clientID (RFC 7009); an unknown
+// token is not an error. The secret is optional (public clients have none), but a wrong one is
+// refused.
+func (s *Service) RevokeClientToken(clientID, secret, token string) error {
+	return s.db.Write(func(tx *bbolt.Tx) error {
+		cl, err := cloudstore.GetClient(tx, clientID)
+		if err != nil {
+			return &cloudstore.OAuthError{Code: "invalid_client", Description: "unknown client_id"}
+		}
+		if secret != "" && !cl.CheckSecret(secret) {
+			return &cloudstore.OAuthError{Code: "invalid_client", Description: "wrong client_secret"}
+		}
+		return cloudstore.RevokeClientToken(tx, cl.ID, token)
+	})
+}
+
+// PendingSetup returns the user a live password-setup token belongs to.
+func (s *Service) PendingSetup(token string) (cloudstore.User, error) {
+	now := s.clk.Now()
+	var u cloudstore.User
+	err := s.db.View(func(tx *bbolt.Tx) (err error) { u, err = cloudstore.PendingSetup(tx, token, now); return })
+	return u, err
+}
+
+// CompleteSetup sets a password through a setup token, which then stops working. On a refused
+// password the user is still returned, so the form can be shown again.
+func (s *Service) CompleteSetup(token, password string) (cloudstore.User, error) {
+	now := s.clk.Now()
+	var u cloudstore.User
+	err := s.db.Write(func(tx *bbolt.Tx) (err error) { u, err = cloudstore.CompleteSetup(tx, token, password, now); return })
+	return u, err
+}
+
+// AuthGrant is what an approved authorization request asks for.
+type AuthGrant struct {
+	Client cloudstore.Client
+	// Implicit is the implicit flow (response_type=token): an access token, no code.
+	Implicit    bool
+	Scopes      string // canonical
+	RedirectURI string
+	Challenge   string // PKCE S256 challenge ("" for none)
+}
+
+// Authorize signs username in with password, records the login from ip, and issues what g
+// asks for: a code (code flow) or an access token (implicit flow), all in one transaction. A
+// wrong username or password is cloudstore.ErrLoginFailed.
+func (s *Service) Authorize(username, password, ip string, g AuthGrant) (code, access string, err error) {
+	now := s.clk.Now()
+	err = s.db.Write(func(tx *bbolt.Tx) error {
+		u, err := cloudstore.CheckLogin(tx, username, password)
+		if err != nil {
+			return err
+		}
+		if _, err := cloudstore.RecordLogin(tx, u, ip, now); err != nil {
+			return err
+		}
+		if g.Implicit {
+			issued, err := cloudstore.IssueImplicit(tx, g.Client, u.Username, g.Scopes, now)
+			access = issued.Access
+			return err
+		}
+		code, err = cloudstore.IssueCode(tx, cloudstore.Code{ClientID: g.Client.ID, Username: u.Username, Scopes: g.Scopes,
+			RedirectURI: g.RedirectURI, Challenge: g.Challenge}, now)
+		return err
+	})
+	return code, access, err
+}
