@@ -53,16 +53,37 @@ func (s *Service) Packages(who buildstore.Person, project string, deleted bool) 
 
 // ExpandedPackages lists a project's packages followed by those it inherits through project
 // links (buildstore.ExpandedPackages: depth first in link order, a name already seen wins,
-// sorted by name).
+// sorted by name), as who may see them: a package inherited from a project hidden from who, or
+// whose sources who may not read, is left out — the listing would otherwise show a protected
+// project's packages to anyone who links to it. The project's own packages are all listed, as
+// without expand.
 func (s *Service) ExpandedPackages(who buildstore.Person, project string) (out []buildstore.LinkedPackage, err error) {
 	err = s.db.View(func(tx *bbolt.Tx) error {
 		if _, err := buildstore.GetProject(tx, project); err != nil {
 			return NotFoundAs(err, "unknown_project")
 		}
-		out, err = buildstore.ExpandedPackages(tx, project)
+		all, err := buildstore.ExpandedPackages(tx, project)
+		hidden := map[string]bool{}
+		for _, k := range all {
+			if k.Project != project && inheritedHidden(tx, who, k, hidden) {
+				continue
+			}
+			out = append(out, k)
+		}
 		return err
 	})
 	return out, err
+}
+
+// inheritedHidden reports whether package k, inherited through a project link, is hidden from
+// who: its project is (hidden caches the answer per project), or its sources are protected.
+func inheritedHidden(tx *bbolt.Tx, who buildstore.Person, k buildstore.LinkedPackage, hidden map[string]bool) bool {
+	h, known := hidden[k.Project]
+	if !known {
+		h = VisibleProject(tx, who, k.Project) != nil
+		hidden[k.Project] = h
+	}
+	return h || SourcesReadable(tx, who, k.Project, k.Name) != nil
 }
 
 // deletedProjectFor reads a tombstone for who: 404 unknown_project when there is none or who
