@@ -4,6 +4,8 @@ import (
 	"encoding/xml"
 	"reflect"
 	"testing"
+
+	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
 )
 
 // FuzzPackageMeta: no body makes the package meta parser panic, and whatever it accepts
@@ -19,7 +21,7 @@ func FuzzPackageMeta(f *testing.F) {
 		if err != nil {
 			return
 		}
-		out, err := xml.Marshal(packageDoc(k))
+		out, err := xml.Marshal(metadoc.FromPackage(k))
 		if err != nil {
 			t.Fatalf("render: %v", err)
 		}

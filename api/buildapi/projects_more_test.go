@@ -136,6 +136,35 @@ func TestProjectLinksAndDevel(t *testing.T) {
 
 var asCarol = basic("carol", "carol-password")
 
+// TestExpandedListingReadProtection: ?expand=1 over a project link shows nothing of a linked
+// project hidden from the person (neither its name nor its packages) and no inherited package
+// whose sources the person may not read; members and Admin see them.
+func TestExpandedListingReadProtection(t *testing.T) {
+	e := newEnv(t)
+	secret := `<project name="home:alice:secret"><title>S</title><description/>` +
+		`<person userid="alice" role="maintainer"/><person userid="carol" role="reader"/><access><disable/></access></project>`
+	closed := `<project name="home:alice:closed"><title>C</title><description/><person userid="alice" role="maintainer"/>` +
+		`<sourceaccess><disable/></sourceaccess></project>`
+	pkg := func(name string) string { return `<package name="` + name + `"><title/><description/></package>` }
+	bobs := prj("home:bob", `<person userid="bob" role="maintainer"/><link project="home:alice:secret"/><link project="home:alice:closed"/><link project="devel:libs"/>`)
+	e.run(t, []scenario{
+		{"a hidden project", req("PUT", "/source/home:alice:secret/_meta", asAlice, secret), ok},
+		{"its package", req("PUT", "/source/home:alice:secret/hushed/_meta", asAlice, pkg("hushed")), ok},
+		{"a source-protected project", req("PUT", "/source/home:alice:closed/_meta", asAlice, closed), ok},
+		{"its package", req("PUT", "/source/home:alice:closed/shut/_meta", asAlice, pkg("shut")), ok},
+		{"an open one in it", req("PUT", "/source/home:alice:closed/open/_meta", asAlice,
+			`<package name="open"><title/><description/><sourceaccess><enable/></sourceaccess></package>`), ok},
+		{"bob links to all three (as Admin: bob may not see the hidden one)", req("PUT", "/source/home:bob/_meta", asAdmin, bobs), ok},
+		{"bob's expansion", req("GET", "/source/home:bob?expand=1", asBob, ""), apitest.Expect{Status: 200,
+			Contains: []string{`<entry name="open" originproject="home:alice:closed"></entry>`, `originproject="devel:libs"`},
+			Excludes: []string{"home:alice:secret", "hushed", "shut"}}},
+		{"carol reads the hidden project, not the closed sources", req("GET", "/source/home:bob?expand=1", asCarol, ""), apitest.Expect{Status: 200,
+			Contains: []string{`<entry name="hushed" originproject="home:alice:secret"></entry>`}, Excludes: []string{"shut"}}},
+		{"alice sees everything", req("GET", "/source/home:bob?expand=1", asAlice, ""), want(200,
+			`<entry name="hushed" originproject="home:alice:secret"></entry>`, `<entry name="shut" originproject="home:alice:closed"></entry>`)},
+	})
+}
+
 // TestProjectCopy: cmd=copy creates the target from the origin's meta and copies every package's
 // newest tree (or, withhistory=1, every revision); the binary options are refused.
 func TestProjectCopy(t *testing.T) {

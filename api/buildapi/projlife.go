@@ -6,7 +6,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
-	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -37,16 +36,6 @@ func (a *api) restorePackage(tx *bbolt.Tx, project, pkg, user, comment string) e
 // nearest existing parent), as the real service's can_create_project? check.
 func mayRestoreProject(tx *bbolt.Tx, who buildstore.Person, name string) bool {
 	return buildsvc.MayCreateProject(tx, who, name)
-}
-
-// visibleDeletedProject reads a tombstone for who: 404 unknown_project when there is none or
-// who may not restore it (a deleted project is hidden like a missing one).
-func visibleDeletedProject(tx *bbolt.Tx, who buildstore.Person, name string) (buildstore.Project, error) {
-	p, err := buildstore.GetDeletedProject(tx, name)
-	if err != nil || !mayRestoreProject(tx, who, name) {
-		return buildstore.Project{}, buildsvc.NotFoundAs(store.NotFoundf("Project not found: %s", name), "unknown_project")
-	}
-	return p, nil
 }
 
 // undeleteProject restores a deleted project with the packages deleted with it, each getting a
@@ -106,50 +95,6 @@ func (a *api) showLinked(c *fiber.Ctx) error {
 		doc.Projects = append(doc.Projects, entry{Name: n})
 	}
 	return sendXML(c, doc)
-}
-
-// checkProjectRefs checks what a project meta names besides repositories: each link needs an
-// existing project other than itself and a known vrevmode; the devel project must exist, not
-// be the project itself, and not lead back to it. The wording is the service's.
-func checkProjectRefs(tx *bbolt.Tx, d projectXML, p buildstore.Project) error {
-	if d.Devel != nil && deref(d.Devel.Project) == "" {
-		return buildsvc.Invalid("project", "<devel> needs a project attribute")
-	}
-	for _, l := range p.Links {
-		switch {
-		case l.Project == "":
-			return buildsvc.Invalid("project", "<link> needs a project attribute")
-		case l.VRevMode != "" && l.VRevMode != "extend" && l.VRevMode != "unextend":
-			return buildsvc.Invalid("project", "link vrevmode must be 'extend' or 'unextend', not '%s'", l.VRevMode)
-		case l.Project == p.Name:
-			return buildsvc.Invalid("project", "unable to link against myself")
-		}
-		if _, err := buildstore.GetProject(tx, l.Project); err != nil {
-			return buildsvc.Invalid("project", "unable to link against project '%s'", l.Project)
-		}
-	}
-	if p.Devel == "" {
-		return nil
-	}
-	if p.Devel == p.Name {
-		return buildsvc.Invalid("project", "Devel project can not point to itself")
-	}
-	seen := map[string]bool{p.Name: true}
-	for next := p.Devel; next != ""; {
-		dp, err := buildstore.GetProject(tx, next)
-		if err != nil {
-			if next == p.Devel {
-				return buildsvc.Invalid("project", "value of develproject has to be a existing project (project '%s' does not exist)", next)
-			}
-			return nil
-		}
-		if seen[next] || dp.Devel == p.Name {
-			return buildsvc.BadRequest("devel_cycle", "There is a cycle in devel definition at %s -- %s", p.Name, next)
-		}
-		seen[next] = true
-		next = dp.Devel
-	}
-	return nil
 }
 
 // farmCommands are the project commands that work on built binaries or on the maintenance

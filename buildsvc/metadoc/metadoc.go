@@ -1,4 +1,14 @@
-package buildapi
+// Package metadoc is the build service's project and package meta documents (project.rng,
+// package.rng): their XML shape and the mapping to and from the store's records. It sits
+// below both the HTTP layer, which parses PUT bodies and renders GETs with it, and the domain
+// (buildsvc), which stores a package's rendered meta in the meta history — one shape for
+// both, so an old meta reads back exactly as GET …/_meta showed it then.
+//
+// The documents keep the element order the build service renders (project.rng, package.rng).
+// The same types parse a PUT body: pointers tell "absent" from "empty", which the schema's
+// required title and description need. Elements the appliance does not keep yet (remoteurl,
+// repository download/releasetarget, maintenance) are dropped.
+package metadoc
 
 import (
 	"encoding/xml"
@@ -6,11 +16,6 @@ import (
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
-
-// The meta documents, in the element order the build service renders them (project.rng,
-// package.rng). The same types parse a PUT body: pointers tell "absent" from "empty", which the
-// schema's required title and description need. Elements the appliance does not keep yet
-// (remoteurl, repository download/releasetarget, maintenance) are dropped.
 
 type roleXML struct {
 	ID   string `xml:"userid,attr"`
@@ -70,7 +75,8 @@ type projectDevelXML struct {
 	Project *string `xml:"project,attr"`
 }
 
-type projectXML struct {
+// Project is the project meta document.
+type Project struct {
 	XMLName     xml.Name         `xml:"project"`
 	Name        *string          `xml:"name,attr"`
 	Kind        string           `xml:"kind,attr,omitempty"`
@@ -91,7 +97,8 @@ type develXML struct {
 	Package string `xml:"package,attr,omitempty"`
 }
 
-type packageXML struct {
+// Package is the package meta document.
+type Package struct {
 	XMLName     xml.Name       `xml:"package"`
 	Name        *string        `xml:"name,attr"`
 	Project     *string        `xml:"project,attr"`
@@ -187,12 +194,12 @@ func deref(s *string) string {
 	return *s
 }
 
-// projectDoc renders a project canonically: repositories sorted by name descending, as the
-// build service does.
-func projectDoc(p buildstore.Project) projectXML {
+// FromProject is the document of a project record, canonical: repositories sorted by name
+// descending, as the build service renders them.
+func FromProject(p buildstore.Project) Project {
 	persons, _ := rolesXML(p.Persons)
 	_, groups := rolesXML(p.Groups)
-	d := projectXML{Name: str(p.Name), Kind: p.Kind, Title: str(p.Title), Description: str(p.Description), URL: p.URL,
+	d := Project{Name: str(p.Name), Kind: p.Kind, Title: str(p.Title), Description: str(p.Description), URL: p.URL,
 		Persons: persons, Groups: groups, Lock: lockBlock(p.Locked),
 		Links: convert(p.Links, func(l buildstore.Link) projectLinkXML {
 			return projectLinkXML{Project: str(l.Project), VRevMode: l.VRevMode}
@@ -210,8 +217,8 @@ func projectDoc(p buildstore.Project) projectXML {
 	return d
 }
 
-// projectRecord turns a parsed (and validated) document into the record.
-func projectRecord(d projectXML) buildstore.Project {
+// Record turns a parsed (and validated) document into the record.
+func (d Project) Record() buildstore.Project {
 	p := buildstore.Project{Name: deref(d.Name), Kind: d.Kind, Title: deref(d.Title), Description: deref(d.Description), URL: d.URL,
 		Persons: rolesFrom(d.Persons), Groups: groupRolesFrom(d.Groups), Flags: d.flags(), Locked: locked(d.Lock),
 		Links: convert(d.Links, func(l projectLinkXML) buildstore.Link {
@@ -227,11 +234,11 @@ func projectRecord(d projectXML) buildstore.Project {
 	return p
 }
 
-// packageDoc renders a package canonically.
-func packageDoc(k buildstore.Package) packageXML {
+// FromPackage is the canonical document of a package record.
+func FromPackage(k buildstore.Package) Package {
 	persons, _ := rolesXML(k.Persons)
 	_, groups := rolesXML(k.Groups)
-	d := packageXML{Name: str(k.Name), Project: str(k.Project), Title: str(k.Title), Description: str(k.Description),
+	d := Package{Name: str(k.Name), Project: str(k.Project), Title: str(k.Title), Description: str(k.Description),
 		Persons: persons, Groups: groups, Lock: lockBlock(k.Locked), URL: k.URL}
 	if k.Devel != nil {
 		d.Devel = &develXML{Project: k.Devel.Project, Package: k.Devel.Package}
@@ -240,12 +247,26 @@ func packageDoc(k buildstore.Package) packageXML {
 	return d
 }
 
-// packageRecord turns a parsed (and validated) document into the record.
-func packageRecord(d packageXML) buildstore.Package {
+// Record turns a parsed (and validated) document into the record.
+func (d Package) Record() buildstore.Package {
 	k := buildstore.Package{Project: deref(d.Project), Name: deref(d.Name), Title: deref(d.Title), Description: deref(d.Description),
 		Persons: rolesFrom(d.Persons), Groups: groupRolesFrom(d.Groups), Flags: d.flags(), Locked: locked(d.Lock), URL: d.URL}
 	if d.Devel != nil {
 		k.Devel = &buildstore.Devel{Project: d.Devel.Project, Package: d.Devel.Package}
 	}
 	return k
+}
+
+// DevelWithoutProject reports a <devel> element without a project attribute, which the record
+// cannot show (its devel is then empty) and the meta check refuses.
+func (d Project) DevelWithoutProject() bool { return d.Devel != nil && deref(d.Devel.Project) == "" }
+
+// RenderPackage is the package's meta as GET …/_meta answers it (indented, a final newline):
+// the meta history keeps these bytes.
+func RenderPackage(k buildstore.Package) ([]byte, error) {
+	doc, err := xml.MarshalIndent(FromPackage(k), "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(doc, '\n'), nil
 }

@@ -1,0 +1,97 @@
+package buildsvc
+
+import (
+	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/buildstore"
+	"go.etcd.io/bbolt"
+)
+
+// The project and package listings, as who may see them: a project hidden from who leaves
+// every listing, also as the origin of packages inherited through a project link.
+
+// Projects names the live projects who may see; with deleted, the deleted projects who may
+// restore instead. The real service shows deleted projects to Admin only (403 for others);
+// here each person sees the deleted projects they may restore (Admin all of them), so
+// `osc ls -D /` followed by `osc undelete` works for the owner of a home project too, and
+// nobody learns of others' deleted projects.
+func (s *Service) Projects(who buildstore.Person, deleted bool) (names []string, err error) {
+	err = s.db.View(func(tx *bbolt.Tx) error {
+		if !deleted {
+			all, err := buildstore.Projects(tx)
+			for _, p := range all {
+				if !HiddenFrom(tx, who, p) {
+					names = append(names, p.Name)
+				}
+			}
+			return err
+		}
+		all, err := buildstore.DeletedProjects(tx)
+		for _, p := range all {
+			if MayCreateProject(tx, who, p.Name) {
+				names = append(names, p.Name)
+			}
+		}
+		return err
+	})
+	return names, err
+}
+
+// Packages names a project's packages; with deleted, its deleted ones (tombstones), also of a
+// deleted project that who may restore.
+func (s *Service) Packages(who buildstore.Person, project string, deleted bool) (names []string, err error) {
+	err = s.db.View(func(tx *bbolt.Tx) error {
+		if _, err := buildstore.GetProject(tx, project); err != nil {
+			if _, gone := deletedProjectFor(tx, who, project); !deleted || gone != nil {
+				return NotFoundAs(err, "unknown_project")
+			}
+		}
+		names, err = buildstore.PackageNames(tx, project, deleted)
+		return err
+	})
+	return names, err
+}
+
+// ExpandedPackages lists a project's packages followed by those it inherits through project
+// links (buildstore.ExpandedPackages: depth first in link order, a name already seen wins,
+// sorted by name), as who may see them: a package inherited from a project hidden from who, or
+// whose sources who may not read, is left out — the listing would otherwise show a protected
+// project's packages to anyone who links to it. The project's own packages are all listed, as
+// without expand.
+func (s *Service) ExpandedPackages(who buildstore.Person, project string) (out []buildstore.LinkedPackage, err error) {
+	err = s.db.View(func(tx *bbolt.Tx) error {
+		if _, err := buildstore.GetProject(tx, project); err != nil {
+			return NotFoundAs(err, "unknown_project")
+		}
+		all, err := buildstore.ExpandedPackages(tx, project)
+		hidden := map[string]bool{}
+		for _, k := range all {
+			if k.Project != project && inheritedHidden(tx, who, k, hidden) {
+				continue
+			}
+			out = append(out, k)
+		}
+		return err
+	})
+	return out, err
+}
+
+// inheritedHidden reports whether package k, inherited through a project link, is hidden from
+// who: its project is (hidden caches the answer per project), or its sources are protected.
+func inheritedHidden(tx *bbolt.Tx, who buildstore.Person, k buildstore.LinkedPackage, hidden map[string]bool) bool {
+	h, known := hidden[k.Project]
+	if !known {
+		h = VisibleProject(tx, who, k.Project) != nil
+		hidden[k.Project] = h
+	}
+	return h || SourcesReadable(tx, who, k.Project, k.Name) != nil
+}
+
+// deletedProjectFor reads a tombstone for who: 404 unknown_project when there is none or who
+// may not restore it (a deleted project is hidden like a missing one).
+func deletedProjectFor(tx *bbolt.Tx, who buildstore.Person, name string) (buildstore.Project, error) {
+	p, err := buildstore.GetDeletedProject(tx, name)
+	if err != nil || !MayCreateProject(tx, who, name) {
+		return buildstore.Project{}, NotFoundAs(store.NotFoundf("Project not found: %s", name), "unknown_project")
+	}
+	return p, nil
+}
