@@ -1,28 +1,19 @@
 package buildapi
 
 import (
-	"net/http"
-
-	"bufio"
 	"bytes"
 	"encoding/xml"
 	"fmt"
-	"regexp"
-	"strings"
-
-	"github.com/pocketforge/pocketforge/api/kit"
-	"github.com/pocketforge/pocketforge/buildsvc"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/buildsvc"
 )
 
 // The other views of a package's sources: ?view=info (the backend's <sourceinfo>: which
 // tree, which spec file, what it links to, and with parse=1 the name, version, release and
 // subpackages read from the spec) and ?view=cpio (every file of the tree as one newc cpio
 // archive, osc's way to fetch a package in one request). GET /source/P?view=info lists the
-// sourceinfo of each package.
+// sourceinfo of each package. buildsvc gathers them; this file renders them.
 
 // sourceinfoXML is BSXML's sourceinfo, in its element order.
 type sourceinfoXML struct {
@@ -52,166 +43,42 @@ type sourceinfoListXML struct {
 	Infos   []sourceinfoXML `xml:"sourceinfo"`
 }
 
-// sourceInfo describes package pkg's tree: expanded when it is a link (a broken link gives
-// the error instead), the spec file named after the package preferred.
-func sourceInfo(tx *bbolt.Tx, who buildstore.Person, project, pkg, rev string, parse bool) (sourceinfoXML, error) {
-	info := sourceinfoXML{Package: pkg}
-	v, err := buildsvc.ReadView(tx, who, project, pkg, rev, false, "")
-	if err != nil {
-		return info, err
+// infoDoc renders a package's source info.
+func infoDoc(i buildsvc.SourceInfo) sourceinfoXML {
+	d := sourceinfoXML{Package: i.Package, Srcmd5: i.SrcMD5, LSrcmd5: i.LSrcMD5, Verifymd5: i.VerifyMD5, Filename: i.Filename,
+		Error: i.Error, Name: i.Name, Version: i.Version, Release: i.Release, Subpacks: i.Subpacks}
+	if i.Rev > 0 {
+		d.Rev, d.VRev = fmt.Sprint(i.Rev), fmt.Sprint(i.VRev)
 	}
-	info.Srcmd5 = v.Tree.SrcMD5
-	if v.Tree.Rev > 0 {
-		info.Rev, info.VRev = fmt.Sprint(v.Tree.Rev), fmt.Sprint(v.Tree.VRev)
+	if i.Linked != nil {
+		d.Linked = []linkedXML{{Project: i.Linked.Project, Package: i.Linked.Name}}
 	}
-	if v.Link != nil {
-		info.Linked = []linkedXML{{Project: v.Link.Project, Package: v.Link.Package}}
-		if v.Link.Error != "" {
-			info.Error = v.Link.Error
-			return info, nil
-		}
-		if v, err = buildsvc.ReadView(tx, who, project, pkg, rev, true, ""); err != nil {
-			return info, err
-		}
-		info.LSrcmd5, info.Srcmd5 = info.Srcmd5, v.Tree.SrcMD5
-	}
-	info.Verifymd5 = v.Tree.SrcMD5
-	spec, ok := v.Tree.File(pkg + ".spec")
-	for _, f := range v.Tree.Files {
-		if !ok && strings.HasSuffix(f.Name, ".spec") {
-			spec, ok = f, true
-		}
-	}
-	if !ok {
-		info.Error = "no specfile"
-		return info, nil
-	}
-	info.Filename = spec.Name
-	if parse {
-		data, err := v.Content(tx, spec.MD5)
-		if err != nil {
-			return info, err
-		}
-		info.Name, info.Version, info.Release, info.Subpacks = parseSpec(data)
-	}
-	return info, nil
-}
-
-var (
-	subpackageLine = regexp.MustCompile(`^%package\s+(-n\s+)?(\S+)`)
-	defineLine     = regexp.MustCompile(`^%(?:define|global)\s+(\w+)\s+(.*\S)`)
-	macroRef       = regexp.MustCompile(`%\{\??(\w+)\}|%(\w+)`)
-)
-
-// parseSpec reads Name, Version and Release (default "0") and the subpackages a spec file
-// declares (%package foo → <name>-foo; %package -n foo → foo). Macros the spec defines
-// itself (%define, %global, and the name/version/release tags) are expanded; others stay as
-// written — there is no rpm here to know them.
-func parseSpec(spec []byte) (name, version, release string, subpacks []string) {
-	macros := map[string]string{}
-	expand := func(s string) string {
-		for range 5 { // definitions may refer to each other; a few rounds settle them
-			s = macroRef.ReplaceAllStringFunc(s, func(m string) string {
-				key := macroRef.FindStringSubmatch(m)
-				if v, ok := macros[key[1]+key[2]]; ok {
-					return v
-				}
-				return m
-			})
-		}
-		return s
-	}
-	sc := bufio.NewScanner(bytes.NewReader(spec))
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	var subs [][2]string
-	for sc.Scan() {
-		line := sc.Text()
-		if m := defineLine.FindStringSubmatch(line); m != nil {
-			macros[m[1]] = expand(m[2])
-			continue
-		}
-		if m := subpackageLine.FindStringSubmatch(line); m != nil {
-			subs = append(subs, [2]string{m[1], m[2]})
-			continue
-		}
-		tag, value, ok := strings.Cut(line, ":")
-		if !ok || len(subs) > 0 {
-			continue
-		}
-		switch key := strings.ToLower(strings.TrimSpace(tag)); key {
-		case "name", "version", "release":
-			macros[key] = expand(strings.TrimSpace(value))
-		}
-	}
-	name, version, release = macros["name"], macros["version"], macros["release"]
-	if release == "" {
-		release = "0"
-	}
-	if name != "" {
-		subpacks = append(subpacks, name)
-	}
-	for _, s := range subs {
-		if s[0] != "" {
-			subpacks = append(subpacks, expand(s[1]))
-		} else {
-			subpacks = append(subpacks, name+"-"+expand(s[1]))
-		}
-	}
-	return name, version, release, subpacks
+	return d
 }
 
 // packageInfo answers GET /source/P/K?view=info.
 func (a *api) packageInfo(c *fiber.Ctx) error {
-	var info sourceinfoXML
-	err := a.Store.View(func(tx *bbolt.Tx) error {
-		project, pkg := pathParam(c, "project"), pathParam(c, "package")
-		if _, _, err := buildsvc.LookupPackage(tx, project, pkg); err != nil {
-			return err
-		}
-		var err error
-		info, err = sourceInfo(tx, personOf(c), project, pkg, c.Query("rev"), boolParam(c, "parse"))
-		return err
-	})
+	info, err := a.Svc.PackageInfo(personOf(c), pathParam(c, "project"), pathParam(c, "package"), c.Query("rev"), boolParam(c, "parse"))
 	if err != nil {
 		return err
 	}
-	return sendXML(c, info)
+	return sendXML(c, infoDoc(info))
 }
 
 // projectInfo answers GET /source/P?view=info: every package's sourceinfo, or those named by
 // repeated ?package=.
 func (a *api) projectInfo(c *fiber.Ctx) error {
-	project := pathParam(c, "project")
-	wanted := map[string]bool{}
+	var wanted []string
 	for _, v := range c.Context().QueryArgs().PeekMulti("package") {
-		wanted[string(v)] = true
+		wanted = append(wanted, string(v))
 	}
-	doc := sourceinfoListXML{}
-	err := a.Store.View(func(tx *bbolt.Tx) error {
-		if _, err := buildstore.GetProject(tx, project); err != nil {
-			return buildsvc.NotFoundAs(err, "unknown_project")
-		}
-		names, err := buildstore.PackageNames(tx, project, false)
-		if err != nil {
-			return err
-		}
-		for _, name := range names {
-			if len(wanted) > 0 && !wanted[name] {
-				continue
-			}
-			info, err := sourceInfo(tx, personOf(c), project, name, "", boolParam(c, "parse"))
-			if kit.Status(err) == http.StatusForbidden {
-				continue // sources this person may not read are left out
-			}
-			if err != nil {
-				return err
-			}
-			doc.Infos = append(doc.Infos, info)
-		}
-		return nil
-	})
+	infos, err := a.Svc.ProjectInfo(personOf(c), pathParam(c, "project"), wanted, boolParam(c, "parse"))
 	if err != nil {
 		return err
+	}
+	doc := sourceinfoListXML{}
+	for _, i := range infos {
+		doc.Infos = append(doc.Infos, infoDoc(i))
 	}
 	return sendXML(c, doc)
 }
@@ -219,26 +86,16 @@ func (a *api) projectInfo(c *fiber.Ctx) error {
 // packageCpio answers ?view=cpio: the tree at ?rev= (expanded with expand=1) as a newc cpio
 // archive, files in name order.
 func (a *api) packageCpio(c *fiber.Ctx) error {
-	var archive bytes.Buffer
-	err := a.Store.View(func(tx *bbolt.Tx) error {
-		v, err := requestView(tx, c, pathParam(c, "project"), pathParam(c, "package"), false)
-		if err != nil {
-			return err
-		}
-		w := newCpioWriter(&archive)
-		for _, f := range v.Tree.Files {
-			data, err := v.Content(tx, f.MD5)
-			if err != nil {
-				return err
-			}
-			w.file(f.Name, f.MTime, data)
-		}
-		w.close()
-		return nil
-	})
+	files, err := a.Svc.TreeContents(personOf(c), pathParam(c, "project"), pathParam(c, "package"), treeOptions(c))
 	if err != nil {
 		return err
 	}
+	var archive bytes.Buffer
+	w := newCpioWriter(&archive)
+	for _, f := range files {
+		w.file(f.Name, f.MTime, f.Data)
+	}
+	w.close()
 	c.Set(fiber.HeaderContentType, "application/x-cpio")
 	return c.Send(archive.Bytes())
 }
