@@ -84,28 +84,39 @@ func (s *Service) Commit(who buildstore.Person, project, pkg string, change Chan
 		if err := Writable(tx, who, project, pkg, denied); err != nil {
 			return err
 		}
-		files, err := s.changedFiles(tx, project, pkg, change, &out)
-		if err != nil || len(out.Missing) > 0 {
+		files, missing, err := changedFiles(tx, project, pkg, change)
+		if err != nil || len(missing) > 0 {
+			out.Missing = missing
 			return err
 		}
-		if opts.KeepLink {
-			if files, err = KeepLink(tx, project, pkg, files, opts.LinkRev); err != nil {
-				return err
-			}
-		}
-		if out.Revision, err = buildstore.Commit(tx, project, pkg, files, who.Login, opts.Comment, s.clk.Now()); err != nil {
+		if out, err = s.commitTree(tx, who, project, pkg, files, opts); err != nil {
 			return err
-		}
-		if opts.Listing {
-			if out.View, err = CommittedView(tx, project, pkg, out.Revision); err != nil {
-				return err
-			}
 		}
 		if change.kind == uploadRevision {
 			return buildstore.DropUpload(tx, project, pkg)
 		}
 		return nil
 	})
+	return out, err
+}
+
+// commitTree is the step every commit ends with, once who may write and the tree is known:
+// keeplink, the revision record (by who, with the comment, at the service's time) and the
+// listing view. Branch and copy make their trees otherwise; they are commits too and belong here.
+func (s *Service) commitTree(tx *bbolt.Tx, who buildstore.Person, project, pkg string, files []buildstore.FileEntry, opts CommitOptions) (Committed, error) {
+	var out Committed
+	var err error
+	if opts.KeepLink {
+		if files, err = KeepLink(tx, project, pkg, files, opts.LinkRev); err != nil {
+			return out, err
+		}
+	}
+	if out.Revision, err = buildstore.Commit(tx, project, pkg, files, who.Login, opts.Comment, s.clk.Now()); err != nil {
+		return out, err
+	}
+	if opts.Listing {
+		out.View, err = CommittedView(tx, project, pkg, out.Revision)
+	}
 	return out, err
 }
 
@@ -136,19 +147,25 @@ func (s *Service) checkChange(change Change) error {
 }
 
 // changedFiles is the tree change makes from the newest one; for a FileList with content not
-// stored it fills out.Missing instead.
-func (s *Service) changedFiles(tx *bbolt.Tx, project, pkg string, change Change, out *Committed) ([]buildstore.FileEntry, error) {
+// stored, the entries missing instead.
+func changedFiles(tx *bbolt.Tx, project, pkg string, change Change) (files, missing []buildstore.FileEntry, err error) {
 	if change.kind == fileList {
 		for _, f := range change.files {
 			if !buildstore.HasBlob(tx, f.MD5) {
-				out.Missing = append(out.Missing, f)
+				missing = append(missing, f)
 			}
 		}
-		if len(out.Missing) > 0 {
-			return nil, nil
+		if len(missing) > 0 {
+			return nil, missing, nil
 		}
-		return change.files, checkListedLink(tx, change.files)
+		return change.files, nil, checkListedLink(tx, change.files)
 	}
+	files, err = editedFiles(tx, project, pkg, change)
+	return files, nil, err
+}
+
+// editedFiles is the newest tree with a PutFile, DeleteFile or UploadRevision change applied.
+func editedFiles(tx *bbolt.Tx, project, pkg string, change Change) ([]buildstore.FileEntry, error) {
 	var sum string
 	if change.kind == putFile {
 		var err error
