@@ -3,17 +3,15 @@ package buildapi
 import (
 	"encoding/xml"
 	"strconv"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
 )
 
 // Package sources: listings, file contents and history at any revision, links expanded on
-// request (sourceview.go). The writes (direct PUT/DELETE, osc's commitfilelist) are in
-// commits.go. emptylink and lastworking are accepted and ignored.
+// request (sources_listing.go renders them). The writes (direct PUT/DELETE, osc's
+// commitfilelist) are in sources_commit.go. emptylink and lastworking are accepted and ignored.
 
 // bindFiles registers the file routes of a package. It runs after bindSources, so _meta is
 // routed there; _history is registered before the :filename routes for the same reason.
@@ -64,31 +62,14 @@ func dirDoc(name string, r buildstore.Revision) fileDirXML {
 	return d
 }
 
-// checkFileName refuses names the backend refuses: empty, with "/" or "..", control
-// characters, and the names of the package's own sub-resources.
-func checkFileName(name string) error {
-	bad := name == "" || name == "." || strings.Contains(name, "/") || strings.Contains(name, "..") ||
-		name == "_meta" || name == "_history" || len(name) > 200 ||
-		strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f })
-	if bad {
-		return buildsvc.BadRequest("invalid_filename", "'%s' is not a valid filename", name)
-	}
-	return nil
+// treeOptions reads which tree a GET asks for: ?rev=, ?expand= and ?linkrev=.
+func treeOptions(c *fiber.Ctx) buildsvc.TreeOptions {
+	return buildsvc.TreeOptions{Rev: c.Query("rev"), Expand: boolParam(c, "expand"), LinkRev: c.Query("linkrev")}
 }
 
-// viewTree reads the package's tree as the request asks for it (see requestView) and stores
-// an expansion the read made.
+// viewTree is the listing view the request asks for (see buildsvc.Service.Listing).
 func (a *api) viewTree(c *fiber.Ctx) (buildsvc.SourceView, error) {
-	project, pkg := pathParam(c, "project"), pathParam(c, "package")
-	var v buildsvc.SourceView
-	err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		v, err = requestView(tx, c, project, pkg, true)
-		return err
-	})
-	if err != nil {
-		return v, err
-	}
-	return v, a.Svc.StoreExpansion(project, pkg, v)
+	return a.Svc.Listing(personOf(c), pathParam(c, "project"), pathParam(c, "package"), treeOptions(c))
 }
 
 // getPackage lists the package's files at ?rev= (default: the newest revision), with
@@ -116,23 +97,7 @@ func (a *api) getPackage(c *fiber.Ctx) error {
 // getFile answers a file's bytes at ?rev= (expanded with ?expand=1), as
 // application/octet-stream.
 func (a *api) getFile(c *fiber.Ctx) error {
-	name := pathParam(c, "filename")
-	if err := checkFileName(name); err != nil {
-		return err
-	}
-	var data []byte
-	err := a.Store.View(func(tx *bbolt.Tx) error {
-		v, err := requestView(tx, c, pathParam(c, "project"), pathParam(c, "package"), false)
-		if err != nil {
-			return err
-		}
-		f, ok := v.Tree.File(name)
-		if !ok {
-			return buildsvc.NoSuchFile(name)
-		}
-		data, err = v.Content(tx, f.MD5)
-		return err
-	})
+	data, err := a.Svc.ReadFile(personOf(c), pathParam(c, "project"), pathParam(c, "package"), pathParam(c, "filename"), treeOptions(c))
 	if err != nil {
 		return err
 	}
@@ -167,18 +132,7 @@ func (a *api) getHistory(c *fiber.Ctx) error {
 	if boolParam(c, "meta") {
 		return a.getMetaHistory(c)
 	}
-	project, pkg := pathParam(c, "project"), pathParam(c, "package")
-	var all []buildstore.Revision
-	err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		if _, _, err := buildsvc.LookupPackage(tx, project, pkg); err != nil {
-			return err
-		}
-		if err := buildsvc.SourcesReadable(tx, personOf(c), project, pkg); err != nil {
-			return err
-		}
-		all, err = buildstore.Revisions(tx, project, pkg)
-		return err
-	})
+	all, err := a.Svc.History(personOf(c), pathParam(c, "project"), pathParam(c, "package"))
 	if err != nil {
 		return err
 	}

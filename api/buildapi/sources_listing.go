@@ -3,22 +3,13 @@ package buildapi
 import (
 	"strconv"
 
-	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
 
-// A package tree as a request asks for it: a revision (?rev=), unexpanded or — for a link —
-// expanded (?expand=1, or a ?rev= that is an xsrcmd5), against the target's newest tree or
-// ?linkrev=. Listings, file reads, diffs and copies all resolve their trees here, so the link
-// rules live in one place.
-
-// requestView resolves the view a GET asks for by ?rev=, ?expand= and ?linkrev= (see
-// buildsvc.RequestView).
-func requestView(tx *bbolt.Tx, c *fiber.Ctx, project, pkg string, preferUpload bool) (buildsvc.SourceView, error) {
-	return buildsvc.RequestView(tx, personOf(c), project, pkg, c.Query("rev"), boolParam(c, "expand"), c.Query("linkrev"), preferUpload)
-}
+// The package listing as the API renders a source view (buildsvc.SourceView resolves which
+// tree a request sees): the directory with its entries and, for a link, <linkinfo>.
 
 // linkinfoXML is <linkinfo>: the target, the target tree used, and either the expansion's
 // xsrcmd5 (unexpanded listing), the link's own srcmd5 (expanded listing) or the link error.
@@ -50,7 +41,9 @@ func listingDoc(name string, v buildsvc.SourceView) fileDirXML {
 	return d
 }
 
-// committedView is the listing a commit answers (see buildsvc.CommittedView).
+// committedView is the listing a commit answers (see buildsvc.CommittedView), for the handlers
+// that still commit inside their own transaction (branch, copy); the source writes get theirs
+// from buildsvc.Service.Commit.
 func committedView(tx *bbolt.Tx, project, pkg string, r buildstore.Revision) (fileDirXML, error) {
 	v, err := buildsvc.CommittedView(tx, project, pkg, r)
 	if err != nil {

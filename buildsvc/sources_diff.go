@@ -1,4 +1,4 @@
-package buildapi
+package buildsvc
 
 import (
 	"bytes"
@@ -7,56 +7,55 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/internal/textdiff"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
 
-// cmd=diff: the backend's source diff as text/plain, what osc rdiff prints. With expand=1
-// (osc always sends it) links on either side are compared expanded. filelimit, tarlimit and
-// unified are accepted and ignored: the output is always unified and never cut.
+// cmd=diff: the backend's source diff, what osc rdiff prints. Links on either side are
+// compared expanded when asked (osc always asks). The output is always unified and never cut.
 
-// diffPackage compares oproject/opackage at ?orev= (old side) with this package at ?rev= (new
-// side). Without orev the old side is the other package's newest tree, or for the same package
-// the revision before rev (the empty tree before revision 1).
-func (a *api) diffPackage(c *fiber.Ctx) error {
-	project, pkg := pathParam(c, "project"), pathParam(c, "package")
-	oproject, opackage := otherPackage(c)
-	rev, orev := c.Query("rev"), c.Query("orev")
-	expand, linkrev, who := boolParam(c, "expand"), c.Query("linkrev"), personOf(c)
+// DiffOptions name the two sides of a diff: the new side is the package the request names at
+// Rev, the old side OldProject/OldPackage at OldRev.
+type DiffOptions struct {
+	OldProject, OldPackage string
+	Rev, OldRev            string
+	// Expand compares links expanded, against LinkRev (new side) and OldLinkRev (old side).
+	Expand              bool
+	LinkRev, OldLinkRev string
+}
+
+// Diff compares o's old side with project/pkg at o.Rev, as who may read them. Without OldRev
+// the old side is the other package's newest tree, or for the same package the revision before
+// Rev (the empty tree before revision 1).
+func (s *Service) Diff(who buildstore.Person, project, pkg string, o DiffOptions) (string, error) {
 	var text string
-	err := a.Store.View(func(tx *bbolt.Tx) error {
-		if _, _, err := buildsvc.LookupPackage(tx, project, pkg); err != nil {
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		if _, _, err := LookupPackage(tx, project, pkg); err != nil {
 			return err
 		}
-		newView, err := buildsvc.ReadView(tx, who, project, pkg, rev, expand, linkrev)
+		newView, err := ReadView(tx, who, project, pkg, o.Rev, o.Expand, o.LinkRev)
 		if err != nil {
 			return err
 		}
-		newTree := newView.Tree
-		if _, _, err := buildsvc.LookupPackage(tx, oproject, opackage); err != nil {
+		if _, _, err := LookupPackage(tx, o.OldProject, o.OldPackage); err != nil {
 			return err
 		}
-		if orev == "" && oproject == project && opackage == pkg {
+		orev := o.OldRev
+		if orev == "" && o.OldProject == project && o.OldPackage == pkg {
 			orev = "0"
-			if newTree.Rev > 1 {
-				orev = strconv.FormatUint(newTree.Rev-1, 10)
+			if newView.Tree.Rev > 1 {
+				orev = strconv.FormatUint(newView.Tree.Rev-1, 10)
 			}
 		}
-		oldView, err := buildsvc.ReadView(tx, who, oproject, opackage, orev, expand, c.Query("olinkrev"))
+		oldView, err := ReadView(tx, who, o.OldProject, o.OldPackage, orev, o.Expand, o.OldLinkRev)
 		if err != nil {
 			return err
 		}
-		text, err = sourceDiff(tx, oldView, newView)
+		text, err = SourceDiff(tx, oldView, newView)
 		return err
 	})
-	if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderContentType, "text/plain; charset=utf-8")
-	return c.SendString(text)
+	return text, err
 }
 
 // revLabel names a tree in the diff headers: its revision number, else its srcmd5.
@@ -67,9 +66,10 @@ func revLabel(r buildstore.Revision) string {
 	return r.SrcMD5
 }
 
-// sourceDiff renders every file that differs between the two trees, by name: "Index:", 67 "=",
-// the ---/+++ headers ("(added)" / "(deleted)" for a side without the file) and the hunks.
-func sourceDiff(tx *bbolt.Tx, oldView, newView buildsvc.SourceView) (string, error) {
+// SourceDiff renders every file that differs between the two trees, by name: "Index:", 67 "=",
+// the ---/+++ headers ("(added)" / "(deleted)" for a side without the file) and the hunks. It
+// takes the transaction because linkdiff compares trees it resolved itself.
+func SourceDiff(tx *bbolt.Tx, oldView, newView SourceView) (string, error) {
 	oldTree, newTree := oldView.Tree, newView.Tree
 	var names []string
 	for _, f := range append(slices.Clone(oldTree.Files), newTree.Files...) {
@@ -108,7 +108,7 @@ func sourceDiff(tx *bbolt.Tx, oldView, newView buildsvc.SourceView) (string, err
 }
 
 // blobPair reads the contents of both sides; a side without the file is empty.
-func blobPair(tx *bbolt.Tx, ov buildsvc.SourceView, of buildstore.FileEntry, inOld bool, nv buildsvc.SourceView, nf buildstore.FileEntry, inNew bool) (oldData, newData []byte, err error) {
+func blobPair(tx *bbolt.Tx, ov SourceView, of buildstore.FileEntry, inOld bool, nv SourceView, nf buildstore.FileEntry, inNew bool) (oldData, newData []byte, err error) {
 	if inOld {
 		if oldData, err = ov.Content(tx, of.MD5); err != nil {
 			return nil, nil, err
