@@ -13,10 +13,7 @@ import (
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/config"
-	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/fixtures"
-	"github.com/pocketforge/pocketforge/internal/jobs"
-	"github.com/pocketforge/pocketforge/search"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/appliance"
 	"go.etcd.io/bbolt"
@@ -50,23 +47,24 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 		return fmt.Errorf("cannot listen on %s: %v (choose another --addr)", cfg.Addr, err)
 	}
 	url := cfg.ExternalURLFor(ln.Addr())
-	importer, closeIndex, err := openExplorer(cfg, db, clk, log)
+	dom, err := openDomains(cfg, db, clk, log, url)
 	if err != nil {
+		ln.Close()
 		return err
 	}
-	defer closeIndex()
+	defer dom.close()
+	workers := dom.workers(cfg)
 	ready := kit.NewReadiness("store", "fixtures", "search")
 	ready.Set("store", true)
-	jobs := &jobs.Runner{}
 	app := api.New(cfg, api.Deps{
-		Store: db, Clock: clk, Log: log, Ready: ready, Journal: kit.NewJournal(cfg.JournalSize), ExternalURL: url, Jobs: jobs,
+		Store: db, Clock: clk, Log: log, Ready: ready, Journal: kit.NewJournal(cfg.JournalSize), ExternalURL: url,
 		OnReplace: func() {
 			afterReplace(db, clk, log)
-			if err := importer.EnsureIndex(true); err != nil {
+			if err := dom.explorer.EnsureIndex(true); err != nil {
 				log.Error("rebuilding the explorer search index after a data replacement failed", "err", err)
 			}
 		},
-		Explorer: importer,
+		Build: dom.build, Cloud: dom.cloud, Explorer: dom.explorer,
 	})
 	logStart(log, cfg, db, ln.Addr(), url)
 	printBanner(stdout, cfg, db, url, creds)
@@ -81,12 +79,11 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 		_ = app.ShutdownWithTimeout(cfg.ShutdownTimeout)
 		return err
 	}
-	jobs.RunOnce(clk.Now(), log) // catch up on what came due while stopped (expiries, invoices)
-	jobCtx, stopJobs := context.WithCancel(ctx)
-	defer stopJobs()
-	go jobs.Run(jobCtx, time.Second, clk.Now, log)
+	workers.RunOnce(clk.Now(), log) // catch up on what came due while stopped (expiries, invoices)
+	stopWorkers := workers.Start(time.Second, clk.Now, log)
+	defer stopWorkers() // after the HTTP app has stopped, before the index and the store close
 	ready.Set("fixtures", true)
-	if err := importer.EnsureIndex(false); err != nil { // the fixtures may have imported products
+	if err := dom.explorer.EnsureIndex(false); err != nil { // the fixtures may have imported products
 		_ = app.ShutdownWithTimeout(cfg.ShutdownTimeout)
 		return fmt.Errorf("explorer search index: %w", err)
 	}
@@ -113,25 +110,6 @@ func afterReplace(db *store.DB, clk clock.Clock, log *slog.Logger) {
 		log.Error("re-linking the bootstrap token after a data replacement failed", "err", err)
 	}
 	log.Info("data replaced")
-}
-
-// openExplorer opens the explorer's search index beside the data file (<data>.index, a
-// directory; in memory for --ephemeral), rebuilding it when it is missing, damaged or behind the
-// store, and returns the explorer's domain service, which keeps it in step.
-func openExplorer(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Logger) (*explorersvc.Service, func(), error) {
-	if cfg.Ephemeral {
-		return explorersvc.NewMemory(db, clk.Now, log), func() {}, nil
-	}
-	ix, _, err := search.Open(db.Path() + ".index")
-	if err != nil {
-		return nil, nil, err
-	}
-	svc := &explorersvc.Service{Store: db, Index: ix, Now: clk.Now, Log: log}
-	if err := svc.EnsureIndex(false); err != nil {
-		ix.Close()
-		return nil, nil, fmt.Errorf("explorer search index: %w", err)
-	}
-	return svc, func() { ix.Close() }, nil
 }
 
 // openData opens the data file: --data, or a fresh temporary file without fsync for

@@ -15,10 +15,11 @@ import (
 	"github.com/pocketforge/pocketforge/api/deploy"
 	"github.com/pocketforge/pocketforge/api/explorerapi"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/explorersvc"
-	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 )
@@ -35,9 +36,11 @@ type Deps struct {
 	// ExternalURL is the base of every absolute URL the APIs emit (--external-url, or the
 	// listener's address).
 	ExternalURL string
-	// Jobs collects the APIs' clock-driven background work; the caller runs it.
-	Jobs *jobs.Runner
-	// Explorer imports products and keeps the explorer's search index.
+	// Build, Cloud and Explorer are the domains the handlers call, built by serve before the
+	// app (with their jobs registered there). Nil ones are built here over Store — tests that
+	// want the whole app and no jobs leave them out; the explorer's index is then in memory.
+	Build    *buildsvc.Service
+	Cloud    *cloudsvc.Service
 	Explorer *explorersvc.Service
 }
 
@@ -54,19 +57,24 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		JSONEncoder:           kit.MarshalJSON,
 	})
 	app.Use(front(d))
+	externalURL := func() string { return d.ExternalURL }
+	if d.Cloud == nil {
+		d.Cloud = cloudsvc.New(d.Store, d.Clock, d.Log, CloudOptions(cfg, externalURL))
+	}
 	cloudapi.Bind(app, cloudapi.Deps{
-		Store: d.Store, Clock: d.Clock, Log: d.Log, ExternalURL: func() string { return d.ExternalURL },
-		RateScale: cfg.CloudRateScale, Limiter: ratelimit.New(d.Clock.Now), Jobs: d.Jobs,
-		TransferDelay: cfg.TransferDelay, DatabaseProvisionTime: cfg.DBProvisionTime,
+		Store: d.Store, Clock: d.Clock, Log: d.Log, ExternalURL: externalURL,
+		RateScale: cfg.CloudRateScale, Limiter: ratelimit.New(d.Clock.Now), Cloud: d.Cloud,
 	})
-	buildapi.Bind(app, buildapi.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, FileLimit: cfg.SourceFileLimit, Jobs: d.Jobs})
-	if d.Explorer == nil { // callers that do not keep an index on disk (tests) get one in memory
+	if d.Build == nil {
+		d.Build = buildsvc.New(d.Store, d.Clock, d.Log, BuildOptions(cfg))
+	}
+	buildapi.Bind(app, buildapi.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, Build: d.Build})
+	if d.Explorer == nil {
 		d.Explorer = explorersvc.NewMemory(d.Store, d.Clock.Now, d.Log)
 	}
 	explorerapi.Bind(app, explorerapi.Deps{
 		Explorer: d.Explorer, Rate: cfg.ExplorerRate,
-		TrustedProxies: cfg.TrustedProxies, Limiter: ratelimit.New(d.Clock.Now), SPDXDir: cfg.SPDXDir,
-		SPDXInterval: cfg.SPDXInterval, Jobs: d.Jobs,
+		TrustedProxies: cfg.TrustedProxies, Limiter: ratelimit.New(d.Clock.Now),
 	})
 	deploy.Bind(app)
 	admin.Bind(app.Group("/_appliance"), admin.Deps{
@@ -75,4 +83,15 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		Mount: []func(fiber.Router){func(r fiber.Router) { explorerapi.BindAdmin(r, d.Explorer) }},
 	})
 	return app
+}
+
+// BuildOptions are the build domain's settings from cfg (one place for serve and New).
+func BuildOptions(cfg *config.Config) buildsvc.Options {
+	return buildsvc.Options{FileLimit: cfg.SourceFileLimit}
+}
+
+// CloudOptions are the cloud domain's settings from cfg; externalURL is the base of the
+// absolute URLs it emits (mails, thumbnails).
+func CloudOptions(cfg *config.Config, externalURL func() string) cloudsvc.Options {
+	return cloudsvc.Options{TransferDelay: cfg.TransferDelay, DatabaseProvisionTime: cfg.DBProvisionTime, ExternalURL: externalURL}
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/internal/apitest"
-	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/appliance"
 	"go.etcd.io/bbolt"
@@ -58,7 +57,7 @@ func newEnv(t testing.TB, mutate func(*config.Config)) *env {
 	ready.Set("store", true)
 	ready.Set("fixtures", true)
 	app := New(cfg, Deps{
-		Store: db, Clock: clk, Ready: ready, Journal: kit.NewJournal(cfg.JournalSize), Jobs: &jobs.Runner{},
+		Store: db, Clock: clk, Ready: ready, Journal: kit.NewJournal(cfg.JournalSize),
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	app.Get("/v4/test-panic", func(*fiber.Ctx) error { panic("boom: secret internals") })

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/store"
 	"go.etcd.io/bbolt"
 )
@@ -50,6 +51,9 @@ func (s *Service) Now() time.Time { return s.clk.Now() }
 
 // FileLimit is the largest source file a write stores; 0: no limit.
 func (s *Service) FileLimit() int64 { return s.opts.FileLimit }
+
+// RegisterJobs adds the build service's clock jobs to r: the sweep of uploads never committed.
+func (s *Service) RegisterJobs(r *jobs.Runner) { r.Add("build-blob-sweep", s.SweepBlobs) }
 
 // View runs fn in a read transaction. It is the bridge for reads that have no operation of
 // their own yet; new code adds an operation instead.

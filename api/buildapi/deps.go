@@ -5,7 +5,6 @@ import (
 
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/clock"
-	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/store"
 )
 
@@ -21,9 +20,6 @@ type Deps struct {
 	// FileLimit is the largest source file a PUT stores (--source-file-limit); 0: no limit
 	// beyond the HTTP body limit.
 	FileLimit int64
-	// Jobs runs the clock jobs (the sweep of uploads that were never committed); nil in tests
-	// that run none.
-	Jobs *jobs.Runner
 	// Build is the build service's domain; nil: Bind makes one from Store, Clock, Log and
 	// FileLimit.
 	Build *buildsvc.Service

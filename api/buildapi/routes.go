@@ -20,9 +20,6 @@ func Bind(app fiber.Router, d Deps) {
 	a.bindFiles(app)
 	a.bindSearch(app)
 	a.bindTrigger(app)
-	if d.Jobs != nil {
-		d.Jobs.Add("build-blob-sweep", a.sweepBlobs)
-	}
 }
 
 // get registers an authenticated GET route.

@@ -10,7 +10,6 @@ import (
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/internal/bench"
-	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"github.com/valyala/fasthttp"
 	"go.etcd.io/bbolt"
@@ -60,7 +59,7 @@ func BenchmarkListUsers(b *testing.B) {
 	e := newEnv(b, 1)
 	e.withUsers(b, 120)
 	e.app = fiber.New(fiber.Config{ErrorHandler: RenderError, JSONEncoder: kit.MarshalJSON, DisableStartupMessage: true})
-	Bind(e.app, Deps{Store: e.db, Clock: e.clock, Log: nopLog(), ExternalURL: func() string { return "" }, RateScale: 1000, Limiter: newLimiter(e), Jobs: &jobs.Runner{}})
+	Bind(e.app, Deps{Store: e.db, Clock: e.clock, Log: nopLog(), ExternalURL: func() string { return "" }, RateScale: 1000, Limiter: newLimiter(e)})
 
 	var users []cloudstore.User
 	e.db.View(func(tx *bbolt.Tx) (err error) { users, err = cloudstore.AccountUsers(tx, 1); return })

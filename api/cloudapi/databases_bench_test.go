@@ -11,7 +11,6 @@ import (
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/internal/bench"
-	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"go.etcd.io/bbolt"
@@ -50,7 +49,7 @@ func BenchmarkListDatabases(b *testing.B) {
 	e := newEnv(b, 0)
 	e.withDatabases(b, 10_000)
 	e.app = fiber.New(fiber.Config{ErrorHandler: RenderError, JSONEncoder: kit.MarshalJSON, DisableStartupMessage: true})
-	Bind(e.app, Deps{Store: e.db, Clock: e.clock, Log: nopLog(), ExternalURL: func() string { return "" }, Limiter: newLimiter(e), Jobs: &jobs.Runner{}})
+	Bind(e.app, Deps{Store: e.db, Clock: e.clock, Log: nopLog(), ExternalURL: func() string { return "" }, Limiter: newLimiter(e)})
 	base := serveLoopback(b, e.app) + "/v4/databases/sqldb/instances"
 	cases := []struct {
 		name, filter string

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
@@ -128,9 +129,11 @@ func TestDatabaseBackups(t *testing.T) {
 // new app's jobs).
 func newApp(e *env, opt Deps) *fiber.App {
 	app := fiber.New(fiber.Config{ErrorHandler: RenderError, JSONEncoder: kit.MarshalJSON})
+	url := func() string { return "http://pocketforge.test" }
+	cloud := cloudsvc.New(e.db, e.clock, nopLog(), cloudsvc.Options{ExternalURL: url, DatabaseProvisionTime: opt.DatabaseProvisionTime})
 	e.jobs = &jobs.Runner{}
-	Bind(app, Deps{Store: e.db, Clock: e.clock, Log: nopLog(), ExternalURL: func() string { return "http://pocketforge.test" },
-		Limiter: newLimiter(e), Jobs: e.jobs, DatabaseProvisionTime: opt.DatabaseProvisionTime})
+	cloud.RegisterJobs(e.jobs)
+	Bind(app, Deps{Store: e.db, Clock: e.clock, Log: nopLog(), ExternalURL: url, Limiter: newLimiter(e), Cloud: cloud})
 	return app
 }
 

@@ -7,7 +7,6 @@ import (
 
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/cloudsvc"
-	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 )
@@ -26,8 +25,6 @@ type Deps struct {
 	RateScale float64
 	// Limiter counts requests for the rate limits.
 	Limiter *ratelimit.Limiter
-	// Jobs receives the cloud API's clock-driven background work.
-	Jobs *jobs.Runner
 	// TransferDelay is how long after acceptance a service transfer completes (0: the default);
 	// used only to build Cloud when it is nil.
 	TransferDelay time.Duration

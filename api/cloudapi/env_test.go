@@ -12,6 +12,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/internal/apitest"
 	"github.com/pocketforge/pocketforge/internal/jobs"
@@ -54,11 +55,13 @@ func newEnv(t testing.TB, rateScale float64) *env {
 	}
 	t.Cleanup(func() { db.Close() })
 	app := fiber.New(fiber.Config{ErrorHandler: RenderError, JSONEncoder: kit.MarshalJSON})
+	log, url := slog.New(slog.NewTextHandler(io.Discard, nil)), func() string { return "http://pocketforge.test" }
+	cloud := cloudsvc.New(db, clk, log, cloudsvc.Options{ExternalURL: url})
 	jobs := &jobs.Runner{}
+	cloud.RegisterJobs(jobs)
 	Bind(app, Deps{
-		Store: db, Clock: clk, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		ExternalURL: func() string { return "http://pocketforge.test" }, RateScale: rateScale,
-		Limiter: ratelimit.New(clk.Now), Jobs: jobs,
+		Store: db, Clock: clk, Log: log, ExternalURL: url, RateScale: rateScale,
+		Limiter: ratelimit.New(clk.Now), Cloud: cloud,
 	})
 	return &env{app: app, db: db, clock: clk, jobs: jobs}
 }

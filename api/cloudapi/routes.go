@@ -36,8 +36,8 @@ func account(w who) access { return access{area: "account", who: w} }
 
 // Bind registers every route of the cloud API: one bindXxx per resource group, each in the file
 // of its group, all called here. The login server (/oauth) is bound by bindOAuth. Background
-// jobs (invoices, transfer expiry, database states) are the cloud domain's; Bind registers them on
-// d.Jobs through cloudsvc.Service.RegisterJobs until serve does it.
+// jobs (invoices, transfer expiry, database states) are the cloud domain's: serve registers
+// them (cloudsvc.Service.RegisterJobs).
 func Bind(app fiber.Router, d Deps) {
 	a := newAPI(d)
 	r := &routes{a: a, v4: app.Group("/v4", preflight), beta: app.Group("/v4beta", preflight)}
@@ -51,9 +51,6 @@ func Bind(app fiber.Router, d Deps) {
 	a.bindDatabases(r)
 	a.bindOAuth(app)
 	app.Get("/survey/cancel", a.cancelSurvey)
-	if a.Jobs != nil {
-		a.Cloud.RegisterJobs(a.Jobs)
-	}
 }
 
 // preflight answers CORS preflight requests for every path (a middleware, not an OPTIONS route,

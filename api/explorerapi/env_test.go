@@ -112,8 +112,9 @@ func newEnv(t testing.TB, o envOptions) *env {
 	e.app = fiber.New(fiber.Config{ErrorHandler: RenderError, DisableStartupMessage: true})
 	Bind(e.app, Deps{
 		Explorer: e.im, Rate: o.rate, TrustedProxies: o.trusted,
-		Limiter: ratelimit.New(e.clk.Now), SPDXDir: o.spdxDir, SPDXInterval: o.every, Jobs: e.jobs,
+		Limiter: ratelimit.New(e.clk.Now),
 	})
+	e.im.RegisterJobs(e.jobs, o.spdxDir, o.every)
 	ready := kit.NewReadiness("store")
 	ready.Set("store", true)
 	admin.Bind(e.app.Group("/_appliance"), admin.Deps{

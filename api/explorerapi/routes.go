@@ -2,12 +2,10 @@ package explorerapi
 
 import (
 	"net/netip"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/explorersvc"
-	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 )
 
@@ -19,10 +17,6 @@ type Deps struct {
 	Rate           config.Rate
 	TrustedProxies []netip.Prefix
 	Limiter        *ratelimit.Limiter
-	// SPDXDir is followed by a clock job every SPDXInterval ("" for none).
-	SPDXDir      string
-	SPDXInterval time.Duration
-	Jobs         *jobs.Runner
 }
 
 type api struct {
@@ -36,7 +30,4 @@ func Bind(app fiber.Router, d Deps) {
 	apis.Get("/products/packages", a.searchPackages)
 	apis.Get("/products/files", a.searchFiles)
 	apis.Get("/products/vcs-search", a.searchVCS)
-	if d.SPDXDir != "" && d.Jobs != nil {
-		d.Explorer.RegisterJobs(d.Jobs, d.SPDXDir, d.SPDXInterval) // serve will register it itself
-	}
 }

@@ -67,3 +67,18 @@ func (j *Runner) Run(ctx context.Context, interval time.Duration, now func() tim
 		}
 	}
 }
+
+// Start runs Run in a goroutine and returns the function that stops it: stop waits until the
+// job running at that moment has finished, so the store is never closed under a job.
+func (j *Runner) Start(interval time.Duration, now func() time.Time, log *slog.Logger) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		j.Run(ctx, interval, now, log)
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}

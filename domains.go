@@ -1,0 +1,63 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+
+	"github.com/pocketforge/pocketforge/api"
+	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/cloudsvc"
+	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/explorersvc"
+	"github.com/pocketforge/pocketforge/internal/jobs"
+	"github.com/pocketforge/pocketforge/search"
+	"github.com/pocketforge/pocketforge/store"
+)
+
+// domains are the three APIs' domains. serve builds them after the store and before the
+// workers and the HTTP app, which both call them; they hold no goroutines of their own.
+type domains struct {
+	build    *buildsvc.Service
+	cloud    *cloudsvc.Service
+	explorer *explorersvc.Service
+	// close releases what the domains opened (the explorer's search index).
+	close func()
+}
+
+// openDomains builds the domains over db. The explorer's search index is opened beside the
+// data file (<data>.index, a directory; in memory for --ephemeral) and rebuilt when it is
+// missing, damaged or behind the store. url is the external URL absolute links start with.
+func openDomains(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Logger, url string) (*domains, error) {
+	d := &domains{
+		build: buildsvc.New(db, clk, log, api.BuildOptions(cfg)),
+		cloud: cloudsvc.New(db, clk, log, api.CloudOptions(cfg, func() string { return url })),
+		close: func() {},
+	}
+	if cfg.Ephemeral {
+		d.explorer = explorersvc.NewMemory(db, clk.Now, log)
+		return d, nil
+	}
+	ix, _, err := search.Open(db.Path() + ".index")
+	if err != nil {
+		return nil, err
+	}
+	d.explorer = &explorersvc.Service{Store: db, Index: ix, Now: clk.Now, Log: log}
+	if err := d.explorer.EnsureIndex(false); err != nil {
+		ix.Close()
+		return nil, fmt.Errorf("explorer search index: %w", err)
+	}
+	d.close = func() { ix.Close() }
+	return d, nil
+}
+
+// workers are the domains' clock jobs on one runner, in a fixed order: the cloud's (invoices,
+// transfers, databases), the build service's (the sweep of uploads never committed), the
+// explorer's (the --spdx-dir watcher).
+func (d *domains) workers(cfg *config.Config) *jobs.Runner {
+	r := &jobs.Runner{}
+	d.cloud.RegisterJobs(r)
+	d.build.RegisterJobs(r)
+	d.explorer.RegisterJobs(r, cfg.SPDXDir, cfg.SPDXInterval)
+	return r
+}
