@@ -1,14 +1,12 @@
-package main
+package e2e
 
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -16,28 +14,6 @@ import (
 	"testing"
 	"time"
 )
-
-// binPath is the pocketforge binary built once for the end-to-end tests, which drive it as a user
-// does: start it, talk HTTP to it, signal it, kill it.
-var binPath string
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "pocketforge-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binPath = filepath.Join(dir, "pocketforge")
-	build := exec.Command("go", "build", "-o", binPath, ".")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building pocketforge for the end-to-end tests:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
 
 // proc is one running pocketforge.
 type proc struct {

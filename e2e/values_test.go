@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -54,7 +54,7 @@ func TestValuesValidateCLI(t *testing.T) {
 	bad := write("bad.yaml", "speaker:\n  tolerateMaster: \"yes\"\n  memberlist:\n    mlBindPort: \"7946\"\nmetrics:\n  metricsRule:\n    addressPoolUsage:\n      thresholds: [{percent: 101}]\n")
 	dup := write("dup.yaml", "crds: {}\ncrds: {}\n")
 	huge := write("huge.yaml", "# "+strings.Repeat("x", values.MaxSize)+"\n")
-	chart := "values/testdata/metallb-values.renamed.yaml"
+	chart := "../values/testdata/metallb-values.renamed.yaml" // the tests run in e2e/
 
 	badLines := bad + ": /metrics/metricsRule/addressPoolUsage/thresholds/0/percent: maximum: got 101, want at most 100\n" +
 		bad + ": /speaker/memberlist/mlBindPort: type: got string \"7946\", want integer\n" +
