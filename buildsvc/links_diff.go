@@ -1,0 +1,45 @@
+package buildsvc
+
+import (
+	"github.com/pocketforge/pocketforge/store/buildstore"
+	"go.etcd.io/bbolt"
+)
+
+// DiffFunc renders the source diff from tree old to tree new (the backend's text format),
+// reading the contents in tx.
+type DiffFunc func(tx *bbolt.Tx, old, new SourceView) (string, error)
+
+// LinkDiff answers cmd=linkdiff: the diff from the link's target tree to the link's expansion,
+// i.e. what the link changes (empty for a package that is not a link), read as by who at rev
+// against the target's newest tree or linkrev. diff renders it (the source diff's format is
+// the diff command's).
+func (s *Service) LinkDiff(who buildstore.Person, project, pkg, rev, linkrev string, diff DiffFunc) (string, error) {
+	var text string
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		if _, _, err := LookupPackage(tx, project, pkg); err != nil {
+			return err
+		}
+		unexpanded, err := ReadView(tx, who, project, pkg, rev, false, linkrev)
+		if err != nil || unexpanded.Link == nil {
+			return err
+		}
+		if unexpanded.Link.Error != "" {
+			return LinkError(unexpanded.Link.Error)
+		}
+		expanded, err := ReadView(tx, who, project, pkg, rev, true, linkrev)
+		if err != nil {
+			return err
+		}
+		l := unexpanded.Link
+		target, found, err := buildstore.ResolveRevision(tx, l.Project, l.Package, l.SrcMD5)
+		if err != nil {
+			return err
+		}
+		if !found {
+			target = EmptyTree
+		}
+		text, err = diff(tx, SourceView{Tree: target}, expanded)
+		return err
+	})
+	return text, err
+}
