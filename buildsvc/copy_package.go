@@ -22,7 +22,8 @@ type CopyPackageRequest struct {
 }
 
 // CopyPackage commits the files of the origin as a new revision of the target and returns
-// the new revision's view. The origin is read as by who (protected sources are a 403). A missing target is
+// the new revision's view. The origin is read as by who, with the read-protection rules of
+// every read (a hidden origin project is a 404, protected sources a 403). A missing target is
 // created on the way by a maintainer of its project, with the origin's title and description,
 // as the API does.
 func (s *Service) CopyPackage(who buildstore.Person, req CopyPackageRequest) (SourceView, error) {
@@ -30,6 +31,9 @@ func (s *Service) CopyPackage(who buildstore.Person, req CopyPackageRequest) (So
 	err := s.db.Write(func(tx *bbolt.Tx) error {
 		_, src, err := LookupPackage(tx, req.OProject, req.OPackage)
 		if err != nil {
+			return err
+		}
+		if err := VisibleProject(tx, who, req.OProject); err != nil {
 			return err
 		}
 		v, err := ReadView(tx, who, req.OProject, req.OPackage, req.ORev, req.Expand, req.OLinkRev)

@@ -15,6 +15,10 @@ import (
 // gets O's newest tree as a new revision, or with WithHistory every revision of O's history in
 // order, keeping user, time and comment.
 //
+// A copy reads O's sources, so it applies the read protection of every read: O hidden from
+// the caller is a 404 unknown_project, sources of O or of any copied package protected from
+// the caller a 403 source_access_no_permission.
+//
 // The real service queues the copy as a job and answers "invoked" unless nodelay is given;
 // here the copy is done when the answer comes. The options that act on built binaries are
 // refused, since they need the build farm: withbinaries and resign (binaries, re-signed with
@@ -49,9 +53,17 @@ func (s *Service) CopyProject(who buildstore.Person, req CopyProjectRequest) err
 		if err != nil {
 			return NotFoundAs(err, "unknown_project")
 		}
+		if err := VisibleProject(tx, who, req.OProject); err != nil {
+			return err
+		}
 		pkgs, err := buildstore.Packages(tx, req.OProject)
 		if err != nil {
 			return err
+		}
+		for _, k := range pkgs {
+			if err := SourcesReadable(tx, who, req.OProject, k.Name); err != nil {
+				return err
+			}
 		}
 		if !exists {
 			if err := buildstore.PutProject(tx, copiedProject(src, req.Project, who, now)); err != nil {

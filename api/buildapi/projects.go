@@ -102,7 +102,7 @@ func (a *api) listPackages(c *fiber.Ctx) error {
 		}
 		var err error
 		if expand {
-			expanded, err = buildstore.ExpandedPackages(tx, name)
+			expanded, err = buildsvc.VisibleLinkedPackages(tx, who, name)
 			return err
 		}
 		names, err = buildstore.PackageNames(tx, name, deleted)
