@@ -62,28 +62,10 @@ func (s *Service) ExpandedPackages(who buildstore.Person, project string) (out [
 		if _, err := buildstore.GetProject(tx, project); err != nil {
 			return NotFoundAs(err, "unknown_project")
 		}
-		all, err := buildstore.ExpandedPackages(tx, project)
-		hidden := map[string]bool{}
-		for _, k := range all {
-			if k.Project != project && inheritedHidden(tx, who, k, hidden) {
-				continue
-			}
-			out = append(out, k)
-		}
+		out, err = VisibleLinkedPackages(tx, who, project)
 		return err
 	})
 	return out, err
-}
-
-// inheritedHidden reports whether package k, inherited through a project link, is hidden from
-// who: its project is (hidden caches the answer per project), or its sources are protected.
-func inheritedHidden(tx *bbolt.Tx, who buildstore.Person, k buildstore.LinkedPackage, hidden map[string]bool) bool {
-	h, known := hidden[k.Project]
-	if !known {
-		h = VisibleProject(tx, who, k.Project) != nil
-		hidden[k.Project] = h
-	}
-	return h || SourcesReadable(tx, who, k.Project, k.Name) != nil
 }
 
 // deletedProjectFor reads a tombstone for who: 404 unknown_project when there is none or who

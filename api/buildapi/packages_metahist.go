@@ -4,20 +4,11 @@ import (
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
 )
 
 // Package meta history (buildsvc.RecordMeta writes it): _history?meta=1 lists the meta
 // revisions, ?meta=1 lists the meta tree and _meta?rev=N reads an old meta.
-
-// recordMeta appends the package's current meta to its meta history. It bridges the handlers
-// that still write a package inside their own transaction (branch, undelete) to
-// buildsvc.RecordMeta; their operations call that directly once they move to buildsvc.
-func (a *api) recordMeta(tx *bbolt.Tx, k buildstore.Package, who, comment string) error {
-	return buildsvc.RecordMeta(tx, k, who, comment, a.Clock.Now())
-}
 
 // getMetaListing answers GET /source/P/K?meta=1: the meta tree at ?rev=.
 func (a *api) getMetaListing(c *fiber.Ctx) error {

@@ -72,7 +72,7 @@ func (a *api) postProject(c *fiber.Ctx) error {
 	case "extendkey":
 		return a.extendKey(c)
 	default:
-		if _, farm := farmCommands[cmd]; farm {
+		if _, farm := buildsvc.ProjectFarmCommands[cmd]; farm {
 			return a.farmProjectCmd(c, cmd)
 		}
 		return buildsvc.BadRequest("illegal_request", "unsupported POST command %s to %s", cmd, c.Path())

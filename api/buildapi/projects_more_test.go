@@ -137,8 +137,8 @@ func TestProjectLinksAndDevel(t *testing.T) {
 var asCarol = basic("carol", "carol-password")
 
 // TestExpandedListingReadProtection: ?expand=1 over a project link shows nothing of a linked
-// project hidden from the person (neither its name nor its packages) and no inherited package
-// whose sources the person may not read; members and Admin see them.
+// project hidden from the person (neither its name nor its packages); source protection does
+// not hide names, as it does not in the project's own listing; members and Admin see all.
 func TestExpandedListingReadProtection(t *testing.T) {
 	e := newEnv(t)
 	secret := `<project name="home:alice:secret"><title>S</title><description/>` +
@@ -155,11 +155,14 @@ func TestExpandedListingReadProtection(t *testing.T) {
 		{"an open one in it", req("PUT", "/source/home:alice:closed/open/_meta", asAlice,
 			`<package name="open"><title/><description/><sourceaccess><enable/></sourceaccess></package>`), ok},
 		{"bob links to all three (as Admin: bob may not see the hidden one)", req("PUT", "/source/home:bob/_meta", asAdmin, bobs), ok},
+		// Source protection keeps the package names visible, as the closed project's own listing
+		// and metas are: only a hidden project leaves the expansion.
 		{"bob's expansion", req("GET", "/source/home:bob?expand=1", asBob, ""), apitest.Expect{Status: 200,
-			Contains: []string{`<entry name="open" originproject="home:alice:closed"></entry>`, `originproject="devel:libs"`},
-			Excludes: []string{"home:alice:secret", "hushed", "shut"}}},
-		{"carol reads the hidden project, not the closed sources", req("GET", "/source/home:bob?expand=1", asCarol, ""), apitest.Expect{Status: 200,
-			Contains: []string{`<entry name="hushed" originproject="home:alice:secret"></entry>`}, Excludes: []string{"shut"}}},
+			Contains: []string{`<entry name="open" originproject="home:alice:closed"></entry>`, `<entry name="shut" originproject="home:alice:closed"></entry>`, `originproject="devel:libs"`},
+			Excludes: []string{"home:alice:secret", "hushed"}}},
+		{"as in the closed project's own listing", req("GET", "/source/home:alice:closed", asBob, ""), want(200, `<entry name="shut"></entry>`)},
+		{"carol reads the hidden project", req("GET", "/source/home:bob?expand=1", asCarol, ""), want(200,
+			`<entry name="hushed" originproject="home:alice:secret"></entry>`)},
 		{"alice sees everything", req("GET", "/source/home:bob?expand=1", asAlice, ""), want(200,
 			`<entry name="hushed" originproject="home:alice:secret"></entry>`, `<entry name="shut" originproject="home:alice:closed"></entry>`)},
 	})

@@ -3,7 +3,6 @@ package buildapi
 import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
-	"go.etcd.io/bbolt"
 )
 
 // cmd=diff: the backend's source diff as text/plain, what osc rdiff prints (buildsvc.Service.Diff
@@ -21,10 +20,4 @@ func (a *api) diffPackage(c *fiber.Ctx) error {
 	}
 	c.Set(fiber.HeaderContentType, "text/plain; charset=utf-8")
 	return c.SendString(text)
-}
-
-// sourceDiff is buildsvc.SourceDiff, for linkdiff, which still resolves its trees in its own
-// transaction.
-func sourceDiff(tx *bbolt.Tx, oldView, newView buildsvc.SourceView) (string, error) {
-	return buildsvc.SourceDiff(tx, oldView, newView)
 }

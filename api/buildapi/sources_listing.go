@@ -4,8 +4,6 @@ import (
 	"strconv"
 
 	"github.com/pocketforge/pocketforge/buildsvc"
-	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
 )
 
 // The package listing as the API renders a source view (buildsvc.SourceView resolves which
@@ -39,15 +37,4 @@ func listingDoc(name string, v buildsvc.SourceView) fileDirXML {
 		}
 	}
 	return d
-}
-
-// committedView is the listing a commit answers (see buildsvc.CommittedView), for the handlers
-// that still commit inside their own transaction (branch, copy); the source writes get theirs
-// from buildsvc.Service.Commit.
-func committedView(tx *bbolt.Tx, project, pkg string, r buildstore.Revision) (fileDirXML, error) {
-	v, err := buildsvc.CommittedView(tx, project, pkg, r)
-	if err != nil {
-		return fileDirXML{}, err
-	}
-	return listingDoc(pkg, v), nil
 }

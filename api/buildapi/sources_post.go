@@ -52,7 +52,7 @@ func (a *api) postPackage(c *fiber.Ctx) error {
 	case "":
 		return buildsvc.BadRequest("missing_parameter", "POST %s needs a cmd parameter", c.Path())
 	default:
-		if _, farm := packageFarmCommands[cmd]; farm {
+		if _, farm := buildsvc.PackageFarmCommands[cmd]; farm {
 			return a.farmPackageCmd(c, cmd)
 		}
 		return buildsvc.BadRequest("illegal_request", "unsupported POST command %s to %s", cmd, c.Path())

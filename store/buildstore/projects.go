@@ -329,6 +329,12 @@ type LinkedPackage struct {
 // a project is visited once (so link cycles end), a missing or deleted linked project is
 // skipped. The result is sorted by name, case-insensitively, as the service answers it.
 func ExpandedPackages(tx *bbolt.Tx, project string) ([]LinkedPackage, error) {
+	return ExpandedPackagesSkipping(tx, project, nil)
+}
+
+// ExpandedPackagesSkipping is ExpandedPackages where a linked project for which skip says
+// true counts as missing (read protection hides it; the domain decides which).
+func ExpandedPackagesSkipping(tx *bbolt.Tx, project string, skip func(Project) bool) ([]LinkedPackage, error) {
 	var out []LinkedPackage
 	seen, visited := map[string]bool{}, map[string]bool{}
 	var walk func(name string) error
@@ -338,7 +344,7 @@ func ExpandedPackages(tx *bbolt.Tx, project string) ([]LinkedPackage, error) {
 		}
 		visited[name] = true
 		p, err := GetProject(tx, name)
-		if err != nil {
+		if err != nil || (name != project && skip != nil && skip(p)) {
 			return nil
 		}
 		names, err := PackageNames(tx, name, false)

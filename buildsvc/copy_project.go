@@ -1,0 +1,166 @@
+package buildsvc
+
+import (
+	"slices"
+	"time"
+
+	"github.com/pocketforge/pocketforge/store/buildstore"
+	"go.etcd.io/bbolt"
+)
+
+// cmd=copy on a project (POST /source/P?cmd=copy&oproject=O): P gets O's packages. A missing P
+// is created from O's meta first (title, description, links, devel, persons and groups, flags,
+// repositories, build config; not the lock), with the caller added as maintainer, as a meta
+// PUT would. Every live package of O is created in P when missing (from O's package meta) and
+// gets O's newest tree as a new revision, or with WithHistory every revision of O's history in
+// order, keeping user, time and comment.
+//
+// A copy reads O's sources, so it applies the read protection of every read: O hidden from
+// the caller is a 404 unknown_project, sources of O or of any copied package protected from
+// the caller a 403 source_access_no_permission.
+//
+// The real service queues the copy as a job and answers "invoked" unless nodelay is given;
+// here the copy is done when the answer comes. The options that act on built binaries are
+// refused, since they need the build farm: withbinaries and resign (binaries, re-signed with
+// the target's key) and makeolder/makeoriginolder (they bump release numbers of built binaries,
+// which only the build farm hands out). Binaries-copying is Admin's on the real service, so
+// others get its 403 first.
+
+// CopyProjectRequest is a project copy.
+type CopyProjectRequest struct {
+	// Project is the target, OProject the origin.
+	Project, OProject string
+	// Comment is the new revisions' comment (without WithHistory).
+	Comment     string
+	WithHistory bool
+	// WithBinaries, Resign and MakeOlder (makeolder or makeoriginolder) are the binary
+	// options, refused.
+	WithBinaries, Resign, MakeOlder bool
+}
+
+// CopyProject copies req.OProject into req.Project for who.
+func (s *Service) CopyProject(who buildstore.Person, req CopyProjectRequest) error {
+	if err := copyOptionsAllowed(who, req); err != nil {
+		return err
+	}
+	now := s.clk.Now()
+	return s.db.Write(func(tx *bbolt.Tx) error {
+		dst, exists, err := copyTarget(tx, who, req.Project)
+		if err != nil {
+			return err
+		}
+		src, err := buildstore.GetProject(tx, req.OProject)
+		if err != nil {
+			return NotFoundAs(err, "unknown_project")
+		}
+		if err := VisibleProject(tx, who, req.OProject); err != nil {
+			return err
+		}
+		pkgs, err := buildstore.Packages(tx, req.OProject)
+		if err != nil {
+			return err
+		}
+		for _, k := range pkgs {
+			if err := SourcesReadable(tx, who, req.OProject, k.Name); err != nil {
+				return err
+			}
+		}
+		if !exists {
+			if err := buildstore.PutProject(tx, copiedProject(src, req.Project, who, now)); err != nil {
+				return err
+			}
+		} else if dst.Locked {
+			return Forbidden("project_locked", "The target project is locked")
+		}
+		for _, k := range pkgs {
+			if err := copyPackageSources(tx, k, req.Project, who.Login, req.Comment, req.WithHistory, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// copyOptionsAllowed checks the parameters before any lookup: oproject is required, the target
+// name must be valid and differ from the origin, and the binary options are refused.
+func copyOptionsAllowed(who buildstore.Person, req CopyProjectRequest) error {
+	switch {
+	case req.OProject == "":
+		return BadRequest("missing_parameter", "cmd=copy needs an oproject parameter: the project to copy from")
+	case !buildstore.ValidProjectName(req.Project):
+		return BadRequest("invalid_project_name", "invalid project name '%s'", req.Project)
+	case req.OProject == req.Project:
+		return BadRequest("illegal_request", "cannot copy project '%s' onto itself", req.Project)
+	case req.WithBinaries && !who.IsAdmin():
+		return Forbidden("project_copy_no_permission", "no permission to copy project with binaries for non admins")
+	case req.WithBinaries:
+		return NeedsFarm("copy&withbinaries", "copies built binaries")
+	case req.Resign:
+		return NeedsFarm("copy&resign", "re-signs built binaries with the target project's key")
+	case req.MakeOlder:
+		return NeedsFarm("copy&makeolder", "bumps the release numbers of built binaries")
+	}
+	return nil
+}
+
+// copyTarget reads the target project: an existing one needs a maintainer, a missing one the
+// right to create it (403 cmd_execution_no_permission either way, as the service answers).
+func copyTarget(tx *bbolt.Tx, who buildstore.Person, name string) (buildstore.Project, bool, error) {
+	p, err := buildstore.GetProject(tx, name)
+	switch {
+	case err == nil && !Maintains(tx, who, p.Persons, p.Groups):
+		return p, true, Forbidden("cmd_execution_no_permission", "no permission to execute command 'copy': project '%s' needs a maintainer", name)
+	case err == nil:
+		return p, true, nil
+	case !MayCreateProject(tx, who, name):
+		return p, false, Forbidden("cmd_execution_no_permission", "no permission to execute command 'copy': not allowed to create project '%s'", name)
+	}
+	return p, false, nil
+}
+
+// copiedProject is the new target project made from the origin's meta.
+func copiedProject(src buildstore.Project, name string, who buildstore.Person, now time.Time) buildstore.Project {
+	p := buildstore.Project{Name: name, Kind: src.Kind, Title: src.Title, Description: src.Description,
+		Links: slices.Clone(src.Links), URL: src.URL, Devel: src.Devel, Persons: slices.Clone(src.Persons),
+		Groups: slices.Clone(src.Groups), Flags: slices.Clone(src.Flags), Config: src.Config, Created: now}
+	for _, r := range src.Repositories {
+		r.Paths, r.Archs = slices.Clone(r.Paths), slices.Clone(r.Archs)
+		p.Repositories = append(p.Repositories, r)
+	}
+	if !slices.Contains(p.Persons, buildstore.Role{ID: who.Login, Role: buildstore.RoleMaintainer}) {
+		p.Persons = append(p.Persons, buildstore.Role{ID: who.Login, Role: buildstore.RoleMaintainer})
+	}
+	return p
+}
+
+// copyPackageSources creates origin package k in project when missing (its meta, unlocked; a
+// tombstone there is replaced with a fresh history) and commits k's newest tree, or its whole
+// history, there.
+func copyPackageSources(tx *bbolt.Tx, k buildstore.Package, project, user, comment string, withHistory bool, now time.Time) error {
+	if _, err := buildstore.GetPackage(tx, project, k.Name); err != nil {
+		meta := k
+		meta.Project, meta.Created, meta.Locked = project, now, false
+		meta.Persons, meta.Groups, meta.Flags = slices.Clone(k.Persons), slices.Clone(k.Groups), slices.Clone(k.Flags)
+		if err := buildstore.PutPackage(tx, meta); err != nil {
+			return err
+		}
+	}
+	if withHistory {
+		history, err := buildstore.Revisions(tx, k.Project, k.Name)
+		if err != nil {
+			return err
+		}
+		for _, r := range history {
+			if _, err := buildstore.Commit(tx, project, k.Name, r.Files, r.User, r.Comment, time.Unix(r.Time, 0)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	last, ok, err := buildstore.LatestRevision(tx, k.Project, k.Name)
+	if err != nil || !ok {
+		return err
+	}
+	_, err = buildstore.Commit(tx, project, k.Name, last.Files, user, comment, now)
+	return err
+}

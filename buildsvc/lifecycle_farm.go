@@ -1,0 +1,90 @@
+package buildsvc
+
+import (
+	"github.com/pocketforge/pocketforge/store/buildstore"
+	"go.etcd.io/bbolt"
+)
+
+// The commands that need the build farm: they work on built binaries, channels or the
+// maintenance workflow. This appliance does not run the farm yet, so they are refused with a
+// 400 illegal_request that says so (rather than the generic "unsupported command"), after the
+// usual checks, so the user learns about a missing project or permission first and knows the
+// command exists.
+
+// PackageFarmCommands are the package commands that need the build farm, with what each does.
+// Read only.
+var PackageFarmCommands = map[string]string{
+	"release":         "copies built binaries into the release targets",
+	"rebuild":         "rebuilds the package's binaries",
+	"wipe":            "deletes the package's built binaries",
+	"instantiate":     "creates a package inherited through a project link for a maintenance update",
+	"collectbuildenv": "collects the build environments of another package's builds",
+	"importchannel":   "imports a channel file into repositories of the build farm",
+	"enablechannel":   "enables a channel package and its repositories",
+	"updatepatchinfo": "updates a patchinfo of a maintenance update",
+}
+
+// ProjectFarmCommands are the project commands that need the build farm, with what each does.
+// Read only.
+var ProjectFarmCommands = map[string]string{
+	"release":                   "copies built binaries into the release targets",
+	"createmaintenanceincident": "creates a maintenance incident project for the maintenance workflow",
+	"createpatchinfo":           "creates a patchinfo for a maintenance update",
+	"addchannels":               "adds channel packages and their repositories",
+	"modifychannels":            "changes the repositories of channel packages",
+	"move":                      "moves a project with its binaries while the schedulers are stopped",
+}
+
+// NeedsFarm is the refusal of command cmd, which does what, because it needs the build farm.
+func NeedsFarm(cmd, what string) error {
+	return BadRequest("illegal_request", "cmd=%s %s: it needs the build farm, which this appliance does not run yet", cmd, what)
+}
+
+// RefusePackageFarmCommand answers a package command of PackageFarmCommands: the package must
+// exist and be who's to change, then NeedsFarm.
+func (s *Service) RefusePackageFarmCommand(who buildstore.Person, project, pkg, cmd string) error {
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		return Writable(tx, who, project, pkg, "cmd_execution_no_permission")
+	})
+	if err != nil {
+		return err
+	}
+	return NeedsFarm(cmd, PackageFarmCommands[cmd])
+}
+
+// RefuseProjectFarmCommand answers a project command of ProjectFarmCommands: move is Admin's
+// (its URL names the new project, which need not exist), the others need a maintainer of an
+// existing project; then NeedsFarm.
+func (s *Service) RefuseProjectFarmCommand(who buildstore.Person, name, cmd string) error {
+	if cmd == "move" {
+		if !who.IsAdmin() {
+			return Forbidden("cmd_execution_no_permission", "Admin permissions required. STOP SCHEDULER BEFORE.")
+		}
+		return NeedsFarm(cmd, ProjectFarmCommands[cmd])
+	}
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		_, err := MaintainedProject(tx, who, name, cmd, false)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return NeedsFarm(cmd, ProjectFarmCommands[cmd])
+}
+
+// RootSourceCommand answers POST /source?cmd= (path is the request's, for the message):
+// branching by attribute (cmd=branch) and createmaintenanceincident both belong to the
+// maintenance workflow of the build farm, so they are refused saying so; other commands are
+// unsupported.
+func RootSourceCommand(cmd, path string) error {
+	switch cmd {
+	case "":
+		return BadRequest("missing_parameter", "POST %s needs a cmd parameter", path)
+	case "branch":
+		return NeedsFarm(cmd, "without a project branches the packages marked by an attribute ("+BranchAttribute+") for a maintenance update")
+	case "createmaintenanceincident":
+		return NeedsFarm(cmd, ProjectFarmCommands[cmd])
+	default:
+		return BadRequest("illegal_request", "unsupported POST command %s to %s", cmd, path)
+	}
+}
