@@ -2,12 +2,9 @@ package buildapi
 
 import (
 	"encoding/xml"
-	"slices"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
-	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
 )
 
 // bindInstance registers the instance-wide documents Admin maintains: the configuration,
@@ -46,50 +43,23 @@ type schedulersXML struct {
 }
 
 func (a *api) getConfiguration(c *fiber.Ctx) error {
-	var conf buildstore.Configuration
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) { conf, err = buildstore.GetConfiguration(tx); return }); err != nil {
+	conf, err := a.Svc.Configuration()
+	if err != nil {
 		return err
 	}
 	return sendXML(c, configurationXML{Title: conf.Title, Description: conf.Description, Name: conf.Name,
 		Registration: conf.RegistrationMode(), Schedulers: &schedulersXML{Archs: conf.Schedulers}})
 }
 
-// putConfiguration updates title, description, registration and schedulers (Admin). The name is the
-// instance's identity and stays; schedulers must be architectures the service knows, each once.
+// putConfiguration updates title, description, registration and schedulers (Admin; see
+// buildsvc.ConfigurationChange).
 func (a *api) putConfiguration(c *fiber.Ctx) error {
-	if err := adminOnly(personOf(c), "change the configuration"); err != nil {
-		return err
-	}
 	var d configurationXML
-	if err := parseMeta(c.Body(), &d, "configuration"); err != nil {
-		return err
-	}
-	if d.Registration != "" && !slices.Contains(buildstore.RegistrationModes, d.Registration) {
-		return buildsvc.Invalid("configuration", "registration must be allow, confirmation or deny, not '%s'", d.Registration)
-	}
+	err := parseMeta(c.Body(), &d, "configuration")
+	ch := buildsvc.ConfigurationChange{Title: d.Title, Description: d.Description, Registration: d.Registration,
+		SetSchedulers: d.Schedulers != nil}
 	if d.Schedulers != nil {
-		for i, arch := range d.Schedulers.Archs {
-			if !slices.Contains(buildsvc.Architectures, arch) || slices.Contains(d.Schedulers.Archs[:i], arch) {
-				return buildsvc.Invalid("configuration", "unknown or repeated scheduler architecture '%s'", arch)
-			}
-		}
+		ch.Schedulers = d.Schedulers.Archs
 	}
-	err := a.Store.Write(func(tx *bbolt.Tx) error {
-		conf, err := buildstore.GetConfiguration(tx)
-		if err != nil {
-			return err
-		}
-		conf.Title, conf.Description = d.Title, d.Description
-		if d.Registration != "" {
-			conf.Registration = d.Registration
-		}
-		if d.Schedulers != nil {
-			conf.Schedulers = append([]string{}, d.Schedulers.Archs...)
-		}
-		return buildstore.PutConfiguration(tx, conf)
-	})
-	if err != nil {
-		return err
-	}
-	return sendOK(c)
+	return replyOK(c, a.Svc.ChangeConfiguration(personOf(c), ch, err))
 }

@@ -2,12 +2,9 @@ package buildapi
 
 import (
 	"encoding/xml"
-	"slices"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
 )
 
 // Distributions are the base systems hosted here that a project's repository can build against
@@ -47,30 +44,21 @@ func distributionDoc(d buildstore.Distribution) distributionXML {
 	return x
 }
 
-// distributionRecord checks one entry: an id, a name, a project and repository to build
-// against, and known architectures.
-func distributionRecord(x distributionXML) (buildstore.Distribution, error) {
-	if x.ID == "" || x.Name == "" || x.Project == "" || x.Repository == "" {
-		return buildstore.Distribution{}, buildsvc.Invalid("distribution", "id, name, project and repository are required ('%s')", x.ID)
-	}
-	for _, arch := range x.Archs {
-		if !slices.Contains(buildsvc.Architectures, arch) {
-			return buildstore.Distribution{}, buildsvc.Invalid("distribution", "unknown architecture '%s' in '%s'", arch, x.ID)
-		}
-	}
+// distributionRecord is one entry of a document; buildsvc checks it.
+func distributionRecord(x distributionXML) buildstore.Distribution {
 	d := buildstore.Distribution{ID: x.ID, Vendor: x.Vendor, Version: x.Version, Name: x.Name, Project: x.Project,
 		Reponame: x.Reponame, Repository: x.Repository, Link: x.Link, Archs: x.Archs}
 	for _, i := range x.Icons {
 		d.Icons = append(d.Icons, buildstore.Icon(i))
 	}
-	return d, nil
+	return d
 }
 
 // listDistributions also answers include_remotes: an appliance has no remote instances, so
 // the list including them is the same list.
 func (a *api) listDistributions(c *fiber.Ctx) error {
-	var list []buildstore.Distribution
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) { list, err = buildstore.Distributions(tx); return }); err != nil {
+	list, err := a.Svc.Distributions()
+	if err != nil {
 		return err
 	}
 	doc := distributionsXML{}
@@ -81,77 +69,27 @@ func (a *api) listDistributions(c *fiber.Ctx) error {
 }
 
 func (a *api) getDistribution(c *fiber.Ctx) error {
-	var d buildstore.Distribution
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) { d, err = buildstore.GetDistribution(tx, pathParam(c, "id")); return }); err != nil {
+	d, err := a.Svc.Distribution(pathParam(c, "id"))
+	if err != nil {
 		return err
 	}
 	return sendXML(c, distributionDoc(d))
 }
 
-// putDistributions replaces the whole list (Admin). Ids must be unique; projects are not
-// checked here, as the service allows listing distributions built elsewhere.
+// putDistributions replaces the whole list (Admin).
 func (a *api) putDistributions(c *fiber.Ctx) error {
-	if err := adminOnly(personOf(c), "change the distributions"); err != nil {
-		return err
-	}
 	var doc distributionsXML
-	if err := parseMeta(c.Body(), &doc, "distributions"); err != nil {
-		return err
-	}
+	err := parseMeta(c.Body(), &doc, "distributions")
 	list := make([]buildstore.Distribution, 0, len(doc.Distributions))
 	for _, x := range doc.Distributions {
-		d, err := distributionRecord(x)
-		if err != nil {
-			return err
-		}
-		if slices.ContainsFunc(list, func(o buildstore.Distribution) bool { return o.ID == d.ID }) {
-			return buildsvc.Invalid("distributions", "distribution id '%s' is repeated", d.ID)
-		}
-		list = append(list, d)
+		list = append(list, distributionRecord(x))
 	}
-	if err := a.Store.Write(func(tx *bbolt.Tx) error { return buildstore.PutDistributions(tx, list) }); err != nil {
-		return err
-	}
-	return sendOK(c)
+	return replyOK(c, a.Svc.PutDistributions(personOf(c), list, err))
 }
 
-// postDistribution replaces one existing entry (Admin). The entry must be hosted here, so its
-// project must exist on this instance.
+// postDistribution replaces one existing entry (Admin).
 func (a *api) postDistribution(c *fiber.Ctx) error {
-	id := pathParam(c, "id")
-	if err := adminOnly(personOf(c), "change the distributions"); err != nil {
-		return err
-	}
 	var x distributionXML
-	if err := parseMeta(c.Body(), &x, "distribution"); err != nil {
-		return err
-	}
-	if x.ID == "" {
-		x.ID = id
-	}
-	if x.ID != id {
-		return buildsvc.BadRequest("id_mismatch", "id in xml data ('%s') does not match resource path component ('%s')", x.ID, id)
-	}
-	d, err := distributionRecord(x)
-	if err != nil {
-		return err
-	}
-	err = a.Store.Write(func(tx *bbolt.Tx) error {
-		if _, err := buildstore.GetDistribution(tx, id); err != nil {
-			return err
-		}
-		if _, err := buildstore.GetProject(tx, d.Project); err != nil {
-			return buildsvc.Invalid("distribution", "project '%s' is not hosted on this instance", d.Project)
-		}
-		list, err := buildstore.Distributions(tx)
-		if err != nil {
-			return err
-		}
-		list[slices.IndexFunc(list, func(o buildstore.Distribution) bool { return o.ID == id })] = d
-		return buildstore.PutDistributions(tx, list)
-	})
-	if err != nil {
-		return err
-	}
-	return sendOK(c)
+	err := parseMeta(c.Body(), &x, "distribution")
+	return replyOK(c, a.Svc.ChangeDistribution(personOf(c), pathParam(c, "id"), distributionRecord(x), err))
 }

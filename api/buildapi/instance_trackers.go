@@ -2,16 +2,9 @@ package buildapi
 
 import (
 	"encoding/xml"
-	"net/http"
-	"regexp"
-	"slices"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/api/kit"
-	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
 )
 
 // Issue trackers let changes and requests mention issues ("pocket#123"); show_url_for turns
@@ -45,8 +38,8 @@ func trackerRecord(d trackerXML) buildstore.IssueTracker {
 }
 
 func (a *api) listTrackers(c *fiber.Ctx) error {
-	var list []buildstore.IssueTracker
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) { list, err = buildstore.Trackers(tx); return }); err != nil {
+	list, err := a.Svc.Trackers()
+	if err != nil {
 		return err
 	}
 	doc := trackersXML{}
@@ -57,87 +50,31 @@ func (a *api) listTrackers(c *fiber.Ctx) error {
 }
 
 func (a *api) getTracker(c *fiber.Ctx) error {
-	var t buildstore.IssueTracker
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) { t, err = buildstore.GetTracker(tx, pathParam(c, "name")); return }); err != nil {
+	t, err := a.Svc.Tracker(pathParam(c, "name"))
+	if err != nil {
 		return err
 	}
 	return sendXML(c, trackerDoc(t))
 }
 
 // putTracker creates or replaces a tracker (Admin) for both PUT and POST: osc and scripts use
-// either, and an upsert answers both the same way. The regex must compile, since show_url_for
-// runs it; the show-url needs @@@ to place the issue id.
+// either, and an upsert answers both the same way.
 func (a *api) putTracker(c *fiber.Ctx) error {
-	name := pathParam(c, "name")
-	if err := adminOnly(personOf(c), "change issue trackers"); err != nil {
-		return err
-	}
 	var d trackerXML
-	if err := parseMeta(c.Body(), &d, "issue tracker"); err != nil {
-		return err
-	}
-	if d.Name == "" {
-		d.Name = name
-	}
-	if d.Name != name {
-		return buildsvc.BadRequest("name_mismatch", "name in xml data ('%s') does not match resource path component ('%s')", d.Name, name)
-	}
-	if !slices.Contains(buildstore.TrackerKinds, d.Kind) {
-		return buildsvc.Invalid("issue tracker", "unknown kind '%s' (one of %s)", d.Kind, strings.Join(buildstore.TrackerKinds, ", "))
-	}
-	if d.URL == "" || !strings.Contains(d.ShowURL, "@@@") || d.Regex == "" {
-		return buildsvc.Invalid("issue tracker", "url, regex and a show-url containing @@@ are required")
-	}
-	if _, err := regexp.Compile(d.Regex); err != nil {
-		return buildsvc.Invalid("issue tracker", "regex: %v", err)
-	}
-	if err := a.Store.Write(func(tx *bbolt.Tx) error { return buildstore.PutTracker(tx, trackerRecord(d)) }); err != nil {
-		return err
-	}
-	return sendOK(c)
+	err := parseMeta(c.Body(), &d, "issue tracker")
+	return replyOK(c, a.Svc.PutTracker(personOf(c), pathParam(c, "name"), trackerRecord(d), err))
 }
 
 func (a *api) deleteTracker(c *fiber.Ctx) error {
-	if err := adminOnly(personOf(c), "delete issue trackers"); err != nil {
-		return err
-	}
-	if err := a.Store.Write(func(tx *bbolt.Tx) error { return buildstore.DeleteTracker(tx, pathParam(c, "name")) }); err != nil {
-		return err
-	}
-	return sendOK(c)
+	return replyOK(c, a.Svc.DeleteTracker(personOf(c), pathParam(c, "name")))
 }
 
-// showURLFor answers the page of ?issue= as plain text: the first tracker (by name) whose
-// regex matches the whole mention gives the id (its first group, else the whole mention),
-// which replaces @@@ in its show-url. GitHub-style ids "owner/repo#12" become
-// "owner/repo/issues/12", the page GitHub has for them.
+// showURLFor answers the page of ?issue= as plain text (buildsvc.IssueURL).
 func (a *api) showURLFor(c *fiber.Ctx) error {
-	issue := c.Query("issue")
-	if issue == "" {
-		return buildsvc.BadRequest("missing_parameter", "show_url_for needs the parameter issue (e.g. pocket#123)")
-	}
-	var list []buildstore.IssueTracker
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) { list, err = buildstore.Trackers(tx); return }); err != nil {
+	url, err := a.Svc.IssueURL(c.Query("issue"))
+	if err != nil {
 		return err
 	}
-	for _, t := range list {
-		re, err := regexp.Compile(`^(?:` + t.Regex + `)$`)
-		if err != nil {
-			continue
-		}
-		m := re.FindStringSubmatch(issue)
-		if m == nil {
-			continue
-		}
-		id := m[len(m)-1]
-		if len(m) > 1 {
-			id = m[1]
-		}
-		if t.Kind == "github" || t.Kind == "gitlab" || t.Kind == "giteaforge" {
-			id = strings.Replace(id, "#", "/issues/", 1)
-		}
-		c.Set(fiber.HeaderContentType, "text/plain; charset=utf-8")
-		return c.SendString(strings.ReplaceAll(t.ShowURL, "@@@", id))
-	}
-	return &kit.Error{Status: http.StatusNotFound, Code: "issue_tracker_not_found", Reason: "No issue tracker knows the issue '" + issue + "'"}
+	c.Set(fiber.HeaderContentType, "text/plain; charset=utf-8")
+	return c.SendString(url)
 }

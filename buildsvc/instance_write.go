@@ -1,0 +1,39 @@
+package buildsvc
+
+import (
+	"github.com/pocketforge/pocketforge/store/buildstore"
+	"go.etcd.io/bbolt"
+)
+
+// The instance-wide documents Admin maintains — the configuration, the hosted distributions,
+// the issue trackers — all change the same way: Admin only, then the document, then its
+// content rules, then the store. writeInstance is that one path.
+
+// adminOnly lets only Admin through; what names the operation in the refusal. It is the same
+// rule as the people's AdminOnly (people_write.go on its branch): one of the two goes when both
+// are merged.
+func adminOnly(who buildstore.Person, what string) error {
+	if who.IsAdmin() {
+		return nil
+	}
+	return Forbidden("no_permission", "only an administrator may %s", what)
+}
+
+// writeInstance runs one change of an instance-wide document by who: refused unless who is
+// Admin (what names the change), then decodeErr (what the handler found wrong with the
+// document), then check (the content rules; nil: none), then store in one write
+// transaction. store may run twice (group commit).
+func (s *Service) writeInstance(who buildstore.Person, what string, decodeErr error, check func() error, store func(tx *bbolt.Tx) error) error {
+	if err := adminOnly(who, what); err != nil {
+		return err
+	}
+	if decodeErr != nil {
+		return decodeErr
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return s.db.Write(store)
+}
