@@ -23,12 +23,10 @@ func (s *Service) AttributeNamespaces() ([]string, error) {
 
 // AttributeNamespace reads one namespace: 404 unknown_attribute_namespace when missing.
 func (s *Service) AttributeNamespace(name string) (buildstore.AttributeNamespace, error) {
-	var ns buildstore.AttributeNamespace
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
-		ns, err = buildstore.GetAttributeNamespace(tx, name)
-		return NotFoundAs(err, "unknown_attribute_namespace")
+	return viewOne(s, func(tx *bbolt.Tx) (buildstore.AttributeNamespace, error) {
+		ns, err := buildstore.GetAttributeNamespace(tx, name)
+		return ns, NotFoundAs(err, "unknown_attribute_namespace")
 	})
-	return ns, err
 }
 
 // namespaceAdmin: namespaces are Admin's alone.

@@ -21,9 +21,7 @@ type ConfigurationChange struct {
 
 // Configuration reads the instance's configuration.
 func (s *Service) Configuration() (buildstore.Configuration, error) {
-	var conf buildstore.Configuration
-	err := s.db.View(func(tx *bbolt.Tx) (err error) { conf, err = buildstore.GetConfiguration(tx); return })
-	return conf, err
+	return viewOne(s, buildstore.GetConfiguration)
 }
 
 // check applies the configuration's content rules.

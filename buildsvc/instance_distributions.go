@@ -12,16 +12,12 @@ import (
 
 // Distributions lists the distributions.
 func (s *Service) Distributions() ([]buildstore.Distribution, error) {
-	var list []buildstore.Distribution
-	err := s.db.View(func(tx *bbolt.Tx) (err error) { list, err = buildstore.Distributions(tx); return })
-	return list, err
+	return viewOne(s, buildstore.Distributions)
 }
 
 // Distribution reads one distribution.
 func (s *Service) Distribution(id string) (buildstore.Distribution, error) {
-	var d buildstore.Distribution
-	err := s.db.View(func(tx *bbolt.Tx) (err error) { d, err = buildstore.GetDistribution(tx, id); return })
-	return d, err
+	return viewNamed(s, buildstore.GetDistribution, id)
 }
 
 // checkDistribution checks one entry: an id, a name, a project and repository to build

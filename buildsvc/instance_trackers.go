@@ -15,16 +15,12 @@ import (
 
 // Trackers lists the issue trackers by name.
 func (s *Service) Trackers() ([]buildstore.IssueTracker, error) {
-	var list []buildstore.IssueTracker
-	err := s.db.View(func(tx *bbolt.Tx) (err error) { list, err = buildstore.Trackers(tx); return })
-	return list, err
+	return viewOne(s, buildstore.Trackers)
 }
 
 // Tracker reads one issue tracker.
 func (s *Service) Tracker(name string) (buildstore.IssueTracker, error) {
-	var t buildstore.IssueTracker
-	err := s.db.View(func(tx *bbolt.Tx) (err error) { t, err = buildstore.GetTracker(tx, name); return })
-	return t, err
+	return viewNamed(s, buildstore.GetTracker, name)
 }
 
 // checkTracker: a known kind, and a regex that compiles (IssueURL runs it) with a show-url

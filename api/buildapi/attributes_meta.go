@@ -20,12 +20,12 @@ import (
 // matches in registration order, and /source/:project/_attribute must win over
 // /source/:project/:package, …/:package/_attribute over …/:package/:filename.
 func (a *api) bindAttributes(r fiber.Router) {
-	a.get(r, "/attribute", a.listAttributeNamespaces) // also /attribute/ (StrictRouting is off)
-	a.get(r, "/attribute/:namespace/_meta", a.getAttributeNamespace)
+	a.get(r, "/attribute", answer(a.Svc.AttributeNamespaces, newDirectory)) // also /attribute/ (StrictRouting is off)
+	a.get(r, "/attribute/:namespace/_meta", answerNamed("namespace", a.Svc.AttributeNamespace, namespaceDoc))
 	r.Put("/attribute/:namespace/_meta", a.authenticated, a.putAttributeNamespace)
 	r.Post("/attribute/:namespace/_meta", a.authenticated, a.putAttributeNamespace)
 	r.Delete("/attribute/:namespace/_meta", a.authenticated, a.deleteAttributeNamespace)
-	a.get(r, "/attribute/:namespace", a.listAttributeDefinitions) // also /attribute/NS/
+	a.get(r, "/attribute/:namespace", answerNamed("namespace", a.Svc.AttributeDefinitions, newDirectory)) // also /attribute/NS/
 	a.get(r, "/attribute/:namespace/:name/_meta", a.getAttributeDefinition)
 	r.Put("/attribute/:namespace/:name/_meta", a.authenticated, a.putAttributeDefinition)
 	r.Post("/attribute/:namespace/:name/_meta", a.authenticated, a.putAttributeDefinition)
@@ -123,15 +123,6 @@ func bodyDoc(c *fiber.Ctx, err error) buildsvc.AttributeDoc {
 	return buildsvc.AttributeDoc{Size: len(c.Body()), Err: err}
 }
 
-// replyOK is the answer of every attribute and instance write: the domain's refusal, or the
-// service's <status code="ok">.
-func replyOK(c *fiber.Ctx, err error) error {
-	if err != nil {
-		return err
-	}
-	return sendOK(c)
-}
-
 // refuseUnknown reports the first element a schema does not allow.
 func refuseUnknown(kind, parent string, list []unknownXML) error {
 	if len(list) > 0 {
@@ -151,22 +142,6 @@ func rulesRecord(list []modifiableByXML) []buildstore.ModifiableBy {
 // pathMismatch is the service's answer to a document that names another object than its URL.
 func pathMismatch(c *fiber.Ctx) error {
 	return buildsvc.BadRequest("illegal_request", "Illegal request: %s %s: path does not match content", c.Method(), c.Path())
-}
-
-func (a *api) listAttributeNamespaces(c *fiber.Ctx) error {
-	names, err := a.Svc.AttributeNamespaces()
-	if err != nil {
-		return err
-	}
-	return sendXML(c, newDirectory(names))
-}
-
-func (a *api) getAttributeNamespace(c *fiber.Ctx) error {
-	ns, err := a.Svc.AttributeNamespace(pathParam(c, "namespace"))
-	if err != nil {
-		return err
-	}
-	return sendXML(c, namespaceDoc(ns))
 }
 
 // parseNamespace reads a namespace_meta document for the namespace name.
@@ -199,21 +174,8 @@ func (a *api) deleteAttributeNamespace(c *fiber.Ctx) error {
 	return replyOK(c, a.Svc.DeleteAttributeNamespace(personOf(c), pathParam(c, "namespace")))
 }
 
-// listAttributeDefinitions lists a namespace's attribute names.
-func (a *api) listAttributeDefinitions(c *fiber.Ctx) error {
-	names, err := a.Svc.AttributeDefinitions(pathParam(c, "namespace"))
-	if err != nil {
-		return err
-	}
-	return sendXML(c, newDirectory(names))
-}
-
 func (a *api) getAttributeDefinition(c *fiber.Ctx) error {
-	d, err := a.Svc.AttributeDefinition(pathParam(c, "namespace"), pathParam(c, "name"))
-	if err != nil {
-		return err
-	}
-	return sendXML(c, definitionDoc(d))
+	return replyXML(c, definitionDoc)(a.Svc.AttributeDefinition(pathParam(c, "namespace"), pathParam(c, "name")))
 }
 
 // parseDefinition reads an attrib_type document for namespace:name. The definition it returns

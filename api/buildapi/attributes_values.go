@@ -39,11 +39,13 @@ type attributesXML struct {
 
 // attributeDoc renders one attribute with the values the domain chose to show.
 func attributeDoc(at buildstore.Attribute) attributeXML {
-	x := attributeXML{Name: at.Name, Namespace: at.Namespace, Binary: at.Binary, Values: at.Values}
-	for _, i := range at.Issues {
-		x.Issues = append(x.Issues, issueXML(i))
-	}
-	return x
+	return attributeXML{Name: at.Name, Namespace: at.Namespace, Binary: at.Binary, Values: at.Values,
+		Issues: docsOf(at.Issues, func(i buildstore.AttributeIssue) issueXML { return issueXML(i) })}
+}
+
+// attributesDoc renders a container's attributes.
+func attributesDoc(list []buildstore.Attribute) attributesXML {
+	return attributesXML{Attributes: docsOf(list, attributeDoc)}
 }
 
 // parseAttributes reads a POST body: <attributes> with any number of <attribute>, or — unlike
@@ -106,16 +108,8 @@ func queryFlag(c *fiber.Ctx, key string) bool {
 // getAttributes lists a container's attributes (with_default=1, with_project=1: see
 // buildsvc.AttributeQuery).
 func (a *api) getAttributes(c *fiber.Ctx) error {
-	list, err := a.Svc.Attributes(attribRouteOf(c), buildsvc.AttributeQuery{
-		WithDefault: queryFlag(c, "with_default"), WithProject: queryFlag(c, "with_project")})
-	if err != nil {
-		return err
-	}
-	doc := attributesXML{}
-	for _, at := range list {
-		doc.Attributes = append(doc.Attributes, attributeDoc(at))
-	}
-	return sendXML(c, doc)
+	q := buildsvc.AttributeQuery{WithDefault: queryFlag(c, "with_default"), WithProject: queryFlag(c, "with_project")}
+	return replyXML(c, attributesDoc)(a.Svc.Attributes(attribRouteOf(c), q))
 }
 
 // attributeRecords is what a POST's attributes name and set, for the domain to check.

@@ -36,9 +36,5 @@ type architectureXML struct {
 }
 
 func (a *api) architecture(c *fiber.Ctx) error {
-	arch, err := buildsvc.Architecture(c.Params("name"))
-	if err != nil {
-		return err
-	}
-	return sendXML(c, architectureXML{Name: arch})
+	return replyXML(c, func(name string) architectureXML { return architectureXML{Name: name} })(buildsvc.Architecture(c.Params("name")))
 }

@@ -5,22 +5,24 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
 // bindInstance registers the instance-wide documents Admin maintains: the configuration,
 // the hosted distributions and the issue trackers.
 func (a *api) bindInstance(r fiber.Router) {
-	a.get(r, "/configuration", a.getConfiguration)
+	a.get(r, "/configuration", answer(a.Svc.Configuration, configurationDoc))
 	r.Put("/configuration", a.authenticated, a.putConfiguration)
-	a.get(r, "/distributions", a.listDistributions)
-	// include_remotes is registered before :id so it is not read as a distribution id.
-	a.get(r, "/distributions/include_remotes", a.listDistributions)
-	a.get(r, "/distributions/:id", a.getDistribution)
+	a.get(r, "/distributions", answer(a.Svc.Distributions, distributionsDoc))
+	// include_remotes is registered before :id so it is not read as a distribution id. It is
+	// the same list: an appliance has no remote instances.
+	a.get(r, "/distributions/include_remotes", answer(a.Svc.Distributions, distributionsDoc))
+	a.get(r, "/distributions/:id", answerNamed("id", a.Svc.Distribution, distributionDoc))
 	r.Put("/distributions", a.authenticated, a.putDistributions)
 	r.Post("/distributions/:id", a.authenticated, a.postDistribution)
-	a.get(r, "/issue_trackers", a.listTrackers)
+	a.get(r, "/issue_trackers", answer(a.Svc.Trackers, trackersDoc))
 	a.get(r, "/issue_trackers/show_url_for", a.showURLFor)
-	a.get(r, "/issue_trackers/:name", a.getTracker)
+	a.get(r, "/issue_trackers/:name", answerNamed("name", a.Svc.Tracker, trackerDoc))
 	r.Put("/issue_tracker/:name", a.authenticated, a.putTracker)
 	r.Post("/issue_tracker/:name", a.authenticated, a.putTracker)
 	r.Delete("/issue_tracker/:name", a.authenticated, a.deleteTracker)
@@ -42,13 +44,9 @@ type schedulersXML struct {
 	Archs []string `xml:"arch"`
 }
 
-func (a *api) getConfiguration(c *fiber.Ctx) error {
-	conf, err := a.Svc.Configuration()
-	if err != nil {
-		return err
-	}
-	return sendXML(c, configurationXML{Title: conf.Title, Description: conf.Description, Name: conf.Name,
-		Registration: conf.RegistrationMode(), Schedulers: &schedulersXML{Archs: conf.Schedulers}})
+func configurationDoc(conf buildstore.Configuration) configurationXML {
+	return configurationXML{Title: conf.Title, Description: conf.Description, Name: conf.Name,
+		Registration: conf.RegistrationMode(), Schedulers: &schedulersXML{Archs: conf.Schedulers}}
 }
 
 // putConfiguration updates title, description, registration and schedulers (Admin; see

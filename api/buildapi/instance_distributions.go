@@ -36,55 +36,27 @@ type distributionsXML struct {
 }
 
 func distributionDoc(d buildstore.Distribution) distributionXML {
-	x := distributionXML{ID: d.ID, Vendor: d.Vendor, Version: d.Version, Name: d.Name, Project: d.Project,
-		Reponame: d.Reponame, Repository: d.Repository, Link: d.Link, Archs: d.Archs}
-	for _, i := range d.Icons {
-		x.Icons = append(x.Icons, iconXML(i))
-	}
-	return x
+	return distributionXML{ID: d.ID, Vendor: d.Vendor, Version: d.Version, Name: d.Name, Project: d.Project,
+		Reponame: d.Reponame, Repository: d.Repository, Link: d.Link, Archs: d.Archs,
+		Icons: docsOf(d.Icons, func(i buildstore.Icon) iconXML { return iconXML(i) })}
+}
+
+func distributionsDoc(list []buildstore.Distribution) distributionsXML {
+	return distributionsXML{Distributions: docsOf(list, distributionDoc)}
 }
 
 // distributionRecord is one entry of a document; buildsvc checks it.
 func distributionRecord(x distributionXML) buildstore.Distribution {
-	d := buildstore.Distribution{ID: x.ID, Vendor: x.Vendor, Version: x.Version, Name: x.Name, Project: x.Project,
-		Reponame: x.Reponame, Repository: x.Repository, Link: x.Link, Archs: x.Archs}
-	for _, i := range x.Icons {
-		d.Icons = append(d.Icons, buildstore.Icon(i))
-	}
-	return d
-}
-
-// listDistributions also answers include_remotes: an appliance has no remote instances, so
-// the list including them is the same list.
-func (a *api) listDistributions(c *fiber.Ctx) error {
-	list, err := a.Svc.Distributions()
-	if err != nil {
-		return err
-	}
-	doc := distributionsXML{}
-	for _, d := range list {
-		doc.Distributions = append(doc.Distributions, distributionDoc(d))
-	}
-	return sendXML(c, doc)
-}
-
-func (a *api) getDistribution(c *fiber.Ctx) error {
-	d, err := a.Svc.Distribution(pathParam(c, "id"))
-	if err != nil {
-		return err
-	}
-	return sendXML(c, distributionDoc(d))
+	return buildstore.Distribution{ID: x.ID, Vendor: x.Vendor, Version: x.Version, Name: x.Name, Project: x.Project,
+		Reponame: x.Reponame, Repository: x.Repository, Link: x.Link, Archs: x.Archs,
+		Icons: docsOf(x.Icons, func(i iconXML) buildstore.Icon { return buildstore.Icon(i) })}
 }
 
 // putDistributions replaces the whole list (Admin).
 func (a *api) putDistributions(c *fiber.Ctx) error {
 	var doc distributionsXML
 	err := parseMeta(c.Body(), &doc, "distributions")
-	list := make([]buildstore.Distribution, 0, len(doc.Distributions))
-	for _, x := range doc.Distributions {
-		list = append(list, distributionRecord(x))
-	}
-	return replyOK(c, a.Svc.PutDistributions(personOf(c), list, err))
+	return replyOK(c, a.Svc.PutDistributions(personOf(c), docsOf(doc.Distributions, distributionRecord), err))
 }
 
 // postDistribution replaces one existing entry (Admin).

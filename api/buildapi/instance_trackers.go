@@ -37,24 +37,8 @@ func trackerRecord(d trackerXML) buildstore.IssueTracker {
 		Regex: d.Regex, Label: d.Label, EnableFetch: d.EnableFetch}
 }
 
-func (a *api) listTrackers(c *fiber.Ctx) error {
-	list, err := a.Svc.Trackers()
-	if err != nil {
-		return err
-	}
-	doc := trackersXML{}
-	for _, t := range list {
-		doc.Trackers = append(doc.Trackers, trackerDoc(t))
-	}
-	return sendXML(c, doc)
-}
-
-func (a *api) getTracker(c *fiber.Ctx) error {
-	t, err := a.Svc.Tracker(pathParam(c, "name"))
-	if err != nil {
-		return err
-	}
-	return sendXML(c, trackerDoc(t))
+func trackersDoc(list []buildstore.IssueTracker) trackersXML {
+	return trackersXML{Trackers: docsOf(list, trackerDoc)}
 }
 
 // putTracker creates or replaces a tracker (Admin) for both PUT and POST: osc and scripts use

@@ -21,9 +21,5 @@ type collectionXML struct {
 
 // searchRequests answers the collection of requests that match (buildsvc.SearchRequests).
 func (a *api) searchRequests(c *fiber.Ctx) error {
-	n, err := a.Svc.SearchRequests(c.Query("match"))
-	if err != nil {
-		return err
-	}
-	return sendXML(c, collectionXML{Matches: n})
+	return replyXML(c, func(n int) collectionXML { return collectionXML{Matches: n} })(a.Svc.SearchRequests(c.Query("match")))
 }

@@ -6,8 +6,21 @@ import (
 )
 
 // The instance-wide documents Admin maintains — the configuration, the hosted distributions,
-// the issue trackers — all change the same way: Admin only, then the document, then its
-// content rules, then the store. writeInstance is that one path.
+// the issue trackers — are read as one record or list (viewOne) and all change the same way:
+// Admin only, then the document, then its content rules, then the store (writeInstance).
+
+// viewOne runs one store read in a read transaction and returns what it read: the read path
+// of every operation that only fetches a record or a list.
+func viewOne[T any](s *Service, read func(tx *bbolt.Tx) (T, error)) (T, error) {
+	var v T
+	err := s.db.View(func(tx *bbolt.Tx) (err error) { v, err = read(tx); return err })
+	return v, err
+}
+
+// viewNamed is viewOne for the record get finds under name.
+func viewNamed[T any](s *Service, get func(tx *bbolt.Tx, name string) (T, error), name string) (T, error) {
+	return viewOne(s, func(tx *bbolt.Tx) (T, error) { return get(tx, name) })
+}
 
 // adminOnly lets only Admin through; what names the operation in the refusal. It is the same
 // rule as the people's AdminOnly (people_write.go on its branch): one of the two goes when both
