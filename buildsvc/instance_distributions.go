@@ -56,12 +56,9 @@ func (s *Service) PutDistributions(who buildstore.Person, list []buildstore.Dist
 // ChangeDistribution replaces the existing entry id with d (Admin); d without an id is the
 // URL's. The entry must be hosted here, so its project must exist on this instance.
 func (s *Service) ChangeDistribution(who buildstore.Person, id string, d buildstore.Distribution, decodeErr error) error {
-	if d.ID == "" {
-		d.ID = id
-	}
 	check := func() error {
-		if d.ID != id {
-			return BadRequest("id_mismatch", "id in xml data ('%s') does not match resource path component ('%s')", d.ID, id)
+		if err := urlKey(&d.ID, id, "id_mismatch", "id"); err != nil {
+			return err
 		}
 		return checkDistribution(d)
 	}

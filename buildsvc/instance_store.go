@@ -32,6 +32,19 @@ func adminOnly(who buildstore.Person, what string) error {
 	return Forbidden("no_permission", "only an administrator may %s", what)
 }
 
+// urlKey gives a document without its key (a distribution's id, a tracker's name) the URL's,
+// and refuses one naming another than the URL with code: "<what> in xml data ('x') does not
+// match resource path component ('y')".
+func urlKey(key *string, url, code, what string) error {
+	if *key == "" {
+		*key = url
+	}
+	if *key != url {
+		return BadRequest(code, "%s in xml data ('%s') does not match resource path component ('%s')", what, *key, url)
+	}
+	return nil
+}
+
 // writeInstance runs one change of an instance-wide document by who: refused unless who is
 // Admin (what names the change), then decodeErr (what the handler found wrong with the
 // document), then check (the content rules; nil: none), then store in one write

@@ -23,43 +23,6 @@ func (s *Service) Tracker(name string) (buildstore.IssueTracker, error) {
 	return viewNamed(s, buildstore.GetTracker, name)
 }
 
-// checkTracker: a known kind, and a regex that compiles (IssueURL runs it) with a show-url
-// holding @@@ to place the issue id.
-func checkTracker(t buildstore.IssueTracker) error {
-	if !slices.Contains(buildstore.TrackerKinds, t.Kind) {
-		return Invalid("issue tracker", "unknown kind '%s' (one of %s)", t.Kind, strings.Join(buildstore.TrackerKinds, ", "))
-	}
-	if t.URL == "" || !strings.Contains(t.ShowURL, "@@@") || t.Regex == "" {
-		return Invalid("issue tracker", "url, regex and a show-url containing @@@ are required")
-	}
-	if _, err := regexp.Compile(t.Regex); err != nil {
-		return Invalid("issue tracker", "regex: %v", err)
-	}
-	return nil
-}
-
-// PutTracker creates or replaces the tracker name (Admin) with t; t without a name is the
-// URL's. decodeErr is what the handler found wrong with the document.
-func (s *Service) PutTracker(who buildstore.Person, name string, t buildstore.IssueTracker, decodeErr error) error {
-	if t.Name == "" {
-		t.Name = name
-	}
-	check := func() error {
-		if t.Name != name {
-			return BadRequest("name_mismatch", "name in xml data ('%s') does not match resource path component ('%s')", t.Name, name)
-		}
-		return checkTracker(t)
-	}
-	return s.writeInstance(who, "change issue trackers", decodeErr, check,
-		func(tx *bbolt.Tx) error { return buildstore.PutTracker(tx, t) })
-}
-
-// DeleteTracker removes a tracker (Admin).
-func (s *Service) DeleteTracker(who buildstore.Person, name string) error {
-	return s.writeInstance(who, "delete issue trackers", nil, nil,
-		func(tx *bbolt.Tx) error { return buildstore.DeleteTracker(tx, name) })
-}
-
 // IssueURL is the page of an issue mention: the first tracker (by name) whose regex matches the
 // whole mention gives the id (its first group, else the whole mention), which replaces @@@ in
 // its show-url. GitHub-style ids "owner/repo#12" become "owner/repo/issues/12", the page GitHub
@@ -91,4 +54,38 @@ func (s *Service) IssueURL(issue string) (string, error) {
 		return strings.ReplaceAll(t.ShowURL, "@@@", id), nil
 	}
 	return "", fault.NotFound("issue_tracker_not_found", "No issue tracker knows the issue '%s'", issue)
+}
+
+// checkTracker: a known kind, and a regex that compiles (IssueURL runs it) with a show-url
+// holding @@@ to place the issue id.
+func checkTracker(t buildstore.IssueTracker) error {
+	if !slices.Contains(buildstore.TrackerKinds, t.Kind) {
+		return Invalid("issue tracker", "unknown kind '%s' (one of %s)", t.Kind, strings.Join(buildstore.TrackerKinds, ", "))
+	}
+	if t.URL == "" || !strings.Contains(t.ShowURL, "@@@") || t.Regex == "" {
+		return Invalid("issue tracker", "url, regex and a show-url containing @@@ are required")
+	}
+	if _, err := regexp.Compile(t.Regex); err != nil {
+		return Invalid("issue tracker", "regex: %v", err)
+	}
+	return nil
+}
+
+// PutTracker creates or replaces the tracker name (Admin) with t; t without a name is the
+// URL's. decodeErr is what the handler found wrong with the document.
+func (s *Service) PutTracker(who buildstore.Person, name string, t buildstore.IssueTracker, decodeErr error) error {
+	check := func() error {
+		if err := urlKey(&t.Name, name, "name_mismatch", "name"); err != nil {
+			return err
+		}
+		return checkTracker(t)
+	}
+	return s.writeInstance(who, "change issue trackers", decodeErr, check,
+		func(tx *bbolt.Tx) error { return buildstore.PutTracker(tx, t) })
+}
+
+// DeleteTracker removes a tracker (Admin).
+func (s *Service) DeleteTracker(who buildstore.Person, name string) error {
+	return s.writeInstance(who, "delete issue trackers", nil, nil,
+		func(tx *bbolt.Tx) error { return buildstore.DeleteTracker(tx, name) })
 }
