@@ -13,7 +13,8 @@ import (
 // Issue trackers let changes and requests mention issues ("pocket#123"); IssueURL turns such a
 // mention into the issue's page. Admin maintains them.
 
-// Trackers lists the issue trackers by name.
+// Trackers lists the issue trackers by name, the order in which IssueURL tries them, so the
+// first tracker whose pattern takes a mention decides its page.
 func (s *Service) Trackers() ([]buildstore.IssueTracker, error) {
 	return viewOne(s, buildstore.Trackers)
 }
