@@ -4,7 +4,6 @@ import (
 	"encoding/xml"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
 )
 
 // bindSearch registers the searches that exist so far. osc asks GET /search/request after
@@ -20,11 +19,7 @@ type collectionXML struct {
 	Matches int      `xml:"matches,attr"`
 }
 
-// searchRequests answers the empty collection until requests exist; a missing match is the
-// service's empty_match.
+// searchRequests answers the collection of requests that match (buildsvc.SearchRequests).
 func (a *api) searchRequests(c *fiber.Ctx) error {
-	if c.Query("match") == "" {
-		return buildsvc.BadRequest("empty_match", "No predicates given in search: match is empty")
-	}
-	return sendXML(c, collectionXML{})
+	return replyXML(c, func(n int) collectionXML { return collectionXML{Matches: n} })(a.Svc.SearchRequests(c.Query("match")))
 }

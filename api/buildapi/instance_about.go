@@ -2,10 +2,8 @@ package buildapi
 
 import (
 	"encoding/xml"
-	"net/http"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/buildsvc"
 )
 
@@ -38,11 +36,5 @@ type architectureXML struct {
 }
 
 func (a *api) architecture(c *fiber.Ctx) error {
-	name := c.Params("name")
-	for _, arch := range buildsvc.Architectures {
-		if arch == name {
-			return sendXML(c, architectureXML{Name: arch})
-		}
-	}
-	return &kit.Error{Status: http.StatusNotFound, Code: "unknown_architecture", Reason: "Architecture not found: " + name}
+	return replyXML(c, func(name string) architectureXML { return architectureXML{Name: name} })(buildsvc.Architecture(c.Params("name")))
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/internal/apitest"
 )
 
@@ -24,9 +25,9 @@ func shows(fragments ...string) apitest.Expect {
 	return apitest.Expect{Status: 200, Contains: fragments}
 }
 
-// hugeAttrDoc is a well-formed document past maxAttributeDoc.
+// hugeAttrDoc is a well-formed document past buildsvc.MaxAttributeDoc.
 func hugeAttrDoc(root string) string {
-	return "<" + root + `><description>` + strings.Repeat("x", maxAttributeDoc) + "</description></" + root + ">"
+	return "<" + root + `><description>` + strings.Repeat("x", buildsvc.MaxAttributeDoc) + "</description></" + root + ">"
 }
 
 // entityAttrDoc declares an entity and uses it: encoding/xml expands none, so it is refused.
