@@ -22,16 +22,6 @@ func viewNamed[T any](s *Service, get func(tx *bbolt.Tx, name string) (T, error)
 	return viewOne(s, func(tx *bbolt.Tx) (T, error) { return get(tx, name) })
 }
 
-// adminOnly lets only Admin through; what names the operation in the refusal. It is the same
-// rule as the people's AdminOnly (people_write.go on its branch): one of the two goes when both
-// are merged.
-func adminOnly(who buildstore.Person, what string) error {
-	if who.IsAdmin() {
-		return nil
-	}
-	return Forbidden("no_permission", "only an administrator may %s", what)
-}
-
 // urlKey gives a document without its key (a distribution's id, a tracker's name) the URL's,
 // and refuses one naming another than the URL with code: "<what> in xml data ('x') does not
 // match resource path component ('y')".
@@ -50,7 +40,7 @@ func urlKey(key *string, url, code, what string) error {
 // document), then check (the content rules; nil: none), then store in one write
 // transaction. store may run twice (group commit).
 func (s *Service) writeInstance(who buildstore.Person, what string, decodeErr error, check func() error, store func(tx *bbolt.Tx) error) error {
-	if err := adminOnly(who, what); err != nil {
+	if err := AdminOnly(who, what); err != nil {
 		return err
 	}
 	if decodeErr != nil {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
-	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
 // Person writes: the documents and commands of /person; who may change what is buildsvc's
@@ -36,10 +35,6 @@ func (a *api) registerPerson(c *fiber.Ctx) error {
 	}
 	return sendOK(c)
 }
-
-// adminOnly is buildsvc.AdminOnly for the handlers of other resources that still check it
-// themselves (configuration, distributions, issue trackers).
-func adminOnly(who buildstore.Person, what string) error { return buildsvc.AdminOnly(who, what) }
 
 // putPerson updates a person from a <person> document; Admin may also create one.
 func (a *api) putPerson(c *fiber.Ctx) error {
