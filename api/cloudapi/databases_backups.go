@@ -23,11 +23,7 @@ func (d *dbAPI) listBackups(fam string) fiber.Handler {
 // getBackup shows one backup.
 func (d *dbAPI) getBackup(fam string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		backup, err := pathID(c, "backupId")
-		if err != nil {
-			return err
-		}
-		id, err := pathID(c, "instanceId")
+		id, backup, err := backupPath(c)
 		if err != nil {
 			return err
 		}
@@ -70,11 +66,7 @@ func (d *dbAPI) restore(fam string) fiber.Handler {
 // backupAction answers {} after op on the backup of the path.
 func (d *dbAPI) backupAction(fam string, op func(by cloudstore.User, fam string, id, backupID uint64) error) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		backup, err := pathID(c, "backupId")
-		if err != nil {
-			return err
-		}
-		id, err := pathID(c, "instanceId")
+		id, backup, err := backupPath(c)
 		if err != nil {
 			return err
 		}
@@ -88,4 +80,13 @@ func (d *dbAPI) answerEmpty(c *fiber.Ctx, err error) error {
 		return err
 	}
 	return c.JSON(fiber.Map{})
+}
+
+// backupPath reads a backup route's ids: the backup's first, as the API validates them.
+func backupPath(c *fiber.Ctx) (id, backup uint64, err error) {
+	if backup, err = pathID(c, "backupId"); err != nil {
+		return 0, 0, err
+	}
+	id, err = pathID(c, "instanceId")
+	return id, backup, err
 }
