@@ -50,11 +50,8 @@ func (s *Service) CopyPackage(who buildstore.Person, req CopyPackageRequest) (So
 		if err := Writable(tx, who, req.Project, req.Package, "cmd_execution_no_permission"); err != nil {
 			return err
 		}
-		r, err := buildstore.Commit(tx, req.Project, req.Package, v.Tree.Files, who.Login, req.Comment, now)
-		if err != nil {
-			return err
-		}
-		out, err = CommittedView(tx, req.Project, req.Package, r)
+		c, err := CommitTree(tx, req.Project, req.Package, v.Tree.Files, who.Login, now, CommitOptions{Comment: req.Comment, Listing: true})
+		out = c.View
 		return err
 	})
 	return out, err

@@ -151,7 +151,7 @@ func copyPackageSources(tx *bbolt.Tx, k buildstore.Package, project, user, comme
 			return err
 		}
 		for _, r := range history {
-			if _, err := buildstore.Commit(tx, project, k.Name, r.Files, r.User, r.Comment, time.Unix(r.Time, 0)); err != nil {
+			if _, err := CommitTree(tx, project, k.Name, r.Files, r.User, time.Unix(r.Time, 0), CommitOptions{Comment: r.Comment}); err != nil {
 				return err
 			}
 		}
@@ -161,6 +161,6 @@ func copyPackageSources(tx *bbolt.Tx, k buildstore.Package, project, user, comme
 	if err != nil || !ok {
 		return err
 	}
-	_, err = buildstore.Commit(tx, project, k.Name, last.Files, user, comment, now)
+	_, err = CommitTree(tx, project, k.Name, last.Files, user, now, CommitOptions{Comment: comment})
 	return err
 }

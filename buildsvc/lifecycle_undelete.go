@@ -70,7 +70,7 @@ func restorePackage(tx *bbolt.Tx, project, pkg, user, comment string, now time.T
 	if err != nil || !ok {
 		return err
 	}
-	_, err = buildstore.Commit(tx, project, pkg, last.Files, user, comment, now)
+	_, err = CommitTree(tx, project, pkg, last.Files, user, now, CommitOptions{Comment: comment})
 	return err
 }
 

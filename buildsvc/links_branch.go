@@ -103,11 +103,7 @@ func BranchPackage(tx *bbolt.Tx, who buildstore.Person, req BranchRequest, now t
 		return to, err
 	}
 	files = append(files, buildstore.FileEntry{Name: buildstore.LinkFile, MD5: sum})
-	r, err := buildstore.Commit(tx, to.TargetProject, to.TargetPackage, files, who.Login, req.Comment, now)
-	if err != nil {
-		return to, err
-	}
-	_, err = CommittedView(tx, to.TargetProject, to.TargetPackage, r)
+	_, err = CommitTree(tx, to.TargetProject, to.TargetPackage, files, who.Login, now, CommitOptions{Comment: req.Comment, Listing: true})
 	return to, err
 }
 

@@ -47,11 +47,8 @@ func (s *Service) LinkToBranch(who buildstore.Person, project, pkg, linkrev, com
 		if err != nil {
 			return err
 		}
-		r, err := buildstore.Commit(tx, project, pkg, append(v.Tree.Files, buildstore.FileEntry{Name: buildstore.LinkFile, MD5: sum}), who.Login, comment, s.clk.Now())
-		if err != nil {
-			return err
-		}
-		_, err = CommittedView(tx, project, pkg, r)
+		files := append(v.Tree.Files, buildstore.FileEntry{Name: buildstore.LinkFile, MD5: sum})
+		_, err = CommitTree(tx, project, pkg, files, who.Login, s.clk.Now(), CommitOptions{Comment: comment, Listing: true})
 		return err
 	})
 }

@@ -2,6 +2,7 @@ package buildsvc
 
 import (
 	"slices"
+	"time"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -89,7 +90,7 @@ func (s *Service) Commit(who buildstore.Person, project, pkg string, change Chan
 			out.Missing = missing
 			return err
 		}
-		if out, err = s.commitTree(tx, who, project, pkg, files, opts); err != nil {
+		if out, err = CommitTree(tx, project, pkg, files, who.Login, s.clk.Now(), opts); err != nil {
 			return err
 		}
 		if change.kind == uploadRevision {
@@ -100,10 +101,12 @@ func (s *Service) Commit(who buildstore.Person, project, pkg string, change Chan
 	return out, err
 }
 
-// commitTree is the step every commit ends with, once who may write and the tree is known:
-// keeplink, the revision record (by who, with the comment, at the service's time) and the
-// listing view. Branch and copy make their trees otherwise; they are commits too and belong here.
-func (s *Service) commitTree(tx *bbolt.Tx, who buildstore.Person, project, pkg string, files []buildstore.FileEntry, opts CommitOptions) (Committed, error) {
+// CommitTree is the step every commit ends with, once the caller may write and the tree is
+// known: keeplink, the revision record (by user, with the comment, at at) and, when asked, the
+// listing view with its link expansion stored. Every operation that makes a revision — a file
+// write, osc's commit, branch, copy, linktobranch, undelete, a service run, the spec template,
+// and the demo world's history — ends here, so a revision is made one way.
+func CommitTree(tx *bbolt.Tx, project, pkg string, files []buildstore.FileEntry, user string, at time.Time, opts CommitOptions) (Committed, error) {
 	var out Committed
 	var err error
 	if opts.KeepLink {
@@ -111,7 +114,7 @@ func (s *Service) commitTree(tx *bbolt.Tx, who buildstore.Person, project, pkg s
 			return out, err
 		}
 	}
-	if out.Revision, err = buildstore.Commit(tx, project, pkg, files, who.Login, opts.Comment, s.clk.Now()); err != nil {
+	if out.Revision, err = buildstore.Commit(tx, project, pkg, files, user, opts.Comment, at); err != nil {
 		return out, err
 	}
 	if opts.Listing {

@@ -69,7 +69,8 @@ func (s *Service) CreateSpecFileTemplate(who buildstore.Person, project, pkg, co
 		if err != nil {
 			return err
 		}
-		_, err = buildstore.Commit(tx, project, pkg, append(files, buildstore.FileEntry{Name: pkg + ".spec", MD5: sum}), who.Login, comment, s.clk.Now())
+		files = append(files, buildstore.FileEntry{Name: pkg + ".spec", MD5: sum})
+		_, err = CommitTree(tx, project, pkg, files, who.Login, s.clk.Now(), CommitOptions{Comment: comment})
 		return err
 	})
 }

@@ -67,7 +67,7 @@ func (s *Service) RunService(secret, project, pkg string) error {
 		if !slices.ContainsFunc(r.Files, func(f buildstore.FileEntry) bool { return f.Name == "_service" }) {
 			return fault.NotFound("404", "no source service defined!")
 		}
-		if _, err := buildstore.Commit(tx, project, pkg, r.Files, owner.Login, TriggerComment, now); err != nil {
+		if _, err := CommitTree(tx, project, pkg, r.Files, owner.Login, now, CommitOptions{Comment: TriggerComment}); err != nil {
 			return err
 		}
 		at := now.UTC()
