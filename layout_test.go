@@ -1,0 +1,42 @@
+package main
+
+import (
+	"go/build"
+	"strings"
+	"testing"
+)
+
+// TestDomainsStayBelowHTTP holds the layering of DESIGN.md: the domains (buildsvc, cloudsvc,
+// explorersvc), the store and everything they use import neither fiber nor any package under
+// api/, so a rule can never again need an HTTP context; and fixtures reach the data through the
+// domains and the store only.
+func TestDomainsStayBelowHTTP(t *testing.T) {
+	const module = "github.com/pocketforge/pocketforge"
+	roots := []string{"buildsvc", "buildsvc/metadoc", "cloudsvc", "explorersvc", "fault", "internal/jobs", "fixtures",
+		"store", "store/buildstore", "store/cloudstore", "store/explorerstore", "store/appliance", "store/outbox"}
+	for _, root := range roots {
+		seen := map[string]bool{}
+		var walk func(path, via string)
+		walk = func(path, via string) {
+			if seen[path] {
+				return
+			}
+			seen[path] = true
+			if strings.HasPrefix(path, "github.com/gofiber/") || strings.HasPrefix(path, module+"/api") {
+				t.Errorf("%s imports %s (through %s)", root, path, via)
+				return
+			}
+			if !strings.HasPrefix(path, module) {
+				return
+			}
+			pkg, err := build.Import(path, ".", 0)
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			for _, imp := range pkg.Imports {
+				walk(imp, path)
+			}
+		}
+		walk(module+"/"+root, root)
+	}
+}
