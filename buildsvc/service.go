@@ -20,7 +20,6 @@ import (
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
 )
 
 // Options are the build service's settings from the configuration.
@@ -54,11 +53,3 @@ func (s *Service) FileLimit() int64 { return s.opts.FileLimit }
 
 // RegisterJobs adds the build service's clock jobs to r: the sweep of uploads never committed.
 func (s *Service) RegisterJobs(r *jobs.Runner) { r.Add("build-blob-sweep", s.SweepBlobs) }
-
-// View runs fn in a read transaction. It is the bridge for reads that have no operation of
-// their own yet; new code adds an operation instead.
-func (s *Service) View(fn func(tx *bbolt.Tx) error) error { return s.db.View(fn) }
-
-// Update runs fn in a write transaction (group-committed with concurrent writes: fn may run
-// more than once and must be idempotent).
-func (s *Service) Update(fn func(tx *bbolt.Tx) error) error { return s.db.Write(fn) }

@@ -138,7 +138,7 @@ func TestSweepBlobs(t *testing.T) {
 	if err := s.SweepBlobs(clk.Now()); err != nil {
 		t.Fatal(err)
 	}
-	_ = s.View(func(tx *bbolt.Tx) error {
+	_ = s.db.View(func(tx *bbolt.Tx) error {
 		if !buildstore.HasBlob(tx, buildstore.MD5Hex(kept)) || buildstore.HasBlob(tx, buildstore.MD5Hex(lost)) {
 			t.Fatal("the sweep kept the wrong blobs")
 		}
