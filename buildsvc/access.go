@@ -98,9 +98,14 @@ func SourcesReadable(tx *bbolt.Tx, who buildstore.Person, project, pkg string) e
 	return fault.Forbidden("source_access_no_permission", "source access to package '%s' in project '%s' is not allowed", pkg, project)
 }
 
-// ReadView is ResolveView for a read by who: the package's sources must be readable to who,
-// and for an expanded link the target's too (an expansion shows the target's files).
+// ReadView is ResolveView for a read by who: the project must not be hidden from who (a read
+// that names a second project — a diff's or copy's origin — is guarded here like the one in
+// the path), the package's sources must be readable to who, and for an expanded link the
+// target's too (an expansion shows the target's files).
 func ReadView(tx *bbolt.Tx, who buildstore.Person, project, pkg, rev string, expand bool, linkrev string) (SourceView, error) {
+	if err := VisibleProject(tx, who, project); err != nil {
+		return SourceView{}, err
+	}
 	if err := SourcesReadable(tx, who, project, pkg); err != nil {
 		return SourceView{}, err
 	}

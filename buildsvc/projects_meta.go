@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
+	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -53,7 +54,7 @@ func (s *Service) PutProjectMeta(who buildstore.Person, d metadoc.Project) error
 		if d.DevelWithoutProject() {
 			return Invalid("project", "<devel> needs a project attribute")
 		}
-		if err := checkProjectRefs(tx, p); err != nil {
+		if err := checkProjectRefs(tx, who, p); err != nil {
 			return err
 		}
 		p.Created, p.Config = old.Created, old.Config
@@ -70,8 +71,9 @@ func (s *Service) PutProjectMeta(who buildstore.Person, d metadoc.Project) error
 
 // checkProjectRefs checks what a project meta names besides repositories: each link needs an
 // existing project other than itself and a known vrevmode; the devel project must exist, not
-// be the project itself, and not lead back to it. The wording is the service's.
-func checkProjectRefs(tx *bbolt.Tx, p buildstore.Project) error {
+// be the project itself, and not lead back to it. The wording is the service's. A project
+// hidden from who counts as missing, so a meta cannot probe whether one exists.
+func checkProjectRefs(tx *bbolt.Tx, who buildstore.Person, p buildstore.Project) error {
 	for _, l := range p.Links {
 		switch {
 		case l.Project == "":
@@ -81,7 +83,7 @@ func checkProjectRefs(tx *bbolt.Tx, p buildstore.Project) error {
 		case l.Project == p.Name:
 			return Invalid("project", "unable to link against myself")
 		}
-		if _, err := buildstore.GetProject(tx, l.Project); err != nil {
+		if lp, err := buildstore.GetProject(tx, l.Project); err != nil || HiddenFrom(tx, who, lp) {
 			return Invalid("project", "unable to link against project '%s'", l.Project)
 		}
 	}
@@ -94,6 +96,9 @@ func checkProjectRefs(tx *bbolt.Tx, p buildstore.Project) error {
 	seen := map[string]bool{p.Name: true}
 	for next := p.Devel; next != ""; {
 		dp, err := buildstore.GetProject(tx, next)
+		if err == nil && next == p.Devel && HiddenFrom(tx, who, dp) {
+			err = store.ErrNotFound
+		}
 		if err != nil {
 			if next == p.Devel {
 				return Invalid("project", "value of develproject has to be a existing project (project '%s' does not exist)", next)

@@ -91,3 +91,36 @@ func TestLinkedProjectsProtection(t *testing.T) {
 			`<package project="home:alice:secret" name="hidden-pkg">`)},
 	})
 }
+
+// TestSecondProjectReadProtection: a read that names a second project besides the one in the
+// path — a diff against oproject, a package link, a project link or devel project in a meta —
+// treats a project hidden from the caller as missing, so it neither leaks its files nor tells
+// that it exists.
+func TestSecondProjectReadProtection(t *testing.T) {
+	e := newEnv(t)
+	secret := `<project name="home:alice:secret"><title>S</title><description/>` +
+		`<person userid="alice" role="maintainer"/><person userid="carol" role="reader"/><access><disable/></access></project>`
+	pkg := `<package name="p"><title/><description/></package>`
+	bobs := func(extra string) string {
+		return `<project name="home:bob:probe"><title/><description/><person userid="bob" role="maintainer"/>` + extra + `</project>`
+	}
+	e.run(t, []scenario{
+		{"a hidden project", req("PUT", "/source/home:alice:secret/_meta", asAlice, secret), ok},
+		{"its package", req("PUT", "/source/home:alice:secret/p/_meta", asAlice, pkg), ok},
+		{"its file", req("PUT", "/source/home:alice:secret/p/f", asAlice, "hush\n"), ok200},
+		{"bob's package", req("PUT", "/source/home:bob/p/_meta", asBob, pkg), ok},
+
+		{"bob diffs against the hidden one", req("POST", "/source/home:bob/p?cmd=diff&oproject=home:alice:secret&opackage=p", asBob, ""),
+			code(404, "unknown_project", "Project not found: home:alice:secret")},
+		{"carol (a reader) may", req("POST", "/source/home:bob/p?cmd=diff&oproject=home:alice:secret&opackage=p", asCarol, ""),
+			want(200, "-hush")},
+		{"bob's meta links to it: as if it did not exist", req("PUT", "/source/home:bob:probe/_meta", asBob, bobs(`<link project="home:alice:secret"/>`)),
+			code(400, "validation_failed", "unable to link against project 'home:alice:secret'")},
+		{"the same answer as for a missing project", req("PUT", "/source/home:bob:probe/_meta", asBob, bobs(`<link project="home:alice:nothing"/>`)),
+			code(400, "validation_failed", "unable to link against project 'home:alice:nothing'")},
+		{"a devel project likewise", req("PUT", "/source/home:bob:probe/_meta", asBob, bobs(`<devel project="home:alice:secret"/>`)),
+			code(400, "validation_failed", "project 'home:alice:secret' does not exist")},
+		{"carol links to it", req("PUT", "/source/home:carol:probe/_meta", asCarol,
+			`<project name="home:carol:probe"><title/><description/><person userid="carol" role="maintainer"/><link project="home:alice:secret"/></project>`), ok},
+	})
+}
