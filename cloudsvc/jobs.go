@@ -26,7 +26,7 @@ func (s *Service) BillingJob(now time.Time) error {
 
 // TransferJob expires pending transfers and completes accepted ones that are due at now.
 func (s *Service) TransferJob(now time.Time) error {
-	return s.whenDue(now, cloudstore.TransfersDue, cloudstore.TransferJob)
+	return s.whenDue(now, transfersDue, transferJob)
 }
 
 // DatabaseJob moves databases through their states as of now (see cloudstore.RunDatabaseJob).

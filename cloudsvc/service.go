@@ -50,6 +50,9 @@ type Service struct {
 	// until the next committed write).
 	dbLists   *store.Memo[dbListKey, []cloudstore.Database]
 	dbCatalog *store.Memo[struct{}, cloudstore.DatabaseCatalog]
+	// callers caches the caller behind each token hash (Authenticate) until the next committed
+	// write.
+	callers *store.Memo[string, *Caller]
 }
 
 // New returns the cloud domain on db.
@@ -61,6 +64,7 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service
 		accountUsers: store.NewMemo[uint64, []cloudstore.User](db),
 		dbLists:      store.NewMemo[dbListKey, []cloudstore.Database](db),
 		dbCatalog:    store.NewMemo[struct{}, cloudstore.DatabaseCatalog](db),
+		callers:      store.NewMemo[string, *Caller](db),
 	}
 }
 

@@ -19,7 +19,7 @@ func (s *Service) VisibleTransfers(account uint64) ([]cloudstore.Transfer, error
 	}
 	out := make([]cloudstore.Transfer, 0, len(list))
 	for _, t := range list {
-		if t = t.At(now); cloudstore.VisibleTo(t, account) {
+		if t = t.At(now); visibleTo(t, account) {
 			out = append(out, t)
 		}
 	}
@@ -32,7 +32,7 @@ func (s *Service) Transfer(account uint64, token string) (cloudstore.Transfer, e
 	now := s.clk.Now()
 	var t cloudstore.Transfer
 	err := s.db.View(func(tx *bbolt.Tx) (err error) {
-		t, err = cloudstore.ViewTransfer(tx, token, account, now)
+		t, err = viewTransfer(tx, token, account, now)
 		return err
 	})
 	return t, err
@@ -50,7 +50,7 @@ func (s *Service) CreateTransfer(by cloudstore.User, kind string, ids []uint64, 
 		if err != nil {
 			return err
 		}
-		if t, err = cloudstore.CreateTransfer(tx, kind, from, ids, now); withParsed(parsed, err) != nil {
+		if t, err = createTransfer(tx, kind, from, ids, now); withParsed(parsed, err) != nil {
 			return withParsed(parsed, err)
 		}
 		return record(tx, by, "entity_transfer_create", t.EventEntity(), now)
@@ -67,7 +67,7 @@ func (s *Service) CancelTransfer(by cloudstore.User, token string) error {
 		if err != nil {
 			return err
 		}
-		if t, err = cloudstore.CancelTransfer(tx, t, by.AccountID, now); err != nil {
+		if t, err = cancelTransfer(tx, t, by.AccountID, now); err != nil {
 			return err
 		}
 		return record(tx, by, "entity_transfer_cancel", t.EventEntity(), now)
@@ -76,7 +76,7 @@ func (s *Service) CancelTransfer(by cloudstore.User, token string) error {
 
 // AcceptTransfer takes a pending transfer for by's account; its instances move after the
 // configured delay. The transfer is read, checked and changed in one write transaction (see
-// cloudstore.AcceptTransfer), so two concurrent accepts cannot both succeed. Both accounts get
+// acceptTransfer), so two concurrent accepts cannot both succeed. Both accounts get
 // an entity_transfer_accept event: the creator's has no username (it was not one of its users).
 func (s *Service) AcceptTransfer(by cloudstore.User, token string) error {
 	now := s.clk.Now()
@@ -89,7 +89,7 @@ func (s *Service) AcceptTransfer(by cloudstore.User, token string) error {
 		if err != nil {
 			return err
 		}
-		if t, err = cloudstore.AcceptTransfer(tx, t, accepting, now, s.transferDelay()); err != nil {
+		if t, err = acceptTransfer(tx, t, accepting, now, s.transferDelay()); err != nil {
 			return err
 		}
 		if err := record(tx, by, "entity_transfer_accept", t.EventEntity(), now); err != nil {

@@ -8,18 +8,18 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
 )
 
-// who says which users may call an endpoint, beyond the token's scopes.
-type who int
+// who says which users may call an endpoint, beyond the token's scopes (cloudsvc.Who).
+type who = cloudsvc.Who
 
 const (
-	anyUser          who = iota // any authenticated user; their grants limit what they see
-	unrestrictedOnly            // the seed's "unrestricted only"
-	accountGrant                // restricted users need the account_access grant at the needed level
+	anyUser          = cloudsvc.AnyUser          // any authenticated user; their grants limit what they see
+	unrestrictedOnly = cloudsvc.UnrestrictedOnly // the seed's "unrestricted only"
+	accountGrant     = cloudsvc.AccountGrant     // restricted users need the account_access grant at the needed level
 )
 
 // access is an endpoint's guard, declared next to its route in routes.go.
@@ -33,11 +33,8 @@ type access struct {
 	deprecated bool
 }
 
-// caller is the authenticated token and user of a request.
-type caller struct {
-	token cloudstore.Token
-	user  cloudstore.User
-}
+// caller is the authenticated token and user of a request (cloudsvc.Authenticate).
+type caller = cloudsvc.Caller
 
 const localCaller = "cloud.caller"
 
@@ -88,10 +85,10 @@ func (a *api) guard(method, pattern string, acc access) fiber.Handler {
 		if accepted != "" {
 			c.Set("X-Accepted-OAuth-Scopes", accepted)
 		}
-		if err := a.limit(c, "token:"+strconv.FormatUint(cl.token.ID, 10), general, own); err != nil {
+		if err := a.limit(c, "token:"+strconv.FormatUint(cl.Token.ID, 10), general, own); err != nil {
 			return err
 		}
-		if !allowed(cl, acc, level) {
+		if !cl.Allows(acc.area, level, acc.who) {
 			return kit.Errorf(http.StatusForbidden, "Unauthorized")
 		}
 		c.Locals(localCaller, cl)
@@ -109,34 +106,13 @@ func (a *api) authenticate(c *fiber.Ctx) (*caller, error) {
 		c.Set("X-OAuth-Scopes", "unknown")
 		return nil, kit.Errorf(http.StatusUnauthorized, "Invalid Token")
 	}
-	cl, err := a.callers.Get(string(cloudstore.HashToken(strings.TrimSpace(token))), func(tx *bbolt.Tx) (*caller, error) {
-		t, u, err := cloudstore.FindToken(tx, cloudstore.HashToken(strings.TrimSpace(token)))
-		return &caller{token: t, user: u}, err
-	})
-	if err != nil || cl.token.Expired(a.Clock.Now()) {
+	cl, err := a.Cloud.Authenticate(token)
+	if err != nil {
 		c.Set("X-OAuth-Scopes", "unknown")
 		return nil, kit.Errorf(http.StatusUnauthorized, "Invalid Token")
 	}
-	c.Set("X-OAuth-Scopes", cl.token.Scopes)
+	c.Set("X-OAuth-Scopes", cl.Token.Scopes)
 	return cl, nil
-}
-
-// allowed applies the token's scopes and the user's restriction and grants.
-func allowed(cl *caller, acc access, level string) bool {
-	if acc.area != "" && !cloudstore.ScopesAllow(cl.token.Scopes, acc.area, level) {
-		return false
-	}
-	if !cl.user.Restricted {
-		return true
-	}
-	switch acc.who {
-	case unrestrictedOnly:
-		return false
-	case accountGrant:
-		have := cl.user.Grants.AccountAccess()
-		return have == cloudstore.ReadWrite || have == cloudstore.ReadOnly && level == cloudstore.ReadOnly
-	}
-	return true
 }
 
 // limit counts the request against limits under key and sets the rate-limit headers; 429 when

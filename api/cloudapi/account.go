@@ -37,7 +37,7 @@ func viewSettings(s cloudstore.AccountSettings) settingsView {
 }
 
 func (a *api) getSettings(c *fiber.Ctx) error {
-	acct, err := a.Cloud.Account(callerOf(c).user.AccountID)
+	acct, err := a.Cloud.Account(callerOf(c).User.AccountID)
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func (a *api) putSettings(c *fiber.Ctx) error {
 	if err := b.err(); err != nil {
 		return err
 	}
-	acct, err := a.Cloud.UpdateSettings(callerOf(c).user, helper, backups)
+	acct, err := a.Cloud.UpdateSettings(callerOf(c).User, helper, backups)
 	if err != nil {
 		return err
 	}
@@ -69,7 +69,7 @@ func (a *api) putSettings(c *fiber.Ctx) error {
 // enableManaged turns the managed service on for the whole account (see
 // cloudsvc.EnableManaged).
 func (a *api) enableManaged(c *fiber.Ctx) error {
-	if err := a.Cloud.EnableManaged(callerOf(c).user); err != nil {
+	if err := a.Cloud.EnableManaged(callerOf(c).User); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{})
@@ -85,7 +85,7 @@ type transferView struct {
 // getTransfer accrues each instance's simulated traffic over the hours the account owned it this
 // month, by the clock; the quota is the sum of the instances owned now.
 func (a *api) getTransfer(c *fiber.Ctx) error {
-	used, quota, err := a.Cloud.NetworkUsage(callerOf(c).user.AccountID)
+	used, quota, err := a.Cloud.NetworkUsage(callerOf(c).User.AccountID)
 	if err != nil {
 		return err
 	}

@@ -6,9 +6,9 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
 )
 
 // loginView is a Login as the API shows it.
@@ -28,17 +28,7 @@ func viewLogin(l cloudstore.Login) loginView {
 // listLogins shows the successful logins of every user of the account in the last 90 days,
 // newest first. The reference marks no Login field filterable.
 func (a *api) listLogins(c *fiber.Ctx) error {
-	since := a.Clock.Now().Add(-eventHistory)
-	var recent []cloudstore.Login
-	err := a.Store.View(func(tx *bbolt.Tx) error {
-		all, err := cloudstore.AccountLogins(tx, callerOf(c).user.AccountID)
-		for _, l := range all {
-			if !l.Datetime.Before(since) {
-				recent = append(recent, l)
-			}
-		}
-		return err
-	})
+	recent, err := a.Cloud.RecentLogins(callerOf(c).User.AccountID)
 	if err != nil {
 		return err
 	}
@@ -50,11 +40,8 @@ func (a *api) getLogin(c *fiber.Ctx) error {
 	if err != nil {
 		return fmt.Errorf("login: %w", store.ErrNotFound)
 	}
-	var l cloudstore.Login
-	if err := a.Store.View(func(tx *bbolt.Tx) (err error) {
-		l, err = cloudstore.AccountLogin(tx, callerOf(c).user.AccountID, id)
-		return
-	}); err != nil {
+	l, err := a.Cloud.Login(callerOf(c).User.AccountID, id)
+	if err != nil {
 		return err
 	}
 	return c.JSON(viewLogin(l))
@@ -69,10 +56,7 @@ type maintenanceView struct {
 	Entity cloudstore.EventEntity `json:"entity"`
 }
 
-type maintenanceItem struct {
-	cloudstore.Maintenance
-	instance cloudstore.Instance
-}
+type maintenanceItem = cloudsvc.MaintenanceItem
 
 var maintenanceFields = listing.Fields[maintenanceItem]{
 	"type":   func(m maintenanceItem) any { return m.Type },
@@ -82,26 +66,13 @@ var maintenanceFields = listing.Fields[maintenanceItem]{
 
 func viewMaintenance(m maintenanceItem) maintenanceView {
 	return maintenanceView{Type: m.Type, Status: m.Status, Reason: m.Reason, When: formatTime(m.When),
-		Entity: cloudstore.EventEntity{ID: m.instance.ID, Label: m.instance.Label, Type: "instance", URL: fmt.Sprintf("/v4/linode/instances/%d", m.instance.ID)}}
+		Entity: cloudstore.EventEntity{ID: m.Instance.ID, Label: m.Instance.Label, Type: "instance", URL: fmt.Sprintf("/v4/linode/instances/%d", m.Instance.ID)}}
 }
 
 // listMaintenance lists the maintenance scheduled on the account's instances (beta prefix only);
 // a restricted user sees only instances they hold a grant on.
 func (a *api) listMaintenance(c *fiber.Ctx) error {
-	cl := callerOf(c)
-	var items []maintenanceItem
-	err := a.Store.View(func(tx *bbolt.Tx) error {
-		instances, err := cloudstore.AccountInstances(tx, cl.user.AccountID)
-		for _, in := range instances {
-			if cl.user.Restricted && cl.user.Grants.Permission("instance", in.ID) == "" {
-				continue
-			}
-			for _, m := range in.Maintenance {
-				items = append(items, maintenanceItem{m, in})
-			}
-		}
-		return err
-	})
+	items, err := a.Cloud.Maintenance(callerOf(c).User)
 	if err != nil {
 		return err
 	}

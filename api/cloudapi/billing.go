@@ -60,8 +60,3 @@ func billingID(c *fiber.Ctx, name string) (uint64, error) {
 	}
 	return id, nil
 }
-
-// accountEntity is the account as the entity of a notification.
-func accountEntity(acct cloudstore.Account) *cloudstore.EventEntity {
-	return &cloudstore.EventEntity{ID: acct.Euuid, Label: acct.Name, Type: "account", URL: "/v4/account"}
-}

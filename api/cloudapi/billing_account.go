@@ -60,7 +60,7 @@ func viewAccountRecord(acct cloudstore.Account, s cloudstore.BillingSummary) acc
 }
 
 func (a *api) getAccountRecord(c *fiber.Ctx) error {
-	acct, sum, err := a.Cloud.AccountRecord(callerOf(c).user.AccountID)
+	acct, sum, err := a.Cloud.AccountRecord(callerOf(c).User.AccountID)
 	if err != nil {
 		return err
 	}
@@ -79,7 +79,7 @@ func (a *api) putAccountRecord(c *fiber.Ctx) error {
 		Company: b.str("company"), Country: b.str("country"), FirstName: b.str("first_name"), LastName: b.str("last_name"),
 		Phone: b.str("phone"), State: b.str("state"), TaxID: b.str("tax_id"), Zip: b.str("zip"),
 	}
-	acct, sum, err := a.Cloud.UpdateContact(callerOf(c).user, up, b.problems)
+	acct, sum, err := a.Cloud.UpdateContact(callerOf(c).User, up, b.problems)
 	if err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ func (a *api) cancelAccount(c *fiber.Ctx) error {
 	if err := b.err(); err != nil {
 		return err
 	}
-	acct, err := a.Cloud.CancelAccount(callerOf(c).user, *comments)
+	acct, err := a.Cloud.CancelAccount(callerOf(c).User, *comments)
 	if err != nil {
 		return err
 	}

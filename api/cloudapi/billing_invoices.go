@@ -64,7 +64,7 @@ var (
 
 // listInvoices lists the caller's invoices, oldest first (the order of every cloud list).
 func (a *api) listInvoices(c *fiber.Ctx) error {
-	list, err := a.Cloud.Invoices(callerOf(c).user.AccountID)
+	list, err := a.Cloud.Invoices(callerOf(c).User.AccountID)
 	if err != nil {
 		return err
 	}
@@ -77,7 +77,7 @@ func (a *api) callerInvoice(c *fiber.Ctx) (cloudstore.Invoice, error) {
 	if err != nil {
 		return cloudstore.Invoice{}, err
 	}
-	return a.Cloud.Invoice(callerOf(c).user.AccountID, id)
+	return a.Cloud.Invoice(callerOf(c).User.AccountID, id)
 }
 
 func (a *api) getInvoice(c *fiber.Ctx) error {
@@ -128,7 +128,7 @@ func (a *api) addPromoCode(c *fiber.Ctx) error {
 	if err := b.err(); err != nil {
 		return err
 	}
-	pr, err := a.Cloud.AddPromoCode(callerOf(c).user.AccountID, *code)
+	pr, err := a.Cloud.AddPromoCode(callerOf(c).User.AccountID, *code)
 	if err != nil {
 		return err
 	}

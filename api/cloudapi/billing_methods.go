@@ -34,7 +34,7 @@ func viewPaymentMethod(pm cloudstore.PaymentMethod) paymentMethodView {
 var paymentMethodFields = listing.Fields[cloudstore.PaymentMethod]{}
 
 func (a *api) listPaymentMethods(c *fiber.Ctx) error {
-	list, err := a.Cloud.PaymentMethods(callerOf(c).user.AccountID)
+	list, err := a.Cloud.PaymentMethods(callerOf(c).User.AccountID)
 	if err != nil {
 		return err
 	}
@@ -46,7 +46,7 @@ func (a *api) getPaymentMethod(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	pm, err := a.Cloud.PaymentMethod(callerOf(c).user.AccountID, id)
+	pm, err := a.Cloud.PaymentMethod(callerOf(c).User.AccountID, id)
 	if err != nil {
 		return err
 	}
@@ -113,7 +113,7 @@ func (a *api) addCreditCard(c *fiber.Ctx) error {
 
 // storeCard adds the card in, reporting b's problems with the domain's, and records action.
 func (a *api) storeCard(c *fiber.Ctx, b *body, in cloudstore.NewPaymentMethod, action string) error {
-	if err := a.Cloud.AddPaymentMethod(callerOf(c).user, in, action, b.problems); err != nil {
+	if err := a.Cloud.AddPaymentMethod(callerOf(c).User, in, action, b.problems); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{})
@@ -123,7 +123,7 @@ func (a *api) storeCard(c *fiber.Ctx, b *body, in cloudstore.NewPaymentMethod, a
 // is read_only (the seed's), but restricted users need the read_write grant, checked before
 // the path is read.
 func (a *api) deletePaymentMethod(c *fiber.Ctx) error {
-	u := callerOf(c).user
+	u := callerOf(c).User
 	if err := cloudsvc.MayWriteAccount(u); err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func (a *api) deletePaymentMethod(c *fiber.Ctx) error {
 // makeDefaultPaymentMethod makes a method the default (both the seed's /make-default and
 // linodego's POST to the method itself).
 func (a *api) makeDefaultPaymentMethod(c *fiber.Ctx) error {
-	u := callerOf(c).user
+	u := callerOf(c).User
 	return a.changePaymentMethod(c, func(id uint64) error { return a.Cloud.MakeDefaultPaymentMethod(u, id) })
 }
 

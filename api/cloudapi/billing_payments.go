@@ -27,7 +27,7 @@ func viewPayment(p cloudstore.Payment) paymentView {
 var paymentFields = listing.Fields[cloudstore.Payment]{}
 
 func (a *api) listPayments(c *fiber.Ctx) error {
-	list, err := a.Cloud.Payments(callerOf(c).user.AccountID)
+	list, err := a.Cloud.Payments(callerOf(c).User.AccountID)
 	if err != nil {
 		return err
 	}
@@ -39,7 +39,7 @@ func (a *api) getPayment(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := a.Cloud.Payment(callerOf(c).user.AccountID, id)
+	p, err := a.Cloud.Payment(callerOf(c).User.AccountID, id)
 	if err != nil {
 		return err
 	}
@@ -98,7 +98,7 @@ func (a *api) createPayment(c *fiber.Ctx) error {
 	if b.decode("payment_method_id", "an integer", &id) {
 		in.MethodID = &id
 	}
-	pay, warning, err := a.Cloud.MakePayment(callerOf(c).user, in, b.problems)
+	pay, warning, err := a.Cloud.MakePayment(callerOf(c).User, in, b.problems)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ func (d *dbAPI) credentials(fam string) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		user, password, err := d.Cloud.DatabaseCredentials(callerOf(c).user, fam, id)
+		user, password, err := d.Cloud.DatabaseCredentials(callerOf(c).User, fam, id)
 		if err != nil {
 			return err
 		}
@@ -38,7 +38,7 @@ func (d *dbAPI) ssl(fam string) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		pem, err := d.Cloud.DatabaseCA(callerOf(c).user, fam, id)
+		pem, err := d.Cloud.DatabaseCA(callerOf(c).User, fam, id)
 		if err != nil {
 			return err
 		}

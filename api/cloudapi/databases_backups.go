@@ -12,7 +12,7 @@ func (d *dbAPI) listBackups(fam string) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		list, err := d.Cloud.DatabaseBackups(callerOf(c).user, fam, id)
+		list, err := d.Cloud.DatabaseBackups(callerOf(c).User, fam, id)
 		if err != nil {
 			return err
 		}
@@ -27,7 +27,7 @@ func (d *dbAPI) getBackup(fam string) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		b, err := d.Cloud.DatabaseBackup(callerOf(c).user, fam, id, backup)
+		b, err := d.Cloud.DatabaseBackup(callerOf(c).User, fam, id, backup)
 		if err != nil {
 			return err
 		}
@@ -48,7 +48,7 @@ func (d *dbAPI) snapshot(fam string) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		return d.answerEmpty(c, d.Cloud.SnapshotDatabase(callerOf(c).user, fam, id, label, target, b.problems))
+		return d.answerEmpty(c, d.Cloud.SnapshotDatabase(callerOf(c).User, fam, id, label, target, b.problems))
 	}
 }
 
@@ -70,7 +70,7 @@ func (d *dbAPI) backupAction(fam string, op func(by cloudstore.User, fam string,
 		if err != nil {
 			return err
 		}
-		return d.answerEmpty(c, op(callerOf(c).user, fam, id, backup))
+		return d.answerEmpty(c, op(callerOf(c).User, fam, id, backup))
 	}
 }
 

@@ -13,7 +13,7 @@ func (d *dbAPI) list(fam string) fiber.Handler {
 		view = viewGenericDatabase
 	}
 	return func(c *fiber.Ctx) error {
-		items, err := d.Cloud.VisibleDatabases(callerOf(c).user, fam)
+		items, err := d.Cloud.VisibleDatabases(callerOf(c).User, fam)
 		if err != nil {
 			return err
 		}
@@ -28,7 +28,7 @@ func (d *dbAPI) get(fam string) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		db, err := d.Cloud.Database(callerOf(c).user, fam, id)
+		db, err := d.Cloud.Database(callerOf(c).User, fam, id)
 		if err != nil {
 			return err
 		}
@@ -40,14 +40,14 @@ func (d *dbAPI) get(fam string) fiber.Handler {
 // domain would refuse is refused before the body is read.
 func (d *dbAPI) create(c *fiber.Ctx) error {
 	cl := callerOf(c)
-	if err := cloudsvc.MayCreateDatabase(cl.user); err != nil {
+	if err := cloudsvc.MayCreateDatabase(cl.User); err != nil {
 		return err
 	}
 	b, in, err := databaseCreateInput(c)
 	if err != nil {
 		return err
 	}
-	db, err := d.Cloud.CreateDatabase(cl.user, in, b.problems)
+	db, err := d.Cloud.CreateDatabase(cl.User, in, b.problems)
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func (d *dbAPI) update(fam string) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		out, err := d.Cloud.UpdateDatabase(callerOf(c).user, fam, id, up, b.problems)
+		out, err := d.Cloud.UpdateDatabase(callerOf(c).User, fam, id, up, b.problems)
 		if err != nil {
 			return err
 		}
@@ -91,6 +91,6 @@ func (d *dbAPI) action(fam string, op func(by cloudstore.User, fam string, id ui
 		if err != nil {
 			return err
 		}
-		return d.answerEmpty(c, op(callerOf(c).user, fam, id))
+		return d.answerEmpty(c, op(callerOf(c).User, fam, id))
 	}
 }

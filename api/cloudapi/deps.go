@@ -33,11 +33,9 @@ type Deps struct {
 	DatabaseProvisionTime time.Duration
 }
 
-// api carries Deps to the handlers, with the cache of the hottest read: the caller behind a
-// token hash, valid until the next committed write (store.Memo).
+// api carries Deps to the handlers.
 type api struct {
 	Deps
-	callers *store.Memo[string, *caller]
 }
 
 func newAPI(d Deps) *api {
@@ -46,5 +44,5 @@ func newAPI(d Deps) *api {
 			TransferDelay: d.TransferDelay, DatabaseProvisionTime: d.DatabaseProvisionTime, ExternalURL: d.ExternalURL,
 		})
 	}
-	return &api{Deps: d, callers: store.NewMemo[string, *caller](d.Store)}
+	return &api{Deps: d}
 }

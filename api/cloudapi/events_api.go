@@ -82,7 +82,7 @@ func (a *api) getEvent(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	e, err := a.Cloud.Event(callerOf(c).user, id)
+	e, err := a.Cloud.Event(callerOf(c).User, id)
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func (a *api) readEvent(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := a.Cloud.MarkEventRead(callerOf(c).user, id); err != nil {
+	if err := a.Cloud.MarkEventRead(callerOf(c).User, id); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{})
@@ -108,7 +108,7 @@ func (a *api) seenEvent(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := a.Cloud.MarkEventsSeen(callerOf(c).user, id); err != nil {
+	if err := a.Cloud.MarkEventsSeen(callerOf(c).User, id); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{})

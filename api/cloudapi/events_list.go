@@ -10,14 +10,13 @@ import (
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
 )
 
 // listEvents answers GET /account/events: the last 90 days, newest first, only what the
-// caller's grants allow. The X-Filter's top-level conditions on id, created and entity.id pick a
-// key range of an index (store/cloud EventCandidates), so they never scan the whole history;
-// when the filter holds nothing else and the caller is unrestricted, the page is cut from the
-// index keys and only its events are decoded.
+// caller's grants allow (cloudsvc.ListEvents). The X-Filter's top-level conditions on id,
+// created and entity.id pick a key range of an index (store/cloudstore EventCandidates), so
+// they never scan the whole history; when the filter holds nothing else, the domain may cut the
+// page from the index keys and decode only its events.
 func (a *api) listEvents(c *fiber.Ctx) error {
 	page, err := listing.ParsePage(c.Query("page"), c.Query("page_size"))
 	if err != nil {
@@ -28,98 +27,26 @@ func (a *api) listEvents(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	cl, now := callerOf(c), a.Clock.Now()
 	r, covered := eventRange(header)
-	if from := now.Add(-eventHistory); r.From.Before(from) {
-		r.From = from
-	}
-	var out listing.Envelope[eventView]
-	err = a.Store.View(func(tx *bbolt.Tx) error {
-		var err error
-		if covered && !cl.user.Restricted {
-			out, err = eventPageFromIndex(tx, cl.user.AccountID, r, page)
-		} else {
-			out, err = eventPageDecoded(tx, cl, r, filter, page)
-		}
-		return err
-	})
+	list, err := a.Cloud.ListEvents(callerOf(c).User, cloudsvc.EventQuery{Range: r, Covered: covered, Match: filter.Match,
+		Window: func(total int) (int, int) { w := listing.Window(total, page); return w.From, w.To }})
 	if err != nil {
 		return err
 	}
-	return c.JSON(out)
-}
-
-// eventPageFromIndex counts the candidates and keeps only the ids of the page asked for (one pass
-// over index keys; a second only when the page asked for is past the last), then decodes just
-// those events.
-func eventPageFromIndex(tx *bbolt.Tx, account uint64, r cloudstore.EventRange, page listing.Page) (listing.Envelope[eventView], error) {
-	want := listing.Window(math.MaxInt/2, page) // the page's span if the list were long enough
-	total, ids, err := eventWindow(tx, account, r, want)
-	if err != nil {
-		return listing.Envelope[eventView]{}, err
-	}
-	w := listing.Window(total, page)
-	if w.From != want.From { // a page past the end: the rules pick another span
-		if _, ids, err = eventWindow(tx, account, r, w); err != nil {
-			return listing.Envelope[eventView]{}, err
+	if list.Windowed {
+		w := listing.Window(list.Total, page)
+		out := listing.Envelope[eventView]{Data: make([]eventView, len(list.Events)), Page: w.Page, Pages: w.Pages, Results: list.Total}
+		for i, e := range list.Events {
+			out.Data[i] = viewEvent(e)
 		}
+		return c.JSON(out)
 	}
-	if w.To <= w.From {
-		ids = nil
-	}
-	out := listing.Envelope[eventView]{Data: make([]eventView, 0, len(ids)), Page: w.Page, Pages: w.Pages, Results: total}
-	for _, id := range ids {
-		e, err := cloudstore.AccountEvent(tx, account, id)
-		if err != nil {
-			return out, err
-		}
-		out.Data = append(out.Data, viewEvent(e))
-	}
-	return out, nil
-}
-
-// eventWindow counts the candidates and returns the ids at positions [w.From, w.To).
-func eventWindow(tx *bbolt.Tx, account uint64, r cloudstore.EventRange, w listing.Span) (int, []uint64, error) {
-	total := 0
-	var ids []uint64
-	err := cloudstore.EventCandidates(tx, account, r, func(id uint64) bool {
-		if total >= w.From && total < w.To {
-			ids = append(ids, id)
-		}
-		total++
-		return true
-	})
-	return total, ids, err
-}
-
-// eventPageDecoded decodes every candidate, keeps what the caller may see and the filter
-// matches, and pages the result.
-func eventPageDecoded(tx *bbolt.Tx, cl *caller, r cloudstore.EventRange, filter *listing.Filter[cloudstore.Event], page listing.Page) (listing.Envelope[eventView], error) {
-	var events []cloudstore.Event
-	var ferr error
-	err := cloudstore.EventCandidates(tx, cl.user.AccountID, r, func(id uint64) bool {
-		e, err := cloudstore.AccountEvent(tx, cl.user.AccountID, id)
-		if err != nil {
-			ferr = err
-			return false
-		}
-		if cloudsvc.CanSeeEvent(cl.user, e) && filter.Match(e) {
-			events = append(events, e)
-		}
-		return true
-	})
-	if err == nil {
-		err = ferr
-	}
-	if err != nil {
-		return listing.Envelope[eventView]{}, err
-	}
-	env := listing.Paginate(filter.Apply(events), page) // Apply only orders here: all match
+	env := listing.Paginate(filter.Apply(list.Events), page) // Apply only orders here: all match
 	out := listing.Envelope[eventView]{Data: make([]eventView, len(env.Data)), Page: env.Page, Pages: env.Pages, Results: env.Results}
 	for i, e := range env.Data {
 		out.Data[i] = viewEvent(e)
 	}
-	return out, nil
+	return c.JSON(out)
 }
 
 // eventRange reads the X-Filter's top-level conditions an index can answer. covered is true

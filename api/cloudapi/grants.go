@@ -42,7 +42,7 @@ func viewGrants(u cloudstore.User, owned cloudstore.Entities) map[string]any {
 
 // getGrants answers 204 with no body for an unrestricted user: there are no grants to show.
 func (a *api) getGrants(c *fiber.Ctx) error {
-	u, owned, err := a.Cloud.Grants(callerOf(c).user.AccountID, c.Params("username"))
+	u, owned, err := a.Cloud.Grants(callerOf(c).User.AccountID, c.Params("username"))
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func (a *api) putGrants(c *fiber.Ctx) error {
 	}
 	changes := grantChanges(b)
 	global := globalChange(b)
-	u, owned, err := a.Cloud.SetGrants(callerOf(c).user, c.Params("username"), global, changes, b.problems)
+	u, owned, err := a.Cloud.SetGrants(callerOf(c).User, c.Params("username"), global, changes, b.problems)
 	if err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ var clientFields = listing.Fields[cloudstore.Client]{
 }
 
 func (a *api) listClients(c *fiber.Ctx) error {
-	list, err := a.Cloud.AccountClients(callerOf(c).user.AccountID)
+	list, err := a.Cloud.AccountClients(callerOf(c).User.AccountID)
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func (a *api) listClients(c *fiber.Ctx) error {
 }
 
 func (a *api) getClient(c *fiber.Ctx) error {
-	cl, err := a.Cloud.AccountClient(callerOf(c).user.AccountID, c.Params("clientId"))
+	cl, err := a.Cloud.AccountClient(callerOf(c).User.AccountID, c.Params("clientId"))
 	if err != nil {
 		return err
 	}
@@ -76,7 +76,7 @@ func (a *api) createClient(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	cl, secret, err := a.Cloud.CreateClient(callerOf(c).user, in)
+	cl, secret, err := a.Cloud.CreateClient(callerOf(c).User, in)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func (a *api) updateClient(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	cl, err := a.Cloud.UpdateClient(callerOf(c).user, c.Params("clientId"), in)
+	cl, err := a.Cloud.UpdateClient(callerOf(c).User, c.Params("clientId"), in)
 	if err != nil {
 		return err
 	}
@@ -99,14 +99,14 @@ func (a *api) updateClient(c *fiber.Ctx) error {
 
 // deleteClient removes the client; every token issued to it is revoked.
 func (a *api) deleteClient(c *fiber.Ctx) error {
-	if err := a.Cloud.DeleteClient(callerOf(c).user, c.Params("clientId")); err != nil {
+	if err := a.Cloud.DeleteClient(callerOf(c).User, c.Params("clientId")); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{})
 }
 
 func (a *api) resetClientSecret(c *fiber.Ctx) error {
-	cl, secret, err := a.Cloud.ResetClientSecret(callerOf(c).user, c.Params("clientId"))
+	cl, secret, err := a.Cloud.ResetClientSecret(callerOf(c).User, c.Params("clientId"))
 	if err != nil {
 		return err
 	}
@@ -119,7 +119,7 @@ func (a *api) resetClientSecret(c *fiber.Ctx) error {
 // is a PNG by content, not by the Content-Type alone).
 func (a *api) putThumbnail(c *fiber.Ctx) error {
 	png := append([]byte(nil), c.Body()...) // fiber reuses the buffer; Write may run later
-	if err := a.Cloud.SetClientThumbnail(callerOf(c).user, c.Params("clientId"), png); err != nil {
+	if err := a.Cloud.SetClientThumbnail(callerOf(c).User, c.Params("clientId"), png); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{})

@@ -41,7 +41,7 @@ type profileView struct {
 }
 
 func (a *api) getProfile(c *fiber.Ctx) error {
-	u := callerOf(c).user
+	u := callerOf(c).User
 	return c.JSON(profileView{
 		UID: u.UID, Username: u.Username, Email: u.Email, Timezone: "UTC", EmailNotifications: true,
 		Referrals:      map[string]any{"code": "", "url": "", "total": 0, "completed": 0, "pending": 0, "credit": 0},
@@ -51,7 +51,7 @@ func (a *api) getProfile(c *fiber.Ctx) error {
 
 // getProfileGrants shows the caller's own grants: 204 for an unrestricted user.
 func (a *api) getProfileGrants(c *fiber.Ctx) error {
-	u := callerOf(c).user
+	u := callerOf(c).User
 	if !u.Restricted {
 		return c.SendStatus(http.StatusNoContent)
 	}
@@ -83,7 +83,7 @@ var tokenFields = listing.Fields[cloudstore.Token]{
 }
 
 func (a *api) listTokens(c *fiber.Ctx) error {
-	tokens, err := a.Cloud.OwnTokens(callerOf(c).user.Username)
+	tokens, err := a.Cloud.OwnTokens(callerOf(c).User.Username)
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func (a *api) getToken(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	t, err := a.Cloud.OwnToken(callerOf(c).user.Username, id)
+	t, err := a.Cloud.OwnToken(callerOf(c).User.Username, id)
 	if err != nil {
 		return err
 	}
@@ -125,7 +125,7 @@ func (a *api) createToken(c *fiber.Ctx) error {
 		return err
 	}
 	cl := callerOf(c)
-	t, plain, err := a.Cloud.CreatePAT(cl.user, cl.token.Scopes, in)
+	t, plain, err := a.Cloud.CreatePAT(cl.User, cl.Token.Scopes, in)
 	if err != nil {
 		return err
 	}
@@ -147,7 +147,7 @@ func (a *api) updateToken(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	t, err := a.Cloud.RenamePAT(callerOf(c).user, id, label)
+	t, err := a.Cloud.RenamePAT(callerOf(c).User, id, label)
 	if err != nil {
 		return err
 	}
@@ -160,7 +160,7 @@ func (a *api) deleteToken(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := a.Cloud.RevokePAT(callerOf(c).user, id); err != nil {
+	if err := a.Cloud.RevokePAT(callerOf(c).User, id); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{})

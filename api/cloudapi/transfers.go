@@ -74,7 +74,7 @@ var serviceTransferFields = listing.Fields[serviceTransferView]{
 // listServiceTransfers lists the transfers the caller's account created or accepted, whoever
 // made them, as of now and as far as the account may still see them.
 func (a *api) listServiceTransfers(c *fiber.Ctx) error {
-	account := callerOf(c).user.AccountID
+	account := callerOf(c).User.AccountID
 	list, err := a.Cloud.VisibleTransfers(account)
 	if err != nil {
 		return err
@@ -88,7 +88,7 @@ func (a *api) listServiceTransfers(c *fiber.Ctx) error {
 
 // getServiceTransfer shows a transfer by token to any account allowed to see it (404 otherwise).
 func (a *api) getServiceTransfer(c *fiber.Ctx) error {
-	account := callerOf(c).user.AccountID
+	account := callerOf(c).User.AccountID
 	t, err := a.Cloud.Transfer(account, c.Params("token"))
 	if err != nil {
 		return err
@@ -105,11 +105,11 @@ func (a *api) createServiceTransfer(kind string) fiber.Handler {
 			return err
 		}
 		cl := callerOf(c)
-		t, err := a.Cloud.CreateTransfer(cl.user, kind, ids, b.problems)
+		t, err := a.Cloud.CreateTransfer(cl.User, kind, ids, b.problems)
 		if err != nil {
 			return err
 		}
-		return c.JSON(viewServiceTransfer(t, cl.user.AccountID))
+		return c.JSON(viewServiceTransfer(t, cl.User.AccountID))
 	}
 }
 
@@ -154,7 +154,7 @@ func serviceTransferInput(c *fiber.Ctx) (*body, []uint64, error) {
 
 // cancelServiceTransfer withdraws a pending transfer of the caller's account and answers {}.
 func (a *api) cancelServiceTransfer(c *fiber.Ctx) error {
-	if err := a.Cloud.CancelTransfer(callerOf(c).user, strings.Clone(c.Params("token"))); err != nil {
+	if err := a.Cloud.CancelTransfer(callerOf(c).User, strings.Clone(c.Params("token"))); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{})
@@ -163,7 +163,7 @@ func (a *api) cancelServiceTransfer(c *fiber.Ctx) error {
 // acceptServiceTransfer takes a pending transfer for the caller's account (both accounts get an
 // event; see cloudsvc.AcceptTransfer) and answers {}.
 func (a *api) acceptServiceTransfer(c *fiber.Ctx) error {
-	if err := a.Cloud.AcceptTransfer(callerOf(c).user, strings.Clone(c.Params("token"))); err != nil {
+	if err := a.Cloud.AcceptTransfer(callerOf(c).User, strings.Clone(c.Params("token"))); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{})

@@ -38,7 +38,7 @@ func viewUser(u cloudstore.User) userView {
 var userFields = listing.Fields[cloudstore.User]{"username": func(u cloudstore.User) any { return u.Username }}
 
 func (a *api) listUsers(c *fiber.Ctx) error {
-	users, err := a.Cloud.AccountUsers(callerOf(c).user.AccountID)
+	users, err := a.Cloud.AccountUsers(callerOf(c).User.AccountID)
 	if err != nil {
 		return err
 	}
@@ -46,7 +46,7 @@ func (a *api) listUsers(c *fiber.Ctx) error {
 }
 
 func (a *api) getUser(c *fiber.Ctx) error {
-	u, err := a.Cloud.AccountUser(callerOf(c).user.AccountID, c.Params("username"))
+	u, err := a.Cloud.AccountUser(callerOf(c).User.AccountID, c.Params("username"))
 	if err != nil {
 		return err
 	}
@@ -70,7 +70,7 @@ func (a *api) createUser(c *fiber.Ctx) error {
 	if r := b.boolean("restricted"); r != nil {
 		in.Restricted = *r
 	}
-	u, err := a.Cloud.CreateUser(callerOf(c).user, in, b.problems)
+	u, err := a.Cloud.CreateUser(callerOf(c).User, in, b.problems)
 	if err != nil {
 		return err
 	}
@@ -86,7 +86,7 @@ func (a *api) updateUser(c *fiber.Ctx) error {
 	if err := b.err(); err != nil {
 		return err
 	}
-	u, err := a.Cloud.UpdateUser(callerOf(c).user, c.Params("username"), up)
+	u, err := a.Cloud.UpdateUser(callerOf(c).User, c.Params("username"), up)
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func (a *api) updateUser(c *fiber.Ctx) error {
 
 // deleteUser removes a user (see cloudsvc.DeleteUser for who may be removed).
 func (a *api) deleteUser(c *fiber.Ctx) error {
-	if err := a.Cloud.DeleteUser(callerOf(c).user, c.Params("username")); err != nil {
+	if err := a.Cloud.DeleteUser(callerOf(c).User, c.Params("username")); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{})

@@ -79,18 +79,8 @@ func storeTokenHash(tx *bbolt.Tx, t *Token, hash []byte, prefix string, now time
 // ErrBadToken means a bearer token is unknown, revoked or expired: HTTP 401.
 var ErrBadToken = errors.New("invalid token")
 
-// Authenticate finds the token and its user for a bearer plaintext: ErrBadToken when it is
-// unknown or expired at now. It only reads.
-func Authenticate(tx *bbolt.Tx, plain string, now time.Time) (Token, User, error) {
-	t, u, err := FindToken(tx, HashToken(plain))
-	if err != nil || t.Expired(now) {
-		return Token{}, User{}, ErrBadToken
-	}
-	return t, u, nil
-}
-
-// FindToken returns the token stored under hash and its user, expired or not (the caller checks
-// Expired against its clock; this lets the result be cached).
+// FindToken returns the token stored under hash and its user, expired or not (cloudsvc's
+// Authenticate checks Expired against its clock; this lets the result be cached).
 func FindToken(tx *bbolt.Tx, hash []byte) (Token, User, error) {
 	t, err := store.Get[Token](tx, store.CloudTokens, hash)
 	if err != nil {

@@ -1,4 +1,4 @@
-package cloudstore
+package cloudsvc
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"github.com/pocketforge/pocketforge/store/outbox"
 	"go.etcd.io/bbolt"
 )
@@ -18,49 +19,49 @@ var t0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 // errRollback ends a test transaction without keeping what it wrote.
 var errRollback = errors.New("rollback")
 
-// world is a small cloud for transfer tests: a sender whose instances each break one rule (or
+// transferWorld is a small cloud for transfer tests: a sender whose instances each break one rule (or
 // none), a receiver and another account with a card, and a bare account without one.
-type world struct {
+type transferWorld struct {
 	t                             *testing.T
 	db                            *store.DB
-	sender, receiver, other, bare Account
+	sender, receiver, other, bare cloudstore.Account
 	ids                           map[string]uint64 // instance label → id
 }
 
-func newWorld(t *testing.T) *world {
+func newTransferWorld(t *testing.T) *transferWorld {
 	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "d.db"), store.Options{Durability: store.NoSync})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	w := &world{t: t, db: db, ids: map[string]uint64{}}
+	w := &transferWorld{t: t, db: db, ids: map[string]uint64{}}
 	w.must(func(tx *bbolt.Tx) error {
 		for _, a := range []struct {
-			acct *Account
+			acct *cloudstore.Account
 			name string
 		}{{&w.sender, "sender"}, {&w.receiver, "receiver"}, {&w.other, "other"}, {&w.bare, "bare"}} {
-			*a.acct = Account{Name: a.name, Email: "billing@" + a.name + ".test"}
-			if err := CreateAccount(tx, a.acct); err != nil {
+			*a.acct = cloudstore.Account{Name: a.name, Email: "billing@" + a.name + ".test"}
+			if err := cloudstore.CreateAccount(tx, a.acct); err != nil {
 				return err
 			}
 		}
-		for _, in := range []Instance{
+		for _, in := range []cloudstore.Instance{
 			{Label: "free-1"}, {Label: "free-2"}, {Label: "free-3"},
-			{Label: "lb", Attached: Attachments{Balancer: true, Firewall: true}},
-			{Label: "vlan", Attached: Attachments{VLAN: true}},
-			{Label: "managed", Attached: Attachments{Managed: true}},
-			{Label: "vol", Attached: Attachments{Volumes: 1}},
-			{Label: "vols", Attached: Attachments{Volumes: 2}},
-			{Label: "shared", Attached: Attachments{SharedIPs: 1}},
-			{Label: "v6", Attached: Attachments{IPv6Ranges: []string{"2600:3c00:e000:100::/56", "2600:3c00::1:0/116"}}},
-			{Label: "v6-48", Attached: Attachments{IPv6Ranges: []string{"2600:3c02::/48"}}},
+			{Label: "lb", Attached: cloudstore.Attachments{Balancer: true, Firewall: true}},
+			{Label: "vlan", Attached: cloudstore.Attachments{VLAN: true}},
+			{Label: "managed", Attached: cloudstore.Attachments{Managed: true}},
+			{Label: "vol", Attached: cloudstore.Attachments{Volumes: 1}},
+			{Label: "vols", Attached: cloudstore.Attachments{Volumes: 2}},
+			{Label: "shared", Attached: cloudstore.Attachments{SharedIPs: 1}},
+			{Label: "v6", Attached: cloudstore.Attachments{IPv6Ranges: []string{"2600:3c00:e000:100::/56", "2600:3c00::1:0/116"}}},
+			{Label: "v6-48", Attached: cloudstore.Attachments{IPv6Ranges: []string{"2600:3c02::/48"}}},
 		} {
 			if err := w.addInstance(tx, in, w.sender.ID); err != nil {
 				return err
 			}
 		}
-		if err := w.addInstance(tx, Instance{Label: "theirs"}, w.receiver.ID); err != nil {
+		if err := w.addInstance(tx, cloudstore.Instance{Label: "theirs"}, w.receiver.ID); err != nil {
 			return err
 		}
 		return errors.Join(putCard(tx, w.receiver.ID), putCard(tx, w.other.ID))
@@ -68,9 +69,9 @@ func newWorld(t *testing.T) *world {
 	return w
 }
 
-func (w *world) addInstance(tx *bbolt.Tx, in Instance, account uint64) error {
+func (w *transferWorld) addInstance(tx *bbolt.Tx, in cloudstore.Instance, account uint64) error {
 	in.AccountID, in.Created = account, t0.Add(-24*time.Hour)
-	err := CreateInstance(tx, &in)
+	err := cloudstore.CreateInstance(tx, &in)
 	w.ids[in.Label] = in.ID
 	return err
 }
@@ -81,28 +82,28 @@ func putCard(tx *bbolt.Tx, account uint64) error {
 	if err != nil {
 		return err
 	}
-	pm := PaymentMethod{ID: id, AccountID: account, Type: "credit_card", IsDefault: true, Created: t0, CardType: "Visa", LastFour: "4242", Expiry: "12/2099", Active: true}
+	pm := cloudstore.PaymentMethod{ID: id, AccountID: account, Type: "credit_card", IsDefault: true, Created: t0, CardType: "Visa", LastFour: "4242", Expiry: "12/2099", Active: true}
 	if err := store.Put(tx, store.CloudPaymentMethods, store.Itob(id), pm); err != nil {
 		return err
 	}
 	return store.IndexAdd(tx, store.CloudAccountPaymentMethods, store.Itob(account), store.Itob(id))
 }
 
-func (w *world) must(fn func(tx *bbolt.Tx) error) {
+func (w *transferWorld) must(fn func(tx *bbolt.Tx) error) {
 	w.t.Helper()
 	if err := w.db.Write(fn); err != nil {
 		w.t.Fatal(err)
 	}
 }
 
-func (w *world) view(fn func(tx *bbolt.Tx) error) {
+func (w *transferWorld) view(fn func(tx *bbolt.Tx) error) {
 	w.t.Helper()
 	if err := w.db.View(fn); err != nil {
 		w.t.Fatal(err)
 	}
 }
 
-func (w *world) list(labels ...string) []uint64 {
+func (w *transferWorld) list(labels ...string) []uint64 {
 	out := make([]uint64, len(labels))
 	for i, l := range labels {
 		out[i] = w.ids[l]
@@ -111,46 +112,46 @@ func (w *world) list(labels ...string) []uint64 {
 }
 
 // create offers the labelled instances of the sender at now.
-func (w *world) create(now time.Time, labels ...string) (tr Transfer) {
+func (w *transferWorld) create(now time.Time, labels ...string) (tr cloudstore.Transfer) {
 	w.t.Helper()
 	w.must(func(tx *bbolt.Tx) (err error) {
-		tr, err = CreateTransfer(tx, TransferService, w.sender, w.list(labels...), now)
+		tr, err = createTransfer(tx, cloudstore.TransferService, w.sender, w.list(labels...), now)
 		return err
 	})
 	return tr
 }
 
 // accept has the account accept the transfer at now, re-reading both in the transaction.
-func (w *world) accept(token string, by uint64, now time.Time) error {
+func (w *transferWorld) accept(token string, by uint64, now time.Time) error {
 	return w.db.Write(func(tx *bbolt.Tx) error {
-		tr, err := GetTransfer(tx, token)
+		tr, err := cloudstore.GetTransfer(tx, token)
 		if err != nil {
 			return err
 		}
-		acct, err := GetAccount(tx, by)
+		acct, err := cloudstore.GetAccount(tx, by)
 		if err != nil {
 			return err
 		}
-		_, err = AcceptTransfer(tx, tr, acct, now, 5*time.Second)
+		_, err = acceptTransfer(tx, tr, acct, now, 5*time.Second)
 		return err
 	})
 }
 
-func (w *world) cancel(token string, by uint64, now time.Time) error {
+func (w *transferWorld) cancel(token string, by uint64, now time.Time) error {
 	return w.db.Write(func(tx *bbolt.Tx) error {
-		_, err := CancelTransfer(tx, Transfer{Token: token}, by, now)
+		_, err := cancelTransfer(tx, cloudstore.Transfer{Token: token}, by, now)
 		return err
 	})
 }
 
-func (w *world) job(now time.Time) {
+func (w *transferWorld) job(now time.Time) {
 	w.t.Helper()
-	w.must(func(tx *bbolt.Tx) error { return TransferJob(tx, now) })
+	w.must(func(tx *bbolt.Tx) error { return transferJob(tx, now) })
 }
 
-func (w *world) get(token string) (tr Transfer) {
+func (w *transferWorld) get(token string) (tr cloudstore.Transfer) {
 	w.t.Helper()
-	w.view(func(tx *bbolt.Tx) (err error) { tr, err = GetTransfer(tx, token); return err })
+	w.view(func(tx *bbolt.Tx) (err error) { tr, err = cloudstore.GetTransfer(tx, token); return err })
 	return tr
 }
 
@@ -173,31 +174,31 @@ func reasons(err error) string {
 // TestTransferExpires: pending → expired after 24 hours, by read and by the job alike; an
 // expired transfer can be neither accepted nor cancelled, and only its creator still sees it.
 func TestTransferExpires(t *testing.T) {
-	w := newWorld(t)
+	w := newTransferWorld(t)
 	tr := w.create(t0, "free-1")
-	if tr.Expiry != t0.Add(24*time.Hour) || tr.Status != TransferPending || len(tr.Token) != 36 || tr.Token != strings.ToLower(tr.Token) {
+	if tr.Expiry != t0.Add(24*time.Hour) || tr.Status != cloudstore.TransferPending || len(tr.Token) != 36 || tr.Token != strings.ToLower(tr.Token) {
 		t.Fatalf("created %+v", tr)
 	}
 	before, at := tr.Expiry.Add(-time.Second), tr.Expiry
 	w.view(func(tx *bbolt.Tx) error {
-		if due, _ := TransfersDue(tx, before); due || tr.At(before).Status != TransferPending {
+		if due, _ := transfersDue(tx, before); due || tr.At(before).Status != cloudstore.TransferPending {
 			t.Error("due or expired before its expiry")
 		}
-		if due, _ := TransfersDue(tx, at); !due || tr.At(at).Status != TransferExpired || tr.At(at).Updated != at {
+		if due, _ := transfersDue(tx, at); !due || tr.At(at).Status != cloudstore.TransferExpired || tr.At(at).Updated != at {
 			t.Error("not due or not expired at its expiry")
 		}
-		if _, err := ViewTransfer(tx, tr.Token, w.other.ID, at); !errors.Is(err, store.ErrNotFound) {
+		if _, err := viewTransfer(tx, tr.Token, w.other.ID, at); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("an expired transfer is visible to another account: %v", err)
 		}
 		return nil
 	})
 	w.job(at.Add(time.Second))
 	got := w.get(tr.Token)
-	if got.Status != TransferExpired || got.Updated != at {
+	if got.Status != cloudstore.TransferExpired || got.Updated != at {
 		t.Fatalf("after the job: %+v", got)
 	}
 	w.view(func(tx *bbolt.Tx) error {
-		if due, _ := TransfersDue(tx, at.Add(time.Hour)); due {
+		if due, _ := transfersDue(tx, at.Add(time.Hour)); due {
 			t.Error("still due after the job")
 		}
 		return checkEvents(t, tx, w.sender.ID, "entity_transfer_stale")
@@ -216,7 +217,7 @@ func TestTransferExpires(t *testing.T) {
 // checkEvents compares the account's event actions, oldest first.
 func checkEvents(t *testing.T, tx *bbolt.Tx, account uint64, want ...string) error {
 	t.Helper()
-	events, err := AccountEvents(tx, account)
+	events, err := cloudstore.AccountEvents(tx, account)
 	var got []string
 	for _, e := range events {
 		got = append(got, e.Action)
@@ -233,14 +234,14 @@ func checkEvents(t *testing.T, tx *bbolt.Tx, account uint64, want ...string) err
 // TestTransferCompletes: pending → accepted → completed after the delay; the instances, their
 // grantable-entity index and their billing history move; the e-mails went out.
 func TestTransferCompletes(t *testing.T) {
-	w := newWorld(t)
+	w := newTransferWorld(t)
 	tr := w.create(t0, "free-1", "free-2")
 	acceptAt := t0.Add(time.Hour)
 	if err := w.accept(tr.Token, w.receiver.ID, acceptAt); err != nil {
 		t.Fatal(err)
 	}
 	got := w.get(tr.Token)
-	if got.Status != TransferAccepted || got.To != w.receiver.ID || !got.AcceptedAt.Equal(acceptAt) ||
+	if got.Status != cloudstore.TransferAccepted || got.To != w.receiver.ID || !got.AcceptedAt.Equal(acceptAt) ||
 		!got.CompleteAt.Equal(acceptAt.Add(5*time.Second)) || got.Completed {
 		t.Fatalf("accepted: %+v", got)
 	}
@@ -251,17 +252,17 @@ func TestTransferCompletes(t *testing.T) {
 	doneAt := acceptAt.Add(6 * time.Second)
 	w.job(doneAt)
 	w.view(func(tx *bbolt.Tx) error {
-		got, _ := GetTransfer(tx, tr.Token)
-		if got.Status != TransferAccepted || !got.Completed || !got.Updated.Equal(doneAt) {
+		got, _ := cloudstore.GetTransfer(tx, tr.Token)
+		if got.Status != cloudstore.TransferAccepted || !got.Completed || !got.Updated.Equal(doneAt) {
 			t.Errorf("completed: %+v", got)
 		}
-		mine, _ := AccountInstances(tx, w.sender.ID)
-		theirs, _ := AccountInstances(tx, w.receiver.ID)
+		mine, _ := cloudstore.AccountInstances(tx, w.sender.ID)
+		theirs, _ := cloudstore.AccountInstances(tx, w.receiver.ID)
 		if len(mine) != 9 || len(theirs) != 3 {
 			t.Errorf("sender has %d, receiver %d instances", len(mine), len(theirs))
 		}
 		for _, id := range w.list("free-1", "free-2") {
-			in, _ := GetInstance(tx, id)
+			in, _ := cloudstore.GetInstance(tx, id)
 			o := in.Owners
 			if in.AccountID != w.receiver.ID || len(o) != 2 || o[0].AccountID != w.sender.ID || o[0].To == nil ||
 				!o[0].To.Equal(doneAt) || o[1].AccountID != w.receiver.ID || !o[1].From.Equal(doneAt) || o[1].To != nil {
@@ -269,11 +270,11 @@ func TestTransferCompletes(t *testing.T) {
 			}
 		}
 		for _, acct := range []uint64{w.sender.ID, w.receiver.ID} {
-			if list, _ := AccountTransfers(tx, acct); len(list) != 1 || list[0].Token != tr.Token {
+			if list, _ := cloudstore.AccountTransfers(tx, acct); len(list) != 1 || list[0].Token != tr.Token {
 				t.Errorf("account %d transfers %+v", acct, list)
 			}
 		}
-		if due, _ := TransfersDue(tx, doneAt.Add(time.Hour)); due {
+		if due, _ := transfersDue(tx, doneAt.Add(time.Hour)); due {
 			t.Error("still due after completion")
 		}
 		mails, _ := outbox.List(tx, "", 0)
@@ -289,8 +290,8 @@ func TestTransferCompletes(t *testing.T) {
 	})
 	// The moved instances are the receiver's to offer now.
 	w.must(func(tx *bbolt.Tx) error {
-		receiver, _ := GetAccount(tx, w.receiver.ID)
-		_, err := CreateTransfer(tx, TransferEntity, receiver, w.list("free-1"), doneAt)
+		receiver, _ := cloudstore.GetAccount(tx, w.receiver.ID)
+		_, err := createTransfer(tx, cloudstore.TransferEntity, receiver, w.list("free-1"), doneAt)
 		return err
 	})
 }
@@ -298,30 +299,30 @@ func TestTransferCompletes(t *testing.T) {
 // TestTransferCompletionFails: an instance that can no longer move fails the whole transfer,
 // which becomes cancelled (the seed's statuses) and frees its instances.
 func TestTransferCompletionFails(t *testing.T) {
-	w := newWorld(t)
+	w := newTransferWorld(t)
 	tr := w.create(t0, "free-1", "free-2")
 	if err := w.accept(tr.Token, w.receiver.ID, t0); err != nil {
 		t.Fatal(err)
 	}
 	w.must(func(tx *bbolt.Tx) error { // a firewall is attached before completion
-		in, _ := GetInstance(tx, w.ids["free-2"])
+		in, _ := cloudstore.GetInstance(tx, w.ids["free-2"])
 		in.Attached.Firewall = true
-		return PutInstance(tx, in)
+		return cloudstore.PutInstance(tx, in)
 	})
 	w.job(t0.Add(time.Minute))
 	got := w.get(tr.Token)
-	if got.Status != TransferCancelled || !got.Failed || got.Completed {
+	if got.Status != cloudstore.TransferCancelled || !got.Failed || got.Completed {
 		t.Fatalf("failed: %+v", got)
 	}
 	w.view(func(tx *bbolt.Tx) error {
-		if in, _ := GetInstance(tx, w.ids["free-1"]); in.AccountID != w.sender.ID || len(in.Owners) != 1 {
+		if in, _ := cloudstore.GetInstance(tx, w.ids["free-1"]); in.AccountID != w.sender.ID || len(in.Owners) != 1 {
 			t.Errorf("free-1 moved: %+v", in)
 		}
 		mails, _ := outbox.List(tx, "billing@receiver.test", 1)
 		if len(mails) != 1 || !strings.Contains(mails[0].Body, "is assigned to a firewall") {
 			t.Errorf("failure mail %+v", mails)
 		}
-		if _, err := ViewTransfer(tx, tr.Token, w.receiver.ID, t0.Add(time.Minute)); !errors.Is(err, store.ErrNotFound) {
+		if _, err := viewTransfer(tx, tr.Token, w.receiver.ID, t0.Add(time.Minute)); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("the receiver still sees a cancelled transfer: %v", err)
 		}
 		return errors.Join(checkEvents(t, tx, w.sender.ID, "entity_transfer_fail"), checkEvents(t, tx, w.receiver.ID, "entity_transfer_fail"))
@@ -332,7 +333,7 @@ func TestTransferCompletionFails(t *testing.T) {
 // TestConcurrentAccept: of many simultaneous accepts exactly one wins, and the instances move
 // once.
 func TestConcurrentAccept(t *testing.T) {
-	w := newWorld(t)
+	w := newTransferWorld(t)
 	tr := w.create(t0, "free-1", "free-2")
 	var wg sync.WaitGroup
 	errs := make([]error, 16)
@@ -359,7 +360,7 @@ func TestConcurrentAccept(t *testing.T) {
 	w.job(t0.Add(2 * time.Minute))
 	w.view(func(tx *bbolt.Tx) error {
 		for _, id := range w.list("free-1", "free-2") {
-			if in, _ := GetInstance(tx, id); in.AccountID != winner || len(in.Owners) != 2 {
+			if in, _ := cloudstore.GetInstance(tx, id); in.AccountID != winner || len(in.Owners) != 2 {
 				t.Errorf("instance %d: account %d, owners %+v", id, in.AccountID, in.Owners)
 			}
 		}

@@ -1,4 +1,4 @@
-package cloudstore
+package cloudsvc
 
 import (
 	"errors"
@@ -8,25 +8,16 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"github.com/pocketforge/pocketforge/store/outbox"
 	"go.etcd.io/bbolt"
 )
-
-// transferRuleError is a broken transfer rule that is not about an input field and not a 400:
-// its reason is shown to the client as is, its kind (a store sentinel) picks the status.
-type transferRuleError struct {
-	reason string
-	kind   error
-}
-
-func (e *transferRuleError) Error() string { return e.reason }
-func (e *transferRuleError) Unwrap() error { return e.kind }
 
 // checkCreate applies the seed's creation rules 1–8, reporting every broken one: the account's
 // standing (rule 2) without a field; the list itself on "entities.instances"; each instance's
 // problems on "entities.instances[i]" (unknown and other accounts' instances read the same, so
 // nothing leaks about them).
-func checkCreate(tx *bbolt.Tx, from Account, ids []uint64, now time.Time) error {
+func checkCreate(tx *bbolt.Tx, from cloudstore.Account, ids []uint64, now time.Time) error {
 	var p store.Problems
 	if from.PastDueSince != nil {
 		p.Add("", "Your account has a past-due balance; pay it before transferring services")
@@ -50,7 +41,7 @@ func checkCreate(tx *bbolt.Tx, from Account, ids []uint64, now time.Time) error 
 			continue
 		}
 		seen[id] = true
-		in, err := GetInstance(tx, id)
+		in, err := cloudstore.GetInstance(tx, id)
 		if errors.Is(err, store.ErrNotFound) || err == nil && in.AccountID != from.ID {
 			p.Add(field, fmt.Sprintf("Instance %d was not found on this account", id))
 			continue
@@ -69,7 +60,7 @@ func checkCreate(tx *bbolt.Tx, from Account, ids []uint64, now time.Time) error 
 // accepted and not completed (rule 4, either kind), to a description of that transfer. The
 // account's own index suffices: an instance it owns can only be offered by a transfer it created.
 func instancesInTransfer(tx *bbolt.Tx, account uint64, now time.Time) (map[uint64]string, error) {
-	list, err := AccountTransfers(tx, account)
+	list, err := cloudstore.AccountTransfers(tx, account)
 	if err != nil {
 		return nil, err
 	}
@@ -77,9 +68,9 @@ func instancesInTransfer(tx *bbolt.Tx, account uint64, now time.Time) (map[uint6
 	for _, t := range list {
 		why := ""
 		switch t = t.At(now); {
-		case t.Status == TransferPending:
+		case t.Status == cloudstore.TransferPending:
 			why = "a pending transfer"
-		case t.Status == TransferAccepted && !t.Completed:
+		case t.Status == cloudstore.TransferAccepted && !t.Completed:
 			why = "an accepted transfer that has not completed"
 		default:
 			continue
@@ -94,7 +85,7 @@ func instancesInTransfer(tx *bbolt.Tx, account uint64, now time.Time) (map[uint6
 // instanceProblems applies rules 5–8 to one instance of owner: no balancer, firewall, VLAN or
 // managed service (the managed service covers every instance of an account that enabled it), no
 // block storage volume, no shared IP address, no /56, /64 or /116 IPv6 range.
-func instanceProblems(p *store.Problems, field string, in Instance, owner Account) {
+func instanceProblems(p *store.Problems, field string, in cloudstore.Instance, owner cloudstore.Account) {
 	a, name := in.Attached, instanceName(in)
 	var tied []string
 	for _, x := range []struct {
@@ -124,7 +115,9 @@ func instanceProblems(p *store.Problems, field string, in Instance, owner Accoun
 }
 
 // instanceName is how rules name an instance: "Instance 1 (web-1)".
-func instanceName(in Instance) string { return fmt.Sprintf("Instance %d (%s)", in.ID, in.Label) }
+func instanceName(in cloudstore.Instance) string {
+	return fmt.Sprintf("Instance %d (%s)", in.ID, in.Label)
+}
 
 func joinAnd(list []string) string {
 	if len(list) == 1 {
@@ -135,20 +128,20 @@ func joinAnd(list []string) string {
 
 // checkAccept applies the seed's accepting rules 1–5 to t as of now; all are 400s without a
 // field (accepting has no body). A status problem is reported alone (nothing else matters then).
-func checkAccept(tx *bbolt.Tx, t Transfer, from, accepting Account) error {
+func checkAccept(tx *bbolt.Tx, t cloudstore.Transfer, from, accepting cloudstore.Account) error {
 	switch t.Status {
-	case TransferAccepted:
+	case cloudstore.TransferAccepted:
 		return store.Problems{{Reason: "This transfer has already been accepted"}}
-	case TransferExpired:
+	case cloudstore.TransferExpired:
 		return store.Problems{{Reason: "This transfer has expired"}}
-	case TransferCancelled:
+	case cloudstore.TransferCancelled:
 		return store.Problems{{Reason: "This transfer has been cancelled"}}
 	}
 	if accepting.ID == t.From {
 		return store.Problems{{Reason: "Users of the account that created this transfer cannot accept it"}}
 	}
 	var p store.Problems
-	if has, err := HasPaymentMethod(tx, accepting.ID); err != nil {
+	if has, err := cloudstore.HasPaymentMethod(tx, accepting.ID); err != nil {
 		return err
 	} else if !has {
 		p.Add("", "Your account needs a payment method before it can accept a transfer")
@@ -173,9 +166,9 @@ func checkAccept(tx *bbolt.Tx, t Transfer, from, accepting Account) error {
 
 // stillMovable applies accepting rules 4 and 5 (and completion's re-check): each instance still
 // exists, is still owned by the creating account and still meets rules 5–8.
-func stillMovable(tx *bbolt.Tx, p *store.Problems, t Transfer, from Account) error {
+func stillMovable(tx *bbolt.Tx, p *store.Problems, t cloudstore.Transfer, from cloudstore.Account) error {
 	for _, id := range t.Entities.Instances {
-		in, err := GetInstance(tx, id)
+		in, err := cloudstore.GetInstance(tx, id)
 		if errors.Is(err, store.ErrNotFound) || err == nil && in.AccountID != t.From {
 			p.Add("", fmt.Sprintf("Instance %d is no longer owned by the sending account", id))
 			continue
@@ -189,12 +182,12 @@ func stillMovable(tx *bbolt.Tx, p *store.Problems, t Transfer, from Account) err
 
 // completionProblems says why an accepted transfer can no longer complete ("" when it can):
 // an account is gone or the receiver was cancelled, or an instance fails stillMovable.
-func completionProblems(tx *bbolt.Tx, t Transfer) (string, error) {
-	from, err := GetAccount(tx, t.From)
+func completionProblems(tx *bbolt.Tx, t cloudstore.Transfer) (string, error) {
+	from, err := cloudstore.GetAccount(tx, t.From)
 	if errors.Is(err, store.ErrNotFound) {
 		return "The sending account no longer exists", nil
 	}
-	to, err2 := GetAccount(tx, t.To)
+	to, err2 := cloudstore.GetAccount(tx, t.To)
 	if errors.Is(err2, store.ErrNotFound) || err2 == nil && to.Cancelled != nil {
 		return "The receiving account is no longer active", nil
 	}
@@ -210,20 +203,20 @@ func completionProblems(tx *bbolt.Tx, t Transfer) (string, error) {
 
 // failTransfer stores a transfer whose completion failed and tells both accounts (event
 // entity_transfer_fail and an e-mail each).
-func failTransfer(tx *bbolt.Tx, t Transfer, reason string, now time.Time) error {
-	if err := putTransfer(tx, t); err != nil {
+func failTransfer(tx *bbolt.Tx, t cloudstore.Transfer, reason string, now time.Time) error {
+	if err := cloudstore.PutTransfer(tx, t); err != nil {
 		return err
 	}
-	var to []Account
+	var to []cloudstore.Account
 	for _, id := range []uint64{t.From, t.To} {
 		if err := recordTransferEvent(tx, t, id, "entity_transfer_fail", reason, now); err != nil {
 			return err
 		}
-		if a, err := GetAccount(tx, id); err == nil {
+		if a, err := cloudstore.GetAccount(tx, id); err == nil {
 			to = append(to, a)
 		}
 	}
-	return mailTransfer(tx, t, now, func(t Transfer) (string, string) {
+	return mailTransfer(tx, t, now, func(t cloudstore.Transfer) (string, string) {
 		return "Service transfer " + t.Token + " failed", fmt.Sprintf(
 			"The service transfer %s of %s could not complete: %s.\nNothing was moved; the services stay with the sending account.\n",
 			t.Token, instanceList(t), reason)
@@ -231,27 +224,27 @@ func failTransfer(tx *bbolt.Tx, t Transfer, reason string, now time.Time) error 
 }
 
 // transferMail writes the subject and body of one transfer e-mail.
-type transferMail func(t Transfer) (subject, body string)
+type transferMail func(t cloudstore.Transfer) (subject, body string)
 
-func createdMail(t Transfer) (string, string) {
+func createdMail(t cloudstore.Transfer) (string, string) {
 	return "Service transfer " + t.Token + " created", fmt.Sprintf(
 		"Your account created a service transfer of %s.\n\nTransfer token: %s\n\nGive this token to the receiving account; it can be accepted until %s UTC.\n",
 		instanceList(t), t.Token, t.Expiry.UTC().Format(time.DateTime))
 }
 
-func acceptedMail(t Transfer) (string, string) {
+func acceptedMail(t cloudstore.Transfer) (string, string) {
 	return "Service transfer " + t.Token + " accepted", fmt.Sprintf(
 		"The service transfer %s of %s was accepted. The services move to the receiving account by %s UTC; billing changes hands then.\n",
 		t.Token, instanceList(t), t.CompleteAt.UTC().Format(time.DateTime))
 }
 
-func cancelledMail(t Transfer) (string, string) {
+func cancelledMail(t cloudstore.Transfer) (string, string) {
 	return "Service transfer " + t.Token + " cancelled", fmt.Sprintf(
 		"The service transfer %s of %s was cancelled. It cannot be acted on again.\n", t.Token, instanceList(t))
 }
 
 // mailTransfer sends one e-mail about t to each account's address (the outbox).
-func mailTransfer(tx *bbolt.Tx, t Transfer, now time.Time, write transferMail, to ...Account) error {
+func mailTransfer(tx *bbolt.Tx, t cloudstore.Transfer, now time.Time, write transferMail, to ...cloudstore.Account) error {
 	subject, body := write(t)
 	for _, a := range to {
 		if a.Email == "" {
@@ -265,7 +258,7 @@ func mailTransfer(tx *bbolt.Tx, t Transfer, now time.Time, write transferMail, t
 	return nil
 }
 
-func instanceList(t Transfer) string {
+func instanceList(t cloudstore.Transfer) string {
 	ids := make([]string, len(t.Entities.Instances))
 	for i, id := range t.Entities.Instances {
 		ids[i] = fmt.Sprint(id)

@@ -1,4 +1,4 @@
-package cloudstore
+package cloudsvc
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"github.com/pocketforge/pocketforge/store/outbox"
 	"go.etcd.io/bbolt"
 )
@@ -16,12 +17,12 @@ import (
 // several broken rules at once. Every case runs in a transaction that is rolled back.
 func TestCreateTransferRules(t *testing.T) {
 	prob := func(field, reason string) store.Problem { return store.Problem{Field: field, Reason: reason} }
-	w := newWorld(t)
+	w := newTransferWorld(t)
 	id := func(label string) uint64 { return w.ids[label] }
 	past := t0.Add(-48 * time.Hour)
 	cases := []struct {
 		name   string
-		sender func(a *Account)
+		sender func(a *cloudstore.Account)
 		ids    []uint64
 		want   store.Problems
 	}{
@@ -30,9 +31,9 @@ func TestCreateTransferRules(t *testing.T) {
 			want: store.Problems{prob("entities.instances", "List at least one instance to transfer")}},
 		{name: "listed twice", ids: w.list("free-1", "free-1"),
 			want: store.Problems{prob("entities.instances[1]", fmt.Sprintf("Instance %d is listed more than once", id("free-1")))}},
-		{name: "rule 2: past due", sender: func(a *Account) { a.PastDueSince = &past }, ids: w.list("free-1"),
+		{name: "rule 2: past due", sender: func(a *cloudstore.Account) { a.PastDueSince = &past }, ids: w.list("free-1"),
 			want: store.Problems{prob("", "Your account has a past-due balance; pay it before transferring services")}},
-		{name: "rule 2: terms of service", sender: func(a *Account) { a.ToSViolation = true }, ids: w.list("free-1"),
+		{name: "rule 2: terms of service", sender: func(a *cloudstore.Account) { a.ToSViolation = true }, ids: w.list("free-1"),
 			want: store.Problems{prob("", "Your account has an active Terms of Service violation")}},
 		{name: "rule 3: unknown instance", ids: []uint64{999},
 			want: store.Problems{prob("entities.instances[0]", "Instance 999 was not found on this account")}},
@@ -44,7 +45,7 @@ func TestCreateTransferRules(t *testing.T) {
 			want: store.Problems{prob("entities.instances[0]", fmt.Sprintf("Instance %d (vlan) is assigned to a VLAN", id("vlan")))}},
 		{name: "rule 5: managed instance", ids: w.list("managed"),
 			want: store.Problems{prob("entities.instances[0]", fmt.Sprintf("Instance %d (managed) is assigned to the managed service", id("managed")))}},
-		{name: "rule 5: managed account", sender: func(a *Account) { a.Settings.Managed = true }, ids: w.list("free-1"),
+		{name: "rule 5: managed account", sender: func(a *cloudstore.Account) { a.Settings.Managed = true }, ids: w.list("free-1"),
 			want: store.Problems{prob("entities.instances[0]", fmt.Sprintf("Instance %d (free-1) is assigned to the managed service", id("free-1")))}},
 		{name: "rule 6: a volume", ids: w.list("vol"),
 			want: store.Problems{prob("entities.instances[0]", fmt.Sprintf("Instance %d (vol) has an attached block storage volume", id("vol")))}},
@@ -55,7 +56,7 @@ func TestCreateTransferRules(t *testing.T) {
 		{name: "rule 8: /56 and /116 ranges", ids: w.list("v6"), want: store.Problems{
 			prob("entities.instances[0]", fmt.Sprintf("Instance %d (v6) has the IPv6 range 2600:3c00:e000:100::/56 assigned", id("v6"))),
 			prob("entities.instances[0]", fmt.Sprintf("Instance %d (v6) has the IPv6 range 2600:3c00::1:0/116 assigned", id("v6")))}},
-		{name: "all at once", sender: func(a *Account) { a.ToSViolation = true }, ids: []uint64{id("free-1"), id("vol"), 999, id("shared")}, want: store.Problems{
+		{name: "all at once", sender: func(a *cloudstore.Account) { a.ToSViolation = true }, ids: []uint64{id("free-1"), id("vol"), 999, id("shared")}, want: store.Problems{
 			prob("", "Your account has an active Terms of Service violation"),
 			prob("entities.instances[1]", fmt.Sprintf("Instance %d (vol) has an attached block storage volume", id("vol"))),
 			prob("entities.instances[2]", "Instance 999 was not found on this account"),
@@ -68,7 +69,7 @@ func TestCreateTransferRules(t *testing.T) {
 				c.sender(&sender)
 			}
 			err := w.db.Write(func(tx *bbolt.Tx) error {
-				_, err := CreateTransfer(tx, TransferService, sender, c.ids, t0)
+				_, err := createTransfer(tx, cloudstore.TransferService, sender, c.ids, t0)
 				return errors.Join(err, errRollback)
 			})
 			var got store.Problems
@@ -84,15 +85,15 @@ func TestCreateTransferRules(t *testing.T) {
 // completed (of either kind), cannot be offered again; expired, cancelled and failed transfers
 // free it.
 func TestCreateTransferRule4(t *testing.T) {
-	w := newWorld(t)
+	w := newTransferWorld(t)
 	w.create(t0, "free-1")
 	accepted := w.create(t0, "free-2")
 	if err := w.accept(accepted.Token, w.receiver.ID, t0); err != nil {
 		t.Fatal(err)
 	}
-	var entity Transfer
+	var entity cloudstore.Transfer
 	w.must(func(tx *bbolt.Tx) (err error) {
-		entity, err = CreateTransfer(tx, TransferEntity, w.sender, w.list("free-3"), t0)
+		entity, err = createTransfer(tx, cloudstore.TransferEntity, w.sender, w.list("free-3"), t0)
 		return err
 	})
 	name := func(label string) string { return fmt.Sprintf("Instance %d (%s)", w.ids[label], label) }
@@ -110,7 +111,7 @@ func TestCreateTransferRule4(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			err := w.db.Write(func(tx *bbolt.Tx) error {
-				if _, err := CreateTransfer(tx, TransferService, w.sender, w.list(c.label), t0.Add(c.at)); err != nil {
+				if _, err := createTransfer(tx, cloudstore.TransferService, w.sender, w.list(c.label), t0.Add(c.at)); err != nil {
 					return err
 				}
 				return errRollback
@@ -129,20 +130,20 @@ func TestCreateTransferRule4(t *testing.T) {
 // TestAcceptTransferRules: each of the seed's accepting rules 1–5. Every case creates a fresh
 // transfer of free-1 and free-2 at t0 and rolls back.
 func TestAcceptTransferRules(t *testing.T) {
-	w := newWorld(t)
+	w := newTransferWorld(t)
 	past := t0.Add(-48 * time.Hour)
-	setAccount := func(id uint64, fn func(a *Account)) func(tx *bbolt.Tx) error {
+	setAccount := func(id uint64, fn func(a *cloudstore.Account)) func(tx *bbolt.Tx) error {
 		return func(tx *bbolt.Tx) error {
-			a, err := GetAccount(tx, id)
+			a, err := cloudstore.GetAccount(tx, id)
 			fn(&a)
-			return errors.Join(err, PutAccount(tx, a))
+			return errors.Join(err, cloudstore.PutAccount(tx, a))
 		}
 	}
-	setInstance := func(label string, fn func(in *Instance)) func(tx *bbolt.Tx) error {
+	setInstance := func(label string, fn func(in *cloudstore.Instance)) func(tx *bbolt.Tx) error {
 		return func(tx *bbolt.Tx) error {
-			in, err := GetInstance(tx, w.ids[label])
+			in, err := cloudstore.GetInstance(tx, w.ids[label])
 			fn(&in)
-			return errors.Join(err, PutInstance(tx, in))
+			return errors.Join(err, cloudstore.PutInstance(tx, in))
 		}
 	}
 	free2 := fmt.Sprintf("Instance %d (free-2)", w.ids["free-2"])
@@ -158,28 +159,28 @@ func TestAcceptTransferRules(t *testing.T) {
 		{name: "rule 1: expired, by another account", by: w.receiver.ID, at: 24 * time.Hour, want: "404"},
 		{name: "the creating account cannot accept", by: w.sender.ID, want: "Users of the account that created this transfer cannot accept it"},
 		{name: "rule 2: no payment method", by: w.bare.ID, want: "Your account needs a payment method before it can accept a transfer"},
-		{name: "rule 2: past due", by: w.receiver.ID, setup: setAccount(w.receiver.ID, func(a *Account) { a.PastDueSince = &past }),
+		{name: "rule 2: past due", by: w.receiver.ID, setup: setAccount(w.receiver.ID, func(a *cloudstore.Account) { a.PastDueSince = &past }),
 			want: "Your account has a past-due balance"},
-		{name: "rule 3: receiver's terms of service", by: w.receiver.ID, setup: setAccount(w.receiver.ID, func(a *Account) { a.ToSViolation = true }),
+		{name: "rule 3: receiver's terms of service", by: w.receiver.ID, setup: setAccount(w.receiver.ID, func(a *cloudstore.Account) { a.ToSViolation = true }),
 			want: "Your account has an active Terms of Service violation"},
-		{name: "rule 3: sender's terms of service", by: w.receiver.ID, setup: setAccount(w.sender.ID, func(a *Account) { a.ToSViolation = true }),
+		{name: "rule 3: sender's terms of service", by: w.receiver.ID, setup: setAccount(w.sender.ID, func(a *cloudstore.Account) { a.ToSViolation = true }),
 			want: "The sending account has an active Terms of Service violation"},
 		{name: "rule 4: no longer the sender's", by: w.receiver.ID, setup: func(tx *bbolt.Tx) error {
-			in, _ := GetInstance(tx, w.ids["free-1"])
-			_, err := MoveInstance(tx, in, w.other.ID, t0)
+			in, _ := cloudstore.GetInstance(tx, w.ids["free-1"])
+			_, err := cloudstore.MoveInstance(tx, in, w.other.ID, t0)
 			return err
 		}, want: fmt.Sprintf("Instance %d is no longer owned by the sending account", w.ids["free-1"])},
-		{name: "rule 5: a firewall since", by: w.receiver.ID, setup: setInstance("free-2", func(in *Instance) { in.Attached.Firewall = true }),
+		{name: "rule 5: a firewall since", by: w.receiver.ID, setup: setInstance("free-2", func(in *cloudstore.Instance) { in.Attached.Firewall = true }),
 			want: free2 + " is assigned to a firewall"},
-		{name: "rule 5: a volume and a shared IP since", by: w.receiver.ID, setup: setInstance("free-2", func(in *Instance) { in.Attached.Volumes, in.Attached.SharedIPs = 1, 1 }),
+		{name: "rule 5: a volume and a shared IP since", by: w.receiver.ID, setup: setInstance("free-2", func(in *cloudstore.Instance) { in.Attached.Volumes, in.Attached.SharedIPs = 1, 1 }),
 			want: free2 + " has an attached block storage volume | " + free2 + " has shared IP addresses"},
-		{name: "several at once", by: w.bare.ID, setup: setAccount(w.bare.ID, func(a *Account) { a.ToSViolation = true }),
+		{name: "several at once", by: w.bare.ID, setup: setAccount(w.bare.ID, func(a *cloudstore.Account) { a.ToSViolation = true }),
 			want: "Your account needs a payment method before it can accept a transfer | Your account has an active Terms of Service violation"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			err := w.db.Write(func(tx *bbolt.Tx) error {
-				tr, err := CreateTransfer(tx, TransferService, w.sender, w.list("free-1", "free-2"), t0)
+				tr, err := createTransfer(tx, cloudstore.TransferService, w.sender, w.list("free-1", "free-2"), t0)
 				if err != nil {
 					return err
 				}
@@ -188,14 +189,14 @@ func TestAcceptTransferRules(t *testing.T) {
 						return err
 					}
 				}
-				by, _ := GetAccount(tx, c.by)
-				if _, err = AcceptTransfer(tx, tr, by, t0.Add(c.at), time.Second); err != nil {
+				by, _ := cloudstore.GetAccount(tx, c.by)
+				if _, err = acceptTransfer(tx, tr, by, t0.Add(c.at), time.Second); err != nil {
 					return err
 				}
-				if again, _ := GetTransfer(tx, tr.Token); again.Status != TransferAccepted || again.To != c.by {
+				if again, _ := cloudstore.GetTransfer(tx, tr.Token); again.Status != cloudstore.TransferAccepted || again.To != c.by {
 					t.Errorf("after accepting: %+v", again)
 				}
-				_, err = AcceptTransfer(tx, tr, by, t0.Add(c.at), time.Second)
+				_, err = acceptTransfer(tx, tr, by, t0.Add(c.at), time.Second)
 				if reasons(err) != "This transfer has already been accepted" {
 					t.Errorf("a second accept: %v", err)
 				}
@@ -222,19 +223,19 @@ func TestTransferVisibility(t *testing.T) {
 		status string
 		want   [3]bool // from, to, bystander
 	}{
-		{TransferPending, [3]bool{true, true, true}},
-		{TransferAccepted, [3]bool{true, true, false}},
-		{TransferCancelled, [3]bool{true, false, false}},
-		{TransferExpired, [3]bool{true, false, false}},
+		{cloudstore.TransferPending, [3]bool{true, true, true}},
+		{cloudstore.TransferAccepted, [3]bool{true, true, false}},
+		{cloudstore.TransferCancelled, [3]bool{true, false, false}},
+		{cloudstore.TransferExpired, [3]bool{true, false, false}},
 	}
 	for _, c := range cases {
 		t.Run(c.status, func(t *testing.T) {
-			tr := Transfer{From: from, Status: c.status}
-			if c.status != TransferPending {
+			tr := cloudstore.Transfer{From: from, Status: c.status}
+			if c.status != cloudstore.TransferPending {
 				tr.To = to // an accepted transfer's receiver; ignored for the others
 			}
 			for i, acct := range []uint64{from, to, bystander} {
-				if got := VisibleTo(tr, acct); got != c.want[i] {
+				if got := visibleTo(tr, acct); got != c.want[i] {
 					t.Errorf("account %d: visible %v, want %v", acct, got, c.want[i])
 				}
 			}
@@ -244,7 +245,7 @@ func TestTransferVisibility(t *testing.T) {
 
 // TestCancelTransfer: only the creating account cancels, and only while pending.
 func TestCancelTransfer(t *testing.T) {
-	w := newWorld(t)
+	w := newTransferWorld(t)
 	pending := w.create(t0, "free-1")
 	accepted := w.create(t0, "free-2")
 	if err := w.accept(accepted.Token, w.receiver.ID, t0); err != nil {
