@@ -11,20 +11,21 @@ import (
 // How a search stays consistent with imports: each resolves what it found in one read
 // transaction, so it sees every product as it was before or after an import, never a mix.
 
-// Entry is one package a search found, with its product.
+// Entry is one package a search found, with its product. The product is shared by every entry
+// of it in one answer (read once, never copied per entry: answers list thousands).
 type Entry struct {
 	Package explorerstore.Package
-	Product explorerstore.Product
+	Product *explorerstore.Product
 }
 
 // resolver turns refs into entries inside one read transaction, reading each product record
 // once.
 type resolver struct {
 	tx       *bbolt.Tx
-	products map[string]explorerstore.Product
+	products map[string]*explorerstore.Product
 }
 
-func (r *resolver) product(full string) explorerstore.Product {
+func (r *resolver) product(full string) *explorerstore.Product {
 	if p, ok := r.products[full]; ok {
 		return p
 	}
@@ -32,8 +33,8 @@ func (r *resolver) product(full string) explorerstore.Product {
 	if err != nil {
 		p = explorerstore.Product{FullName: full, Name: full}
 	}
-	r.products[full] = p
-	return p
+	r.products[full] = &p
+	return &p
 }
 
 func (r *resolver) entry(ref explorerstore.Ref) (Entry, bool) {
@@ -78,7 +79,7 @@ func (r *resolver) entries(refs []explorerstore.Ref) []Entry {
 
 // view runs fn with a resolver in one read transaction.
 func (s *Service) view(fn func(r *resolver) error) error {
-	return s.Store.View(func(tx *bbolt.Tx) error { return fn(&resolver{tx: tx, products: map[string]explorerstore.Product{}}) })
+	return s.Store.View(func(tx *bbolt.Tx) error { return fn(&resolver{tx: tx, products: map[string]*explorerstore.Product{}}) })
 }
 
 // maxKeyRetries bounds how often keysThenView asks the index again because an import switched

@@ -35,7 +35,7 @@ type packageJSON struct {
 func packagesOf(entries []explorersvc.Entry) []packageJSON {
 	out := make([]packageJSON, len(entries))
 	for i := range entries {
-		pk, p := &entries[i].Package, &entries[i].Product
+		pk, p := &entries[i].Package, entries[i].Product
 		out[i] = packageJSON{PackageName: pk.Name, Arch: pk.Arch, Filename: pk.Filename, VCSURL: pk.VCSURL, VCSOrg: pk.VCSOrg,
 			TrackingBranch: pk.TrackingBranch, CommitHash: pk.CommitHash, DistURL: pk.DistURL,
 			Product: productJSON{Name: p.Name, Version: p.Version, Arch: p.Arch, BuildNumber: p.BuildNumber, FullName: p.FullName}}
@@ -97,7 +97,7 @@ func (a *api) searchFiles(c *fiber.Ctx) error {
 	for i, r := range found.Results {
 		items := make([]fileItemJSON, len(r.Entries))
 		for j := range r.Entries {
-			pk, p := &r.Entries[j].Package, &r.Entries[j].Product
+			pk, p := &r.Entries[j].Package, r.Entries[j].Product
 			items[j] = fileItemJSON{PackageName: pk.Name, Arch: pk.Arch, VCSURL: pk.VCSURL, VCSOrg: pk.VCSOrg,
 				TrackingBranch: pk.TrackingBranch, CommitHash: pk.CommitHash, DistURL: pk.DistURL,
 				ProductName: p.Name, ProductVersion: p.Version, ProductBuild: p.BuildNumber}
