@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/internal/bench"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
@@ -71,7 +72,7 @@ func BenchmarkCloudListUsers(b *testing.B) {
 	err := e.db.Exclusive(func(tx *bbolt.Tx) error {
 		acct, err := cloudstore.AccountByName(tx, "demo")
 		for i := 0; err == nil && i < 120; i++ {
-			_, err = cloudstore.CreateUser(tx, acct.ID, cloudstore.NewUser{Username: fmt.Sprintf("bench-user-%04d", i), Email: fmt.Sprintf("u%d@example.com", i)}, e.clock.Now())
+			_, err = cloudsvc.AddUser(tx, acct.ID, cloudstore.NewUser{Username: fmt.Sprintf("bench-user-%04d", i), Email: fmt.Sprintf("u%d@example.com", i)}, e.clock.Now())
 		}
 		return err
 	})

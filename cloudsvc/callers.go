@@ -48,7 +48,7 @@ const (
 // any token) and is open to who. The token's scopes bound every user; a restricted user is
 // further bound by who and their account grant.
 func (c *Caller) Allows(area, level string, who Who) bool {
-	if area != "" && !cloudstore.ScopesAllow(c.Token.Scopes, area, level) {
+	if area != "" && !ScopesAllow(c.Token.Scopes, area, level) {
 		return false
 	}
 	if !c.User.Restricted {

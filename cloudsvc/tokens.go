@@ -59,7 +59,7 @@ func (s *Service) CreatePAT(by cloudstore.User, byScopes string, in cloudstore.N
 	var t cloudstore.Token
 	var plain string
 	err := s.db.Write(func(tx *bbolt.Tx) (err error) {
-		if t, plain, err = cloudstore.CreatePAT(tx, by, in, now); err != nil {
+		if t, plain, err = newPAT(tx, by, in, now); err != nil {
 			return err
 		}
 		if !scopesWithin(t.Scopes, byScopes) {
@@ -80,7 +80,7 @@ func scopesWithin(want, have string) bool {
 	}
 	for _, sc := range strings.Fields(want) {
 		area, level, _ := strings.Cut(sc, ":")
-		if !cloudstore.ScopesAllow(have, area, level) {
+		if !ScopesAllow(have, area, level) {
 			return false
 		}
 	}
@@ -96,7 +96,7 @@ func (s *Service) RenamePAT(by cloudstore.User, id uint64, label *string) (cloud
 		if t, err = ownToken(tx, by.Username, id); err != nil || label == nil {
 			return err
 		}
-		if t, err = cloudstore.RenameToken(tx, t, *label); err != nil {
+		if t, err = renameToken(tx, t, *label); err != nil {
 			return err
 		}
 		return record(tx, by, "token_update", tokenEntity(t), now)

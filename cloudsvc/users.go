@@ -31,7 +31,7 @@ func (s *Service) UpdateUser(by cloudstore.User, username string, up cloudstore.
 		if u, err = cloudstore.AccountUser(tx, by.AccountID, username); err != nil {
 			return err
 		}
-		if u, err = cloudstore.UpdateUser(tx, u, up); err != nil {
+		if u, err = updateUser(tx, u, up); err != nil {
 			return err
 		}
 		return record(tx, by, "user_update", userEntity(u), now)

@@ -20,7 +20,7 @@ func (s *Service) CreateUser(by cloudstore.User, in cloudstore.NewUser, parsed s
 	var u cloudstore.User
 	err := s.db.Write(func(tx *bbolt.Tx) error {
 		var err error
-		if u, err = cloudstore.CreateUser(tx, by.AccountID, in, now); withParsed(parsed, err) != nil {
+		if u, err = AddUser(tx, by.AccountID, in, now); withParsed(parsed, err) != nil {
 			return withParsed(parsed, err)
 		}
 		setup, err := cloudstore.IssuePasswordSetup(tx, u, now)

@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/internal/bench"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"github.com/valyala/fasthttp"
@@ -25,7 +26,7 @@ func (e *env) withUsers(tb testing.TB, n int) {
 		}
 		for i := 0; i < n; i++ {
 			in := cloudstore.NewUser{Username: fmt.Sprintf("bench-user-%04d", i), Email: fmt.Sprintf("u%d@example.com", i)}
-			if _, err := cloudstore.CreateUser(tx, acct.ID, in, start); err != nil {
+			if _, err := cloudsvc.AddUser(tx, acct.ID, in, start); err != nil {
 				return err
 			}
 		}

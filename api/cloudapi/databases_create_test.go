@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"go.etcd.io/bbolt"
 )
@@ -13,7 +14,7 @@ import (
 func (e *env) restrictedUser(t *testing.T, name string, global cloudstore.GlobalGrants) string {
 	t.Helper()
 	err := e.db.Write(func(tx *bbolt.Tx) error {
-		u, err := cloudstore.CreateUser(tx, 1, cloudstore.NewUser{Username: name, Email: name + "@example.com", Restricted: true}, start)
+		u, err := cloudsvc.AddUser(tx, 1, cloudstore.NewUser{Username: name, Email: name + "@example.com", Restricted: true}, start)
 		if err != nil {
 			return err
 		}

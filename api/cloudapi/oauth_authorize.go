@@ -66,7 +66,7 @@ func (a *api) parseAuthRequest(c *fiber.Ctx) (authRequest, error) {
 		return r, &redirectError{"unauthorized_client", "the implicit flow (response_type=token) is for public clients"}
 	}
 	raw := c.FormValue("scopes", c.FormValue("scope", cloudstore.AllScopes))
-	if r.scopes, err = cloudstore.ParseScopes(raw, "scopes"); err != nil {
+	if r.scopes, err = cloudsvc.ParseScopes(raw, "scopes"); err != nil {
 		return r, &redirectError{"invalid_scope", err.Error()}
 	}
 	if r.challenge = c.FormValue("code_challenge"); r.challenge != "" {

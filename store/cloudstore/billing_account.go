@@ -53,7 +53,7 @@ func UpdateContact(acct Account, up ContactUpdate) (Account, error) {
 		*f.dst = *f.in
 	}
 	if up.Email != nil {
-		checkEmail(&p, *up.Email)
+		CheckEmail(&p, *up.Email)
 		acct.Email = *up.Email
 	}
 	if up.Country != nil && !countryPattern.MatchString(*up.Country) {

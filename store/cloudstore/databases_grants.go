@@ -45,7 +45,7 @@ func grantDatabase(tx *bbolt.Tx, who User, id uint64, perm string) error {
 		u.Grants.Entities[DatabaseGrantKind] = map[uint64]string{}
 	}
 	u.Grants.Entities[DatabaseGrantKind][id] = perm
-	return putUser(tx, u)
+	return PutUser(tx, u)
 }
 
 // revokeDatabaseGrants removes every grant on a deleted database.
@@ -59,7 +59,7 @@ func revokeDatabaseGrants(tx *bbolt.Tx, d Database) error {
 			continue
 		}
 		delete(u.Grants.Entities[DatabaseGrantKind], d.ID)
-		if err := putUser(tx, u); err != nil {
+		if err := PutUser(tx, u); err != nil {
 			return err
 		}
 	}

@@ -110,5 +110,5 @@ func SetGrants(tx *bbolt.Tx, u User, global *GlobalGrants, changes []GrantChange
 		}
 	}
 	u.Grants = g
-	return u, putUser(tx, u)
+	return u, PutUser(tx, u)
 }

@@ -2,51 +2,16 @@ package cloudstore
 
 import (
 	"time"
-	"unicode/utf8"
 
 	"github.com/pocketforge/pocketforge/store"
 	"go.etcd.io/bbolt"
 )
 
-// NewPAT is the input of CreatePAT: what POST /profile/tokens sends.
+// NewPAT is the input of cloudsvc's CreatePAT: what POST /profile/tokens sends.
 type NewPAT struct {
 	Label  string
 	Scopes *string    // nil: "*"
 	Expiry *time.Time // nil: never
-}
-
-// CreatePAT makes a personal access token for u and returns it with its plaintext (shown once).
-func CreatePAT(tx *bbolt.Tx, u User, in NewPAT, now time.Time) (Token, string, error) {
-	var p store.Problems
-	scopes := AllScopes
-	if in.Scopes != nil {
-		s, err := ParseScopes(*in.Scopes, "scopes")
-		if err != nil {
-			p = append(p, err.(store.Problems)...)
-		}
-		scopes = s
-	}
-	if n := utf8.RuneCountInString(in.Label); n > 100 {
-		p.Add("label", "Length must be 1-100 characters")
-	}
-	if in.Expiry != nil && !in.Expiry.After(now) {
-		p.Add("expiry", "Must be in the future")
-	}
-	if err := p.Err(); err != nil {
-		return Token{}, "", err
-	}
-	t := Token{Kind: KindPAT, Username: u.Username, AccountID: u.AccountID, Label: in.Label, Scopes: scopes, Expiry: in.Expiry}
-	plain, err := IssueToken(tx, &t, now)
-	return t, plain, err
-}
-
-// RenameToken sets a token's label (PUT /profile/tokens/{id}).
-func RenameToken(tx *bbolt.Tx, t Token, label string) (Token, error) {
-	if n := utf8.RuneCountInString(label); n < 1 || n > 100 {
-		return t, store.Problems{{Field: "label", Reason: "Length must be 1-100 characters"}}
-	}
-	t.Label = label
-	return t, PutToken(tx, t)
 }
 
 // EnsureBootstrapToken makes the appliance's bootstrap token (given by its SHA-256) an all-scopes

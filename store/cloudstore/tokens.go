@@ -26,7 +26,7 @@ type Token struct {
 	Username  string     `json:"username"`
 	AccountID uint64     `json:"account_id"`
 	Label     string     `json:"label"`
-	Scopes    string     `json:"scopes"` // canonical, see ParseScopes
+	Scopes    string     `json:"scopes"` // canonical, see cloudsvc.ParseScopes
 	Created   time.Time  `json:"created"`
 	Expiry    *time.Time `json:"expiry"` // nil: never
 	Prefix    string     `json:"prefix"` // first 16 characters, shown in token views

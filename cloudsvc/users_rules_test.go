@@ -1,9 +1,10 @@
-package cloudstore
+package cloudsvc
 
 import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/cloudstore"
 )
 
 func TestParseScopes(t *testing.T) {
@@ -37,13 +38,13 @@ func TestScopesAllow(t *testing.T) {
 		scopes, area, level string
 		want                bool
 	}{
-		{"*", "account", ReadWrite, true},
-		{"account:read_only", "account", ReadOnly, true},
-		{"account:read_only", "account", ReadWrite, false},
-		{"account:read_write", "account", ReadOnly, true},
-		{"events:read_write", "account", ReadOnly, false},
-		{"account:read_only events:read_write", "events", ReadWrite, true},
-		{"databases:read_only", "databases", ReadOnly, true},
+		{"*", "account", cloudstore.ReadWrite, true},
+		{"account:read_only", "account", cloudstore.ReadOnly, true},
+		{"account:read_only", "account", cloudstore.ReadWrite, false},
+		{"account:read_write", "account", cloudstore.ReadOnly, true},
+		{"events:read_write", "account", cloudstore.ReadOnly, false},
+		{"account:read_only events:read_write", "events", cloudstore.ReadWrite, true},
+		{"databases:read_only", "databases", cloudstore.ReadOnly, true},
 	}
 	for _, c := range cases {
 		if got := ScopesAllow(c.scopes, c.area, c.level); got != c.want {
@@ -74,7 +75,7 @@ func TestUsernameAndEmailRules(t *testing.T) {
 	for _, c := range cases {
 		var p store.Problems
 		checkUsername(&p, c.username)
-		checkEmail(&p, c.email)
+		cloudstore.CheckEmail(&p, c.email)
 		if len(p) != c.problems {
 			t.Errorf("%q %q: %v", c.username, c.email, p)
 		}
