@@ -57,7 +57,7 @@ func target(tx *bbolt.Tx, by cloudstore.User, fam string, id uint64, need string
 	if err != nil {
 		return db, err
 	}
-	switch perm := cloudstore.DatabasePermission(by, id); {
+	switch perm := DatabasePermission(by, id); {
 	case perm == "":
 		return db, fmt.Errorf("database %d: %w", id, store.ErrNotFound)
 	case need == cloudstore.ReadWrite && perm != cloudstore.ReadWrite:
@@ -83,7 +83,7 @@ func (s *Service) VisibleDatabases(by cloudstore.User, fam string) ([]cloudstore
 	}
 	out := []cloudstore.Database{}
 	for _, db := range list {
-		if cloudstore.DatabasePermission(by, db.ID) != "" {
+		if DatabasePermission(by, db.ID) != "" {
 			out = append(out, db)
 		}
 	}

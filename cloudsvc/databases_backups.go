@@ -1,6 +1,9 @@
 package cloudsvc
 
 import (
+	"cmp"
+	"fmt"
+	"slices"
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
@@ -12,7 +15,7 @@ import (
 func (s *Service) DatabaseBackups(by cloudstore.User, fam string, id uint64) ([]cloudstore.DatabaseBackup, error) {
 	var list []cloudstore.DatabaseBackup
 	err := s.readDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) (err error) {
-		list, err = cloudstore.DatabaseBackups(tx, db, now)
+		list, err = CompleteBackups(tx, db, now)
 		return err
 	})
 	return list, err
@@ -22,7 +25,7 @@ func (s *Service) DatabaseBackups(by cloudstore.User, fam string, id uint64) ([]
 func (s *Service) DatabaseBackup(by cloudstore.User, fam string, id, backupID uint64) (cloudstore.DatabaseBackup, error) {
 	var b cloudstore.DatabaseBackup
 	err := s.readDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) (err error) {
-		b, err = cloudstore.DatabaseBackupOf(tx, db, backupID, now)
+		b, err = databaseBackupOf(tx, db, backupID, now)
 		return err
 	})
 	return b, err
@@ -33,7 +36,7 @@ func (s *Service) DatabaseBackup(by cloudstore.User, fam string, id, backupID ui
 // the request (see CreateUser).
 func (s *Service) SnapshotDatabase(by cloudstore.User, fam string, id uint64, label, target *string, parsed store.Problems) error {
 	return s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
-		db, err := cloudstore.SnapshotDatabase(tx, db, label, target, now)
+		db, err := snapshotDatabase(tx, db, label, target, now)
 		if withParsed(parsed, err) != nil {
 			return withParsed(parsed, err)
 		}
@@ -45,7 +48,7 @@ func (s *Service) SnapshotDatabase(by cloudstore.User, fam string, id uint64, la
 // it).
 func (s *Service) DeleteDatabaseBackup(by cloudstore.User, fam string, id, backupID uint64) error {
 	return s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
-		return cloudstore.DeleteDatabaseBackup(tx, db, backupID, now)
+		return deleteDatabaseBackup(tx, db, backupID, now)
 	})
 }
 
@@ -54,10 +57,119 @@ func (s *Service) DeleteDatabaseBackup(by cloudstore.User, fam string, id, backu
 // database_backup_restore.
 func (s *Service) RestoreDatabaseBackup(by cloudstore.User, fam string, id, backupID uint64) error {
 	return s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
-		db, err := cloudstore.RestoreDatabaseBackup(tx, db, backupID, now)
+		db, err := restoreDatabaseBackup(tx, db, backupID, now)
 		if err != nil {
 			return err
 		}
 		return record(tx, by, "database_backup_restore", db.EventEntity(), now)
 	})
+}
+
+// CompleteBackups lists the complete backups of a database that is not provisioning, oldest
+// first, in the caller's transaction (Service.DatabaseBackups', or a fixtures test's).
+func CompleteBackups(tx *bbolt.Tx, d cloudstore.Database, now time.Time) ([]cloudstore.DatabaseBackup, error) {
+	if err := requireProvisioned(d.At(now), now); err != nil {
+		return nil, err
+	}
+	all, err := cloudstore.DatabaseBackupList(tx, d.ID)
+	out := all[:0]
+	for _, b := range all {
+		if !now.Before(b.Available) {
+			out = append(out, b)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b cloudstore.DatabaseBackup) int {
+		return cmp.Or(a.Created.Compare(b.Created), cmp.Compare(a.ID, b.ID))
+	})
+	return out, err
+}
+
+// databaseBackupOf returns one complete backup of a database that is not provisioning; another
+// database's backup, or one still being taken, is not found.
+func databaseBackupOf(tx *bbolt.Tx, d cloudstore.Database, id uint64, now time.Time) (cloudstore.DatabaseBackup, error) {
+	if err := requireProvisioned(d.At(now), now); err != nil {
+		return cloudstore.DatabaseBackup{}, err
+	}
+	b, err := cloudstore.GetDatabaseBackup(tx, id)
+	if err == nil && (b.DatabaseID != d.ID || now.Before(b.Available)) {
+		err = fmt.Errorf("backup %d: %w", id, store.ErrNotFound)
+	}
+	return b, err
+}
+
+// snapshotDatabase starts a snapshot backup of an active database (label 3-64 by the seed's
+// rule, target primary or — for a three-node cluster — secondary): the database is backing_up
+// for SnapshotTime and the backup shows when that is over.
+func snapshotDatabase(tx *bbolt.Tx, d cloudstore.Database, label, target *string, now time.Time) (cloudstore.Database, error) {
+	d, err := settle(tx, d, now)
+	if err != nil {
+		return d, err
+	}
+	var p store.Problems
+	if err := require(d, now, cloudstore.DBActive); err != nil {
+		p = append(p, err.(store.Problems)...)
+	}
+	b := cloudstore.DatabaseBackup{DatabaseID: d.ID, Type: cloudstore.BackupSnapshot, Target: "primary", Created: now, Available: now.Add(SnapshotTime), Generation: d.DataGeneration}
+	if required(&p, "label", label) {
+		b.Label = *label
+		checkLabel(&p, "label", b.Label, 3, 64)
+	}
+	if target != nil {
+		b.Target = *target
+	}
+	switch {
+	case b.Target != "primary" && b.Target != "secondary":
+		p.Add("target", "Must be one of primary, secondary")
+	case b.Target == "secondary" && d.ClusterSize != 3:
+		p.Add("target", "A secondary target needs a high availability (3-node) cluster")
+	}
+	if err := p.Err(); err != nil {
+		return d, err
+	}
+	if err := cloudstore.AddDatabaseBackup(tx, &b); err != nil {
+		return d, err
+	}
+	transient(&d, cloudstore.DBBackingUp, cloudstore.OpSnapshot, now, SnapshotTime)
+	return d, cloudstore.PutDatabase(tx, &d)
+}
+
+// deleteDatabaseBackup removes a backup of a database that is not provisioning.
+func deleteDatabaseBackup(tx *bbolt.Tx, d cloudstore.Database, id uint64, now time.Time) error {
+	b, err := databaseBackupOf(tx, d, id, now)
+	if err != nil {
+		return err
+	}
+	if err := cloudstore.RemoveDatabaseBackup(tx, d.ID, b.ID); err != nil {
+		return err
+	}
+	if b.Type != cloudstore.BackupAuto {
+		return nil
+	}
+	if d, err = settle(tx, d, now); err != nil {
+		return err
+	}
+	return cloudstore.RefreshOldestAuto(tx, d)
+}
+
+// restoreDatabaseBackup replaces an active database's data with a backup's: the database is
+// restoring for RestoreTime, then active — or failed when the backup is older than the last
+// credentials reset (the seed: restoring after a reset results in a failed cluster).
+func restoreDatabaseBackup(tx *bbolt.Tx, d cloudstore.Database, id uint64, now time.Time) (cloudstore.Database, error) {
+	d, err := settle(tx, d, now)
+	if err != nil {
+		return d, err
+	}
+	if err := require(d, now, cloudstore.DBActive); err != nil {
+		return d, err
+	}
+	b, err := databaseBackupOf(tx, d, id, now)
+	if err != nil {
+		return d, err
+	}
+	transient(&d, cloudstore.DBRestoring, cloudstore.OpRestore, now, RestoreTime)
+	if b.Created.Before(d.CredentialsReset) {
+		d.Next = cloudstore.DBFailed
+	}
+	d.DataGeneration++
+	return d, cloudstore.PutDatabase(tx, &d)
 }

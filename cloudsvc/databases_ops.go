@@ -36,7 +36,7 @@ func (s *Service) CreateDatabase(by cloudstore.User, in cloudstore.NewDatabase, 
 	}
 	var db cloudstore.Database
 	err = s.db.Write(func(tx *bbolt.Tx) error {
-		if db, err = cloudstore.CreateDatabase(tx, by, in, now, s.provisionTime()); withParsed(parsed, err) != nil {
+		if db, err = createDatabase(tx, by, in, now, s.provisionTime()); withParsed(parsed, err) != nil {
 			return withParsed(parsed, err)
 		}
 		return record(tx, by, "database_create", db.EventEntity(), now)
@@ -50,7 +50,7 @@ func (s *Service) CreateDatabase(by cloudstore.User, in cloudstore.NewDatabase, 
 func (s *Service) UpdateDatabase(by cloudstore.User, fam string, id uint64, up cloudstore.DatabaseUpdate, parsed store.Problems) (cloudstore.Database, error) {
 	var out cloudstore.Database
 	err := s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) (err error) {
-		if out, err = cloudstore.UpdateDatabase(tx, db, up, now); withParsed(parsed, err) != nil {
+		if out, err = updateDatabase(tx, db, up, now); withParsed(parsed, err) != nil {
 			return withParsed(parsed, err)
 		}
 		return record(tx, by, "database_update", out.EventEntity(), now)
@@ -62,7 +62,7 @@ func (s *Service) UpdateDatabase(by cloudstore.User, fam string, id uint64, up c
 // database_delete.
 func (s *Service) DeleteDatabase(by cloudstore.User, fam string, id uint64) error {
 	return s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
-		if err := cloudstore.DeleteDatabase(tx, db, now); err != nil {
+		if err := RetireDatabase(tx, db, now); err != nil {
 			return err
 		}
 		return record(tx, by, "database_delete", db.EventEntity(), now)
@@ -73,7 +73,7 @@ func (s *Service) DeleteDatabase(by cloudstore.User, fam string, id uint64) erro
 // The reference names no event for it; it is recorded as database_update.
 func (s *Service) PatchDatabase(by cloudstore.User, fam string, id uint64) error {
 	return s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
-		db, err := cloudstore.PatchDatabase(tx, db, now)
+		db, err := patchDatabase(tx, db, now)
 		if err != nil {
 			return err
 		}
@@ -84,7 +84,7 @@ func (s *Service) PatchDatabase(by cloudstore.User, fam string, id uint64) error
 // DatabaseCredentials returns an active database's root username and password.
 func (s *Service) DatabaseCredentials(by cloudstore.User, fam string, id uint64) (username, password string, err error) {
 	err = s.readDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) (err error) {
-		username, password, err = cloudstore.DatabaseCredentials(tx, db, now)
+		username, password, err = databaseCredentials(tx, db, now)
 		return err
 	})
 	return username, password, err
@@ -96,7 +96,7 @@ func (s *Service) DatabaseCredentials(by cloudstore.User, fam string, id uint64)
 func (s *Service) ResetDatabaseCredentials(by cloudstore.User, fam string, id uint64) error {
 	password := cloudstore.NewDatabasePassword()
 	return s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
-		db, err := cloudstore.ResetDatabaseCredentials(tx, db, password, now)
+		db, err := resetDatabaseCredentials(tx, db, password, now)
 		if err != nil {
 			return err
 		}
@@ -108,8 +108,49 @@ func (s *Service) ResetDatabaseCredentials(by cloudstore.User, fam string, id ui
 func (s *Service) DatabaseCA(by cloudstore.User, fam string, id uint64) ([]byte, error) {
 	var pem []byte
 	err := s.readDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) (err error) {
-		pem, err = cloudstore.DatabaseCA(tx, db, now)
+		pem, err = databaseCA(tx, db, now)
 		return err
 	})
 	return pem, err
+}
+
+// databaseCredentials returns the root username and password of an active database.
+func databaseCredentials(tx *bbolt.Tx, d cloudstore.Database, now time.Time) (username, password string, err error) {
+	if err := require(d.At(now), now, cloudstore.DBActive); err != nil {
+		return "", "", err
+	}
+	s, err := cloudstore.DatabaseSecretsOf(tx, d.ID)
+	return d.RootUsername(), s.Password, err
+}
+
+// databaseCA returns the PEM CA certificate of an active database.
+func databaseCA(tx *bbolt.Tx, d cloudstore.Database, now time.Time) ([]byte, error) {
+	if err := require(d.At(now), now, cloudstore.DBActive); err != nil {
+		return nil, err
+	}
+	s, err := cloudstore.DatabaseSecretsOf(tx, d.ID)
+	return s.CACert, err
+}
+
+// resetDatabaseCredentials gives an active database a new root password (made by the caller,
+// see cloudstore.NewDatabasePassword). The database is busy for CredentialsResetTime, and from
+// now on a backup older than this instant cannot be restored.
+func resetDatabaseCredentials(tx *bbolt.Tx, d cloudstore.Database, password string, now time.Time) (cloudstore.Database, error) {
+	d, err := settle(tx, d, now)
+	if err != nil {
+		return d, err
+	}
+	if err := require(d, now, cloudstore.DBActive); err != nil {
+		return d, err
+	}
+	s, err := cloudstore.DatabaseSecretsOf(tx, d.ID)
+	if err != nil {
+		return d, err
+	}
+	s.Password = password
+	if err := cloudstore.PutDatabaseSecrets(tx, d.ID, s); err != nil {
+		return d, err
+	}
+	d.BusyUntil, d.CredentialsReset, d.Updated = now.Add(CredentialsResetTime), now, now
+	return d, cloudstore.PutDatabase(tx, &d)
 }

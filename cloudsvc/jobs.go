@@ -29,9 +29,10 @@ func (s *Service) TransferJob(now time.Time) error {
 	return s.whenDue(now, transfersDue, transferJob)
 }
 
-// DatabaseJob moves databases through their states as of now (see cloudstore.RunDatabaseJob).
+// DatabaseJob moves databases through their states as of now and takes and prunes their auto
+// backups (see databases_job.go).
 func (s *Service) DatabaseJob(now time.Time) error {
-	return s.whenDue(now, cloudstore.DatabasesDue, cloudstore.RunDatabaseJob)
+	return s.whenDue(now, cloudstore.DatabasesDue, runDatabaseJob)
 }
 
 // whenDue runs work in a write transaction only when due says, in a read transaction, that

@@ -31,7 +31,7 @@ func databaseNotices(tx *bbolt.Tx, acct cloudstore.Account, u cloudstore.User, n
 	list, err := cloudstore.AccountDatabases(tx, acct.ID, "")
 	var out []Notification
 	for _, d := range list {
-		if cloudstore.DatabasePermission(u, d.ID) == "" {
+		if DatabasePermission(u, d.ID) == "" {
 			continue
 		}
 		d = d.At(now)

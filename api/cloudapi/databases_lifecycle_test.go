@@ -99,7 +99,7 @@ func TestDatabaseBackups(t *testing.T) {
 		{name: "not listed while taken", req: list, status: 200, want: []string{`"results":8`}},
 		{name: "no second snapshot meanwhile", req: snap(`{"label":"again"}`), status: 400, want: []string{"Database is backing up; this operation requires an active database"}},
 	})
-	e.at(cloudstore.SnapshotTime)
+	e.at(cloudsvc.SnapshotTime)
 	e.run(t, []scenario{
 		{name: "taken", req: list, status: 200, want: []string{`"results":9`, `"label":"pre.release_2","created":"2026-11-22T12:00:00"`}},
 		{name: "active again", req: req{path: dbPath("sqldb", ordersSQL, ""), token: demoToken}, status: 200, want: []string{`"status":"active"`}},
@@ -111,7 +111,7 @@ func TestDatabaseBackups(t *testing.T) {
 		{name: "events", req: req{path: "/v4/account/events", token: demoToken, header: xfilter(`{"entity.id":1,"entity.type":"database"}`)}, status: 200,
 			want: []string{`"results":2`, `"action":"database_backup_restore"`, `"action":"database_backup_create"`}},
 	})
-	e.at(cloudstore.SnapshotTime + 20*time.Second)
+	e.at(cloudsvc.SnapshotTime + 20*time.Second)
 	e.run(t, []scenario{{name: "restored", req: req{path: dbPath("sqldb", ordersSQL, ""), token: demoToken}, status: 200, want: []string{`"status":"active"`}}})
 
 	// The next 00:00 UTC takes an auto backup and lets the oldest go: seven are kept, day after day.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"go.etcd.io/bbolt"
 )
@@ -34,7 +35,7 @@ func TestDatabaseCredentialsReset(t *testing.T) {
 		{name: "event", req: req{path: "/v4/account/events", token: demoToken, header: xfilter(`{"action":"database_credentials_reset"}`)}, status: 200,
 			want: []string{`"results":1`, `"username":"demo"`}},
 	})
-	e.at(cloudstore.CredentialsResetTime)
+	e.at(cloudsvc.CredentialsResetTime)
 	var after struct{ Username, Password string }
 	decode(t, e.do(t, creds).Body, &after)
 	if after.Password == before.Password || len(after.Password) != 20 {
@@ -44,7 +45,7 @@ func TestDatabaseCredentialsReset(t *testing.T) {
 		{name: "restore a backup older than the reset", req: req{method: "POST", path: dbPath("sqldb", ordersSQL, "/backups/7/restore"), token: demoToken}, status: 200},
 		{name: "restoring", req: req{path: dbPath("sqldb", ordersSQL, ""), token: demoToken}, status: 200, want: []string{`"status":"restoring"`}},
 	})
-	e.at(cloudstore.CredentialsResetTime + cloudstore.RestoreTime)
+	e.at(cloudsvc.CredentialsResetTime + cloudsvc.RestoreTime)
 	failedOp := `{"errors":[{"reason":"Database is failed; this operation requires an active database"}]}`
 	e.run(t, []scenario{
 		{name: "failed", req: req{path: dbPath("sqldb", ordersSQL, ""), token: demoToken}, status: 200, want: []string{`"status":"failed"`}},
@@ -99,7 +100,7 @@ func TestDatabasePatch(t *testing.T) {
 		{name: "the degraded one's", req: req{path: "/v4/account/notifications", token: demoToken}, status: 200, want: []string{`"label":"A database is degraded"`}},
 		{name: "event", req: req{path: "/v4/account/events", token: demoToken, header: xfilter(`{"action":"database_update"}`)}, status: 200, want: []string{`"results":1`}},
 	})
-	e.at(cloudstore.PatchTime)
+	e.at(cloudsvc.PatchTime)
 	e.run(t, []scenario{{name: "over", req: req{path: "/v4/account/notifications", token: demoToken}, status: 200, not: []string{"maintenance in progress"}}})
 }
 

@@ -1,7 +1,10 @@
 // Package cloudstore keeps the cloud API's records — accounts, users and grants, tokens, OAuth clients
-// and codes, events, logins and the entities grants refer to — and the rules that guard them. Key
-// layouts live next to each record's accessors; every function takes the transaction it works in,
-// so a handler's whole action (the change, its indexes and its event) commits at once.
+// and codes, events, logins, databases and their backups, transfers and the entities grants
+// refer to — with their key layouts, secondary indexes and typed accessors. Every function takes
+// the transaction it works in, so a domain operation (the change, its indexes and its event)
+// commits at once. The rules that decide whether an operation may happen and what state follows
+// are cloudsvc's: users, tokens and scopes, databases and transfers have moved there; billing,
+// grants and OAuth still check their input here until they move too.
 package cloudstore
 
 import (

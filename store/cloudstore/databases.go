@@ -3,9 +3,6 @@ package cloudstore
 import (
 	"fmt"
 	"time"
-
-	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
 )
 
 // Managed databases come in the seed's two families, named by their path segment: sqldb (the
@@ -159,56 +156,31 @@ func FamilyOf(engine string) string {
 	return FamilySQL
 }
 
-// DeleteDatabase removes a database that is active, failed or degraded: its secrets, backups,
-// label and grants go; a small record stays (Deleted set) so the month's invoice still bills
-// the hours it ran.
-func DeleteDatabase(tx *bbolt.Tx, d Database, now time.Time) error {
-	d, err := settle(tx, d, now)
-	if err != nil {
-		return err
-	}
-	if err := d.require(now, DBActive, DBFailed, DBDegraded); err != nil {
-		return err
-	}
-	backups, err := store.IndexChildren(tx, store.CloudDatabaseBackupIndex, store.Itob(d.ID))
-	if err != nil {
-		return err
-	}
-	for _, k := range backups {
-		if err := deleteBackup(tx, d.ID, store.Btoi(k)); err != nil {
-			return err
-		}
-	}
-	if err := store.IndexRemove(tx, store.CloudDatabaseLabels, store.Itob(d.AccountID), labelKey(d.Label)); err != nil {
-		return err
-	}
-	if err := tx.Bucket([]byte(store.CloudDatabaseSecrets)).Delete(store.Itob(d.ID)); err != nil {
-		return err
-	}
-	if err := revokeDatabaseGrants(tx, d); err != nil {
-		return err
-	}
-	d.Deleted, d.Next, d.Op, d.Until = &now, "", "", time.Time{}
-	d.OldestAutoBackup = time.Time{}
-	return putDatabase(tx, &d)
+// NewDatabase is a create request as sent (the input of cloudsvc's CreateDatabase): nil fields
+// were not sent (or were null).
+type NewDatabase struct {
+	Label, Engine, Type, Region            *string
+	ClusterSize                            *int
+	Encrypted, SSLConnection               *bool
+	ReplicationType, ReplicationCommitType *string
+	// AllowList holds the raw entries (nil: none sent); cloudsvc normalises them.
+	AllowList []string
+	// Secrets are made by the caller before its transaction (NewDatabaseSecrets).
+	Secrets DatabaseSecrets
 }
 
-// DegradeDatabase marks a database degraded (or failed): the fault a demo or a test injects
-// through the store, since the API has no endpoint for it. It stays so until deleted.
-func DegradeDatabase(tx *bbolt.Tx, id uint64, status string, now time.Time) error {
-	if status != DBDegraded && status != DBFailed {
-		return fmt.Errorf("status %q: %w", status, store.ErrInvalid)
-	}
-	d, err := GetDatabase(tx, id)
-	if err != nil {
-		return err
-	}
-	if d.Deleted != nil {
-		return fmt.Errorf("database %d: %w", id, store.ErrNotFound)
-	}
-	if d, err = settle(tx, d, now); err != nil {
-		return err
-	}
-	d.Status, d.Next, d.Op, d.Until, d.Updated = status, "", "", time.Time{}, now
-	return putDatabase(tx, &d)
+// DatabaseUpdate is a PUT (the input of cloudsvc's UpdateDatabase): nil fields stay as they are.
+type DatabaseUpdate struct {
+	Label     *string
+	AllowList *[]string // raw entries; an empty list blocks every connection
+	Updates   *WindowChange
+}
+
+// WindowChange is what an update's `updates` object sent: nil members stay as they are.
+// WeekOfMonthSet tells week_of_month was sent, possibly as null.
+type WindowChange struct {
+	Frequency                      *string
+	Duration, HourOfDay, DayOfWeek *int
+	WeekOfMonth                    *int
+	WeekOfMonthSet                 bool
 }

@@ -100,8 +100,8 @@ func (t DatabaseType) Price(engine string, nodes int) (DatabasePrice, bool) {
 	return DatabasePrice{}, false
 }
 
-// creatable lists the engine ids new databases of a family may use.
-func (c DatabaseCatalog) creatable(family string) []string {
+// Creatable lists the engine ids of a family in the catalogue.
+func (c DatabaseCatalog) Creatable(family string) []string {
 	var out []string
 	for _, e := range c.Engines {
 		if FamilyOf(e.Engine) == family {

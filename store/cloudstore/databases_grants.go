@@ -14,16 +14,8 @@ import (
 // DatabaseGrantKind is the key of database grants in Grants.Entities.
 const DatabaseGrantKind = "database"
 
-// DatabasePermission is what u may do with database id: read_write for unrestricted users,
-// their grant for restricted ones ("" = the database is invisible to them).
-func DatabasePermission(u User, id uint64) string {
-	if !u.Restricted {
-		return ReadWrite
-	}
-	return u.Grants.Permission(DatabaseGrantKind, id)
-}
-
-// GrantDatabase gives a restricted user a permission on a database (fixtures, tests).
+// GrantDatabase gives a restricted user a permission on a database (cloudsvc gives a restricted
+// creator read_write; the fixtures give some). An unrestricted user is left as they are.
 func GrantDatabase(tx *bbolt.Tx, u User, id uint64, perm string) error {
 	return grantDatabase(tx, u, id, perm)
 }

@@ -15,10 +15,6 @@ import (
 	"go.etcd.io/bbolt"
 )
 
-// CredentialsResetTime is how long a credentials reset keeps a database busy ("takes several
-// seconds", says the seed): other operations answer 400 until it is over.
-const CredentialsResetTime = 5 * time.Second
-
 // DatabaseSecrets are what a database's credentials and ssl views show. The root password is
 // kept in plaintext, unlike the appliance's own secrets: the credentials view shows it again on
 // every call (it opens a simulated database, not the appliance). The CA certificate is made per
@@ -79,8 +75,8 @@ func (d Database) RootUsername() string {
 	return "linroot"
 }
 
-// databaseSecrets reads a database's secrets.
-func databaseSecrets(tx *bbolt.Tx, id uint64) (DatabaseSecrets, error) {
+// DatabaseSecretsOf reads a database's secrets.
+func DatabaseSecretsOf(tx *bbolt.Tx, id uint64) (DatabaseSecrets, error) {
 	s, err := store.Get[DatabaseSecrets](tx, store.CloudDatabaseSecrets, store.Itob(id))
 	if err != nil {
 		return s, fmt.Errorf("database %d secrets: %w", id, err)
@@ -88,43 +84,7 @@ func databaseSecrets(tx *bbolt.Tx, id uint64) (DatabaseSecrets, error) {
 	return s, nil
 }
 
-// DatabaseCredentials returns the root username and password of an active database.
-func DatabaseCredentials(tx *bbolt.Tx, d Database, now time.Time) (username, password string, err error) {
-	if err := d.At(now).require(now, DBActive); err != nil {
-		return "", "", err
-	}
-	s, err := databaseSecrets(tx, d.ID)
-	return d.RootUsername(), s.Password, err
-}
-
-// DatabaseCA returns the PEM CA certificate of an active database.
-func DatabaseCA(tx *bbolt.Tx, d Database, now time.Time) ([]byte, error) {
-	if err := d.At(now).require(now, DBActive); err != nil {
-		return nil, err
-	}
-	s, err := databaseSecrets(tx, d.ID)
-	return s.CACert, err
-}
-
-// ResetDatabaseCredentials gives an active database a new root password (made by the caller,
-// see NewDatabasePassword). The database is busy for CredentialsResetTime, and from now on a
-// backup older than this instant cannot be restored.
-func ResetDatabaseCredentials(tx *bbolt.Tx, d Database, password string, now time.Time) (Database, error) {
-	d, err := settle(tx, d, now)
-	if err != nil {
-		return d, err
-	}
-	if err := d.require(now, DBActive); err != nil {
-		return d, err
-	}
-	s, err := databaseSecrets(tx, d.ID)
-	if err != nil {
-		return d, err
-	}
-	s.Password = password
-	if err := store.Put(tx, store.CloudDatabaseSecrets, store.Itob(d.ID), s); err != nil {
-		return d, err
-	}
-	d.BusyUntil, d.CredentialsReset, d.Updated = now.Add(CredentialsResetTime), now, now
-	return d, putDatabase(tx, &d)
+// PutDatabaseSecrets replaces a database's secrets.
+func PutDatabaseSecrets(tx *bbolt.Tx, id uint64, s DatabaseSecrets) error {
+	return store.Put(tx, store.CloudDatabaseSecrets, store.Itob(id), s)
 }

@@ -42,8 +42,8 @@ func AccountDatabases(tx *bbolt.Tx, account uint64, family string) ([]Database, 
 	return out, err
 }
 
-// putDatabase stores d and moves its key in the job's schedule to its next due time.
-func putDatabase(tx *bbolt.Tx, d *Database) error {
+// PutDatabase stores d and moves its key in the job's schedule to its next due time.
+func PutDatabase(tx *bbolt.Tx, d *Database) error {
 	sched, err := store.Bucket(tx, store.CloudDatabaseSchedule)
 	if err != nil {
 		return err
@@ -72,10 +72,44 @@ func scheduleKey(due time.Time, id uint64) []byte {
 // account, whatever their case).
 func labelKey(label string) []byte { return []byte(strings.ToLower(label)) }
 
-// labelTaken reports whether another live database of the account has the label.
-func labelTaken(tx *bbolt.Tx, account uint64, label string) bool {
+// LabelTaken reports whether a live database of the account has the label (any case).
+func LabelTaken(tx *bbolt.Tx, account uint64, label string) bool {
 	b := tx.Bucket([]byte(store.CloudDatabaseLabels))
 	return b != nil && b.Get(store.IndexKey(store.Itob(account), labelKey(label))) != nil
+}
+
+// RelabelDatabase moves a database's label in the account's label index from old to label.
+func RelabelDatabase(tx *bbolt.Tx, account uint64, old, label string) error {
+	if strings.EqualFold(old, label) {
+		return nil
+	}
+	acct := store.Itob(account)
+	if err := store.IndexRemove(tx, store.CloudDatabaseLabels, acct, labelKey(old)); err != nil {
+		return err
+	}
+	return store.IndexAdd(tx, store.CloudDatabaseLabels, acct, labelKey(label))
+}
+
+// RemoveDatabaseData removes what a deleted database leaves behind: its backups, its label (free
+// for a new database), its secrets and every grant on it. The record itself stays, for billing;
+// cloudsvc marks it deleted.
+func RemoveDatabaseData(tx *bbolt.Tx, d Database) error {
+	backups, err := store.IndexChildren(tx, store.CloudDatabaseBackupIndex, store.Itob(d.ID))
+	if err != nil {
+		return err
+	}
+	for _, k := range backups {
+		if err := RemoveDatabaseBackup(tx, d.ID, store.Btoi(k)); err != nil {
+			return err
+		}
+	}
+	if err := store.IndexRemove(tx, store.CloudDatabaseLabels, store.Itob(d.AccountID), labelKey(d.Label)); err != nil {
+		return err
+	}
+	if err := tx.Bucket([]byte(store.CloudDatabaseSecrets)).Delete(store.Itob(d.ID)); err != nil {
+		return err
+	}
+	return revokeDatabaseGrants(tx, d)
 }
 
 // ImportDatabase stores a database as it is, with its secrets, under the next id: for the
@@ -96,7 +130,7 @@ func ImportDatabase(tx *bbolt.Tx, d *Database, secrets DatabaseSecrets) error {
 	if err := store.IndexAdd(tx, store.CloudDatabaseLabels, acct, labelKey(d.Label)); err != nil {
 		return err
 	}
-	if err := putDatabase(tx, d); err != nil {
+	if err := PutDatabase(tx, d); err != nil {
 		return err
 	}
 	return store.Put(tx, store.CloudDatabaseSecrets, store.Itob(id), secrets)

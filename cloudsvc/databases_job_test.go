@@ -1,12 +1,14 @@
-package cloudstore
+package cloudsvc
 
 import (
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"go.etcd.io/bbolt"
 )
 
@@ -20,12 +22,23 @@ type dbTestWorld struct {
 func newDBTestWorld(t *testing.T) *dbTestWorld {
 	w := &dbTestWorld{t: t, db: testDB(t)}
 	w.write(func(tx *bbolt.Tx) error {
-		a := &Account{Name: "a"}
-		err := CreateAccount(tx, a)
+		a := &cloudstore.Account{Name: "a"}
+		err := cloudstore.CreateAccount(tx, a)
 		w.acc = a.ID
 		return err
 	})
 	return w
+}
+
+// testDB is a fresh data file.
+func testDB(t *testing.T) *store.DB {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "d.db"), store.Options{Durability: store.NoSync})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }
 
 func (w *dbTestWorld) write(fn func(tx *bbolt.Tx) error) {
@@ -36,16 +49,18 @@ func (w *dbTestWorld) write(fn func(tx *bbolt.Tx) error) {
 }
 
 // add stores a database of the account (straight, as the fixtures do).
-func (w *dbTestWorld) add(d Database) uint64 {
+func (w *dbTestWorld) add(d cloudstore.Database) uint64 {
 	w.t.Helper()
-	d.AccountID, d.Family, d.Engine = w.acc, FamilySQL, "mysql"
+	d.AccountID, d.Family, d.Engine = w.acc, cloudstore.FamilySQL, "mysql"
 	if d.ClusterSize == 0 {
 		d.ClusterSize = 1
 	}
 	if d.Label == "" {
 		d.Label = "db-test"
 	}
-	w.write(func(tx *bbolt.Tx) error { return ImportDatabase(tx, &d, DatabaseSecrets{Password: "p"}) })
+	w.write(func(tx *bbolt.Tx) error {
+		return cloudstore.ImportDatabase(tx, &d, cloudstore.DatabaseSecrets{Password: "p"})
+	})
 	return d.ID
 }
 
@@ -53,9 +68,9 @@ func (w *dbTestWorld) add(d Database) uint64 {
 func (w *dbTestWorld) run(now time.Time) bool {
 	w.t.Helper()
 	due := false
-	w.db.View(func(tx *bbolt.Tx) (err error) { due, err = DatabasesDue(tx, now); return })
+	w.db.View(func(tx *bbolt.Tx) (err error) { due, err = cloudstore.DatabasesDue(tx, now); return })
 	if due {
-		w.write(func(tx *bbolt.Tx) error { return RunDatabaseJob(tx, now) })
+		w.write(func(tx *bbolt.Tx) error { return runDatabaseJob(tx, now) })
 	}
 	return due
 }
@@ -65,8 +80,8 @@ func (w *dbTestWorld) backups(id uint64, now time.Time) []string {
 	w.t.Helper()
 	var out []string
 	w.db.View(func(tx *bbolt.Tx) error {
-		d, _ := GetDatabase(tx, id)
-		list, err := DatabaseBackups(tx, d, now)
+		d, _ := cloudstore.GetDatabase(tx, id)
+		list, err := CompleteBackups(tx, d, now)
 		for _, b := range list {
 			out = append(out, b.Type+" "+b.Created.Format("01-02T15:04"))
 		}
@@ -75,9 +90,9 @@ func (w *dbTestWorld) backups(id uint64, now time.Time) []string {
 	return out
 }
 
-func (w *dbTestWorld) get(id uint64) Database {
-	var d Database
-	w.db.View(func(tx *bbolt.Tx) (err error) { d, err = GetDatabase(tx, id); return })
+func (w *dbTestWorld) get(id uint64) cloudstore.Database {
+	var d cloudstore.Database
+	w.db.View(func(tx *bbolt.Tx) (err error) { d, err = cloudstore.GetDatabase(tx, id); return })
 	return d
 }
 
@@ -89,7 +104,7 @@ func day(d int) time.Time { return time.Date(2026, 11, d, 0, 0, 0, 0, time.UTC) 
 // clock over several days takes one per missed day of the last seven, each at its midnight.
 func TestAutoBackups(t *testing.T) {
 	w := newDBTestWorld(t)
-	id := w.add(Database{Status: DBActive, Created: nov10, Activated: nov10})
+	id := w.add(cloudstore.Database{Status: cloudstore.DBActive, Created: nov10, Activated: nov10})
 	if w.run(nov10.Add(11*time.Hour + 59*time.Minute)) {
 		t.Fatal("due before midnight")
 	}
@@ -121,11 +136,11 @@ func TestAutoBackups(t *testing.T) {
 // one updating over midnight gets that midnight's once the update is over.
 func TestAutoBackupsOnlyWhenActive(t *testing.T) {
 	w := newDBTestWorld(t)
-	degraded := w.add(Database{Label: "broken", Status: DBDegraded, Created: nov10, Activated: nov10})
+	degraded := w.add(cloudstore.Database{Label: "broken", Status: cloudstore.DBDegraded, Created: nov10, Activated: nov10})
 	w.write(func(tx *bbolt.Tx) error {
-		return ImportDatabaseBackup(tx, DatabaseBackup{DatabaseID: degraded, Type: BackupAuto, Label: "old", Created: day(10), Available: day(10)})
+		return cloudstore.ImportDatabaseBackup(tx, cloudstore.DatabaseBackup{DatabaseID: degraded, Type: cloudstore.BackupAuto, Label: "old", Created: day(10), Available: day(10)})
 	})
-	busy := w.add(Database{Label: "busy", Status: DBUpdating, Op: OpPatch, Next: DBActive, Until: day(11).Add(time.Minute), Created: nov10, Activated: nov10})
+	busy := w.add(cloudstore.Database{Label: "busy", Status: cloudstore.DBUpdating, Op: cloudstore.OpPatch, Next: cloudstore.DBActive, Until: day(11).Add(time.Minute), Created: nov10, Activated: nov10})
 	w.run(day(11))
 	if got := w.backups(busy, day(11)); len(got) != 0 {
 		t.Fatalf("backup while updating: %v", got)
@@ -150,100 +165,68 @@ func TestAutoBackupsOnlyWhenActive(t *testing.T) {
 // by the job; a restore of a backup older than the last credentials reset fails, with an event.
 func TestTransitions(t *testing.T) {
 	w := newDBTestWorld(t)
-	id := w.add(Database{Status: DBProvisioning, Op: OpProvision, Next: DBActive, Until: nov10.Add(30 * time.Second), Created: nov10})
-	if d := w.get(id).At(nov10.Add(29 * time.Second)); d.Status != DBProvisioning {
+	id := w.add(cloudstore.Database{Status: cloudstore.DBProvisioning, Op: cloudstore.OpProvision, Next: cloudstore.DBActive, Until: nov10.Add(30 * time.Second), Created: nov10})
+	if d := w.get(id).At(nov10.Add(29 * time.Second)); d.Status != cloudstore.DBProvisioning {
 		t.Fatalf("too early: %s", d.Status)
 	}
-	if d := w.get(id).At(nov10.Add(30 * time.Second)); d.Status != DBActive || !d.Activated.Equal(nov10.Add(30*time.Second)) {
+	if d := w.get(id).At(nov10.Add(30 * time.Second)); d.Status != cloudstore.DBActive || !d.Activated.Equal(nov10.Add(30*time.Second)) {
 		t.Fatalf("read at the end: %+v", d)
 	}
 	w.run(nov10.Add(31 * time.Second))
-	if d := w.get(id); d.Status != DBActive || d.Next != "" || !d.Due.Equal(day(11)) {
+	if d := w.get(id); d.Status != cloudstore.DBActive || d.Next != "" || !d.Due.Equal(day(11)) {
 		t.Fatalf("persisted: %+v", d)
 	}
 	now := nov10.Add(time.Hour)
 	w.write(func(tx *bbolt.Tx) error {
-		d, _ := GetDatabase(tx, id)
-		if _, err := SnapshotDatabase(tx, d, sp("before"), nil, now); err != nil {
+		d, _ := cloudstore.GetDatabase(tx, id)
+		if _, err := snapshotDatabase(tx, d, sp("before"), nil, now); err != nil {
 			return err
 		}
-		d, _ = GetDatabase(tx, id)
-		_, err := ResetDatabaseCredentials(tx, d.At(now.Add(SnapshotTime)), "new-password", now.Add(SnapshotTime))
+		d, _ = cloudstore.GetDatabase(tx, id)
+		_, err := resetDatabaseCredentials(tx, d.At(now.Add(SnapshotTime)), "new-password", now.Add(SnapshotTime))
 		return err
 	})
 	later := now.Add(time.Minute)
 	var backup uint64
 	w.write(func(tx *bbolt.Tx) error {
-		d, _ := GetDatabase(tx, id)
-		list, _ := DatabaseBackups(tx, d, later)
+		d, _ := cloudstore.GetDatabase(tx, id)
+		list, _ := CompleteBackups(tx, d, later)
 		backup = list[0].ID
-		_, err := RestoreDatabaseBackup(tx, d, backup, later)
+		_, err := restoreDatabaseBackup(tx, d, backup, later)
 		return err
 	})
-	if d := w.get(id); d.Status != DBRestoring || d.Next != DBFailed || d.DataGeneration != 1 {
+	if d := w.get(id); d.Status != cloudstore.DBRestoring || d.Next != cloudstore.DBFailed || d.DataGeneration != 1 {
 		t.Fatalf("restoring: %+v", d)
 	}
 	w.run(later.Add(RestoreTime))
-	var events []Event
-	w.db.View(func(tx *bbolt.Tx) (err error) { events, err = AccountEvents(tx, w.acc); return })
-	if d := w.get(id); d.Status != DBFailed || len(events) != 1 || events[0].Action != "database_failed" || events[0].Username != nil {
+	var events []cloudstore.Event
+	w.db.View(func(tx *bbolt.Tx) (err error) { events, err = cloudstore.AccountEvents(tx, w.acc); return })
+	if d := w.get(id); d.Status != cloudstore.DBFailed || len(events) != 1 || events[0].Action != "database_failed" || events[0].Username != nil {
 		t.Fatalf("after the restore: %s, events %+v", d.Status, events)
 	}
 }
 
-// TestDatabaseUsage: a database is billed from its creation to its deletion, every started hour
-// at its price, capped at the monthly price; complimentary ones are not billed.
-func TestDatabaseUsage(t *testing.T) {
-	w := newDBTestWorld(t)
-	oct := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
-	nov := oct.AddDate(0, 1, 0)
-	created := oct.AddDate(0, 0, 9).Add(10*time.Hour + 30*time.Minute)
-	short := w.add(Database{Label: "short", Type: "g6-nanode-1", ClusterSize: 3, Status: DBActive, Created: created, HourlyPrice: 0.0525, MonthlyPrice: 35})
-	w.add(Database{Label: "long", Type: "g6-nanode-1", Status: DBActive, Created: oct.AddDate(0, -2, 0), HourlyPrice: 0.0225, MonthlyPrice: 15})
-	w.add(Database{Label: "free", Type: "g6-nanode-1", Status: DBActive, Created: oct, HourlyPrice: 1, MonthlyPrice: 100, Complimentary: true})
-	w.write(func(tx *bbolt.Tx) error {
-		d, _ := GetDatabase(tx, short)
-		return DeleteDatabase(tx, d, created.Add(49*time.Hour+time.Minute))
-	})
-	w.db.View(func(tx *bbolt.Tx) error {
-		items, err := usageItems(tx, w.acc, oct, nov)
-		// short: 49 h 1 min → 50 started hours × $0.0525 = $2.63; long: 744 h × $0.0225 = $16.74 → capped at $15.
-		if err != nil || len(items) != 2 || items[0].Quantity != 50 || items[0].AmountCents != 263 || items[1].AmountCents != 1500 ||
-			items[0].Label != "Managed Database short (g6-nanode-1, 3 nodes)" || !items[0].To.Equal(created.Add(49*time.Hour+time.Minute-time.Second)) {
-			t.Fatalf("items: %+v %v", items, err)
-		}
-		return nil
-	})
-	w.db.View(func(tx *bbolt.Tx) error {
-		list, _ := AccountDatabases(tx, w.acc, "")
-		if len(list) != 2 {
-			t.Fatalf("the deleted database is still listed: %+v", list)
-		}
-		return nil
-	})
-}
-
-// TestDegradeDatabase: the store's fault injection — a degraded database refuses what needs it
+// TestDegradeDatabase: the fault injection — a degraded database refuses what needs it
 // active, is shown so until deleted, and can be deleted.
 func TestDegradeDatabase(t *testing.T) {
 	w := newDBTestWorld(t)
-	id := w.add(Database{Status: DBActive, Created: nov10, Activated: nov10})
-	w.write(func(tx *bbolt.Tx) error { return DegradeDatabase(tx, id, DBDegraded, nov10.Add(time.Hour)) })
+	id := w.add(cloudstore.Database{Status: cloudstore.DBActive, Created: nov10, Activated: nov10})
+	w.write(func(tx *bbolt.Tx) error { return DegradeDatabase(tx, id, cloudstore.DBDegraded, nov10.Add(time.Hour)) })
 	err := w.db.Write(func(tx *bbolt.Tx) error {
-		if err := DegradeDatabase(tx, id, DBActive, nov10); !errors.Is(err, store.ErrInvalid) {
+		if err := DegradeDatabase(tx, id, cloudstore.DBActive, nov10); !errors.Is(err, store.ErrInvalid) {
 			t.Errorf("degrading to active: %v", err)
 		}
-		d, _ := GetDatabase(tx, id)
-		if _, err := PatchDatabase(tx, d, nov10.Add(2*time.Hour)); err == nil || !strings.Contains(err.Error(), "Database is degraded") {
+		d, _ := cloudstore.GetDatabase(tx, id)
+		if _, err := patchDatabase(tx, d, nov10.Add(2*time.Hour)); err == nil || !strings.Contains(err.Error(), "Database is degraded") {
 			t.Errorf("patch of a degraded database: %v", err)
 		}
-		return DeleteDatabase(tx, d, nov10.Add(2*time.Hour))
+		return RetireDatabase(tx, d, nov10.Add(2*time.Hour))
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.db.View(func(tx *bbolt.Tx) error {
-		if err := DegradeDatabase(tx, id, DBFailed, nov10); !errors.Is(err, store.ErrNotFound) {
+		if err := DegradeDatabase(tx, id, cloudstore.DBFailed, nov10); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("degrading a deleted database: %v", err)
 		}
 		return nil

@@ -1,4 +1,4 @@
-package cloudstore
+package cloudsvc
 
 import (
 	"fmt"
@@ -9,21 +9,22 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/cloudstore"
 )
 
 // require checks that the database (already taken to now with At) is in one of the allowed
 // statuses and not busy with a credentials reset. The refusal is a 400 without a field that
 // names the status, so a client knows whether to wait or give up.
-func (d Database) require(now time.Time, allowed ...string) error {
+func require(d cloudstore.Database, now time.Time, allowed ...string) error {
 	if !slices.Contains(allowed, d.Status) {
 		return store.Problems{{Reason: fmt.Sprintf("Database is %s; this operation requires %s database",
 			strings.ReplaceAll(d.Status, "_", " "), statusList(allowed))}}
 	}
-	return d.notBusy(now)
+	return notBusy(d, now)
 }
 
 // notBusy refuses operations during the seconds a credentials reset takes.
-func (d Database) notBusy(now time.Time) error {
+func notBusy(d cloudstore.Database, now time.Time) error {
 	if now.Before(d.BusyUntil) {
 		return store.Problems{{Reason: "Database is busy resetting its credentials; try again in a few seconds"}}
 	}
@@ -31,11 +32,11 @@ func (d Database) notBusy(now time.Time) error {
 }
 
 // requireProvisioned is the backups' precondition: anything but provisioning (and not busy).
-func (d Database) requireProvisioned(now time.Time) error {
-	if d.Status == DBProvisioning {
+func requireProvisioned(d cloudstore.Database, now time.Time) error {
+	if d.Status == cloudstore.DBProvisioning {
 		return store.Problems{{Reason: "Database is provisioning; its backups are available once it is active"}}
 	}
-	return d.notBusy(now)
+	return notBusy(d, now)
 }
 
 // statusList words the allowed statuses: "an active", "an active, failed or degraded".
@@ -112,22 +113,14 @@ func parseAllowEntry(s string) (netip.Prefix, bool) {
 
 // defaultWindow is the maintenance window of a new database, as the real service answers it:
 // weekly, three hours from 00:00 UTC, the day not chosen yet.
-func defaultWindow() MaintenanceWindow {
-	return MaintenanceWindow{Frequency: "weekly", Duration: 3}
+func defaultWindow() cloudstore.MaintenanceWindow {
+	return cloudstore.MaintenanceWindow{Frequency: "weekly", Duration: 3}
 }
 
-// WindowChange is what an update's `updates` object sent: nil members stay as they are.
-// WeekOfMonthSet tells week_of_month was sent, possibly as null.
-type WindowChange struct {
-	Frequency                      *string
-	Duration, HourOfDay, DayOfWeek *int
-	WeekOfMonth                    *int
-	WeekOfMonthSet                 bool
-}
-
-// apply returns w with the change merged and checked, adding problems on "updates.<member>".
-// Switching to weekly clears week_of_month unless the request sets it (which is then wrong).
-func (w MaintenanceWindow) apply(p *store.Problems, c WindowChange) MaintenanceWindow {
+// applyWindow returns w with the change merged and checked, adding problems on
+// "updates.<member>". Switching to weekly clears week_of_month unless the request sets it
+// (which is then wrong).
+func applyWindow(p *store.Problems, w cloudstore.MaintenanceWindow, c cloudstore.WindowChange) cloudstore.MaintenanceWindow {
 	if c.Frequency != nil {
 		w.Frequency = *c.Frequency
 	}
@@ -174,7 +167,7 @@ func (w MaintenanceWindow) apply(p *store.Problems, c WindowChange) MaintenanceW
 // checkReplication settles replication_type (and for PostgreSQL replication_commit_type) of a
 // new sqldb database with its defaults: none for one node, semi_synch for three; commit type
 // local, or on for semi_synch (local is not allowed there).
-func checkReplication(p *store.Problems, d *Database, typ, commit *string) {
+func checkReplication(p *store.Problems, d *cloudstore.Database, typ, commit *string) {
 	d.ReplicationType = "none"
 	if d.ClusterSize == 3 {
 		d.ReplicationType = "semi_synch"

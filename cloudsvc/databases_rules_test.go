@@ -1,10 +1,11 @@
-package cloudstore
+package cloudsvc
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/cloudstore"
 )
 
 func TestNormalizeAllowList(t *testing.T) {
@@ -60,40 +61,42 @@ func ip(v int) *int       { return &v }
 func sp(v string) *string { return &v }
 
 func TestMaintenanceWindow(t *testing.T) {
-	weekly := MaintenanceWindow{Frequency: "weekly", Duration: 3, HourOfDay: 0, DayOfWeek: ip(1)}
-	monthly := MaintenanceWindow{Frequency: "monthly", Duration: 1, HourOfDay: 8, DayOfWeek: ip(4), WeekOfMonth: ip(3)}
+	weekly := cloudstore.MaintenanceWindow{Frequency: "weekly", Duration: 3, HourOfDay: 0, DayOfWeek: ip(1)}
+	monthly := cloudstore.MaintenanceWindow{Frequency: "monthly", Duration: 1, HourOfDay: 8, DayOfWeek: ip(4), WeekOfMonth: ip(3)}
 	cases := []struct {
 		name   string
-		from   MaintenanceWindow
-		change WindowChange
+		from   cloudstore.MaintenanceWindow
+		change cloudstore.WindowChange
 		bad    string // fields with problems
-		check  func(MaintenanceWindow) bool
+		check  func(cloudstore.MaintenanceWindow) bool
 	}{
-		{"nothing sent", weekly, WindowChange{}, "", func(w MaintenanceWindow) bool { return w.Frequency == "weekly" && w.Duration == 3 }},
-		{"to monthly with its week", weekly, WindowChange{Frequency: sp("monthly"), WeekOfMonth: ip(3), WeekOfMonthSet: true}, "",
-			func(w MaintenanceWindow) bool { return w.Frequency == "monthly" && *w.WeekOfMonth == 3 }},
-		{"to monthly without a week", weekly, WindowChange{Frequency: sp("monthly")}, "updates.week_of_month", nil},
-		{"monthly with week null", monthly, WindowChange{WeekOfMonthSet: true}, "updates.week_of_month", nil},
-		{"week out of range", monthly, WindowChange{WeekOfMonth: ip(5), WeekOfMonthSet: true}, "updates.week_of_month", nil},
-		{"to weekly clears the week", monthly, WindowChange{Frequency: sp("weekly")}, "", func(w MaintenanceWindow) bool { return w.WeekOfMonth == nil }},
-		{"weekly with a week", weekly, WindowChange{WeekOfMonth: ip(2), WeekOfMonthSet: true}, "updates.week_of_month", nil},
-		{"weekly with week null", weekly, WindowChange{WeekOfMonthSet: true}, "", func(w MaintenanceWindow) bool { return w.WeekOfMonth == nil }},
-		{"bad frequency", weekly, WindowChange{Frequency: sp("daily")}, "updates.frequency", nil},
-		{"duration 0", weekly, WindowChange{Duration: ip(0)}, "updates.duration", nil},
-		{"duration 4", weekly, WindowChange{Duration: ip(4)}, "updates.duration", nil},
-		{"hour 24", weekly, WindowChange{HourOfDay: ip(24)}, "updates.hour_of_day", nil},
-		{"hour -1", weekly, WindowChange{HourOfDay: ip(-1)}, "updates.hour_of_day", nil},
-		{"day 0", weekly, WindowChange{DayOfWeek: ip(0)}, "updates.day_of_week", nil},
-		{"day 8", weekly, WindowChange{DayOfWeek: ip(8)}, "updates.day_of_week", nil},
-		{"bounds", weekly, WindowChange{Duration: ip(1), HourOfDay: ip(23), DayOfWeek: ip(7)}, "",
-			func(w MaintenanceWindow) bool { return w.Duration == 1 && w.HourOfDay == 23 && *w.DayOfWeek == 7 }},
-		{"every problem at once", weekly, WindowChange{Frequency: sp("monthly"), Duration: ip(9), HourOfDay: ip(99), DayOfWeek: ip(9)},
+		{"nothing sent", weekly, cloudstore.WindowChange{}, "", func(w cloudstore.MaintenanceWindow) bool { return w.Frequency == "weekly" && w.Duration == 3 }},
+		{"to monthly with its week", weekly, cloudstore.WindowChange{Frequency: sp("monthly"), WeekOfMonth: ip(3), WeekOfMonthSet: true}, "",
+			func(w cloudstore.MaintenanceWindow) bool { return w.Frequency == "monthly" && *w.WeekOfMonth == 3 }},
+		{"to monthly without a week", weekly, cloudstore.WindowChange{Frequency: sp("monthly")}, "updates.week_of_month", nil},
+		{"monthly with week null", monthly, cloudstore.WindowChange{WeekOfMonthSet: true}, "updates.week_of_month", nil},
+		{"week out of range", monthly, cloudstore.WindowChange{WeekOfMonth: ip(5), WeekOfMonthSet: true}, "updates.week_of_month", nil},
+		{"to weekly clears the week", monthly, cloudstore.WindowChange{Frequency: sp("weekly")}, "", func(w cloudstore.MaintenanceWindow) bool { return w.WeekOfMonth == nil }},
+		{"weekly with a week", weekly, cloudstore.WindowChange{WeekOfMonth: ip(2), WeekOfMonthSet: true}, "updates.week_of_month", nil},
+		{"weekly with week null", weekly, cloudstore.WindowChange{WeekOfMonthSet: true}, "", func(w cloudstore.MaintenanceWindow) bool { return w.WeekOfMonth == nil }},
+		{"bad frequency", weekly, cloudstore.WindowChange{Frequency: sp("daily")}, "updates.frequency", nil},
+		{"duration 0", weekly, cloudstore.WindowChange{Duration: ip(0)}, "updates.duration", nil},
+		{"duration 4", weekly, cloudstore.WindowChange{Duration: ip(4)}, "updates.duration", nil},
+		{"hour 24", weekly, cloudstore.WindowChange{HourOfDay: ip(24)}, "updates.hour_of_day", nil},
+		{"hour -1", weekly, cloudstore.WindowChange{HourOfDay: ip(-1)}, "updates.hour_of_day", nil},
+		{"day 0", weekly, cloudstore.WindowChange{DayOfWeek: ip(0)}, "updates.day_of_week", nil},
+		{"day 8", weekly, cloudstore.WindowChange{DayOfWeek: ip(8)}, "updates.day_of_week", nil},
+		{"bounds", weekly, cloudstore.WindowChange{Duration: ip(1), HourOfDay: ip(23), DayOfWeek: ip(7)}, "",
+			func(w cloudstore.MaintenanceWindow) bool {
+				return w.Duration == 1 && w.HourOfDay == 23 && *w.DayOfWeek == 7
+			}},
+		{"every problem at once", weekly, cloudstore.WindowChange{Frequency: sp("monthly"), Duration: ip(9), HourOfDay: ip(99), DayOfWeek: ip(9)},
 			"updates.duration updates.hour_of_day updates.day_of_week updates.week_of_month", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var p store.Problems
-			got := c.from.apply(&p, c.change)
+			got := applyWindow(&p, c.from, c.change)
 			if fields(p) != c.bad || c.check != nil && !c.check(got) {
 				t.Fatalf("got %+v with problems %q, want %q", got, fields(p), c.bad)
 			}
@@ -127,7 +130,7 @@ func TestReplication(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var p store.Problems
-			d := Database{Engine: c.engine, ClusterSize: c.nodes}
+			d := cloudstore.Database{Engine: c.engine, ClusterSize: c.nodes}
 			checkReplication(&p, &d, c.typ, c.commit)
 			if fields(p) != c.bad || c.bad == "" && (d.ReplicationType != c.wantType || d.ReplicationCommitType != c.wantComm) {
 				t.Fatalf("got %q/%q with problems %q", d.ReplicationType, d.ReplicationCommitType, fields(p))
