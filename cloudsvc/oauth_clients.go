@@ -32,7 +32,7 @@ func (s *Service) CreateClient(by cloudstore.User, in cloudstore.ClientInput) (c
 	var cl cloudstore.Client
 	var secret string
 	err := s.db.Write(func(tx *bbolt.Tx) (err error) {
-		if cl, secret, err = cloudstore.CreateClient(tx, by.AccountID, in, now); err != nil {
+		if cl, secret, err = createClient(tx, by.AccountID, in, now); err != nil {
 			return err
 		}
 		return record(tx, by, "oauth_client_create", clientEntity(cl), now)
@@ -49,7 +49,7 @@ func (s *Service) UpdateClient(by cloudstore.User, id string, in cloudstore.Clie
 		if cl, err = cloudstore.AccountClient(tx, by.AccountID, id); err != nil {
 			return err
 		}
-		if cl, err = cloudstore.UpdateClient(tx, cl, in); err != nil {
+		if cl, err = updateClient(tx, cl, in); err != nil {
 			return err
 		}
 		return record(tx, by, "oauth_client_update", clientEntity(cl), now)
@@ -99,7 +99,7 @@ func (s *Service) SetClientThumbnail(by cloudstore.User, id string, png []byte) 
 		if err != nil {
 			return err
 		}
-		return cloudstore.SetThumbnail(tx, cl, png)
+		return setThumbnail(tx, cl, png)
 	})
 }
 

@@ -15,18 +15,18 @@ func (s *Service) Client(id string) (cloudstore.Client, error) {
 }
 
 // ExchangeCode trades an authorization code for tokens (RFC 6749 §4.1.3, with PKCE). A refusal
-// is a *cloudstore.OAuthError.
+// is a *OAuthError.
 func (s *Service) ExchangeCode(in cloudstore.Exchange) (cloudstore.Issued, error) {
 	now := s.clk.Now()
-	return s.issue(func(tx *bbolt.Tx) (cloudstore.Issued, error) { return cloudstore.ExchangeCode(tx, in, now) })
+	return s.issue(func(tx *bbolt.Tx) (cloudstore.Issued, error) { return exchangeCode(tx, in, now) })
 }
 
 // RefreshToken trades a refresh token of client clientID for new tokens. A refusal is a
-// *cloudstore.OAuthError.
+// *OAuthError.
 func (s *Service) RefreshToken(clientID, secret, refresh string) (cloudstore.Issued, error) {
 	now := s.clk.Now()
 	return s.issue(func(tx *bbolt.Tx) (cloudstore.Issued, error) {
-		return cloudstore.RefreshToken(tx, clientID, secret, refresh, now)
+		return refreshToken(tx, clientID, secret, refresh, now)
 	})
 }
 
@@ -38,7 +38,7 @@ func (s *Service) issue(grant func(tx *bbolt.Tx) (cloudstore.Issued, error)) (cl
 	err := s.db.Write(func(tx *bbolt.Tx) error {
 		var err error
 		issued, err = grant(tx)
-		var oe *cloudstore.OAuthError
+		var oe *OAuthError
 		if refusal = nil; errors.As(err, &oe) {
 			refusal = err
 			return nil
@@ -57,9 +57,9 @@ func (s *Service) ExpireClientToken(clientID, secret, token string) error {
 	return s.db.Write(func(tx *bbolt.Tx) error {
 		cl, err := cloudstore.GetClient(tx, clientID)
 		if err != nil || !cl.CheckSecret(secret) {
-			return &cloudstore.OAuthError{Code: "invalid_client", Description: "unknown client or wrong client_secret"}
+			return &OAuthError{Code: "invalid_client", Description: "unknown client or wrong client_secret"}
 		}
-		return cloudstore.RevokeClientToken(tx, cl.ID, token)
+		return revokeClientToken(tx, cl.ID, token)
 	})
 }
 
@@ -70,30 +70,13 @@ func (s *Service) RevokeClientToken(clientID, secret, token string) error {
 	return s.db.Write(func(tx *bbolt.Tx) error {
 		cl, err := cloudstore.GetClient(tx, clientID)
 		if err != nil {
-			return &cloudstore.OAuthError{Code: "invalid_client", Description: "unknown client_id"}
+			return &OAuthError{Code: "invalid_client", Description: "unknown client_id"}
 		}
 		if secret != "" && !cl.CheckSecret(secret) {
-			return &cloudstore.OAuthError{Code: "invalid_client", Description: "wrong client_secret"}
+			return &OAuthError{Code: "invalid_client", Description: "wrong client_secret"}
 		}
-		return cloudstore.RevokeClientToken(tx, cl.ID, token)
+		return revokeClientToken(tx, cl.ID, token)
 	})
-}
-
-// PendingSetup returns the user a live password-setup token belongs to.
-func (s *Service) PendingSetup(token string) (cloudstore.User, error) {
-	now := s.clk.Now()
-	var u cloudstore.User
-	err := s.db.View(func(tx *bbolt.Tx) (err error) { u, err = cloudstore.PendingSetup(tx, token, now); return })
-	return u, err
-}
-
-// CompleteSetup sets a password through a setup token, which then stops working. On a refused
-// password the user is still returned, so the form can be shown again.
-func (s *Service) CompleteSetup(token, password string) (cloudstore.User, error) {
-	now := s.clk.Now()
-	var u cloudstore.User
-	err := s.db.Write(func(tx *bbolt.Tx) (err error) { u, err = cloudstore.CompleteSetup(tx, token, password, now); return })
-	return u, err
 }
 
 // AuthGrant is what an approved authorization request asks for.
@@ -108,11 +91,11 @@ type AuthGrant struct {
 
 // Authorize signs username in with password, records the login from ip, and issues what g
 // asks for: a code (code flow) or an access token (implicit flow), all in one transaction. A
-// wrong username or password is cloudstore.ErrLoginFailed.
+// wrong username or password is ErrLoginFailed.
 func (s *Service) Authorize(username, password, ip string, g AuthGrant) (code, access string, err error) {
 	now := s.clk.Now()
 	err = s.db.Write(func(tx *bbolt.Tx) error {
-		u, err := cloudstore.CheckLogin(tx, username, password)
+		u, err := checkLogin(tx, username, password)
 		if err != nil {
 			return err
 		}
@@ -120,11 +103,11 @@ func (s *Service) Authorize(username, password, ip string, g AuthGrant) (code, a
 			return err
 		}
 		if g.Implicit {
-			issued, err := cloudstore.IssueImplicit(tx, g.Client, u.Username, g.Scopes, now)
+			issued, err := issueOAuth(tx, g.Client, u.Username, g.Scopes, false, now)
 			access = issued.Access
 			return err
 		}
-		code, err = cloudstore.IssueCode(tx, cloudstore.Code{ClientID: g.Client.ID, Username: u.Username, Scopes: g.Scopes,
+		code, err = issueCode(tx, cloudstore.Code{ClientID: g.Client.ID, Username: u.Username, Scopes: g.Scopes,
 			RedirectURI: g.RedirectURI, Challenge: g.Challenge}, now)
 		return err
 	})

@@ -115,7 +115,7 @@ func (s *Service) SetGrants(by cloudstore.User, username string, sent GlobalChan
 		if u, err = cloudstore.AccountUser(tx, by.AccountID, username); err != nil {
 			return err
 		}
-		if u, err = cloudstore.SetGrants(tx, u, sent.over(u.Grants), changes); withParsed(parsed, err) != nil {
+		if u, err = SetGrants(tx, u, sent.over(u.Grants), changes); withParsed(parsed, err) != nil {
 			return withParsed(parsed, err) // problems roll the transaction back
 		}
 		if owned, err = cloudstore.AccountEntities(tx, u.AccountID); err != nil {

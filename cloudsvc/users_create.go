@@ -23,7 +23,7 @@ func (s *Service) CreateUser(by cloudstore.User, in cloudstore.NewUser, parsed s
 		if u, err = AddUser(tx, by.AccountID, in, now); withParsed(parsed, err) != nil {
 			return withParsed(parsed, err)
 		}
-		setup, err := cloudstore.IssuePasswordSetup(tx, u, now)
+		setup, err := issuePasswordSetup(tx, u, now)
 		if err != nil {
 			return err
 		}

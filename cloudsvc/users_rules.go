@@ -48,7 +48,7 @@ func AddUser(tx *bbolt.Tx, account uint64, in cloudstore.NewUser, now time.Time)
 		u.Grants = &cloudstore.Grants{}
 	}
 	if in.Password != "" {
-		if err := u.HashPassword(in.Password); err != nil {
+		if err := hashPassword(&u, in.Password); err != nil {
 			return cloudstore.User{}, err
 		}
 	}

@@ -18,7 +18,7 @@ func (e *env) restrictedUser(t *testing.T, name string, global cloudstore.Global
 		if err != nil {
 			return err
 		}
-		_, err = cloudstore.SetGrants(tx, u, &global, nil)
+		_, err = cloudsvc.SetGrants(tx, u, &global, nil)
 		return err
 	})
 	if err != nil {

@@ -171,7 +171,7 @@ func (a *api) authorizeSubmit(c *fiber.Ctx) error {
 	username, password := c.FormValue("username"), c.FormValue("password")
 	code, token, err := a.Cloud.Authorize(username, password, c.IP(), cloudsvc.AuthGrant{Client: r.client,
 		Implicit: r.responseType == "token", Scopes: r.scopes, RedirectURI: r.redirectURI, Challenge: r.challenge})
-	if errors.Is(err, cloudstore.ErrLoginFailed) {
+	if errors.Is(err, cloudsvc.ErrLoginFailed) {
 		return a.showLogin(c, r, http.StatusUnauthorized, username, "Invalid username or password.")
 	}
 	if err != nil {

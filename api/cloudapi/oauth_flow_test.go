@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"go.etcd.io/bbolt"
 )
 
@@ -188,7 +188,7 @@ func TestOAuthErrors(t *testing.T) {
 			t.Errorf("%s: %d %s", name, status, body)
 		}
 	}
-	e.clock.Advance(cloudstore.CodeLifetime)
+	e.clock.Advance(cloudsvc.CodeLifetime)
 	if status, _, body := e.tokenCall(t, url.Values{"client_id": {cliClient}, "client_secret": {cliSecret}, "code": {code}}); status != 400 || !strings.Contains(body, "expired") {
 		t.Fatalf("expired code: %d %s", status, body)
 	}

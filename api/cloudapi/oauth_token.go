@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"github.com/pocketforge/pocketforge/web"
 )
@@ -51,7 +52,7 @@ func (a *api) token(c *fiber.Ctx) error {
 	switch grant := c.FormValue("grant_type", "authorization_code"); grant {
 	case "authorization_code":
 		if c.FormValue("code") == "" || clientID == "" {
-			return oauthError(c, &cloudstore.OAuthError{Code: "invalid_request", Description: "client_id and code are required"})
+			return oauthError(c, &cloudsvc.OAuthError{Code: "invalid_request", Description: "client_id and code are required"})
 		}
 		in := cloudstore.Exchange{ClientID: clientID, ClientSecret: secret, Code: c.FormValue("code"),
 			CodeVerifier: c.FormValue("code_verifier"), RedirectURI: c.FormValue("redirect_uri")}
@@ -59,11 +60,11 @@ func (a *api) token(c *fiber.Ctx) error {
 	case "refresh_token":
 		refresh := c.FormValue("refresh_token")
 		if refresh == "" || clientID == "" {
-			return oauthError(c, &cloudstore.OAuthError{Code: "invalid_request", Description: "client_id and refresh_token are required"})
+			return oauthError(c, &cloudsvc.OAuthError{Code: "invalid_request", Description: "client_id and refresh_token are required"})
 		}
 		issued, err = a.Cloud.RefreshToken(clientID, secret, refresh)
 	default:
-		return oauthError(c, &cloudstore.OAuthError{Code: "unsupported_grant_type", Description: "grant_type must be authorization_code or refresh_token"})
+		return oauthError(c, &cloudsvc.OAuthError{Code: "unsupported_grant_type", Description: "grant_type must be authorization_code or refresh_token"})
 	}
 	if err != nil {
 		return oauthError(c, err)
@@ -80,7 +81,7 @@ func (a *api) token(c *fiber.Ctx) error {
 // oauthError answers in RFC 6749 §5.2's format; invalid_client is 401, the others 400. A
 // non-OAuth error goes to the cloud error renderer.
 func oauthError(c *fiber.Ctx, err error) error {
-	var oe *cloudstore.OAuthError
+	var oe *cloudsvc.OAuthError
 	if !errors.As(err, &oe) {
 		return err
 	}

@@ -18,7 +18,8 @@ type Entity struct {
 // Entities are an account's entities by kind, each list in id order.
 type Entities map[string][]Entity
 
-func (e Entities) has(kind string, id uint64) bool {
+// Has reports whether the account owns the entity kind/id.
+func (e Entities) Has(kind string, id uint64) bool {
 	for _, x := range e[kind] {
 		if x.ID == id {
 			return true

@@ -17,14 +17,10 @@ func ImportToken(tx *bbolt.Tx, t *Token, plain string, now time.Time) error {
 
 // ImportClient stores an OAuth client with the given id and secret.
 func ImportClient(tx *bbolt.Tx, c Client, secret string) error {
-	c.SecretHash = HashToken(secret)
 	if c.Status == "" {
 		c.Status = "active"
 	}
-	if err := store.Put(tx, store.CloudClients, []byte(c.ID), c); err != nil {
-		return err
-	}
-	return store.IndexAdd(tx, store.CloudAccountClients, store.Itob(c.AccountID), []byte(c.ID))
+	return AddClient(tx, c, secret)
 }
 
 // SetAccountOwner records the account's owner.

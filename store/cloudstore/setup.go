@@ -1,45 +1,30 @@
 package cloudstore
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
 	"go.etcd.io/bbolt"
 )
 
-// SetupLifetime is how long a password-setup link works.
-const SetupLifetime = 7 * 24 * time.Hour
-
-// PasswordSetup is a pending password-setup link, stored under its token's SHA-256.
+// PasswordSetup is a pending password-setup link, stored under its token's SHA-256 (the token
+// itself is only in the welcome e-mail).
 type PasswordSetup struct {
 	Username string    `json:"username"`
 	Expires  time.Time `json:"expires"`
 }
 
-// IssuePasswordSetup makes a single-use link token for u (the welcome e-mail carries it).
-func IssuePasswordSetup(tx *bbolt.Tx, u User, now time.Time) (string, error) {
-	plain := randomSecret(24)
-	return plain, store.Put(tx, store.CloudPasswordSetups, HashToken(plain), PasswordSetup{u.Username, now.Add(SetupLifetime)})
+// PutPasswordSetup stores a setup link under the hash of its token.
+func PutPasswordSetup(tx *bbolt.Tx, token string, s PasswordSetup) error {
+	return store.Put(tx, store.CloudPasswordSetups, HashToken(token), s)
 }
 
-// PendingSetup returns the user a live setup token belongs to.
-func PendingSetup(tx *bbolt.Tx, token string, now time.Time) (User, error) {
-	s, err := store.Get[PasswordSetup](tx, store.CloudPasswordSetups, HashToken(token))
-	if err != nil || !now.Before(s.Expires) {
-		return User{}, fmt.Errorf("password setup link: %w", store.ErrNotFound)
-	}
-	return GetUser(tx, s.Username)
+// GetPasswordSetup returns the setup link of token, expired or not.
+func GetPasswordSetup(tx *bbolt.Tx, token string) (PasswordSetup, error) {
+	return store.Get[PasswordSetup](tx, store.CloudPasswordSetups, HashToken(token))
 }
 
-// CompleteSetup sets the password through a setup token and retires the token.
-func CompleteSetup(tx *bbolt.Tx, token, password string, now time.Time) (User, error) {
-	u, err := PendingSetup(tx, token, now)
-	if err != nil {
-		return u, err
-	}
-	if err := SetPassword(tx, u, password); err != nil {
-		return u, err
-	}
-	return u, store.Delete(tx, store.CloudPasswordSetups, HashToken(token))
+// DeletePasswordSetup removes the setup link of token.
+func DeletePasswordSetup(tx *bbolt.Tx, token string) error {
+	return store.Delete(tx, store.CloudPasswordSetups, HashToken(token))
 }

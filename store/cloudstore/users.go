@@ -118,29 +118,6 @@ func removeUserRecord(tx *bbolt.Tx, u User) error {
 	return store.IndexRemove(tx, store.CloudAccountUsers, store.Itob(u.AccountID), userKey(u.Username))
 }
 
-// SetPassword sets the user's password (bcrypt) and stores the user.
-func SetPassword(tx *bbolt.Tx, u User, password string) error {
-	if err := u.HashPassword(password); err != nil {
-		return err
-	}
-	return PutUser(tx, u)
-}
-
-// HashPassword checks the password's length and keeps its bcrypt hash in u (not yet stored). It
-// stays beside the record because the password-setup link (CompleteSetup) still sets passwords
-// here as well as cloudsvc's user creation.
-func (u *User) HashPassword(password string) error {
-	if len(password) < 8 || len(password) > 128 {
-		return store.Problems{{Field: "password", Reason: "Password must be between 8 and 128 characters"}}
-	}
-	h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
-	if err != nil {
-		return err
-	}
-	u.PasswordHash = h
-	return nil
-}
-
 // CheckPassword reports whether password is the user's (false when none is set).
 func (u User) CheckPassword(password string) bool {
 	return len(u.PasswordHash) > 0 && bcrypt.CompareHashAndPassword(u.PasswordHash, []byte(password)) == nil

@@ -1,0 +1,103 @@
+package cloudsvc
+
+import (
+	"bytes"
+	"fmt"
+	"image/png"
+	"net/url"
+	"time"
+	"unicode/utf8"
+
+	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"go.etcd.io/bbolt"
+)
+
+// checkClientInput adds the problems of a client create (every field required) or update (only
+// the fields sent are checked).
+func checkClientInput(in cloudstore.ClientInput, create bool) error {
+	var p store.Problems
+	switch {
+	case in.Label == nil && create:
+		p.Add("label", "Label is required")
+	case in.Label != nil && (utf8.RuneCountInString(*in.Label) < 1 || utf8.RuneCountInString(*in.Label) > 512):
+		p.Add("label", "Length must be 1-512 characters")
+	}
+	switch {
+	case in.RedirectURI == nil && create:
+		p.Add("redirect_uri", "Redirect URI is required")
+	case in.RedirectURI != nil && !validRedirect(*in.RedirectURI):
+		p.Add("redirect_uri", "Must be a valid absolute URL (http or https, with a host)")
+	}
+	return p.Err()
+}
+
+// validRedirect accepts an absolute http(s) URL with a host and no fragment (RFC 6749 §3.1.2).
+func validRedirect(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.Fragment == "" && len(s) <= 2048
+}
+
+// createClient registers an OAuth client of account and returns it with its plaintext secret.
+func createClient(tx *bbolt.Tx, account uint64, in cloudstore.ClientInput, now time.Time) (cloudstore.Client, string, error) {
+	if err := checkClientInput(in, true); err != nil {
+		return cloudstore.Client{}, "", err
+	}
+	c := cloudstore.Client{ID: store.RandomHex(10), AccountID: account, Label: *in.Label, RedirectURI: *in.RedirectURI, Status: "active", Created: now}
+	if in.Public != nil {
+		c.Public = *in.Public
+	}
+	secret := store.RandomHex(32)
+	if err := cloudstore.AddClient(tx, c, secret); err != nil {
+		return c, "", err
+	}
+	c.SecretHash = cloudstore.HashToken(secret)
+	return c, secret, nil
+}
+
+// updateClient applies the sent fields.
+func updateClient(tx *bbolt.Tx, c cloudstore.Client, in cloudstore.ClientInput) (cloudstore.Client, error) {
+	if err := checkClientInput(in, false); err != nil {
+		return c, err
+	}
+	if in.Label != nil {
+		c.Label = *in.Label
+	}
+	if in.RedirectURI != nil {
+		c.RedirectURI = *in.RedirectURI
+	}
+	if in.Public != nil {
+		c.Public = *in.Public
+	}
+	return c, cloudstore.PutClient(tx, c)
+}
+
+// MaxThumbnail is the largest thumbnail accepted (the real service does not say; 1 MiB keeps the
+// public thumbnail endpoint cheap).
+const MaxThumbnail = 1 << 20
+
+// pngMagic starts every PNG file.
+var pngMagic = []byte("\x89PNG\r\n\x1a\n")
+
+// setThumbnail stores a PNG image as the client's thumbnail, checked by content.
+func setThumbnail(tx *bbolt.Tx, c cloudstore.Client, png []byte) error {
+	switch {
+	case len(png) == 0:
+		return store.Problems{{Reason: "A PNG image is required as the request body"}}
+	case len(png) > MaxThumbnail:
+		return store.Problems{{Reason: fmt.Sprintf("Thumbnail must be at most %d bytes", MaxThumbnail)}}
+	case !isPNG(png):
+		return store.Problems{{Reason: "Thumbnail must be a PNG image"}}
+	}
+	return cloudstore.PutThumbnail(tx, c, png)
+}
+
+// isPNG reports whether data is a decodable PNG image: the magic bytes and a valid header, so a
+// text file renamed .png is refused. Only the header is decoded (DecodeConfig), not the pixels.
+func isPNG(data []byte) bool {
+	if !bytes.HasPrefix(data, pngMagic) {
+		return false
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(data))
+	return err == nil && cfg.Width > 0 && cfg.Height > 0 && cfg.Width <= 4096 && cfg.Height <= 4096
+}

@@ -1,0 +1,155 @@
+package cloudsvc
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"regexp"
+	"time"
+
+	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"go.etcd.io/bbolt"
+)
+
+// CodeLifetime is how long an authorization code may be exchanged.
+const CodeLifetime = 10 * time.Minute
+
+// issueCode stores a single-use authorization code and returns its plaintext.
+func issueCode(tx *bbolt.Tx, c cloudstore.Code, now time.Time) (string, error) {
+	plain := store.RandomHex(20)
+	c.Expires = now.Add(CodeLifetime)
+	return plain, cloudstore.PutCode(tx, plain, c)
+}
+
+// exchangeCode trades a code for an access and a refresh token. The client proves itself with
+// its secret, or — for a code issued with a PKCE challenge — with the verifier. A code works
+// once: a second use is refused and revokes what the first issued (RFC 6749 §4.1.2).
+func exchangeCode(tx *bbolt.Tx, in cloudstore.Exchange, now time.Time) (cloudstore.Issued, error) {
+	client, err := cloudstore.GetClient(tx, in.ClientID)
+	if err != nil {
+		return cloudstore.Issued{}, oauthErr("invalid_client", "unknown client_id")
+	}
+	code, err := cloudstore.GetCode(tx, in.Code)
+	if err != nil || code.ClientID != client.ID {
+		return cloudstore.Issued{}, oauthErr("invalid_grant", "unknown or expired code")
+	}
+	if code.Used {
+		if t, err := cloudstore.TokenByID(tx, code.TokenID); err == nil {
+			_ = cloudstore.RevokeToken(tx, t)
+		}
+		return cloudstore.Issued{}, oauthErr("invalid_grant", "code already used; the tokens it issued are revoked")
+	}
+	if !now.Before(code.Expires) {
+		return cloudstore.Issued{}, oauthErr("invalid_grant", "code expired")
+	}
+	if in.RedirectURI != "" && in.RedirectURI != code.RedirectURI {
+		return cloudstore.Issued{}, oauthErr("invalid_grant", "redirect_uri does not match the authorization request")
+	}
+	if err := proveClient(client, code, in); err != nil {
+		return cloudstore.Issued{}, err
+	}
+	issued, err := issueOAuth(tx, client, code.Username, code.Scopes, true, now)
+	if err != nil {
+		return cloudstore.Issued{}, err
+	}
+	code.Used, code.TokenID = true, issued.Token.ID
+	return issued, cloudstore.PutCode(tx, in.Code, code)
+}
+
+// verifierPattern is RFC 7636's code_verifier: 43–128 unreserved characters.
+var verifierPattern = regexp.MustCompile(`^[A-Za-z0-9._~-]{43,128}$`)
+
+// proveClient checks the client's secret or PKCE verifier for a code.
+func proveClient(client cloudstore.Client, code cloudstore.Code, in cloudstore.Exchange) error {
+	if code.Challenge != "" {
+		if !verifierPattern.MatchString(in.CodeVerifier) {
+			return oauthErr("invalid_grant", "code_verifier is missing or malformed")
+		}
+		sum := sha256.Sum256([]byte(in.CodeVerifier))
+		if base64.RawURLEncoding.EncodeToString(sum[:]) != code.Challenge {
+			return oauthErr("invalid_grant", "code_verifier does not match the code_challenge")
+		}
+		if in.ClientSecret != "" && !client.CheckSecret(in.ClientSecret) {
+			return oauthErr("invalid_client", "wrong client_secret")
+		}
+		return nil
+	}
+	if !client.CheckSecret(in.ClientSecret) {
+		return oauthErr("invalid_client", "wrong or missing client_secret")
+	}
+	return nil
+}
+
+// issueOAuth issues an access token (7200 s) of username to client, with a refresh token when
+// refresh is set. The implicit flow gets none.
+func issueOAuth(tx *bbolt.Tx, client cloudstore.Client, username, scopes string, refresh bool, now time.Time) (cloudstore.Issued, error) {
+	u, err := cloudstore.GetUser(tx, username)
+	if err != nil {
+		return cloudstore.Issued{}, oauthErr("invalid_grant", "the user no longer exists")
+	}
+	exp := now.Add(cloudstore.OAuthTokenLifetime)
+	t := cloudstore.Token{Kind: cloudstore.KindOAuth, Username: u.Username, AccountID: u.AccountID, Label: client.Label, Scopes: scopes, Expiry: &exp, ClientID: client.ID}
+	var out cloudstore.Issued
+	if refresh {
+		out.Refresh = store.RandomHex(32)
+		t.Refresh = cloudstore.HashToken(out.Refresh)
+	}
+	if out.Access, err = cloudstore.IssueToken(tx, &t, now); err != nil {
+		return cloudstore.Issued{}, err
+	}
+	if refresh {
+		if err := cloudstore.IndexRefreshToken(tx, t); err != nil {
+			return cloudstore.Issued{}, err
+		}
+	}
+	out.Token = t
+	return out, nil
+}
+
+// refreshToken trades a refresh token for a new access and refresh token (rotation: the old
+// pair stops working). A private client must send its secret.
+func refreshToken(tx *bbolt.Tx, clientID, secret, refresh string, now time.Time) (cloudstore.Issued, error) {
+	client, err := cloudstore.GetClient(tx, clientID)
+	if err != nil {
+		return cloudstore.Issued{}, oauthErr("invalid_client", "unknown client_id")
+	}
+	if !client.Public && !client.CheckSecret(secret) {
+		return cloudstore.Issued{}, oauthErr("invalid_client", "wrong or missing client_secret")
+	}
+	old, err := cloudstore.TokenByRefresh(tx, refresh)
+	if err != nil || old.ClientID != client.ID {
+		return cloudstore.Issued{}, oauthErr("invalid_grant", "unknown or used refresh_token")
+	}
+	if err := cloudstore.RevokeToken(tx, old); err != nil {
+		return cloudstore.Issued{}, err
+	}
+	return issueOAuth(tx, client, old.Username, old.Scopes, true, now)
+}
+
+// revokeClientToken revokes an access or refresh token issued to clientID (POST /oauth/revoke,
+// /oauth/token/expire). An unknown token, or another client's, is not an error (RFC 7009 §2.2).
+func revokeClientToken(tx *bbolt.Tx, clientID, token string) error {
+	t, err := cloudstore.TokenByPlain(tx, token)
+	if err != nil {
+		if t, err = cloudstore.TokenByRefresh(tx, token); err != nil {
+			return nil
+		}
+	}
+	if t.ClientID != clientID {
+		return nil
+	}
+	return cloudstore.RevokeToken(tx, t)
+}
+
+// checkLogin checks a username and password for the login server; a cancelled account's users
+// cannot sign in again.
+func checkLogin(tx *bbolt.Tx, username, password string) (cloudstore.User, error) {
+	u, err := cloudstore.GetUser(tx, username)
+	if err != nil || !u.CheckPassword(password) {
+		return cloudstore.User{}, ErrLoginFailed
+	}
+	if acct, err := cloudstore.GetAccount(tx, u.AccountID); err != nil || acct.Cancelled != nil {
+		return cloudstore.User{}, ErrLoginFailed
+	}
+	return u, nil
+}
