@@ -27,7 +27,7 @@ func accountRecord(tx *bbolt.Tx, id uint64, now time.Time) (cloudstore.Account, 
 	if err != nil {
 		return acct, cloudstore.BillingSummary{}, err
 	}
-	sum, err := cloudstore.AccountBillingSummary(tx, acct, now)
+	sum, err := accountBillingSummary(tx, acct, now)
 	return acct, sum, err
 }
 
@@ -42,7 +42,7 @@ func (s *Service) UpdateContact(by cloudstore.User, up cloudstore.ContactUpdate,
 		if acct, err = cloudstore.GetAccount(tx, by.AccountID); err != nil {
 			return err
 		}
-		if acct, err = cloudstore.UpdateContact(acct, up); withParsed(parsed, err) != nil {
+		if acct, err = updateContact(acct, up); withParsed(parsed, err) != nil {
 			return withParsed(parsed, err)
 		}
 		if err := cloudstore.PutAccount(tx, acct); err != nil {
@@ -65,7 +65,7 @@ func (s *Service) CancelAccount(by cloudstore.User, comments string) (cloudstore
 	now := s.clk.Now()
 	var acct cloudstore.Account
 	err := s.db.Write(func(tx *bbolt.Tx) (err error) {
-		if acct, err = cloudstore.CancelAccount(tx, by.AccountID, now); err != nil {
+		if acct, err = cancelAccount(tx, by.AccountID, now); err != nil {
 			return err
 		}
 		return outbox.Send(tx, &outbox.Mail{

@@ -46,7 +46,7 @@ func (s *Service) AddPaymentMethod(by cloudstore.User, in cloudstore.NewPaymentM
 		if err != nil {
 			return err
 		}
-		if _, err := cloudstore.AddPaymentMethod(tx, acct, in, now); withParsed(parsed, err) != nil {
+		if _, err := AddPaymentMethod(tx, acct, in, now); withParsed(parsed, err) != nil {
 			return withParsed(parsed, err)
 		}
 		return record(tx, by, action, nil, now)
@@ -59,7 +59,7 @@ func (s *Service) DeletePaymentMethod(by cloudstore.User, id uint64) error {
 	if err := MayWriteAccount(by); err != nil {
 		return err
 	}
-	return s.changePaymentMethod(by.AccountID, id, cloudstore.DeletePaymentMethod)
+	return s.changePaymentMethod(by.AccountID, id, deletePaymentMethod)
 }
 
 // MakeDefaultPaymentMethod makes payment method id of by's account its default.

@@ -32,7 +32,7 @@ func (s *Service) Payment(account, id uint64) (cloudstore.Payment, error) {
 func (s *Service) MakePayment(by cloudstore.User, in cloudstore.PaymentRequest, parsed store.Problems) (pay cloudstore.Payment, warning string, err error) {
 	now := s.clk.Now()
 	err = s.db.Write(func(tx *bbolt.Tx) (err error) {
-		if pay, warning, err = cloudstore.MakePayment(tx, by.AccountID, in, now); withParsed(parsed, err) != nil {
+		if pay, warning, err = makePayment(tx, by.AccountID, in, now); withParsed(parsed, err) != nil {
 			return withParsed(parsed, err)
 		}
 		return record(tx, by, "payment_submitted", nil, now)
@@ -66,7 +66,7 @@ func (s *Service) AddPromoCode(account uint64, code string) (cloudstore.Promotio
 	now := s.clk.Now()
 	var out cloudstore.Promotion
 	err := s.db.Write(func(tx *bbolt.Tx) error {
-		pr, err := cloudstore.AddPromoCode(tx, account, code, now)
+		pr, err := addPromoCode(tx, account, code, now)
 		if err != nil {
 			return err
 		}
@@ -74,7 +74,7 @@ func (s *Service) AddPromoCode(account uint64, code string) (cloudstore.Promotio
 		if err != nil {
 			return err
 		}
-		sum, err := cloudstore.AccountBillingSummary(tx, acct, now)
+		sum, err := accountBillingSummary(tx, acct, now)
 		out = pr
 		for _, p := range sum.Promotions {
 			if p.Code == pr.Code {

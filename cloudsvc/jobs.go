@@ -18,10 +18,10 @@ func (s *Service) RegisterJobs(r *jobs.Runner) {
 	r.Add("databases", s.DatabaseJob)
 }
 
-// BillingJob issues the invoices due at now and updates past-due marks (see cloudstore's
-// billing cycle).
+// BillingJob issues the invoices due at now, autopays them and updates past-due marks (see the
+// billing cycle in billing_run.go).
 func (s *Service) BillingJob(now time.Time) error {
-	return s.whenDue(now, cloudstore.BillingDue, cloudstore.RunBilling)
+	return s.whenDue(now, billingDue, runBilling)
 }
 
 // TransferJob expires pending transfers and completes accepted ones that are due at now.

@@ -30,7 +30,7 @@ func checkUsername(p *store.Problems, name string) {
 func AddUser(tx *bbolt.Tx, account uint64, in cloudstore.NewUser, now time.Time) (cloudstore.User, error) {
 	var p store.Problems
 	checkUsername(&p, in.Username)
-	cloudstore.CheckEmail(&p, in.Email)
+	checkEmail(&p, in.Email)
 	if len(p) == 0 {
 		if _, err := cloudstore.GetUser(tx, in.Username); err == nil {
 			p.Add("username", "Username is already taken")
@@ -69,7 +69,7 @@ func updateUser(tx *bbolt.Tx, u cloudstore.User, up cloudstore.UserUpdate) (clou
 		}
 	}
 	if up.Email != nil {
-		cloudstore.CheckEmail(&p, *up.Email)
+		checkEmail(&p, *up.Email)
 	}
 	if err := p.Err(); err != nil {
 		return u, err

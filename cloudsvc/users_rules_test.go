@@ -75,7 +75,7 @@ func TestUsernameAndEmailRules(t *testing.T) {
 	for _, c := range cases {
 		var p store.Problems
 		checkUsername(&p, c.username)
-		cloudstore.CheckEmail(&p, c.email)
+		checkEmail(&p, c.email)
 		if len(p) != c.problems {
 			t.Errorf("%q %q: %v", c.username, c.email, p)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"github.com/pocketforge/pocketforge/store/outbox"
 	"go.etcd.io/bbolt"
@@ -190,7 +191,7 @@ func setDefaultCard(t *testing.T, e *env, cardType, last4 string) {
 			}
 		}
 		card := cloudstore.Card{Number: number, ExpiryMonth: 1, ExpiryYear: 2030, CVV: "123"}
-		pm, err := cloudstore.AddPaymentMethod(tx, acct, cloudstore.NewPaymentMethod{Card: card, IsDefault: true}, e.clock.Now())
+		pm, err := cloudsvc.AddPaymentMethod(tx, acct, cloudstore.NewPaymentMethod{Card: card, IsDefault: true}, e.clock.Now())
 		if err == nil && pm.CardType != cardType {
 			t.Errorf("card %s is a %s", number, pm.CardType)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"github.com/pocketforge/pocketforge/store/outbox"
@@ -94,15 +95,15 @@ func TestBillingCycle(t *testing.T) {
 	})
 	mailed(t, e, "billing@partner.pocketforge.test", "could not charge")
 
-	e.clock.Set(dec.Add(cloudstore.PastDueAfter - time.Second))
+	e.clock.Set(dec.Add(cloudsvc.PastDueAfter - time.Second))
 	e.runJobs()
 	if p := billingAcct(t, e, "partner"); p.PastDueSince != nil {
 		t.Fatalf("past due too early: %v", p.PastDueSince)
 	}
-	e.clock.Set(dec.Add(cloudstore.PastDueAfter))
+	e.clock.Set(dec.Add(cloudsvc.PastDueAfter))
 	e.runJobs()
-	if p := billingAcct(t, e, "partner"); p.PastDueSince == nil || !p.PastDueSince.Equal(dec.Add(cloudstore.PastDueAfter)) {
-		t.Fatalf("past due since %v, want %v", p.PastDueSince, dec.Add(cloudstore.PastDueAfter))
+	if p := billingAcct(t, e, "partner"); p.PastDueSince == nil || !p.PastDueSince.Equal(dec.Add(cloudsvc.PastDueAfter)) {
+		t.Fatalf("past due since %v, want %v", p.PastDueSince, dec.Add(cloudsvc.PastDueAfter))
 	}
 	e.run(t, []scenario{
 		{name: "expired card refused", req: req{method: "POST", path: "/v4/account/payments", token: daveToken, body: `{"usd":"2.00"}`}, status: 400},

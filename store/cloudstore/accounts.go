@@ -1,10 +1,12 @@
-// Package cloudstore keeps the cloud API's records — accounts, users and grants, tokens, OAuth clients
-// and codes, events, logins, databases and their backups, transfers and the entities grants
-// refer to — with their key layouts, secondary indexes and typed accessors. Every function takes
-// the transaction it works in, so a domain operation (the change, its indexes and its event)
-// commits at once. The rules that decide whether an operation may happen and what state follows
-// are cloudsvc's: users, tokens and scopes, databases and transfers have moved there; billing,
-// grants and OAuth still check their input here until they move too.
+// Package cloudstore keeps the cloud API's records — accounts, users and grants, tokens, OAuth
+// clients, codes and password-setup links, events, logins, payment methods, payments, invoices,
+// promo codes, databases and their backups, transfers and the entities grants refer to — with
+// their key layouts, secondary indexes, (un)marshalling and plain accessors, plus the input types
+// cloudsvc's operations take. Every function takes the transaction it works in, so a domain
+// operation (the change, its indexes and its event) commits at once. The rules — whether an
+// operation may happen, what input is valid, what is charged and what state follows — are
+// cloudsvc's; the one check left here is that a stored record is well formed (the database
+// catalogue's engine ids).
 package cloudstore
 
 import (

@@ -42,6 +42,12 @@ func AccountDatabases(tx *bbolt.Tx, account uint64, family string) ([]Database, 
 	return out, err
 }
 
+// AccountDatabaseRecords lists every database record of the account, deleted ones included (a
+// deleted database stays billable for the hours it existed), in id order.
+func AccountDatabaseRecords(tx *bbolt.Tx, account uint64) ([]Database, error) {
+	return store.IndexedRecords[Database](tx, store.CloudAccountDatabases, store.Itob(account), store.CloudDatabases)
+}
+
 // PutDatabase stores d and moves its key in the job's schedule to its next due time.
 func PutDatabase(tx *bbolt.Tx, d *Database) error {
 	sched, err := store.Bucket(tx, store.CloudDatabaseSchedule)

@@ -122,6 +122,17 @@ func PutInstance(tx *bbolt.Tx, in Instance) error {
 	return store.Put(tx, store.CloudInstances, store.Itob(in.ID), in)
 }
 
+// Instances lists every instance, in id order: billing walks them all, since an account is billed
+// for instances it owned in a period and may have transferred away since.
+func Instances(tx *bbolt.Tx) ([]Instance, error) {
+	var out []Instance
+	err := store.Each(tx, store.CloudInstances, nil, func(_ []byte, in Instance) (bool, error) {
+		out = append(out, in)
+		return true, nil
+	})
+	return out, err
+}
+
 // AccountInstances lists the instances an account owns now, in id order.
 func AccountInstances(tx *bbolt.Tx, account uint64) ([]Instance, error) {
 	owned, err := AccountEntities(tx, account)

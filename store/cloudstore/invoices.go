@@ -2,7 +2,6 @@ package cloudstore
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
@@ -10,8 +9,8 @@ import (
 )
 
 // Invoice bills an account for one period — a calendar month, or the last days of a cancelled
-// account — with its items inside. Invoices are issued by RunBilling on the first of each month
-// for the month before, and dated that day at 00:00 UTC.
+// account — with its items inside. Invoices are issued by cloudsvc's billing run on the first of
+// each month for the month before, and dated that day at 00:00 UTC.
 type Invoice struct {
 	ID        uint64    `json:"id"`
 	AccountID uint64    `json:"account_id"`
@@ -56,98 +55,15 @@ func AccountInvoice(tx *bbolt.Tx, account, id uint64) (Invoice, error) {
 	return inv, err
 }
 
-// draftInvoice computes the invoice of acct for [from, to) dated date, without storing anything:
-// the usage items, then the promo credit (which it takes from acct's promotions: the caller
-// decides whether that acct is kept), then the tax of each item. ok is false when nothing was
-// used in the period.
-func draftInvoice(tx *bbolt.Tx, acct *Account, from, to, date time.Time) (inv Invoice, ok bool, err error) {
-	items, err := usageItems(tx, acct.ID, from, to)
+// AddInvoice stores a new invoice with the next id and files it under its account.
+func AddInvoice(tx *bbolt.Tx, inv *Invoice) error {
+	id, err := store.NextID(tx, store.CloudInvoices)
 	if err != nil {
-		return inv, false, err
+		return err
 	}
-	var usage int64
-	for _, it := range items {
-		usage += it.AmountCents
+	inv.ID = id
+	if err := store.Put(tx, store.CloudInvoices, store.Itob(id), inv); err != nil {
+		return err
 	}
-	items = append(items, applyPromotions(acct, usage, from, to)...)
-	name, rate := TaxRule(acct.Contact)
-	inv = Invoice{AccountID: acct.ID, Date: date, Label: "Invoice", From: from, To: to, TaxName: name}
-	for i := range items {
-		it := &items[i]
-		it.TaxCents = roundDiv(it.AmountCents*rate, 10000)
-		it.TotalCents = it.AmountCents + it.TaxCents
-		inv.SubtotalCents += it.AmountCents
-		inv.TaxCents += it.TaxCents
-	}
-	inv.TotalCents = inv.SubtotalCents + inv.TaxCents
-	inv.Items = items
-	return inv, len(items) > 0, nil
-}
-
-// issueInvoice drafts and stores the invoice of acct for [from, to) and adds its total to the
-// balance (the caller stores acct). A period without usage issues nothing (nil).
-func issueInvoice(tx *bbolt.Tx, acct *Account, from, to, date time.Time) (*Invoice, error) {
-	inv, ok, err := draftInvoice(tx, acct, from, to, date)
-	if err != nil || !ok {
-		return nil, err
-	}
-	if inv.ID, err = store.NextID(tx, store.CloudInvoices); err != nil {
-		return nil, err
-	}
-	if err := store.Put(tx, store.CloudInvoices, store.Itob(inv.ID), inv); err != nil {
-		return nil, err
-	}
-	acct.BalanceCents += inv.TotalCents
-	return &inv, store.IndexAdd(tx, store.CloudAccountInvoices, store.Itob(acct.ID), store.Itob(inv.ID))
-}
-
-// monthOf is the first instant (UTC) of t's month.
-func monthOf(t time.Time) time.Time {
-	t = t.UTC()
-	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
-}
-
-// firstDueMonth is the first month acct has not been invoiced for: the month after
-// LastInvoiced, or, before its first invoice, the month it became active.
-func firstDueMonth(acct Account, now time.Time) time.Time {
-	switch {
-	case !acct.LastInvoiced.IsZero():
-		return monthOf(acct.LastInvoiced).AddDate(0, 1, 0)
-	case acct.ActiveSince.IsZero():
-		return monthOf(now)
-	}
-	return monthOf(acct.ActiveSince)
-}
-
-// Uninvoiced is what an account has used and not yet been invoiced for, at some instant.
-type Uninvoiced struct {
-	// TotalCents is what the next invoice(s) would add to the balance so far: usage, minus promo
-	// credit, plus tax.
-	TotalCents int64
-	// Promotions are the account's promotions after that credit; UsedMonthCents is the credit
-	// the current month's usage has taken so far.
-	Promotions []Promotion
-}
-
-// UninvoicedUsage drafts, without storing, the invoices acct would get for every month not yet
-// invoiced up to now (the current month up to now): the API's balance_uninvoiced, and what an
-// account cancellation must collect.
-func UninvoicedUsage(tx *bbolt.Tx, acct Account, now time.Time) (Uninvoiced, error) {
-	var total int64
-	acct.Promotions = slices.Clone(acct.Promotions)
-	for i := range acct.Promotions {
-		acct.Promotions[i].UsedMonthCents = 0 // nothing drafted yet (the stored value is the last invoice's)
-	}
-	for m := firstDueMonth(acct, now); m.Before(now); m = m.AddDate(0, 1, 0) {
-		to := m.AddDate(0, 1, 0)
-		if to.After(now) {
-			to = now
-		}
-		inv, _, err := draftInvoice(tx, &acct, m, to, to)
-		if err != nil {
-			return Uninvoiced{}, err
-		}
-		total += inv.TotalCents
-	}
-	return Uninvoiced{TotalCents: total, Promotions: acct.Promotions}, nil
+	return store.IndexAdd(tx, store.CloudAccountInvoices, store.Itob(inv.AccountID), store.Itob(id))
 }

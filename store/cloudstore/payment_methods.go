@@ -40,16 +40,7 @@ func HasPaymentMethod(tx *bbolt.Tx, account uint64) (bool, error) {
 	return false, err
 }
 
-// Limits of the seed's Limits table.
-const (
-	// MaxActivePaymentMethods is how many active payment methods an account may hold.
-	MaxActivePaymentMethods = 6
-	// MaxPaymentMethodsPerDay is how many payment methods an account may add in any 24 hours
-	// (a rolling window, so the limit cannot be doubled around midnight).
-	MaxPaymentMethodsPerDay = 60
-)
-
-// NewPaymentMethod is the input of AddPaymentMethod.
+// NewPaymentMethod is the input of cloudsvc's AddPaymentMethod.
 type NewPaymentMethod struct {
 	Card      Card
 	IsDefault bool
@@ -58,58 +49,22 @@ type NewPaymentMethod struct {
 	FieldPrefix string
 }
 
-// AddPaymentMethod checks and stores a credit card of acct, keeping only its type, last four and
-// expiry. The account's billing zip must be valid, the card sound and unexpired at now, and the
-// account under both limits. A default card (or the account's first) takes default status from
-// the others.
-func AddPaymentMethod(tx *bbolt.Tx, acct Account, in NewPaymentMethod, now time.Time) (PaymentMethod, error) {
-	var p store.Problems
-	if reason := zipProblem(acct.Contact); reason != "" {
-		p.Add("zip", "A valid billing zip code is required before adding a payment method: "+reason)
-	}
-	CheckCard(&p, in.FieldPrefix, in.Card, now)
-	if err := p.Err(); err != nil {
-		return PaymentMethod{}, err
-	}
-	all, err := AccountPaymentMethods(tx, acct.ID)
-	if err != nil {
-		return PaymentMethod{}, err
-	}
-	active, today := 0, 0
-	for _, pm := range all {
-		if pm.Active {
-			active++
-		}
-		if now.Sub(pm.Created) < 24*time.Hour {
-			today++
-		}
-	}
-	if active >= MaxActivePaymentMethods {
-		return PaymentMethod{}, ruleError{fmt.Sprintf("An account may have at most %d active payment methods", MaxActivePaymentMethods), store.ErrInvalid}
-	}
-	if today >= MaxPaymentMethodsPerDay {
-		return PaymentMethod{}, ruleError{fmt.Sprintf("An account may add at most %d payment methods per day", MaxPaymentMethodsPerDay), store.ErrInvalid}
-	}
+// CreatePaymentMethod stores a new payment method with the next id and files it under its
+// account.
+func CreatePaymentMethod(tx *bbolt.Tx, pm *PaymentMethod) error {
 	id, err := store.NextID(tx, store.CloudPaymentMethods)
 	if err != nil {
-		return PaymentMethod{}, err
+		return err
 	}
-	pm := PaymentMethod{ID: id, AccountID: acct.ID, Type: "credit_card", IsDefault: in.IsDefault || active == 0,
-		Created: now, CardType: cardType(in.Card.Number), LastFour: in.Card.Number[len(in.Card.Number)-4:],
-		Expiry: fmt.Sprintf("%02d/%04d", in.Card.ExpiryMonth, in.Card.ExpiryYear), Active: true}
-	if pm.IsDefault {
-		if err := clearDefault(tx, all); err != nil {
-			return pm, err
-		}
+	pm.ID = id
+	if err := PutPaymentMethod(tx, *pm); err != nil {
+		return err
 	}
-	if err := PutPaymentMethod(tx, pm); err != nil {
-		return pm, err
-	}
-	return pm, store.IndexAdd(tx, store.CloudAccountPaymentMethods, store.Itob(acct.ID), store.Itob(id))
+	return store.IndexAdd(tx, store.CloudAccountPaymentMethods, store.Itob(pm.AccountID), store.Itob(id))
 }
 
-// clearDefault takes default status from every method listed.
-func clearDefault(tx *bbolt.Tx, pms []PaymentMethod) error {
+// ClearDefaultPaymentMethods takes default status from every method listed.
+func ClearDefaultPaymentMethods(tx *bbolt.Tx, pms []PaymentMethod) error {
 	for _, pm := range pms {
 		if pm.IsDefault {
 			pm.IsDefault = false
@@ -166,19 +121,9 @@ func SetDefaultPaymentMethod(tx *bbolt.Tx, pm PaymentMethod) error {
 	if err != nil {
 		return err
 	}
-	if err := clearDefault(tx, all); err != nil {
+	if err := ClearDefaultPaymentMethods(tx, all); err != nil {
 		return err
 	}
 	pm.IsDefault = true
-	return PutPaymentMethod(tx, pm)
-}
-
-// DeletePaymentMethod deactivates pm: it is no longer listed or charged (payments made with it
-// keep their record). The default method cannot be deleted: make another the default first.
-func DeletePaymentMethod(tx *bbolt.Tx, pm PaymentMethod) error {
-	if pm.IsDefault {
-		return ruleError{"You cannot delete your default payment method; make another method the default first", store.ErrInvalid}
-	}
-	pm.Active = false
 	return PutPaymentMethod(tx, pm)
 }

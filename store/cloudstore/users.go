@@ -3,7 +3,6 @@ package cloudstore
 import (
 	"errors"
 	"fmt"
-	"net/mail"
 	"strings"
 	"time"
 
@@ -28,16 +27,6 @@ type User struct {
 
 // userKey is the key of a username in CloudUsers.
 func userKey(username string) []byte { return []byte(strings.ToLower(username)) }
-
-// CheckEmail adds the problem of a proposed e-mail address. It stays beside the records because
-// two rule sets use it: cloudsvc's user checks and the billing contact update still kept here
-// (UpdateContact), which should not carry a copy of its own.
-func CheckEmail(p *store.Problems, email string) {
-	addr, err := mail.ParseAddress(email)
-	if err != nil || addr.Address != email || len(email) > 128 || !strings.Contains(email[strings.LastIndexByte(email, '@'):], ".") {
-		p.Add("email", "Must be a valid email address")
-	}
-}
 
 // GetUser returns the user named username (any case).
 func GetUser(tx *bbolt.Tx, username string) (User, error) {

@@ -1,4 +1,4 @@
-package cloudstore
+package cloudsvc
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"go.etcd.io/bbolt"
 )
 
@@ -25,9 +25,13 @@ const (
 // instances transferred away or back included — and one more for its backups when enabled;
 // then the account's managed databases (databaseUsageItems).
 // Every started hour counts; an item costs hours × hourly price, at most the monthly price.
-func usageItems(tx *bbolt.Tx, account uint64, from, to time.Time) ([]InvoiceItem, error) {
-	var items []InvoiceItem
-	err := store.Each(tx, store.CloudInstances, nil, func(_ []byte, in Instance) (bool, error) {
+func usageItems(tx *bbolt.Tx, account uint64, from, to time.Time) ([]cloudstore.InvoiceItem, error) {
+	instances, err := cloudstore.Instances(tx)
+	if err != nil {
+		return nil, err
+	}
+	var items []cloudstore.InvoiceItem
+	for _, in := range instances {
 		for _, o := range in.Owners {
 			start, end, ok := ownedWithin(o, account, from, to)
 			if !ok {
@@ -40,10 +44,6 @@ func usageItems(tx *bbolt.Tx, account uint64, from, to time.Time) ([]InvoiceItem
 				items = append(items, hourlyItem("Backup Service - "+in.Label, in.Region, BackupHourlyPrice, BackupMonthlyPrice, hours, start, end))
 			}
 		}
-		return true, nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	databases, err := databaseUsageItems(tx, account, from, to)
 	return append(items, databases...), err
@@ -51,7 +51,7 @@ func usageItems(tx *bbolt.Tx, account uint64, from, to time.Time) ([]InvoiceItem
 
 // ownedWithin clips one stretch of ownership to [from, to); ok is false when it is another
 // account's or does not overlap.
-func ownedWithin(o Ownership, account uint64, from, to time.Time) (start, end time.Time, ok bool) {
+func ownedWithin(o cloudstore.Ownership, account uint64, from, to time.Time) (start, end time.Time, ok bool) {
 	if o.AccountID != account {
 		return start, end, false
 	}
@@ -66,10 +66,50 @@ func ownedWithin(o Ownership, account uint64, from, to time.Time) (start, end ti
 }
 
 // hourlyItem prices hours of a product.
-func hourlyItem(label, region string, hourly, monthly float64, hours int64, from, to time.Time) InvoiceItem {
+func hourlyItem(label, region string, hourly, monthly float64, hours int64, from, to time.Time) cloudstore.InvoiceItem {
 	amount := min(int64(math.Round(float64(hours)*hourly*100)), int64(math.Round(monthly*100)))
-	return InvoiceItem{
+	return cloudstore.InvoiceItem{
 		Label: label, Type: "hourly", Region: region, UnitPrice: strconv.FormatFloat(hourly, 'f', -1, 64),
 		Quantity: int(hours), AmountCents: amount, From: from, To: to.Add(-time.Second),
 	}
+}
+
+// databaseUsageItems bills the account's databases used in [from, to): one "hourly" item per
+// database for the hours it existed in the period — from its creation (provisioning counts, as
+// the node is reserved) to its deletion — at the price of its type and cluster size when it was
+// created, at most its monthly price. Deleted databases keep a record for this; complimentary
+// ones (the demo world's) are not billed.
+func databaseUsageItems(tx *bbolt.Tx, account uint64, from, to time.Time) ([]cloudstore.InvoiceItem, error) {
+	all, err := cloudstore.AccountDatabaseRecords(tx, account)
+	if err != nil {
+		return nil, err
+	}
+	var items []cloudstore.InvoiceItem
+	for _, d := range all {
+		if d.Complimentary {
+			continue
+		}
+		start, end := d.Created, to
+		if start.Before(from) {
+			start = from
+		}
+		if d.Deleted != nil && d.Deleted.Before(end) {
+			end = *d.Deleted
+		}
+		if !end.After(start) {
+			continue
+		}
+		hours := int64((end.Sub(start) + time.Hour - 1) / time.Hour)
+		items = append(items, hourlyItem(databaseItemLabel(d), d.Region, d.HourlyPrice, d.MonthlyPrice, hours, start, end))
+	}
+	return items, nil
+}
+
+// databaseItemLabel names a database on an invoice: "Managed Database orders-sql (g6-dedicated-2, 3 nodes)".
+func databaseItemLabel(d cloudstore.Database) string {
+	nodes := "1 node"
+	if d.ClusterSize != 1 {
+		nodes = fmt.Sprintf("%d nodes", d.ClusterSize)
+	}
+	return fmt.Sprintf("Managed Database %s (%s, %s)", d.Label, d.Type, nodes)
 }

@@ -1,15 +1,16 @@
-package cloudstore
+package cloudsvc
 
 import (
 	"fmt"
 	"time"
 
+	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"github.com/pocketforge/pocketforge/store/outbox"
 	"go.etcd.io/bbolt"
 )
 
-// The monthly billing cycle, driven by the clock (the API's "invoices" job calls BillingDue
-// every second and RunBilling when it says so):
+// The monthly billing cycle, driven by the clock (the "invoices" job, Service.BillingJob, calls
+// billingDue every second and runBilling when it says so):
 //
 //   - On the first of each month at 00:00 UTC, every open account gets an invoice for the month
 //     before (none when it used nothing). The first run invoices every month since the account
@@ -22,10 +23,10 @@ import (
 //     contains makes the account past due (Account.PastDueSince); paying it clears that.
 //   - Cancelled accounts are left alone: cancellation issues their final invoice.
 
-// BillingDue reports, reading only, whether RunBilling has anything to do at now: an invoice
+// billingDue reports, reading only, whether runBilling has anything to do at now: an invoice
 // due or a past-due mark to set or clear.
-func BillingDue(tx *bbolt.Tx, now time.Time) (bool, error) {
-	accts, err := Accounts(tx)
+func billingDue(tx *bbolt.Tx, now time.Time) (bool, error) {
+	accts, err := cloudstore.Accounts(tx)
 	if err != nil {
 		return false, err
 	}
@@ -43,10 +44,10 @@ func BillingDue(tx *bbolt.Tx, now time.Time) (bool, error) {
 	return false, nil
 }
 
-// RunBilling brings every open account's billing up to date at now: invoices, autopay, the
+// runBilling brings every open account's billing up to date at now: invoices, autopay, the
 // past-due mark. Running it again at the same instant changes nothing.
-func RunBilling(tx *bbolt.Tx, now time.Time) error {
-	accts, err := Accounts(tx)
+func runBilling(tx *bbolt.Tx, now time.Time) error {
+	accts, err := cloudstore.Accounts(tx)
 	if err != nil {
 		return err
 	}
@@ -63,7 +64,7 @@ func RunBilling(tx *bbolt.Tx, now time.Time) error {
 
 // billAccount invoices every full month of acct not yet invoiced and refreshes its past-due
 // mark, storing acct when anything changed.
-func billAccount(tx *bbolt.Tx, acct Account, now time.Time) error {
+func billAccount(tx *bbolt.Tx, acct cloudstore.Account, now time.Time) error {
 	changed, err := invoiceDueMonths(tx, &acct, now)
 	if err != nil {
 		return err
@@ -72,12 +73,12 @@ func billAccount(tx *bbolt.Tx, acct Account, now time.Time) error {
 	if err != nil || !changed && !marked {
 		return err
 	}
-	return PutAccount(tx, acct)
+	return cloudstore.PutAccount(tx, acct)
 }
 
 // invoiceDueMonths issues the invoices of every full month since firstDueMonth, each followed
 // by its autopay; it reports whether acct changed.
-func invoiceDueMonths(tx *bbolt.Tx, acct *Account, now time.Time) (bool, error) {
+func invoiceDueMonths(tx *bbolt.Tx, acct *cloudstore.Account, now time.Time) (bool, error) {
 	changed := false
 	for m := firstDueMonth(*acct, now); m.Before(monthOf(now)); m = m.AddDate(0, 1, 0) {
 		next := m.AddDate(0, 1, 0)
@@ -97,18 +98,18 @@ func invoiceDueMonths(tx *bbolt.Tx, acct *Account, now time.Time) (bool, error) 
 
 // autopay charges acct's whole positive balance to its default card on the invoice's date; when
 // that fails, it mails the account's billing address instead.
-func autopay(tx *bbolt.Tx, acct *Account, inv Invoice) error {
+func autopay(tx *bbolt.Tx, acct *cloudstore.Account, inv cloudstore.Invoice) error {
 	if acct.BalanceCents <= 0 {
 		return nil
 	}
 	amount := acct.BalanceCents
-	pm, ok, err := DefaultPaymentMethod(tx, acct.ID)
+	pm, ok, err := cloudstore.DefaultPaymentMethod(tx, acct.ID)
 	if err != nil {
 		return err
 	}
 	problem := "there is no payment method on file"
 	if ok {
-		_, err := pm.charge(inv.Date)
+		_, err := charge(pm, inv.Date)
 		if err == nil {
 			_, err := recordPayment(tx, acct, pm.ID, amount, inv.Date, true)
 			return err
@@ -120,6 +121,6 @@ func autopay(tx *bbolt.Tx, acct *Account, inv Invoice) error {
 		Subject: fmt.Sprintf("We could not charge you for invoice #%d", inv.ID),
 		Body: fmt.Sprintf("Hello,\n\ninvoice #%d of $%s was issued today, but we could not collect your balance of $%s: %s.\n\n"+
 			"Please add a payment method or make a payment. A balance still unpaid %d days after its invoice makes the account past due.\n",
-			inv.ID, FormatCents(inv.TotalCents), FormatCents(amount), problem, int(PastDueAfter/(24*time.Hour))),
+			inv.ID, cloudstore.FormatCents(inv.TotalCents), cloudstore.FormatCents(amount), problem, int(PastDueAfter/(24*time.Hour))),
 	})
 }

@@ -1,0 +1,29 @@
+package cloudsvc
+
+import (
+	"time"
+
+	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"go.etcd.io/bbolt"
+)
+
+// accountBillingSummary gathers acct's uninvoiced usage, active promotions and default card.
+func accountBillingSummary(tx *bbolt.Tx, acct cloudstore.Account, now time.Time) (cloudstore.BillingSummary, error) {
+	var s cloudstore.BillingSummary
+	un, err := uninvoicedUsage(tx, acct, now)
+	if err != nil {
+		return s, err
+	}
+	s.UninvoicedCents = un.TotalCents
+	for i, pr := range acct.Promotions {
+		if promotionActive(pr, now) {
+			pr.UsedMonthCents = un.Promotions[i].UsedMonthCents
+			s.Promotions = append(s.Promotions, pr)
+		}
+	}
+	pm, ok, err := cloudstore.DefaultPaymentMethod(tx, acct.ID)
+	if ok {
+		s.Card = &pm
+	}
+	return s, err
+}
