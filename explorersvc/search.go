@@ -83,16 +83,24 @@ func (s *Service) view(fn func(r *resolver) error) error {
 }
 
 // maxKeyRetries bounds how often keysThenView asks the index again because an import switched
-// the store in between (imports are seconds apart; a retry is rare, ten in a row never).
+// the store in between; after that many it holds the import lock for one last try.
 const maxKeyRetries = 10
 
 // keysThenView asks the index for keys, then resolves them in a read transaction of the same
 // store generation the keys were asked at: an import adds its keys before it switches the
 // store and drops old ones only after, so keys asked at generation g cover every package of
 // generation g — but not of a later one. When an import switched in between, the search asks
-// again; so every answer shows each product as one version, whole.
+// again; so every answer shows each product as one version, whole. Imports are seconds apart,
+// but a machine under load can let them overtake a search again and again: after
+// maxKeyRetries the search takes the import lock, so no import can switch the store between
+// its keys and its records (only a wholesale data replacement could, and that answer is taken
+// as it is).
 func (s *Service) keysThenView(keys func() ([]string, error), fn func(r *resolver, keys []string) error) error {
 	for attempt := 0; ; attempt++ {
+		if attempt == maxKeyRetries {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+		}
 		var before uint64
 		_ = s.Store.View(func(tx *bbolt.Tx) error { before = explorerstore.Generation(tx); return nil })
 		ks, err := keys()

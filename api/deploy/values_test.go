@@ -43,7 +43,9 @@ func run(t *testing.T, scenarios []scenario) {
 			if s.check != nil {
 				s.check(t, got.Body)
 			}
-			if took := time.Since(start); took > 2*time.Second {
+			// A bound on pathological cost, not a benchmark: generous enough for -race on a
+			// busy 2-core machine.
+			if took := time.Since(start); took > 5*time.Second {
 				t.Errorf("took %v", took)
 			}
 		})
