@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -16,8 +17,11 @@ import (
 // in whatever namespace (the real files use http://novell.com/package/metadata/suse/pattern).
 
 // checkPatternName refuses what the backend refuses as a file name: empty, a "/", a leading
-// ".", control characters, more than 200 bytes.
+// ".", control characters, more than 200 bytes, not UTF-8 (see CheckFileName).
 func checkPatternName(name string) error {
+	if !utf8.ValidString(name) {
+		return BadRequest("invalid_filename", "'%s' is not a valid pattern file name: not UTF-8", strings.ToValidUTF8(name, "\uFFFD"))
+	}
 	if name == "" || strings.Contains(name, "/") || strings.HasPrefix(name, ".") || len(name) > 200 ||
 		strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 		return BadRequest("invalid_filename", "'%s' is not a valid pattern file name", name)

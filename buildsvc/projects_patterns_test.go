@@ -18,6 +18,7 @@ func TestPatternChecks(t *testing.T) {
 		{"slash", "a/b", `<pattern/>`, "invalid_filename"},
 		{"control character", "a\x01", `<pattern/>`, "invalid_filename"},
 		{"too long", strings.Repeat("x", 201), `<pattern/>`, "invalid_filename"},
+		{"not UTF-8", "a\xffb", `<pattern/>`, "invalid_filename"},
 		{"empty document", "base", "  \n", "validation_failed"},
 		{"another root", "base", `<package/>`, "validation_failed"},
 		{"two roots", "base", `<pattern/><pattern/>`, "validation_failed"},
@@ -40,5 +41,20 @@ func TestPatternChecks(t *testing.T) {
 				t.Fatalf("err %v, want code %s", err, c.code)
 			}
 		})
+	}
+}
+
+// TestCheckFileNameUTF8: a file name that is not UTF-8 is refused (the listings showed it as
+// U+FFFD, a name no request could name again); any UTF-8 name passes the encoding rule.
+func TestCheckFileNameUTF8(t *testing.T) {
+	for _, name := range []string{"a\xffb", "\xc3\x28", "\x80", "ok\xed\xa0\x80"} {
+		if err := CheckFileName(name); err == nil || !strings.Contains(err.Error(), "not UTF-8") {
+			t.Errorf("%q: %v", name, err)
+		}
+	}
+	for _, name := range []string{"straße.spec", "日本語.txt", "emoji-😀"} {
+		if err := CheckFileName(name); err != nil {
+			t.Errorf("%q: %v", name, err)
+		}
 	}
 }

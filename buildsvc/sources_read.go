@@ -2,6 +2,7 @@ package buildsvc
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -19,9 +20,13 @@ type TreeOptions struct {
 }
 
 // CheckFileName refuses the file names the backend refuses: empty, with "/" or "..", control
-// characters, over 200 bytes, and the names of the package's own sub-resources (_meta,
-// _history), which a file would hide.
+// characters, over 200 bytes, not UTF-8, and the names of the package's own sub-resources
+// (_meta, _history), which a file would hide. A name that is not UTF-8 cannot be written in the
+// XML listings at all (it came back as U+FFFD, a name no request could name again).
 func CheckFileName(name string) error {
+	if !utf8.ValidString(name) {
+		return BadRequest("invalid_filename", "'%s' is not a valid filename: not UTF-8", strings.ToValidUTF8(name, "\uFFFD"))
+	}
 	bad := name == "" || name == "." || strings.Contains(name, "/") || strings.Contains(name, "..") ||
 		name == "_meta" || name == "_history" || len(name) > 200 ||
 		strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f })

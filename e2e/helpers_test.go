@@ -34,35 +34,64 @@ func cleanEnv(extra ...string) []string {
 var bannerURL = regexp.MustCompile(`listening on (http://\S+)`)
 var bannerToken = regexp.MustCompile(`bootstrap token \(.*\): ([0-9a-f]{64})`)
 
-// start runs the binary with args (plus --addr 127.0.0.1:0) and waits until it listens.
+// bannerEnd is the banner's last line, complete. The banner is written line by line, so a reader
+// that stops at the first line it knows (the URL) may miss the token printed after it.
+var bannerEnd = regexp.MustCompile(`build service user Admin, password: .*\n`)
+
+// start runs the binary with args (plus --addr 127.0.0.1:0) and waits until its whole banner is
+// out: where it listens and the credentials it generated.
 func start(t *testing.T, args ...string) *proc {
 	t.Helper()
+	return startIn(t, binPath, "", args...)
+}
+
+// startIn is start for the program bin, run in dir ("": the test's directory).
+func startIn(t *testing.T, bin, dir string, args ...string) *proc {
+	t.Helper()
 	p := &proc{stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan struct{})}
-	p.cmd = exec.Command(binPath, append([]string{"--addr", "127.0.0.1:0"}, args...)...)
+	p.cmd = exec.Command(bin, append([]string{"--addr", "127.0.0.1:0"}, args...)...)
 	p.cmd.Env = cleanEnv()
+	p.cmd.Dir = dir
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	go func() { p.exit = p.cmd.Wait(); close(p.done) }()
 	t.Cleanup(func() { p.kill() })
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if m := bannerURL.FindStringSubmatch(p.stdout.String()); m != nil {
-			p.url = m[1]
-			if m := bannerToken.FindStringSubmatch(p.stdout.String()); m != nil {
-				p.token = m[1]
-			}
-			return p
+	out := p.waitOutput(t, p.stdout, bannerEnd, 10*time.Second)
+	m := bannerURL.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("the banner names no URL:\n%s", out)
+	}
+	p.url = m[1]
+	if m := bannerToken.FindStringSubmatch(out); m != nil {
+		p.token = m[1]
+	}
+	return p
+}
+
+// waitOutput waits until buf, one of the process's outputs, holds a match of re, and returns
+// all of it then. Every test that reads a process's output waits this way for the line it
+// needs: output arrives in pieces, and one look may come too early.
+func (p *proc) waitOutput(t *testing.T, buf *syncBuffer, re *regexp.Regexp, within time.Duration) string {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		if out := buf.String(); re.MatchString(out) {
+			return out
 		}
 		select {
-		case <-p.done:
-			t.Fatalf("pocketforge exited: %v\nstdout: %s\nstderr: %s", p.exit, p.stdout, p.stderr)
+		case <-p.done: // the output is complete once Wait returned
+			if out := buf.String(); re.MatchString(out) {
+				return out
+			}
+			t.Fatalf("pocketforge exited (%v) before its output showed %q\nstdout: %s\nstderr: %s", p.exit, re, p.stdout, p.stderr)
 		case <-time.After(5 * time.Millisecond):
 		}
+		if time.Now().After(deadline) {
+			t.Fatalf("output never showed %q in %v\nstdout: %s\nstderr: %s", re, within, p.stdout, p.stderr)
+		}
 	}
-	t.Fatalf("pocketforge did not listen in 10 s\nstdout: %s\nstderr: %s", p.stdout, p.stderr)
-	return nil
 }
 
 // waitReady polls /_appliance/readyz until it answers 200.
@@ -186,11 +215,5 @@ func newRequest(method, url, token, body string) (*http.Request, error) {
 // waitLog waits until the process's log (flushed every 100 ms) contains s.
 func (p *proc) waitLog(t *testing.T, s string) string {
 	t.Helper()
-	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if log := p.stderr.String(); strings.Contains(log, s) {
-			return log
-		}
-	}
-	t.Fatalf("log never showed %q:\n%s", s, p.stderr)
-	return ""
+	return p.waitOutput(t, p.stderr, regexp.MustCompile(regexp.QuoteMeta(s)), 10*time.Second)
 }

@@ -3,6 +3,9 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
 
 	"go.etcd.io/bbolt"
 )
@@ -69,4 +72,65 @@ func IndexedRecords[T any](tx *bbolt.Tx, index string, parent []byte, records st
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// IndexedPage is IndexedRecords for one page: it counts parent's index entries (keys only, no
+// record read) and decodes only the records of the entries [from, to) that window picks for
+// that total — a listing in index order then costs one walk over keys plus one page of records,
+// however many records the parent has, where IndexedRecords decodes them all. window is
+// called with the total; it may be called first with a provisional total (an upper bound) so that
+// the page's records are read in the same walk, and again with the real one.
+func IndexedPage[T any](tx *bbolt.Tx, index string, parent []byte, records string, window func(total int) (from, to int)) ([]T, int, error) {
+	b, err := Bucket(tx, index)
+	if err != nil {
+		return nil, 0, err
+	}
+	rb, err := Bucket(tx, records)
+	if err != nil {
+		return nil, 0, err
+	}
+	prefix := IndexKey(parent, nil)
+	// The page's span for a list long enough to hold it: right unless the list is shorter than
+	// its start (window then answers another page, the last, read by a second walk).
+	wantFrom, wantTo := window(math.MaxInt / 2)
+	var out []T
+	read := func(from, to int) (int, error) {
+		out = make([]T, 0, max(0, min(to-from, 1024)))
+		n := 0
+		c := b.Cursor()
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+			if n >= from && n < to {
+				v, err := decode[T](rb, records, k[len(prefix):])
+				if err != nil {
+					return 0, err
+				}
+				out = append(out, v)
+			}
+			n++
+		}
+		return n, nil
+	}
+	total, err := read(wantFrom, wantTo)
+	if err != nil {
+		return nil, 0, err
+	}
+	if from, to := window(total); from != wantFrom || to != min(wantTo, total) {
+		if _, err := read(from, to); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, total, nil
+}
+
+// decode reads and decodes the value under key of the records bucket b (named name for errors).
+func decode[T any](b *bbolt.Bucket, name string, key []byte) (T, error) {
+	var v T
+	data := b.Get(key)
+	if data == nil {
+		return v, fmt.Errorf("%s %q: %w", name, key, ErrNotFound)
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return v, fmt.Errorf("%s %q: decode: %w", name, key, err)
+	}
+	return v, nil
 }

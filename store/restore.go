@@ -48,8 +48,13 @@ func (db *DB) Restore(r io.Reader, limit int64) (RestoreInfo, error) {
 }
 
 // RestoreFile is Restore from a snapshot file on disk (the CLI's import). The file is opened
-// read-only and left as it is.
+// read-only and left as it is. The whole file is checked before anything is replaced: first its
+// structure, read without a memory map (CheckSnapshotFile), then bbolt's own consistency check; a
+// damaged file is refused as ErrNotPocketforge and the live data stays as it was.
 func (db *DB) RestoreFile(path string) (info RestoreInfo, err error) {
+	if err := CheckSnapshotFile(path); err != nil {
+		return info, err
+	}
 	src, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true, Timeout: time.Second})
 	if err != nil {
 		return info, fmt.Errorf("snapshot: %w (%v)", ErrNotPocketforge, err)
@@ -59,6 +64,9 @@ func (db *DB) RestoreFile(path string) (info RestoreInfo, err error) {
 		return src.View(func(stx *bbolt.Tx) error {
 			v, err := fileVersion(stx, "snapshot")
 			if err != nil {
+				return err
+			}
+			if err := checkConsistency(stx); err != nil {
 				return err
 			}
 			info.SchemaVersion = v
@@ -74,6 +82,21 @@ func (db *DB) RestoreFile(path string) (info RestoreInfo, err error) {
 		})
 	})
 	return info, err
+}
+
+// checkConsistency runs bbolt's check over the whole snapshot and returns its first finding (the
+// check goes on to the end, so its goroutine is never left blocked).
+func checkConsistency(tx *bbolt.Tx) error {
+	var first error
+	for err := range tx.Check() {
+		if first == nil {
+			first = err
+		}
+	}
+	if first != nil {
+		return fmt.Errorf("snapshot: %w (damaged: %v)", ErrNotPocketforge, first)
+	}
+	return nil
 }
 
 // guardDamage runs fn, which reads a snapshot through bbolt's memory map, and turns the faults a

@@ -331,6 +331,7 @@ func TestPatterns(t *testing.T) {
 		{"PUT: text after the root", req("PUT", pat+"/pocket", asAlice, "<pattern/>junk"), code(400, "validation_failed")},
 		{"PUT: mismatched tags", req("PUT", pat+"/pocket", asAlice, "<pattern><a></b></pattern>"), code(400, "validation_failed")},
 		{"PUT: bad name", req("PUT", pat+"/.hidden", asAlice, doc), code(400, "invalid_filename")},
+		{"PUT: a name that is not UTF-8", req("PUT", pat+"/p%FF", asAlice, doc), code(400, "invalid_filename", "not UTF-8")},
 		{"PUT: unknown project", req("PUT", "/source/nope/_pattern/x", asAdmin, doc), code(404, "unknown_project")},
 		{"PUT", req("PUT", pat+"/pocket", asAlice, doc), ok},
 		{"PUT another", req("PUT", pat+"/_meta", asAdmin, "<pattern/>"), ok},
@@ -389,4 +390,29 @@ func checkNo500(t *testing.T, e *env, r apitest.Request) {
 	if got.Status >= 500 || got.Status < 200 {
 		t.Errorf("%s %s: %d\n%s", r.Method, r.Path, got.Status, got.Body)
 	}
+}
+
+// TestMetaBounds: a meta carrying more entries than metadoc's bounds (the 200,000 <person>
+// document of issue 13 took 3.4 s) is refused with validation_failed naming the element and the
+// bound, and so is a file list of too many entries; the bound is checked while decoding.
+func TestMetaBounds(t *testing.T) {
+	e := newEnv(t)
+	persons := `<project name="home:alice:many"><title>T</title><description/>` +
+		strings.Repeat(`<person userid="bob" role="bugowner"/>`, 100000) + `</project>` // the test app's body limit is 4 MB
+	groups := `<project name="home:alice:many"><title>T</title><description/>` +
+		strings.Repeat(`<group groupid="g" role="reviewer"/>`, 1001) + `</project>`
+	pkgPersons := `<package name="many" project="home:alice"><title>T</title><description/>` +
+		strings.Repeat(`<person userid="bob" role="maintainer"/>`, 10001) + `</package>`
+	list := `<directory>` + strings.Repeat(`<entry name="f" md5="d41d8cd98f00b204e9800998ecf8427e"/>`, 10001) + `</directory>`
+	e.run(t, []scenario{
+		{"100,000 persons", req("PUT", "/source/home:alice:many/_meta", asAlice, persons),
+			code(400, "validation_failed", "more than 10000 &lt;person&gt; elements")},
+		{"not created", req("GET", "/source/home:alice:many/_meta", asAlice, ""), code(404, "unknown_project")},
+		{"1,001 groups", req("PUT", "/source/home:alice:many/_meta", asAlice, groups),
+			code(400, "validation_failed", "more than 1000 &lt;group&gt; elements")},
+		{"a package's persons", req("PUT", "/source/home:alice/many/_meta", asAlice, pkgPersons),
+			code(400, "validation_failed", "more than 10000 &lt;person&gt;")},
+		{"a file list of 10,001 entries", req("POST", "/source/home:alice/x?cmd=commitfilelist", asAlice, list),
+			code(400, "validation_failed", "more than 10000 &lt;entry&gt;")},
+	})
 }

@@ -1,12 +1,13 @@
 package buildapi
 
 import (
-	"encoding/xml"
+	"errors"
 	"slices"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
@@ -57,10 +58,15 @@ type fileListXML struct {
 	} `xml:"entry"`
 }
 
-// parseFileList reads a commitfilelist body (buildsvc.FileList checks the entries).
+// parseFileList reads a commitfilelist body within metadoc's bounds (buildsvc.FileList checks
+// the entries).
 func parseFileList(body []byte) ([]buildstore.FileEntry, error) {
 	var d fileListXML
-	if err := xml.Unmarshal(body, &d); err != nil {
+	if err := metadoc.Unmarshal(body, &d); err != nil {
+		var tooMany *metadoc.TooManyError
+		if errors.As(err, &tooMany) {
+			return nil, buildsvc.Invalid("file list", "%v", err)
+		}
 		return nil, buildsvc.BadRequest("invalid_xml", "the file list is not a <directory> document: %v", err)
 	}
 	files := make([]buildstore.FileEntry, 0, len(d.Entries))

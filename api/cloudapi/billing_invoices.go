@@ -62,13 +62,15 @@ var (
 	invoiceItemFields = listing.Fields[cloudstore.InvoiceItem]{}
 )
 
-// listInvoices lists the caller's invoices, oldest first (the order of every cloud list).
+// listInvoices lists the caller's invoices, oldest first (the order of every cloud list): the
+// index order, so only the page's invoices are decoded.
 func (a *api) listInvoices(c *fiber.Ctx) error {
-	list, err := a.Cloud.Invoices(callerOf(c).User.AccountID)
-	if err != nil {
-		return err
-	}
-	return renderList(c, list, invoiceFields, viewInvoice)
+	account := callerOf(c).User.AccountID
+	return renderPaged(c, invoiceFields, viewInvoice,
+		func(w func(int) (int, int)) ([]cloudstore.Invoice, int, error) {
+			return a.Cloud.InvoicesPage(account, w)
+		},
+		func() ([]cloudstore.Invoice, error) { return a.Cloud.Invoices(account) })
 }
 
 // callerInvoice reads the caller's invoice named in the path.

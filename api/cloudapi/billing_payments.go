@@ -26,12 +26,15 @@ func viewPayment(p cloudstore.Payment) paymentView {
 // paymentFields: the reference marks no Payment field filterable.
 var paymentFields = listing.Fields[cloudstore.Payment]{}
 
+// listPayments lists the caller's payments, oldest first: the index order, so only the page's
+// payments are decoded.
 func (a *api) listPayments(c *fiber.Ctx) error {
-	list, err := a.Cloud.Payments(callerOf(c).User.AccountID)
-	if err != nil {
-		return err
-	}
-	return renderList(c, list, paymentFields, viewPayment)
+	account := callerOf(c).User.AccountID
+	return renderPaged(c, paymentFields, viewPayment,
+		func(w func(int) (int, int)) ([]cloudstore.Payment, int, error) {
+			return a.Cloud.PaymentsPage(account, w)
+		},
+		func() ([]cloudstore.Payment, error) { return a.Cloud.Payments(account) })
 }
 
 func (a *api) getPayment(c *fiber.Ctx) error {

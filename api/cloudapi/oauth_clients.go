@@ -45,12 +45,15 @@ var clientFields = listing.Fields[cloudstore.Client]{
 	"public": func(c cloudstore.Client) any { return c.Public },
 }
 
+// listClients lists the caller's OAuth clients in id order, the index order: without a filter
+// only the page's clients are decoded.
 func (a *api) listClients(c *fiber.Ctx) error {
-	list, err := a.Cloud.AccountClients(callerOf(c).User.AccountID)
-	if err != nil {
-		return err
-	}
-	return renderList(c, list, clientFields, a.viewClient)
+	account := callerOf(c).User.AccountID
+	return renderPaged(c, clientFields, a.viewClient,
+		func(w func(int) (int, int)) ([]cloudstore.Client, int, error) {
+			return a.Cloud.AccountClientsPage(account, w)
+		},
+		func() ([]cloudstore.Client, error) { return a.Cloud.AccountClients(account) })
 }
 
 func (a *api) getClient(c *fiber.Ctx) error {

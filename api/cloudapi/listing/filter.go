@@ -60,12 +60,18 @@ func (f *Filter[T]) Match(item T) bool {
 	return f == nil || f.root.eval(item)
 }
 
+// Trivial reports whether the filter neither tests nor orders (no X-Filter, "{}"): the list is
+// then its input, unchanged, and a caller may page it without loading what the page does not show.
+func (f *Filter[T]) Trivial() bool {
+	return f == nil || f.orderBy == nil && f.root.kind == nodeAnd && len(f.root.kids) == 0
+}
+
 // Apply returns the items that match, sorted by +order_by/+order when the filter names them
 // (a stable sort: equal keys keep their input order; without +order_by the input order is kept).
 // It never modifies items, which may be shared with a cache; without a condition or an order it
 // returns items itself rather than a copy.
 func (f *Filter[T]) Apply(items []T) []T {
-	if f == nil || f.orderBy == nil && f.root.kind == nodeAnd && len(f.root.kids) == 0 {
+	if f.Trivial() {
 		return items // no condition, no order: nothing to copy (the input is not modified)
 	}
 	out := make([]T, 0, len(items))
