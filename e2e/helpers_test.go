@@ -37,8 +37,14 @@ var bannerToken = regexp.MustCompile(`bootstrap token \(.*\): ([0-9a-f]{64})`)
 // start runs the binary with args (plus --addr 127.0.0.1:0) and waits until it listens.
 func start(t *testing.T, args ...string) *proc {
 	t.Helper()
-	p := &proc{stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan struct{})}
-	p.cmd = exec.Command(binPath, append([]string{"--addr", "127.0.0.1:0"}, args...)...)
+	return startCmd(t, exec.Command(binPath, append([]string{"--addr", "127.0.0.1:0"}, args...)...))
+}
+
+// startCmd runs cmd (the binary, perhaps under a wrapper such as a shell setting limits) like
+// start does.
+func startCmd(t *testing.T, cmd *exec.Cmd) *proc {
+	t.Helper()
+	p := &proc{cmd: cmd, stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan struct{})}
 	p.cmd.Env = cleanEnv()
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
 	if err := p.cmd.Start(); err != nil {
