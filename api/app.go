@@ -56,6 +56,7 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		ErrorHandler:          renderError,
 		JSONEncoder:           kit.MarshalJSON,
 	})
+	harden(app, cfg, d)
 	app.Use(front(d))
 	externalURL := func() string { return d.ExternalURL }
 	if d.Cloud == nil {

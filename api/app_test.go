@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"encoding/base64"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -97,6 +98,9 @@ func (e *env) do(t testing.TB, c call) (apitest.Response, string) {
 	return got, got.Body
 }
 
+// adminBasic signs in to the build API as the demo's Admin (the appliance's admin password).
+var adminBasic = "Basic " + base64.StdEncoding.EncodeToString([]byte("Admin:admin-pass"))
+
 func (e *env) run(t *testing.T, calls []call) {
 	t.Helper()
 	for _, c := range calls {
@@ -115,17 +119,28 @@ func TestErrorFormats(t *testing.T) {
 		{name: "cloud 404", path: "/v4/nothing", wantStatus: 404,
 			wantExact: `{"errors":[{"reason":"Not found"}]}`, wantHeader: map[string]string{"Content-Type": "application/json"}},
 		{name: "cloud beta 404", path: "/v4beta/account/maintenance/x", wantStatus: 404, wantExact: `{"errors":[{"reason":"Not found"}]}`},
-		{name: "oauth 404", method: "POST", path: "/oauth/nothing", wantStatus: 404, wantBody: []string{`"errors"`}},
-		{name: "build 404", path: "/statistics/nothing", wantStatus: 404,
+		{name: "oauth 404", method: "POST", path: "/oauth/nothing", wantStatus: 404,
+			wantExact:  `{"error":"invalid_request","error_description":"Not Found"}`,
+			wantHeader: map[string]string{"Content-Type": "application/json", "Cache-Control": "no-store"}},
+		{name: "oauth wrong method", method: "PUT", path: "/oauth/token", wantStatus: 405,
+			wantExact: `{"error":"invalid_request","error_description":"Method Not Allowed"}`},
+		{name: "build path without credentials", path: "/statistics/nothing", wantStatus: 401,
+			wantBody:   []string{`<status code="authentication_required">`},
+			wantHeader: map[string]string{"WWW-Authenticate": `Basic realm="API login"`}},
+		{name: "build wrong method without credentials", method: "PATCH", path: "/source", wantStatus: 401,
+			wantHeader: map[string]string{"WWW-Authenticate": `Basic realm="API login"`}},
+		{name: "build wrong method", method: "PATCH", path: "/source", auth: adminBasic, wantStatus: 405,
+			wantBody: []string{`<status code="method_not_allowed">`}},
+		{name: "build 404", path: "/statistics/nothing", auth: adminBasic, wantStatus: 404,
 			wantBody:   []string{`<status code="not_found">`, "<summary>"},
 			wantHeader: map[string]string{"X-Opensuse-Errorcode": "not_found", "Content-Type": "application/xml; charset=utf-8"}},
-		{name: "build root path 404", path: "/about/x", wantStatus: 404, wantBody: []string{"<status"}},
+		{name: "build root path 404", path: "/about/x", auth: adminBasic, wantStatus: 404, wantBody: []string{"<status"}},
 		{name: "explorer 404", path: "/api/products/none", wantStatus: 404, wantExact: `{"error":"Not Found"}`},
 		{name: "badge 404", path: "/badge/x.svg", wantStatus: 404, wantBody: []string{`"error"`}},
 		{name: "v4 lookalike is not cloud", path: "/v4x", wantStatus: 404, wantExact: `{"error":"Not Found"}`},
 		{name: "cloud panic", path: "/v4/test-panic", wantStatus: 500,
 			wantBody: []string{`{"errors":[{"reason":"internal error (request id `}, notInBody: []string{"boom", "goroutine"}},
-		{name: "build panic", path: "/statistics/test-panic", wantStatus: 500,
+		{name: "build panic", path: "/statistics/test-panic", auth: adminBasic, wantStatus: 500,
 			wantBody: []string{`<status code="internal_error">`}, notInBody: []string{"boom"}},
 	})
 }

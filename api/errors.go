@@ -16,17 +16,23 @@ type area struct {
 	name     string
 	prefixes []string
 	render   func(c *fiber.Ctx, err error) error
+	// authFirst says the API's routes authenticate on the request's head and read the body
+	// themselves once the credentials are good (kit.ReadBody in their auth middleware); for
+	// every other area the front middleware reads it before routing.
+	authFirst bool
 }
 
 // areas decides which API a path belongs to, so that every error — a handler's, fiber's 404 and
 // 405, a body over the limit, a panic — is answered in that API's own format: JSON errors under
-// /v4, a <status> document under /source, {"error"} under /api.
+// /v4, a <status> document under /source, {"error"} under /api, the OAuth error object under
+// /oauth (before the cloud, which lists /oauth among its prefixes too).
 var areas = []area{
-	{"appliance", []string{"/_appliance"}, kit.RenderSimple},
-	{"cloud", cloudapi.Prefixes, cloudapi.RenderError},
-	{"build", buildapi.Prefixes, buildapi.RenderError},
-	{"explorer", explorerapi.Prefixes, explorerapi.RenderError},
-	{"deploy", deploy.Prefixes, deploy.RenderError},
+	{"appliance", []string{"/_appliance"}, kit.RenderSimple, true},
+	{"cloud", cloudapi.OAuthPrefixes, cloudapi.RenderOAuthError, false}, // the cloud's login server
+	{"cloud", cloudapi.Prefixes, cloudapi.RenderError, true},
+	{"build", buildapi.Prefixes, buildapi.RenderError, true},
+	{"explorer", explorerapi.Prefixes, explorerapi.RenderError, false},
+	{"deploy", deploy.Prefixes, deploy.RenderError, false},
 }
 
 // other serves paths no API owns (the web interface's, later).

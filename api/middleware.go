@@ -15,22 +15,29 @@ import (
 
 // front is the one middleware in front of every route. It gives the request its id, turns a panic
 // into a 500 in the API's format (the stack goes to the log with the id, never to the client),
-// holds API traffic back with 503 until the appliance is ready, renders errors itself so that the
-// final status is known, then writes the access-log line and the journal entry. One function, so
-// the per-request cost is one closure call.
+// holds API traffic back with 503 until the appliance is ready, reads the body for the APIs that
+// do not authenticate first, renders errors itself so that the final status is known, settles a
+// body nobody read, then writes the access-log line and the journal entry. One function, so the
+// per-request cost is one closure call.
 func front(d Deps) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		start := time.Now()
 		id := kit.SetRequestID(c)
 		ar := areaOf(c.Path())
 		if err := guarded(c, d, ar, id); err != nil {
-			if rerr := ar.render(c, err); rerr != nil {
-				d.Log.Error("rendering an error failed", "request_id", id, "err", rerr)
-				c.Status(http.StatusInternalServerError)
-			}
+			answer(c, d, ar, id, err)
 		}
+		kit.DrainBody(c)
 		record(c, d, ar, id, time.Since(start))
 		return nil
+	}
+}
+
+// answer renders err in ar's format; should that fail, a bare 500.
+func answer(c *fiber.Ctx, d Deps, ar *area, id string, err error) {
+	if rerr := ar.render(c, err); rerr != nil {
+		d.Log.Error("rendering an error failed", "request_id", id, "err", rerr)
+		c.Status(http.StatusInternalServerError)
 	}
 }
 
@@ -46,6 +53,11 @@ func guarded(c *fiber.Ctx, d Deps, ar *area, id string) (err error) {
 	if ar.name != "appliance" && !d.Ready.Ready() {
 		c.Set(fiber.HeaderRetryAfter, "1")
 		return kit.Errorf(http.StatusServiceUnavailable, "pocketforge is starting; try again in a moment")
+	}
+	if !ar.authFirst {
+		if err := kit.ReadBody(c); err != nil {
+			return err
+		}
 	}
 	return c.Next()
 }

@@ -39,6 +39,10 @@ type Config struct {
 	BodyLimit       int64          // --body-limit: largest accepted request body, in bytes
 	SourceFileLimit int64          // --source-file-limit: largest source file of a build-service package, in bytes
 	ShutdownTimeout time.Duration  // --shutdown-timeout: grace period for in-flight requests
+	HeadTimeout     time.Duration  // --head-timeout: time a client has to send a request's head
+	MinUploadRate   int64          // --min-upload-rate: slowest accepted body upload, bytes per second
+	MaxConns        int            // --max-conns: connections served at once; more are refused with 503
+	MaxConnsPerIP   int            // --max-conns-per-ip: connections from one client IP at once, 0 = no cap
 	JournalSize     int            // --journal-size: request-journal capacity, 0 disables it
 	BatchDelay      time.Duration  // --batch-delay: bbolt group-commit delay when writes overlap
 	CloudRateScale  float64        // --cloud-rate-scale: factor on the cloud API's rate limits, 0 = off

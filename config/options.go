@@ -102,6 +102,28 @@ var options = []option{
 			return
 		},
 		get: func(c *Config) string { return c.ShutdownTimeout.String() }},
+	{name: "head-timeout", def: "20s",
+		usage: "how long a client may take to send a request's head (request line and headers), a `duration` (0 < d <= 10m); slower connections are cut off",
+		set: func(c *Config, s string) (err error) {
+			c.HeadTimeout, err = parseDuration(s, 10*time.Minute)
+			return
+		},
+		get: func(c *Config) string { return c.HeadTimeout.String() }},
+	{name: "min-upload-rate", def: "64KiB",
+		usage: "slowest accepted upload, a `size` per second (1KiB..1GiB): a body of n bytes must arrive within --head-timeout + n / rate (a chunked body: --body-limit / rate)",
+		set: func(c *Config, s string) (err error) {
+			c.MinUploadRate, err = parseSizeRange(s, kib, gib)
+			return
+		},
+		get: func(c *Config) string { return formatSize(c.MinUploadRate) }},
+	{name: "max-conns", def: "4096",
+		usage: "how many connections are served at once, a `count` (16..1000000); more are answered 503 and closed (keep it below the open-file limit)",
+		set:   func(c *Config, s string) (err error) { c.MaxConns, err = parseIntRange(s, 16, 1000000); return },
+		get:   func(c *Config) string { return strconv.Itoa(c.MaxConns) }},
+	{name: "max-conns-per-ip", def: "512",
+		usage: "how many connections one client IPv4 address may hold at once, a `count` (0..1000000, 0: no cap); more are answered 429 and closed",
+		set:   func(c *Config, s string) (err error) { c.MaxConnsPerIP, err = parseIntRange(s, 0, 1000000); return },
+		get:   func(c *Config) string { return strconv.Itoa(c.MaxConnsPerIP) }},
 	{name: "journal-size", def: "1000",
 		usage: "how many recent requests /_appliance/requests keeps, a `count` (0..100000, 0 disables)",
 		set:   func(c *Config, s string) (err error) { c.JournalSize, err = parseIntRange(s, 0, 100000); return },

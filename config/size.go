@@ -70,6 +70,18 @@ func parseBodyLimit(s string) (int64, error) {
 	return n, nil
 }
 
+// parseSizeRange parses a size within lo..hi bytes.
+func parseSizeRange(s string, lo, hi int64) (int64, error) {
+	n, err := parseSize(s)
+	if err != nil {
+		return 0, err
+	}
+	if n < lo || n > hi {
+		return 0, fmt.Errorf("out of range %s..%s", formatSize(lo), formatSize(hi))
+	}
+	return n, nil
+}
+
 // formatSize renders n with the largest unit that divides it exactly, so the start-up log
 // shows "256MiB" rather than "268435456" and the text parses back to the same number.
 func formatSize(n int64) string {

@@ -48,10 +48,17 @@ func start(t *testing.T, args ...string) *proc {
 // startIn is start for the program bin, run in dir ("": the test's directory).
 func startIn(t *testing.T, bin, dir string, args ...string) *proc {
 	t.Helper()
-	p := &proc{stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan struct{})}
-	p.cmd = exec.Command(bin, append([]string{"--addr", "127.0.0.1:0"}, args...)...)
+	cmd := exec.Command(bin, append([]string{"--addr", "127.0.0.1:0"}, args...)...)
+	cmd.Dir = dir
+	return startCmd(t, cmd)
+}
+
+// startCmd runs cmd (the binary, perhaps under a wrapper such as a shell setting limits) like
+// start does.
+func startCmd(t *testing.T, cmd *exec.Cmd) *proc {
+	t.Helper()
+	p := &proc{cmd: cmd, stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan struct{})}
 	p.cmd.Env = cleanEnv()
-	p.cmd.Dir = dir
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)

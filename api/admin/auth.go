@@ -23,7 +23,7 @@ func (h *handlers) requireToken(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="pocketforge appliance", error="invalid_token"`)
 		return kit.Errorf(http.StatusUnauthorized, "invalid bootstrap token")
 	}
-	return c.Next()
+	return kit.WithBody(c) // a snapshot upload is read only once the token is good
 }
 
 // bearer extracts the token of an "Authorization: Bearer <token>" header (scheme case-insensitive).

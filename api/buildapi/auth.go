@@ -43,7 +43,9 @@ func personOf(c *fiber.Ctx) buildstore.Person {
 // cookie of theirs is ignored, so osc falls back to Basic and hears why). Any other scheme
 // (Token, Bearer) is not a credential here: tokens only sign in at /trigger (trigger.go).
 // bcrypt runs once per credential: a verified one is remembered together with the password
-// hash it matched, so a password change (a new hash) ends the memory.
+// hash it matched, so a password change (a new hash) ends the memory. Only the request's head
+// is looked at: the body is read (kit.WithBody) once the person may go on, so an upload without
+// good credentials is refused before a byte of it is read.
 func (a *api) authenticated(c *fiber.Ctx) error {
 	c.Set("X-Opensuse-APIVersion", APIVersion)
 	if login, ok := a.sessions.get(c.Cookies(sessionCookie), a.Clock.Now()); ok {
@@ -52,7 +54,7 @@ func (a *api) authenticated(c *fiber.Ctx) error {
 			if err := a.guardProject(c, p); err != nil {
 				return err
 			}
-			return c.Next()
+			return kit.WithBody(c)
 		}
 	}
 	login, password, ok := basicAuth(c.Get(fiber.HeaderAuthorization))
@@ -72,7 +74,7 @@ func (a *api) authenticated(c *fiber.Ctx) error {
 	if err := a.guardProject(c, p); err != nil {
 		return err
 	}
-	return c.Next()
+	return kit.WithBody(c)
 }
 
 // challenge is the 401 with the Basic challenge osc waits for before it sends credentials.

@@ -30,15 +30,17 @@ type status struct {
 // defaultCodes names the code of an error that carries none, by HTTP status (the build service's
 // own names where it has one: authentication_required, not_found).
 var defaultCodes = map[int]string{
-	http.StatusBadRequest:            "bad_request",
-	http.StatusUnauthorized:          "authentication_required",
-	http.StatusForbidden:             "forbidden",
-	http.StatusNotFound:              "not_found",
-	http.StatusMethodNotAllowed:      "method_not_allowed",
-	http.StatusConflict:              "conflict",
-	http.StatusRequestEntityTooLarge: "request_too_large",
-	http.StatusTooManyRequests:       "too_many_requests",
-	http.StatusServiceUnavailable:    "service_unavailable",
+	http.StatusBadRequest:                  "bad_request",
+	http.StatusUnauthorized:                "authentication_required",
+	http.StatusForbidden:                   "forbidden",
+	http.StatusNotFound:                    "not_found",
+	http.StatusMethodNotAllowed:            "method_not_allowed",
+	http.StatusRequestTimeout:              "request_timeout",
+	http.StatusConflict:                    "conflict",
+	http.StatusRequestEntityTooLarge:       "request_too_large",
+	http.StatusTooManyRequests:             "too_many_requests",
+	http.StatusRequestHeaderFieldsTooLarge: "request_header_fields_too_large",
+	http.StatusServiceUnavailable:          "service_unavailable",
 }
 
 // RenderError writes err as <status code="…"><summary>…</summary></status> with the code also in

@@ -4,11 +4,12 @@ import (
 	"encoding/xml"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/api/kit"
 )
 
 // bindPeople registers persons, their tokens, and groups.
 func (a *api) bindPeople(r fiber.Router) {
-	r.Post("/person", a.registerPerson) // no sign-in: a newcomer registers
+	r.Post("/person", kit.WithBody, a.registerPerson) // no sign-in: a newcomer registers
 	a.get(r, "/person/:login", a.getPerson)
 	r.Put("/person/:login", a.authenticated, a.putPerson)
 	r.Post("/person/:login", a.authenticated, a.personCommand)

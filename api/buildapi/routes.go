@@ -20,6 +20,27 @@ func Bind(app fiber.Router, d Deps) {
 	a.bindFiles(app)
 	a.bindSearch(app)
 	a.bindTrigger(app)
+	// Last: a path no route above took still needs credentials before it hears 404 or 405, so
+	// that without them every build path answers the Basic challenge osc waits for, whether or
+	// not the appliance serves it yet; under /trigger, where a token is the only credential,
+	// the token routes' own refusal.
+	for _, p := range Prefixes {
+		if p == "/trigger" {
+			app.Use(p, a.tokenPresented)
+			continue
+		}
+		app.Use(p, a.authenticated)
+	}
+}
+
+// tokenPresented lets a request on to 404 or 405 only with a Token header; the token itself is
+// checked by the routes that use it, and there are none here.
+func (a *api) tokenPresented(c *fiber.Ctx) error {
+	c.Set("X-Opensuse-APIVersion", APIVersion)
+	if _, ok := tokenFromHeader(c.Get(fiber.HeaderAuthorization)); !ok {
+		return errNoTokenHeader
+	}
+	return c.Next()
 }
 
 // get registers an authenticated GET route.

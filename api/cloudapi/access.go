@@ -51,7 +51,8 @@ var (
 )
 
 // guard returns the middleware that enforces a: CORS headers, authentication (401), rate limits
-// (429), scopes and grants (403). Authentication only reads the store.
+// (429), scopes and grants (403), and then reads the request's body (kit.ReadBody): a request
+// refused on its head never has its body read. Authentication only reads the store.
 func (a *api) guard(method, pattern string, acc access) fiber.Handler {
 	level := acc.level
 	if level == "" {
@@ -76,7 +77,7 @@ func (a *api) guard(method, pattern string, acc access) fiber.Handler {
 			if err := a.limit(c, "ip:"+c.IP(), own); err != nil {
 				return err
 			}
-			return c.Next()
+			return kit.WithBody(c)
 		}
 		cl, err := a.authenticate(c)
 		if err != nil {
@@ -92,6 +93,9 @@ func (a *api) guard(method, pattern string, acc access) fiber.Handler {
 			return kit.Errorf(http.StatusForbidden, "Unauthorized")
 		}
 		c.Locals(localCaller, cl)
+		if err := kit.ReadBody(c); err != nil { // only now: a refused request's body is never read
+			return err
+		}
 		if acc.deprecated {
 			return deprecate(c)
 		}
