@@ -35,6 +35,7 @@ func (s *Service) EnsureIndex(force bool) error {
 			})
 		})
 	}, gen)
+	s.answers.clear() // answers found with the old index may differ from the new one's
 	if err == nil && s.Log != nil {
 		s.Log.Info("explorer search index rebuilt", "keys", n, "generation", gen, "ms", time.Since(started).Milliseconds())
 	}

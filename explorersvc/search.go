@@ -22,6 +22,7 @@ type Entry struct {
 // once.
 type resolver struct {
 	tx       *bbolt.Tx
+	packages *explorerstore.PackageReader
 	products map[string]*explorerstore.Product
 }
 
@@ -38,7 +39,7 @@ func (r *resolver) product(full string) *explorerstore.Product {
 }
 
 func (r *resolver) entry(ref explorerstore.Ref) (Entry, bool) {
-	pk, err := explorerstore.GetPackage(r.tx, ref)
+	pk, err := r.packages.Get(ref)
 	if err != nil {
 		return Entry{}, false
 	}
@@ -79,7 +80,9 @@ func (r *resolver) entries(refs []explorerstore.Ref) []Entry {
 
 // view runs fn with a resolver in one read transaction.
 func (s *Service) view(fn func(r *resolver) error) error {
-	return s.Store.View(func(tx *bbolt.Tx) error { return fn(&resolver{tx: tx, products: map[string]*explorerstore.Product{}}) })
+	return s.Store.View(func(tx *bbolt.Tx) error {
+		return fn(&resolver{tx: tx, packages: explorerstore.NewPackageReader(tx), products: map[string]*explorerstore.Product{}})
+	})
 }
 
 // maxKeyRetries bounds how often keysThenView asks the index again because an import switched
@@ -93,9 +96,9 @@ const maxKeyRetries = 10
 // again; so every answer shows each product as one version, whole. Imports are seconds apart,
 // but a machine under load can let them overtake a search again and again: after
 // maxKeyRetries the search takes the import lock, so no import can switch the store between
-// its keys and its records (only a wholesale data replacement could, and that answer is taken
-// as it is).
-func (s *Service) keysThenView(keys func() ([]string, error), fn func(r *resolver, keys []string) error) error {
+// its keys and its records. exact is false only when even then the generation moved (a
+// wholesale data replacement): that answer is given as it is and not cached.
+func (s *Service) keysThenView(keys func() ([]string, error), fn func(r *resolver, keys []string) error) (exact bool, err error) {
 	for attempt := 0; ; attempt++ {
 		if attempt == maxKeyRetries {
 			s.mu.Lock()
@@ -105,37 +108,35 @@ func (s *Service) keysThenView(keys func() ([]string, error), fn func(r *resolve
 		_ = s.Store.View(func(tx *bbolt.Tx) error { before = explorerstore.Generation(tx); return nil })
 		ks, err := keys()
 		if err != nil {
-			return err
+			return false, err
 		}
 		stale := false
 		err = s.view(func(r *resolver) error {
-			if explorerstore.Generation(r.tx) != before && attempt < maxKeyRetries {
-				stale = true
-				return nil
+			if explorerstore.Generation(r.tx) != before {
+				exact = false
+				if attempt < maxKeyRetries {
+					stale = true
+					return nil
+				}
+			} else {
+				exact = true
 			}
 			return fn(r, ks)
 		})
 		if err != nil || !stale {
-			return err
+			return exact, err
 		}
 	}
 }
 
-// search asks the index for keys and resolves the packages lookup finds under them (see
-// keysThenView).
-func (s *Service) search(keys func() ([]string, error), lookup func(*bbolt.Tx, string) ([]explorerstore.Ref, error)) ([]Entry, error) {
-	var list []Entry
-	err := s.keysThenView(keys, func(r *resolver, ks []string) error {
-		var refs []explorerstore.Ref
-		for _, k := range ks {
-			more, err := lookup(r.tx, k)
-			if err != nil {
-				return err
-			}
-			refs = append(refs, more...)
-		}
-		list = r.entries(refs)
+// search asks the index for keys and resolves the packages indexed under them in the store's
+// index bucket (store.ExplorerByName or ExplorerByVCS; see keysThenView). It returns the
+// content version it resolved them at (see contentVersion) and whether the answer is exact.
+func (s *Service) search(keys func() ([]string, error), index string) (list []Entry, v version, exact bool, err error) {
+	exact, err = s.keysThenView(keys, func(r *resolver, ks []string) error {
+		list = r.entries(explorerstore.RefsUnder(r.tx, index, ks))
+		v = contentVersion(r.tx)
 		return nil
 	})
-	return list, err
+	return list, v, exact, err
 }

@@ -10,11 +10,22 @@ import (
 // The three product searches: by package name, by file and by git reference.
 
 // Found is what a package or git search found: the term as searched (surrounding spaces
-// dropped) and the packages, sorted by name, product and architecture.
+// dropped) and the packages, sorted by name, product and architecture. A Found may be shared
+// by every request that asks the same question of the same products: read it, never change it.
 type Found struct {
 	Term    string
 	Entries []Entry
+	// Memo keeps what the caller derives from this answer (its encoded body) while the
+	// answer stays cached.
+	Memo *Memo
 }
+
+// The kinds of question the answer cache tells apart.
+const (
+	askPackages byte = 'p'
+	askFiles    byte = 'f'
+	askVCS      byte = 'v'
+)
 
 // SearchPackages finds the packages whose name contains q, case-insensitively; every package,
 // in name order, when q was not given (given false) or is empty.
@@ -27,23 +38,24 @@ func (s *Service) SearchPackages(q string, given bool) (Found, error) {
 			return Found{}, err
 		}
 	}
-	var list []Entry
-	var err error
-	if q == "" { // every package: the name index is in name order already
-		err = s.view(func(r *resolver) error {
-			return explorerstore.EachKey(r.tx, store.ExplorerByName, func(k string) error {
-				more, err := explorerstore.ByName(r.tx, k)
-				list = append(list, r.entries(more)...)
-				return err
+	return cached(s, question{askPackages, given, q}, func() (Found, version, bool, error) {
+		var list []Entry
+		var v version
+		exact := true
+		var err error
+		if q == "" { // every package: the name index is in name order already
+			err = s.view(func(r *resolver) error {
+				v = contentVersion(r.tx)
+				return explorerstore.EachKey(r.tx, store.ExplorerByName, func(k string) error {
+					list = append(list, r.entries(explorerstore.RefsUnder(r.tx, store.ExplorerByName, []string{k}))...)
+					return nil
+				})
 			})
-		})
-	} else {
-		list, err = s.search(func() ([]string, error) { return s.Index.Names(q) }, explorerstore.ByName)
-	}
-	if err != nil {
-		return Found{}, err
-	}
-	return Found{Term: q, Entries: list}, nil
+		} else {
+			list, v, exact, err = s.search(func() ([]string, error) { return s.Index.Names(q) }, store.ExplorerByName)
+		}
+		return Found{Term: q, Entries: list, Memo: &Memo{}}, v, exact, err
+	}, func(f Found) int { return len(f.Entries) })
 }
 
 // FileResult is one file a file search found: its path, the RPM that ships it, and the
@@ -54,10 +66,13 @@ type FileResult struct {
 	Entries []Entry
 }
 
-// FilesFound is what a file search found, sorted by path and RPM file name.
+// FilesFound is what a file search found, sorted by path and RPM file name; shared as Found
+// is.
 type FilesFound struct {
 	Term    string
 	Results []FileResult
+	// Memo is Found.Memo.
+	Memo *Memo
 }
 
 // SearchFiles finds the files whose full path, or basename, is exactly q (at least two
@@ -67,8 +82,25 @@ func (s *Service) SearchFiles(q string) (FilesFound, error) {
 	if err != nil {
 		return FilesFound{}, err
 	}
+	return cached(s, question{askFiles, true, q}, func() (FilesFound, version, bool, error) {
+		results, v, err := s.searchFiles(q)
+		return FilesFound{Term: q, Results: results, Memo: &Memo{}}, v, err == nil, err
+	}, func(f FilesFound) int {
+		n := len(f.Results)
+		for _, r := range f.Results {
+			n += len(r.Entries)
+		}
+		return n
+	})
+}
+
+// searchFiles finds q's files in one read transaction (the file index is the store's own, so
+// it is always consistent).
+func (s *Service) searchFiles(q string) ([]FileResult, version, error) {
 	var results []FileResult
-	err = s.view(func(r *resolver) error {
+	var v version
+	err := s.view(func(r *resolver) error {
+		v = contentVersion(r.tx)
 		hits, err := explorerstore.Files(r.tx, q)
 		if err != nil {
 			return err
@@ -91,7 +123,7 @@ func (s *Service) SearchFiles(q string) (FilesFound, error) {
 		return nil
 	})
 	if err != nil {
-		return FilesFound{}, err
+		return nil, v, err
 	}
 	sort.SliceStable(results, func(i, j int) bool {
 		if results[i].Path != results[j].Path {
@@ -99,7 +131,7 @@ func (s *Service) SearchFiles(q string) (FilesFound, error) {
 		}
 		return results[i].RPM < results[j].RPM
 	})
-	return FilesFound{Term: q, Results: results}, nil
+	return results, v, nil
 }
 
 // VCSFound is what a git search found, with its term parsed.
@@ -119,9 +151,8 @@ func (s *Service) SearchVCS(q string) (VCSFound, error) {
 	if err != nil {
 		return VCSFound{}, err
 	}
-	list, err := s.search(func() ([]string, error) { return s.Index.VCS(v.Org, v.Repo, v.Branch, v.Commit) }, explorerstore.ByVCS)
-	if err != nil {
-		return VCSFound{}, err
-	}
-	return VCSFound{Found: Found{Term: q, Entries: list}, Query: v}, nil
+	return cached(s, question{askVCS, true, q}, func() (VCSFound, version, bool, error) {
+		list, ver, exact, err := s.search(func() ([]string, error) { return s.Index.VCS(v.Org, v.Repo, v.Branch, v.Commit) }, store.ExplorerByVCS)
+		return VCSFound{Found: Found{Term: q, Entries: list, Memo: &Memo{}}, Query: v}, ver, exact, err
+	}, func(f VCSFound) int { return len(f.Entries) })
 }

@@ -32,6 +32,8 @@ type Service struct {
 	// Log receives the rebuild and the directory watcher's lines (nil: none for the rebuild).
 	Log *slog.Logger
 	mu  sync.Mutex // one import at a time: the steps above must not interleave
+	// answers keeps recent search answers by question and content version (search_cache.go).
+	answers answerCache
 }
 
 // NewMemory is a service whose index lives in memory, filled from the store now: for callers

@@ -98,7 +98,7 @@ const (
 	ExplorerByRPM      = "explorer/by_rpm"      // /product: rpm filename 0x00 BE32 seq → ""
 	ExplorerByFile     = "explorer/by_file"     // /product: path 0x00 rpm filename → ""
 	ExplorerByBasename = "explorer/by_basename" // /product: basename 0x00 path → ""
-	ExplorerMeta       = "explorer/meta"        // "generation" → BE64 change counter (the search index follows it)
+	ExplorerMeta       = "explorer/meta"        // "generation" → BE64 change counter (the search index follows it); "stamp" → random content version (search answers are cached by it)
 )
 
 // bucketSpec declares one top-level bucket.

@@ -61,8 +61,31 @@ func (a *api) searchPackages(c *fiber.Ctx) error {
 	if given {
 		st = &found.Term
 	}
-	list := packagesOf(found.Entries)
-	return c.JSON(packagesJSON{SearchTerm: st, Count: len(list), Packages: list})
+	return sendJSON(c, found.Memo, func() any {
+		list := packagesOf(found.Entries)
+		return packagesJSON{SearchTerm: st, Count: len(list), Packages: list}
+	})
+}
+
+// sendJSON answers with the JSON encoding of the value answer makes, as c.JSON would — but
+// encoded once per answer: the domain keeps a cached answer's encoding in its Memo, and every
+// request asking the same question of the same products gets the same bytes (issue 13: the
+// same 150 packages were decoded and encoded again for each request).
+func sendJSON(c *fiber.Ctx, m *explorersvc.Memo, answer func() any) error {
+	encode := c.App().Config().JSONEncoder
+	body := m.Get(func() any {
+		raw, err := encode(answer())
+		if err != nil {
+			return err
+		}
+		return raw[:len(raw):len(raw)] // shared by responses: an append must copy, never write into it
+	})
+	if err, failed := body.(error); failed {
+		return err
+	}
+	c.Response().SetBodyRaw(body.([]byte))
+	c.Response().Header.SetContentType(fiber.MIMEApplicationJSON)
+	return nil
 }
 
 // fileItemJSON is a package of a file search result: flat, with product fields.
@@ -93,6 +116,11 @@ func (a *api) searchFiles(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	return sendJSON(c, found.Memo, func() any { return filesOf(found) })
+}
+
+// filesOf renders a file search's answer.
+func filesOf(found explorersvc.FilesFound) filesJSON {
 	results := make([]fileResultJSON, len(found.Results))
 	for i, r := range found.Results {
 		items := make([]fileItemJSON, len(r.Entries))
@@ -104,7 +132,7 @@ func (a *api) searchFiles(c *fiber.Ctx) error {
 		}
 		results[i] = fileResultJSON{FilePath: r.Path, RPMFilename: r.RPM, Packages: items}
 	}
-	return c.JSON(filesJSON{SearchTerm: found.Term, Count: len(results), Results: results})
+	return filesJSON{SearchTerm: found.Term, Count: len(results), Results: results}
 }
 
 // nullable is s, or JSON null when empty.
@@ -145,8 +173,10 @@ func (a *api) searchVCS(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v := found.Query
-	list := packagesOf(found.Entries)
-	return c.JSON(vcsJSON{SearchTerm: found.Term, SearchOrg: nullable(v.Org), SearchRepo: nullable(v.Repo),
-		SearchBranch: nullable(v.Branch), SearchCommit: nullable(v.Commit), Count: len(list), Packages: list})
+	return sendJSON(c, found.Memo, func() any {
+		v := found.Query
+		list := packagesOf(found.Entries)
+		return vcsJSON{SearchTerm: found.Term, SearchOrg: nullable(v.Org), SearchRepo: nullable(v.Repo),
+			SearchBranch: nullable(v.Branch), SearchCommit: nullable(v.Commit), Count: len(list), Packages: list}
+	})
 }

@@ -11,6 +11,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"path"
 	"slices"
 	"sort"
@@ -111,12 +112,33 @@ func Generation(tx *bbolt.Tx) uint64 {
 	return binary.BigEndian.Uint64(v)
 }
 
+// Stamp names the explorer's content as it is: a random number every import or removal
+// writes with the generation it raises, so two reads with the same stamp see the same
+// products. The generation alone does not say so: a restored snapshot or a reset brings back
+// generation numbers the live data has had with other content; a snapshot brings its stamp
+// along with the content it stamps. 0 when none was written (no import since the data was
+// emptied, or data written before stamps were).
+func Stamp(tx *bbolt.Tx) uint64 {
+	b, err := store.Bucket(tx, store.ExplorerMeta)
+	if err != nil {
+		return 0
+	}
+	v := b.Get([]byte("stamp"))
+	if len(v) != 8 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(v)
+}
+
 func bumpGeneration(tx *bbolt.Tx) (uint64, error) {
 	b, err := store.Bucket(tx, store.ExplorerMeta)
 	if err != nil {
 		return 0, err
 	}
 	g := Generation(tx) + 1
+	if err := b.Put([]byte("stamp"), binary.BigEndian.AppendUint64(nil, rand.Uint64()|1)); err != nil { // |1: never 0
+		return 0, err
+	}
 	return g, b.Put([]byte("generation"), binary.BigEndian.AppendUint64(nil, g))
 }
 
@@ -141,16 +163,19 @@ func Products(tx *bbolt.Tx) ([]Product, error) {
 
 // GetPackage reads one package.
 func GetPackage(tx *bbolt.Tx, r Ref) (Package, error) {
-	var p Package
-	b := productBucket(tx, store.ExplorerPackages, r.Product)
+	return getPackage(productBucket(tx, store.ExplorerPackages, r.Product), r)
+}
+
+// getPackage reads package r from its product's bucket b (nil: the product has none).
+func getPackage(b *bbolt.Bucket, r Ref) (Package, error) {
 	if b == nil {
-		return p, store.NotFoundf("package %s/%d: not imported", r.Product, r.Seq)
+		return Package{}, store.NotFoundf("package %s/%d: not imported", r.Product, r.Seq)
 	}
 	v := b.Get(seqBytes(r.Seq))
 	if v == nil {
-		return p, store.NotFoundf("package %s/%d: not imported", r.Product, r.Seq)
+		return Package{}, store.NotFoundf("package %s/%d: not imported", r.Product, r.Seq)
 	}
-	return p, json.Unmarshal(v, &p)
+	return decodePackage(v)
 }
 
 // Change is what an import or removal did to the search keys: the name and git keys of the
@@ -330,8 +355,8 @@ func remove(tx *bbolt.Tx, full string) (Change, error) {
 	var pkgs []Package
 	if b := productBucket(tx, store.ExplorerPackages, full); b != nil {
 		err := b.ForEach(func(_, v []byte) error {
-			var p Package
-			if err := json.Unmarshal(v, &p); err != nil {
+			p, err := decodePackage(v)
+			if err != nil {
 				return fmt.Errorf("explorer package of %s: %w", full, err)
 			}
 			pkgs = append(pkgs, p)

@@ -27,17 +27,33 @@ func productNames(tx *bbolt.Tx) []string {
 
 // refsUnder lists the refs indexed under key in every product's bucket of an index.
 func refsUnder(tx *bbolt.Tx, index, key string) []Ref {
-	var out []Ref
-	prefix := []byte(key + sep)
-	for _, product := range productNames(tx) {
-		b := productBucket(tx, index, product)
-		if b == nil {
-			continue
+	return RefsUnder(tx, index, []string{key})
+}
+
+// RefsUnder lists the refs indexed under each of keys in an index (ExplorerByName or
+// ExplorerByVCS): key by key, and for each key product by product, as ByName or ByVCS would one
+// key at a time — but opening each product's bucket once, not once per key (a search resolves
+// dozens of keys).
+func RefsUnder(tx *bbolt.Tx, index string, keys []string) []Ref {
+	type product struct {
+		name string
+		c    *bbolt.Cursor
+	}
+	var products []product
+	for _, name := range productNames(tx) {
+		if b := productBucket(tx, index, name); b != nil {
+			products = append(products, product{name, b.Cursor()})
 		}
-		c := b.Cursor()
-		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-			if rest := k[len(prefix):]; len(rest) == 4 {
-				out = append(out, Ref{Product: product, Seq: binary.BigEndian.Uint32(rest)})
+	}
+	var out []Ref
+	var prefix []byte
+	for _, key := range keys {
+		prefix = append(append(prefix[:0], key...), sep...)
+		for _, p := range products {
+			for k, _ := p.c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = p.c.Next() {
+				if rest := k[len(prefix):]; len(rest) == 4 {
+					out = append(out, Ref{Product: p.name, Seq: binary.BigEndian.Uint32(rest)})
+				}
 			}
 		}
 	}
