@@ -69,7 +69,7 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 	logStart(log, cfg, db, ln.Addr(), url)
 	printBanner(stdout, cfg, db, url, creds)
 	served := make(chan error, 1)
-	go func() { served <- app.Listener(api.RetryListener(ln, log)) }() // an accept error never ends serve
+	go func() { served <- app.Listener(api.Listener(ln, cfg.MaxConnsPerIP, log)) }() // an accept error never ends serve
 	if listening != nil {
 		listening(url)
 	}

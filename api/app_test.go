@@ -24,6 +24,7 @@ const token = "test-bootstrap-token"
 
 // env is one in-memory appliance on its own temp data file, seeded from fixtures.
 type env struct {
+	cfg   *config.Config
 	app   *fiber.App
 	db    *store.DB
 	ready *kit.Readiness
@@ -63,7 +64,7 @@ func newEnv(t testing.TB, mutate func(*config.Config)) *env {
 	})
 	app.Get("/v4/test-panic", func(*fiber.Ctx) error { panic("boom: secret internals") })
 	app.Get("/statistics/test-panic", func(*fiber.Ctx) error { panic("boom") })
-	return &env{app: app, db: db, ready: ready, clock: clk}
+	return &env{cfg: cfg, app: app, db: db, ready: ready, clock: clk}
 }
 
 // call is one request of a scenario.

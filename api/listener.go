@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log/slog"
 	"net"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -44,4 +45,94 @@ func (l *retryListener) Accept() (net.Conn, error) {
 		}
 		time.Sleep(delay)
 	}
+}
+
+// Listener is ln as the appliance serves it: accept errors retried (RetryListener) and at most
+// perIP connections from one client address at once (CapPerIP; 0: no cap).
+func Listener(ln net.Listener, perIP int, log *slog.Logger) net.Listener {
+	return CapPerIP(RetryListener(ln, log), perIP)
+}
+
+// CapPerIP wraps ln so that one client address holds at most max connections at once: the next
+// is answered 429 in plain text (no request has been read, so no API can own the answer) and
+// closed. It replaces fasthttp's MaxConnsPerIP, whose connection wrapper races with the
+// server's shutdown, and counts IPv6 clients as well.
+func CapPerIP(ln net.Listener, max int) net.Listener {
+	if max <= 0 {
+		return ln
+	}
+	return &perIPListener{Listener: ln, max: max, open: map[string]int{}}
+}
+
+type perIPListener struct {
+	net.Listener
+	max  int
+	mu   sync.Mutex
+	open map[string]int
+}
+
+// tooManyFromIP is the answer to a connection over the per-IP cap.
+const tooManyFromIP = "HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\n" +
+	"Content-Length: 45\r\nRetry-After: 1\r\nConnection: close\r\n\r\ntoo many connections from your address (429)\n"
+
+// Accept returns the next connection within the cap; those over it are answered and closed here.
+func (l *perIPListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		ip := remoteIP(c)
+		l.mu.Lock()
+		over := l.open[ip] >= l.max
+		if !over {
+			l.open[ip]++
+		}
+		l.mu.Unlock()
+		if !over {
+			return &countedConn{Conn: c, release: func() { l.release(ip) }}, nil
+		}
+		go refuse(c)
+	}
+}
+
+func (l *perIPListener) release(ip string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.open[ip]--; l.open[ip] <= 0 {
+		delete(l.open, ip)
+	}
+}
+
+// refuse answers a connection over the cap and closes it, without waiting long for a client
+// that does not read.
+func refuse(c net.Conn) {
+	_ = c.SetWriteDeadline(time.Now().Add(time.Second))
+	_, _ = c.Write([]byte(tooManyFromIP))
+	_ = c.Close()
+}
+
+// remoteIP is the connection's client address without the port.
+func remoteIP(c net.Conn) string {
+	if a, ok := c.RemoteAddr().(*net.TCPAddr); ok {
+		return a.IP.String()
+	}
+	host, _, err := net.SplitHostPort(c.RemoteAddr().String())
+	if err != nil {
+		return c.RemoteAddr().String()
+	}
+	return host
+}
+
+// countedConn gives its slot back once, on the first Close.
+type countedConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *countedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
 }

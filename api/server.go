@@ -21,7 +21,7 @@ import (
 //     its length at --min-upload-rate (a chunked body: --body-limit at that rate), so that
 //     connections that trickle bytes are cut off instead of holding a file descriptor for ever;
 //   - at most --max-conns connections are served at once (more are answered 503 and closed) and
-//     at most --max-conns-per-ip from one IPv4 address (429);
+//     at most --max-conns-per-ip from one client address (429, counted by api.Listener);
 //   - bodies are streamed: a handler sees the head first, and the body is read only once the
 //     credentials are good (kit.ReadBody); a Content-Length over --body-limit is refused with 413
 //     before anything of the body is read;
@@ -36,7 +36,6 @@ func harden(app *fiber.App, cfg *config.Config, d Deps) {
 	if cfg.MaxConns > 0 {
 		srv.Concurrency = cfg.MaxConns
 	}
-	srv.MaxConnsPerIP = cfg.MaxConnsPerIP
 	srv.StreamRequestBody = true
 	// A multipart body is parsed by kit.ReadBody after authentication, not by fasthttp before it.
 	srv.DisablePreParseMultipartForm = true

@@ -121,7 +121,7 @@ var options = []option{
 		set:   func(c *Config, s string) (err error) { c.MaxConns, err = parseIntRange(s, 16, 1000000); return },
 		get:   func(c *Config) string { return strconv.Itoa(c.MaxConns) }},
 	{name: "max-conns-per-ip", def: "512",
-		usage: "how many connections one client IPv4 address may hold at once, a `count` (0..1000000, 0: no cap); more are answered 429 and closed",
+		usage: "how many connections one client address may hold at once, a `count` (0..1000000, 0: no cap); more are answered 429 and closed",
 		set:   func(c *Config, s string) (err error) { c.MaxConnsPerIP, err = parseIntRange(s, 0, 1000000); return },
 		get:   func(c *Config) string { return strconv.Itoa(c.MaxConnsPerIP) }},
 	{name: "journal-size", def: "1000",
