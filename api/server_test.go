@@ -28,7 +28,9 @@ func serveReal(t *testing.T, e *env) string {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- e.app.Listener(Listener(ln, e.cfg.MaxConnsPerIP, slog.New(slog.NewTextHandler(io.Discard, nil)))) }()
+	go func() {
+		done <- e.app.Listener(Listener(ln, e.cfg.MaxConnsPerIP, slog.New(slog.NewTextHandler(io.Discard, nil))))
+	}()
 	t.Cleanup(func() {
 		_ = e.app.ShutdownWithTimeout(time.Second)
 		<-done
