@@ -129,7 +129,9 @@ func TestLinodegoDatabases(t *testing.T) {
 	if err := c.ResetMySQLDatabaseCredentials(ctx, db.ID); err != nil {
 		t.Fatalf("ResetMySQLDatabaseCredentials: %v", err)
 	}
-	skip("1m") // the reset keeps the database busy for a few seconds
+	if cred, err := c.GetMySQLDatabaseCredentials(ctx, db.ID); err != nil || len(cred.Password) < 16 {
+		t.Fatalf("credentials right after the reset: %+v %v", cred, err)
+	}
 	if err := c.DeleteMySQLDatabase(ctx, db.ID); err != nil {
 		t.Fatalf("DeleteMySQLDatabase: %v", err)
 	}
