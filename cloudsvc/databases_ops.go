@@ -81,7 +81,11 @@ func (s *Service) PatchDatabase(by cloudstore.User, fam string, id uint64) error
 	})
 }
 
-// DatabaseCredentials returns an active database's root username and password.
+// DatabaseCredentials returns an active database's root username and password. A read_only
+// grant suffices, as in the real service: the reference marks every family's credentials view
+// x-linode-grant read_only ("the root username and password for an accessible database"), so a
+// restricted user who may only read a database may still connect to it as root; only the reset
+// is kept from them (unrestricted users only).
 func (s *Service) DatabaseCredentials(by cloudstore.User, fam string, id uint64) (username, password string, err error) {
 	err = s.readDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) (err error) {
 		username, password, err = databaseCredentials(tx, db, now)
