@@ -68,7 +68,7 @@ func (s *Service) RestoreDatabaseBackup(by cloudstore.User, fam string, id, back
 // CompleteBackups lists the complete backups of a database that is not provisioning, oldest
 // first, in the caller's transaction (Service.DatabaseBackups', or a fixtures test's).
 func CompleteBackups(tx *bbolt.Tx, d cloudstore.Database, now time.Time) ([]cloudstore.DatabaseBackup, error) {
-	if err := requireProvisioned(d.At(now), now); err != nil {
+	if err := requireProvisioned(d.At(now)); err != nil {
 		return nil, err
 	}
 	all, err := cloudstore.DatabaseBackupList(tx, d.ID)
@@ -87,7 +87,7 @@ func CompleteBackups(tx *bbolt.Tx, d cloudstore.Database, now time.Time) ([]clou
 // databaseBackupOf returns one complete backup of a database that is not provisioning; another
 // database's backup, or one still being taken, is not found.
 func databaseBackupOf(tx *bbolt.Tx, d cloudstore.Database, id uint64, now time.Time) (cloudstore.DatabaseBackup, error) {
-	if err := requireProvisioned(d.At(now), now); err != nil {
+	if err := requireProvisioned(d.At(now)); err != nil {
 		return cloudstore.DatabaseBackup{}, err
 	}
 	b, err := cloudstore.GetDatabaseBackup(tx, id)
@@ -106,7 +106,7 @@ func snapshotDatabase(tx *bbolt.Tx, d cloudstore.Database, label, target *string
 		return d, err
 	}
 	var p store.Problems
-	if err := require(d, now, cloudstore.DBActive); err != nil {
+	if err := require(d, cloudstore.DBActive); err != nil {
 		p = append(p, err.(store.Problems)...)
 	}
 	b := cloudstore.DatabaseBackup{DatabaseID: d.ID, Type: cloudstore.BackupSnapshot, Target: "primary", Created: now, Available: now.Add(SnapshotTime), Generation: d.DataGeneration}
@@ -159,7 +159,7 @@ func restoreDatabaseBackup(tx *bbolt.Tx, d cloudstore.Database, id uint64, now t
 	if err != nil {
 		return d, err
 	}
-	if err := require(d, now, cloudstore.DBActive); err != nil {
+	if err := require(d, cloudstore.DBActive); err != nil {
 		return d, err
 	}
 	b, err := databaseBackupOf(tx, d, id, now)

@@ -18,9 +18,6 @@ const (
 	PatchTime    = 30 * time.Second // patch: updating → active (OS patches, a restart per node)
 	SnapshotTime = 15 * time.Second // snapshot: backing_up → active; the backup shows then
 	RestoreTime  = 20 * time.Second // restore: restoring → active, or failed
-	// CredentialsResetTime is how long a credentials reset keeps a database busy ("takes
-	// several seconds", says the seed): other operations answer 400 until it is over.
-	CredentialsResetTime = 5 * time.Second
 )
 
 // DatabasePermission is what u may do with database id: read_write for unrestricted users,
@@ -136,7 +133,7 @@ func updateDatabase(tx *bbolt.Tx, d cloudstore.Database, in cloudstore.DatabaseU
 		return d, err
 	}
 	var p store.Problems
-	if err := require(d, now, cloudstore.DBActive); err != nil {
+	if err := require(d, cloudstore.DBActive); err != nil {
 		p = append(p, err.(store.Problems)...)
 	}
 	old := d.Label
@@ -166,7 +163,7 @@ func patchDatabase(tx *bbolt.Tx, d cloudstore.Database, now time.Time) (cloudsto
 	if err != nil {
 		return d, err
 	}
-	if err := require(d, now, cloudstore.DBActive); err != nil {
+	if err := require(d, cloudstore.DBActive); err != nil {
 		return d, err
 	}
 	transient(&d, cloudstore.DBUpdating, cloudstore.OpPatch, now, PatchTime)
@@ -187,7 +184,7 @@ func RetireDatabase(tx *bbolt.Tx, d cloudstore.Database, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	if err := require(d, now, cloudstore.DBActive, cloudstore.DBFailed, cloudstore.DBDegraded); err != nil {
+	if err := require(d, cloudstore.DBActive, cloudstore.DBFailed, cloudstore.DBDegraded); err != nil {
 		return err
 	}
 	if err := cloudstore.RemoveDatabaseData(tx, d); err != nil {

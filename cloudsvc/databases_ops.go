@@ -81,7 +81,11 @@ func (s *Service) PatchDatabase(by cloudstore.User, fam string, id uint64) error
 	})
 }
 
-// DatabaseCredentials returns an active database's root username and password.
+// DatabaseCredentials returns an active database's root username and password. A read_only
+// grant suffices, as in the real service: the reference marks every family's credentials view
+// x-linode-grant read_only ("the root username and password for an accessible database"), so a
+// restricted user who may only read a database may still connect to it as root; only the reset
+// is kept from them (unrestricted users only).
 func (s *Service) DatabaseCredentials(by cloudstore.User, fam string, id uint64) (username, password string, err error) {
 	err = s.readDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) (err error) {
 		username, password, err = databaseCredentials(tx, db, now)
@@ -91,8 +95,10 @@ func (s *Service) DatabaseCredentials(by cloudstore.User, fam string, id uint64)
 }
 
 // ResetDatabaseCredentials gives the database a new random root password, readable through
-// DatabaseCredentials once the reset is over (a few seconds during which the database is
-// busy), and records database_credentials_reset.
+// DatabaseCredentials as soon as this returns, and records database_credentials_reset. The
+// real service answers the same way: its recordings (linodego's MySQL and PostgreSQL suites)
+// read the new password and patch the database right after the reset, with no wait and no
+// status change; so nothing here is held back, and a delete may follow at once.
 func (s *Service) ResetDatabaseCredentials(by cloudstore.User, fam string, id uint64) error {
 	password := cloudstore.NewDatabasePassword()
 	return s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
@@ -116,7 +122,7 @@ func (s *Service) DatabaseCA(by cloudstore.User, fam string, id uint64) ([]byte,
 
 // databaseCredentials returns the root username and password of an active database.
 func databaseCredentials(tx *bbolt.Tx, d cloudstore.Database, now time.Time) (username, password string, err error) {
-	if err := require(d.At(now), now, cloudstore.DBActive); err != nil {
+	if err := require(d.At(now), cloudstore.DBActive); err != nil {
 		return "", "", err
 	}
 	s, err := cloudstore.DatabaseSecretsOf(tx, d.ID)
@@ -125,7 +131,7 @@ func databaseCredentials(tx *bbolt.Tx, d cloudstore.Database, now time.Time) (us
 
 // databaseCA returns the PEM CA certificate of an active database.
 func databaseCA(tx *bbolt.Tx, d cloudstore.Database, now time.Time) ([]byte, error) {
-	if err := require(d.At(now), now, cloudstore.DBActive); err != nil {
+	if err := require(d.At(now), cloudstore.DBActive); err != nil {
 		return nil, err
 	}
 	s, err := cloudstore.DatabaseSecretsOf(tx, d.ID)
@@ -133,14 +139,14 @@ func databaseCA(tx *bbolt.Tx, d cloudstore.Database, now time.Time) ([]byte, err
 }
 
 // resetDatabaseCredentials gives an active database a new root password (made by the caller,
-// see cloudstore.NewDatabasePassword). The database is busy for CredentialsResetTime, and from
-// now on a backup older than this instant cannot be restored.
+// see cloudstore.NewDatabasePassword). The database stays active and every operation stays
+// open; from now on a backup older than this instant cannot be restored.
 func resetDatabaseCredentials(tx *bbolt.Tx, d cloudstore.Database, password string, now time.Time) (cloudstore.Database, error) {
 	d, err := settle(tx, d, now)
 	if err != nil {
 		return d, err
 	}
-	if err := require(d, now, cloudstore.DBActive); err != nil {
+	if err := require(d, cloudstore.DBActive); err != nil {
 		return d, err
 	}
 	s, err := cloudstore.DatabaseSecretsOf(tx, d.ID)
@@ -151,6 +157,6 @@ func resetDatabaseCredentials(tx *bbolt.Tx, d cloudstore.Database, password stri
 	if err := cloudstore.PutDatabaseSecrets(tx, d.ID, s); err != nil {
 		return d, err
 	}
-	d.BusyUntil, d.CredentialsReset, d.Updated = now.Add(CredentialsResetTime), now, now
+	d.CredentialsReset, d.Updated = now, now
 	return d, cloudstore.PutDatabase(tx, &d)
 }

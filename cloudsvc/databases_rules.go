@@ -6,37 +6,29 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 )
 
 // require checks that the database (already taken to now with At) is in one of the allowed
-// statuses and not busy with a credentials reset. The refusal is a 400 without a field that
-// names the status, so a client knows whether to wait or give up.
-func require(d cloudstore.Database, now time.Time, allowed ...string) error {
+// statuses. The refusal is a 400 without a field that names the status, so a client knows
+// whether to wait or give up. Nothing else holds an operation back: a credentials reset is
+// over when its request is answered (see resetDatabaseCredentials).
+func require(d cloudstore.Database, allowed ...string) error {
 	if !slices.Contains(allowed, d.Status) {
 		return store.Problems{{Reason: fmt.Sprintf("Database is %s; this operation requires %s database",
 			strings.ReplaceAll(d.Status, "_", " "), statusList(allowed))}}
 	}
-	return notBusy(d, now)
-}
-
-// notBusy refuses operations during the seconds a credentials reset takes.
-func notBusy(d cloudstore.Database, now time.Time) error {
-	if now.Before(d.BusyUntil) {
-		return store.Problems{{Reason: "Database is busy resetting its credentials; try again in a few seconds"}}
-	}
 	return nil
 }
 
-// requireProvisioned is the backups' precondition: anything but provisioning (and not busy).
-func requireProvisioned(d cloudstore.Database, now time.Time) error {
+// requireProvisioned is the backups' precondition: anything but provisioning.
+func requireProvisioned(d cloudstore.Database) error {
 	if d.Status == cloudstore.DBProvisioning {
 		return store.Problems{{Reason: "Database is provisioning; its backups are available once it is active"}}
 	}
-	return notBusy(d, now)
+	return nil
 }
 
 // statusList words the allowed statuses: "an active", "an active, failed or degraded".

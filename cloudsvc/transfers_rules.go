@@ -51,7 +51,7 @@ func checkCreate(tx *bbolt.Tx, from cloudstore.Account, ids []uint64, now time.T
 		if why, ok := busy[id]; ok {
 			p.Add(field, fmt.Sprintf("%s is already in %s", instanceName(in), why))
 		}
-		instanceProblems(&p, field, in, from)
+		instanceProblems(&p, field, in)
 	}
 	return p.Err()
 }
@@ -82,16 +82,20 @@ func instancesInTransfer(tx *bbolt.Tx, account uint64, now time.Time) (map[uint6
 	return busy, nil
 }
 
-// instanceProblems applies rules 5–8 to one instance of owner: no balancer, firewall, VLAN or
-// managed service (the managed service covers every instance of an account that enabled it), no
-// block storage volume, no shared IP address, no /56, /64 or /116 IPv6 range.
-func instanceProblems(p *store.Problems, field string, in cloudstore.Instance, owner cloudstore.Account) {
+// instanceProblems applies rules 5–8 to one instance: no balancer, firewall, VLAN or managed
+// service, no block storage volume, no shared IP address, no /56, /64 or /116 IPv6 range.
+//
+// "Assigned to the managed service" is the instance's own attachment (Attached.Managed: the
+// account put that instance under the service's monitoring), not the account's subscription:
+// POST /account/settings/managed-enable makes the product available to the whole account
+// (Settings.Managed) and assigns no instance, so enabling it must not freeze every instance.
+func instanceProblems(p *store.Problems, field string, in cloudstore.Instance) {
 	a, name := in.Attached, instanceName(in)
 	var tied []string
 	for _, x := range []struct {
 		on   bool
 		what string
-	}{{a.Balancer, "a balancer"}, {a.Firewall, "a firewall"}, {a.VLAN, "a VLAN"}, {a.Managed || owner.Settings.Managed, "the managed service"}} {
+	}{{a.Balancer, "a balancer"}, {a.Firewall, "a firewall"}, {a.VLAN, "a VLAN"}, {a.Managed, "the managed service"}} {
 		if x.on {
 			tied = append(tied, x.what)
 		}
@@ -158,7 +162,7 @@ func checkAccept(tx *bbolt.Tx, t cloudstore.Transfer, from, accepting cloudstore
 	if from.ToSViolation {
 		p.Add("", "The sending account has an active Terms of Service violation")
 	}
-	if err := stillMovable(tx, &p, t, from); err != nil {
+	if err := stillMovable(tx, &p, t); err != nil {
 		return err
 	}
 	return p.Err()
@@ -166,7 +170,7 @@ func checkAccept(tx *bbolt.Tx, t cloudstore.Transfer, from, accepting cloudstore
 
 // stillMovable applies accepting rules 4 and 5 (and completion's re-check): each instance still
 // exists, is still owned by the creating account and still meets rules 5–8.
-func stillMovable(tx *bbolt.Tx, p *store.Problems, t cloudstore.Transfer, from cloudstore.Account) error {
+func stillMovable(tx *bbolt.Tx, p *store.Problems, t cloudstore.Transfer) error {
 	for _, id := range t.Entities.Instances {
 		in, err := cloudstore.GetInstance(tx, id)
 		if errors.Is(err, store.ErrNotFound) || err == nil && in.AccountID != t.From {
@@ -175,7 +179,7 @@ func stillMovable(tx *bbolt.Tx, p *store.Problems, t cloudstore.Transfer, from c
 		} else if err != nil {
 			return err
 		}
-		instanceProblems(p, "", in, from)
+		instanceProblems(p, "", in)
 	}
 	return nil
 }
@@ -183,7 +187,7 @@ func stillMovable(tx *bbolt.Tx, p *store.Problems, t cloudstore.Transfer, from c
 // completionProblems says why an accepted transfer can no longer complete ("" when it can):
 // an account is gone or the receiver was cancelled, or an instance fails stillMovable.
 func completionProblems(tx *bbolt.Tx, t cloudstore.Transfer) (string, error) {
-	from, err := cloudstore.GetAccount(tx, t.From)
+	_, err := cloudstore.GetAccount(tx, t.From)
 	if errors.Is(err, store.ErrNotFound) {
 		return "The sending account no longer exists", nil
 	}
@@ -195,7 +199,7 @@ func completionProblems(tx *bbolt.Tx, t cloudstore.Transfer) (string, error) {
 		return "", err
 	}
 	var p store.Problems
-	if err := stillMovable(tx, &p, t, from); err != nil || len(p) == 0 {
+	if err := stillMovable(tx, &p, t); err != nil || len(p) == 0 {
 		return "", err
 	}
 	return p.Error(), nil

@@ -21,10 +21,11 @@ type dbAPI struct {
 
 // bindDatabases registers the managed-database endpoints, all under both prefixes: the public
 // catalogue (engines and types, rate-limited per IP), the list of all families, and per family
-// (sqldb, docdb) the instance, backup, credentials, ssl and patch endpoints. Only sqldb has a
-// create route: the seed says docdb databases cannot be created, so a POST there answers fiber's
-// 405 in the cloud error format. (cloudsvc's clock job moves databases
-// through their states.)
+// (sqldb, docdb, and the real service's names for them: see familyAliases) the instance,
+// backup, credentials, ssl and patch endpoints. Only sqldb (with mysql and postgresql) has a
+// create route: the seed says docdb databases cannot be created, so a POST there (or to
+// mongodb) answers fiber's 405 in the cloud error format. (cloudsvc's clock job moves
+// databases through their states.)
 func (a *api) bindDatabases(r *routes) {
 	d := &dbAPI{api: a}
 	pub := access{public: true}
@@ -38,31 +39,49 @@ func (a *api) bindDatabases(r *routes) {
 	d.bindFamily(r, cloudstore.FamilyDoc)
 }
 
-// bindFamily registers one family's instance endpoints. Backups need the databases:read_write
-// scope even to be read (the seed's table); delete and credentials reset are for unrestricted
-// users only, whatever the token's scopes (which must still include databases:read_write).
+// familyAliases are the real service's path segments for each of the seed's families:
+// linodego's typed calls and the JavaScript client (@linode/api-v4) use /databases/mysql/…,
+// /databases/postgresql/… and /databases/mongodb/…. They are accepted as input only: the
+// answers keep the seed's names (instance_uri, event urls say sqldb and docdb) and ids, and an
+// alias lists and acts on the whole family (/databases/mysql/instances lists the postgresql
+// databases too; filter on engine to separate them).
+var familyAliases = map[string][]string{
+	cloudstore.FamilySQL: {"mysql", "postgresql"},
+	cloudstore.FamilyDoc: {"mongodb"},
+}
+
+// bindFamily registers one family's instance endpoints, under the seed's segment and its
+// aliases. Backups need the databases:read_write scope even to be read (the seed's table);
+// delete and credentials reset are for unrestricted users only, whatever the token's scopes
+// (which must still include databases:read_write).
 func (d *dbAPI) bindFamily(r *routes, fam string) {
-	base := "/databases/" + fam + "/instances"
-	one := base + "/:instanceId"
+	add := func(method, suffix string, acc access, h fiber.Handler) {
+		var aliases []string
+		for _, seg := range familyAliases[fam] {
+			aliases = append(aliases, "/databases/"+seg+"/instances"+suffix)
+		}
+		r.addAliased(both, method, "/databases/"+fam+"/instances"+suffix, aliases, acc, h)
+	}
+	const one = "/:instanceId"
 	rw := access{area: "databases"} // the level follows the method
 	backupsRead := access{area: "databases", level: cloudstore.ReadWrite}
 	unrestricted := access{area: "databases", who: unrestrictedOnly}
-	r.add(both, "GET", base, rw, d.list(fam))
+	add("GET", "", rw, d.list(fam))
 	if fam == cloudstore.FamilySQL {
-		r.add(both, "POST", base, rw, d.create)
+		add("POST", "", rw, d.create)
 	}
-	r.add(both, "GET", one, rw, d.get(fam))
-	r.add(both, "PUT", one, rw, d.update(fam))
-	r.add(both, "DELETE", one, unrestricted, d.remove(fam))
-	r.add(both, "GET", one+"/backups", backupsRead, d.listBackups(fam))
-	r.add(both, "POST", one+"/backups", rw, d.snapshot(fam))
-	r.add(both, "GET", one+"/backups/:backupId", backupsRead, d.getBackup(fam))
-	r.add(both, "DELETE", one+"/backups/:backupId", rw, d.deleteBackup(fam))
-	r.add(both, "POST", one+"/backups/:backupId/restore", rw, d.restore(fam))
-	r.add(both, "GET", one+"/credentials", rw, d.credentials(fam))
-	r.add(both, "POST", one+"/credentials/reset", unrestricted, d.resetCredentials(fam))
-	r.add(both, "GET", one+"/ssl", rw, d.ssl(fam))
-	r.add(both, "POST", one+"/patch", rw, d.patch(fam))
+	add("GET", one, rw, d.get(fam))
+	add("PUT", one, rw, d.update(fam))
+	add("DELETE", one, unrestricted, d.remove(fam))
+	add("GET", one+"/backups", backupsRead, d.listBackups(fam))
+	add("POST", one+"/backups", rw, d.snapshot(fam))
+	add("GET", one+"/backups/:backupId", backupsRead, d.getBackup(fam))
+	add("DELETE", one+"/backups/:backupId", rw, d.deleteBackup(fam))
+	add("POST", one+"/backups/:backupId/restore", rw, d.restore(fam))
+	add("GET", one+"/credentials", rw, d.credentials(fam))
+	add("POST", one+"/credentials/reset", unrestricted, d.resetCredentials(fam))
+	add("GET", one+"/ssl", rw, d.ssl(fam))
+	add("POST", one+"/patch", rw, d.patch(fam))
 }
 
 // pathID reads a numeric path parameter; a malformed one is simply not found.

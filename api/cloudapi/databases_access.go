@@ -19,9 +19,8 @@ func (d *dbAPI) credentials(fam string) fiber.Handler {
 	}
 }
 
-// resetCredentials gives the database a new random root password, read through the credentials
-// view once the reset is over (a few seconds during which the database answers 400 "busy"), and
-// answers {}.
+// resetCredentials gives the database a new random root password, readable through the
+// credentials view at once, and answers {}.
 func (d *dbAPI) resetCredentials(fam string) fiber.Handler {
 	return d.action(fam, d.Cloud.ResetDatabaseCredentials)
 }

@@ -137,3 +137,29 @@ func TestConcurrentDatabaseChanges(t *testing.T) {
 		}
 	}
 }
+
+// TestDatabaseCredentialsReadOnlyGrant: the credentials view needs only read_only, as the
+// reference marks it (x-linode-grant: read_only on every family's credentials view, "the root
+// username and password for an accessible database"): carol, read_only on catalog-doc, reads
+// the same root password as the owner, also after a reset she may not do herself.
+func TestDatabaseCredentialsReadOnlyGrant(t *testing.T) {
+	e := newEnv(t, 0)
+	creds := func(token string) string {
+		t.Helper()
+		r := e.do(t, req{path: dbPath("mongodb", catalogDoc, "/credentials"), token: token})
+		if r.Status != 200 {
+			t.Fatalf("credentials: %d %s", r.Status, r.Body)
+		}
+		return r.Body
+	}
+	if owner, carol := creds(demoToken), creds(carolToken); carol != owner || !strings.Contains(carol, `"username":"linroot"`) {
+		t.Fatalf("carol %s, the owner %s", carol, owner)
+	}
+	e.run(t, []scenario{
+		{name: "carol may not reset", req: req{method: "POST", path: dbPath("docdb", catalogDoc, "/credentials/reset"), token: carolToken}, status: 403},
+		{name: "the owner resets", req: req{method: "POST", path: dbPath("docdb", catalogDoc, "/credentials/reset"), token: demoToken}, status: 200},
+	})
+	if owner, carol := creds(demoToken), creds(carolToken); carol != owner {
+		t.Fatalf("after the reset: carol %s, the owner %s", carol, owner)
+	}
+}

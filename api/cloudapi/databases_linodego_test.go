@@ -15,24 +15,9 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
-// seedPaths renames the real service's database families in request paths to the seed's
-// (/databases/mysql/… and /databases/postgresql/… → /databases/sqldb/…): the one difference a
-// linodego user sees.
-type seedPaths struct{ next http.RoundTripper }
-
-func (s seedPaths) RoundTrip(r *http.Request) (*http.Response, error) {
-	for _, fam := range []string{"/databases/mysql/", "/databases/postgresql/", "/databases/mongodb/"} {
-		to := "/databases/sqldb/"
-		if fam == "/databases/mongodb/" {
-			to = "/databases/docdb/"
-		}
-		r.URL.Path = strings.Replace(r.URL.Path, fam, to, 1)
-		r.URL.RawPath = strings.Replace(r.URL.RawPath, fam, to, 1)
-	}
-	return s.next.RoundTrip(r)
-}
-
-// databaseClient serves e's app on loopback and returns linodego pointed at it through seedPaths.
+// databaseClient serves e's app on loopback and returns linodego pointed at it, unchanged: its
+// typed calls use the real service's paths (/databases/mysql/…), which the API accepts as
+// aliases of the seed's.
 func databaseClient(t *testing.T, e *env, token string) *linodego.Client {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -41,7 +26,7 @@ func databaseClient(t *testing.T, e *env, token string) *linodego.Client {
 	}
 	go fasthttp.Serve(ln, e.app.Handler())
 	t.Cleanup(func() { ln.Close() })
-	c := linodego.NewClient(&http.Client{Timeout: 10 * time.Second, Transport: seedPaths{http.DefaultTransport}})
+	c := linodego.NewClient(&http.Client{Timeout: 10 * time.Second})
 	c.SetBaseURL("http://" + ln.Addr().String())
 	c.SetToken(token)
 	c.UseCache(false)
@@ -127,7 +112,7 @@ func mysqlLife(t *testing.T, e *env, c *linodego.Client) {
 	if err := c.ResetMySQLDatabaseCredentials(ctx, db.ID); err != nil {
 		t.Fatalf("ResetMySQLDatabaseCredentials: %v", err)
 	}
-	e.at(3 * time.Minute)
+	// As in the real service's recording: the new password, then a patch, with no wait.
 	if after, err := c.GetMySQLDatabaseCredentials(ctx, db.ID); err != nil || after.Password == creds.Password {
 		t.Fatalf("credentials after the reset: %+v %v", after, err)
 	}

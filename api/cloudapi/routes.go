@@ -22,12 +22,21 @@ type routes struct {
 // add registers one route: its prefixes, method, path, guard (scope area, who may call, rate
 // limit, deprecation) and handler.
 func (r *routes) add(on prefixes, method, path string, acc access, h fiber.Handler) {
+	r.addAliased(on, method, path, nil, acc, h)
+}
+
+// addAliased registers one route under its path and under other paths that mean the same
+// endpoint (the real service's names for it); they share the route's guard, so scope, grants
+// and rate-limit bucket are the path's, whichever name a client uses.
+func (r *routes) addAliased(on prefixes, method, path string, aliases []string, acc access, h fiber.Handler) {
 	guard := r.a.guard(method, path, acc)
-	if on != betaOnly {
-		r.v4.Add(method, path, guard, h)
-	}
-	if on != stableOnly {
-		r.beta.Add(method, path, guard, h)
+	for _, p := range append([]string{path}, aliases...) {
+		if on != betaOnly {
+			r.v4.Add(method, p, guard, h)
+		}
+		if on != stableOnly {
+			r.beta.Add(method, p, guard, h)
+		}
 	}
 }
 

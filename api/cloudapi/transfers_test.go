@@ -142,6 +142,32 @@ func TestTransferCreateAndAuthorization(t *testing.T) {
 	})
 }
 
+// TestTransferAfterManagedEnable: enabling the managed service for the account assigns no
+// instance to it, so a free instance can still be offered; an instance the account put under
+// the service (its managed attachment) cannot, before or after.
+func TestTransferAfterManagedEnable(t *testing.T) {
+	e := newEnv(t, 0)
+	id := serviceTransferWorld(t, e)
+	err := e.db.Write(func(tx *bbolt.Tx) error {
+		in, err := cloudstore.GetInstance(tx, id["batch-1"])
+		if err != nil {
+			return err
+		}
+		in.Attached.Managed = true
+		return cloudstore.PutInstance(tx, in)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.run(t, []scenario{
+		{name: "managed-enable", req: req{method: "POST", path: "/v4/account/settings/managed-enable", token: demoToken}, status: 200, exact: `{}`},
+		{name: "a managed instance stays", req: req{method: "POST", path: serviceTransfersPath, token: demoToken, body: transferBody(id["batch-1"])}, status: 400,
+			exact: `{"errors":[{"reason":"Instance 4 (batch-1) is assigned to the managed service","field":"entities.instances[0]"}]}`},
+		{name: "another instance moves", req: req{method: "POST", path: serviceTransfersPath, token: demoToken, body: transferBody(id["worker-1"])}, status: 200,
+			want: []string{`"status":"pending"`, `"entities":{"instances":[3]}`}},
+	})
+}
+
 // TestTransferFlow: demo offers worker-1, partner's dave accepts, and after the completion delay
 // the instance is partner's; every step as the accounts see it.
 func TestTransferFlow(t *testing.T) {

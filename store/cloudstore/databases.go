@@ -54,9 +54,6 @@ type Database struct {
 	Op    string    `json:"op,omitempty"`
 	Next  string    `json:"next,omitempty"`
 	Until time.Time `json:"until,omitzero"`
-	// BusyUntil ends the few seconds a credentials reset takes; other operations answer 400
-	// until then while the status stays active.
-	BusyUntil time.Time `json:"busy_until,omitzero"`
 	// Due is when the databases job next has work on this database (zero: never); it mirrors
 	// the database's key in store.CloudDatabaseSchedule.
 	Due time.Time `json:"due,omitzero"`
