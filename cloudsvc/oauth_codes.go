@@ -1,11 +1,15 @@
 package cloudsvc
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"regexp"
+	"strings"
 	"time"
 
+	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"go.etcd.io/bbolt"
@@ -141,11 +145,61 @@ func revokeClientToken(tx *bbolt.Tx, clientID, token string) error {
 	return cloudstore.RevokeToken(tx, t)
 }
 
+// The login server's password throttle (issue 13: wrong passwords on the sign-in form were
+// answered without end, 60 ms of bcrypt each). Five wrong passwords in a row for one username
+// (in any case) lock it for 30 s; every further failure after a lock doubles the lock, up to
+// 15 min, and a successful sign-in ends the count. One client IP may fail 20 times in a row (over
+// any usernames) before the same locks apply to it. A locked username or IP is refused whatever
+// the password, without running bcrypt. Failures are forgotten after an hour without one.
+var (
+	loginLockPolicy = ratelimit.LockPolicy{Free: 5, First: 30 * time.Second, Max: 15 * time.Minute, Forget: time.Hour}
+	ipLockPolicy    = ratelimit.LockPolicy{Free: 20, First: 30 * time.Second, Max: 15 * time.Minute, Forget: time.Hour}
+)
+
+// signIn checks a username and password for the login server under the throttle: the user, or
+// ErrLoginFailed, or a *ratelimit.LockedError while the username or ip is locked.
+func (s *Service) signIn(username, password, ip string) (cloudstore.User, error) {
+	attempt, err := s.signIns.Begin(strings.ToLower(username), ip)
+	if err != nil {
+		return cloudstore.User{}, err
+	}
+	u, err := s.checkLogin(username, password)
+	attempt.End(!errors.Is(err, ErrLoginFailed))
+	return u, err
+}
+
 // checkLogin checks a username and password for the login server; a cancelled account's users
-// cannot sign in again.
-func checkLogin(tx *bbolt.Tx, username, password string) (cloudstore.User, error) {
-	u, err := cloudstore.GetUser(tx, username)
-	if err != nil || !u.CheckPassword(password) {
+// cannot sign in again. bcrypt runs outside any transaction (it takes tens of milliseconds), and
+// runs for an unknown username or a user without a password too, against a dummy hash, so the
+// answer's timing does not tell which usernames exist.
+func (s *Service) checkLogin(username, password string) (cloudstore.User, error) {
+	var u cloudstore.User
+	var cancelled bool
+	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+		if u, err = cloudstore.GetUser(tx, username); err != nil {
+			return err
+		}
+		acct, err := cloudstore.GetAccount(tx, u.AccountID)
+		cancelled = err != nil || acct.Cancelled != nil
+		return nil
+	})
+	switch {
+	case errors.Is(err, store.ErrNotFound) || err == nil && len(u.PasswordHash) == 0:
+		ratelimit.WastePasswordCheck(password)
+		return cloudstore.User{}, ErrLoginFailed
+	case err != nil:
+		return cloudstore.User{}, err
+	case !u.CheckPassword(password) || cancelled:
+		return cloudstore.User{}, ErrLoginFailed
+	}
+	return u, nil
+}
+
+// stillSignedIn re-reads, inside the write that acts on a sign-in, the user checkLogin
+// approved: deleted, given a new password or cancelled since, it is ErrLoginFailed.
+func stillSignedIn(tx *bbolt.Tx, checked cloudstore.User) (cloudstore.User, error) {
+	u, err := cloudstore.GetUser(tx, checked.Username)
+	if err != nil || !bytes.Equal(u.PasswordHash, checked.PasswordHash) {
 		return cloudstore.User{}, ErrLoginFailed
 	}
 	if acct, err := cloudstore.GetAccount(tx, u.AccountID); err != nil || acct.Cancelled != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/cloudsvc"
+	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"github.com/pocketforge/pocketforge/web"
 )
@@ -159,7 +160,9 @@ func (a *api) authorizePage(c *fiber.Ctx) error {
 }
 
 // authorizeSubmit is POST /oauth/authorize: the user signs in and approves (or denies). Approval
-// records a Login and sends the browser back with a code, or with a token in the fragment.
+// records a Login and sends the browser back with a code, or with a token in the fragment. A
+// wrong password shows the form again (401); while the username or the IP is locked after
+// failed sign-ins, the form says so, with 429 and Retry-After.
 func (a *api) authorizeSubmit(c *fiber.Ctx) error {
 	r, err := a.parseAuthRequest(c)
 	if err != nil {
@@ -173,6 +176,11 @@ func (a *api) authorizeSubmit(c *fiber.Ctx) error {
 		Implicit: r.responseType == "token", Scopes: r.scopes, RedirectURI: r.redirectURI, Challenge: r.challenge})
 	if errors.Is(err, cloudsvc.ErrLoginFailed) {
 		return a.showLogin(c, r, http.StatusUnauthorized, username, "Invalid username or password.")
+	}
+	var locked *ratelimit.LockedError
+	if errors.As(err, &locked) {
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(locked.Seconds()))
+		return a.showLogin(c, r, http.StatusTooManyRequests, username, locked.Error())
 	}
 	if err != nil {
 		return err
