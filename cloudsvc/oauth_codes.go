@@ -26,8 +26,9 @@ func issueCode(tx *bbolt.Tx, c cloudstore.Code, now time.Time) (string, error) {
 }
 
 // exchangeCode trades a code for an access and a refresh token. The client proves itself with
-// its secret, or — for a code issued with a PKCE challenge — with the verifier. A code works
-// once: a second use is refused and revokes what the first issued (RFC 6749 §4.1.2).
+// its secret and, for a code issued with a PKCE challenge, with the verifier too (a public
+// client, which cannot keep a secret, with the verifier alone). A code works once: a second use
+// is refused and revokes what the first issued (RFC 6749 §4.1.2).
 func exchangeCode(tx *bbolt.Tx, in cloudstore.Exchange, now time.Time) (cloudstore.Issued, error) {
 	client, err := cloudstore.GetClient(tx, in.ClientID)
 	if err != nil {
@@ -46,7 +47,12 @@ func exchangeCode(tx *bbolt.Tx, in cloudstore.Exchange, now time.Time) (cloudsto
 	if !now.Before(code.Expires) {
 		return cloudstore.Issued{}, oauthErr("invalid_grant", "code expired")
 	}
-	if in.RedirectURI != "" && in.RedirectURI != code.RedirectURI {
+	// RFC 6749 §4.1.3: a redirect_uri named at authorization must be named again, identical; a
+	// code issued for the registered URI (none named) may name that one or none.
+	switch {
+	case code.RedirectURI != "" && in.RedirectURI != code.RedirectURI:
+		return cloudstore.Issued{}, oauthErr("invalid_grant", "redirect_uri must be the one of the authorization request")
+	case code.RedirectURI == "" && in.RedirectURI != "" && in.RedirectURI != client.RedirectURI:
 		return cloudstore.Issued{}, oauthErr("invalid_grant", "redirect_uri does not match the authorization request")
 	}
 	if err := proveClient(client, code, in); err != nil {
@@ -63,7 +69,10 @@ func exchangeCode(tx *bbolt.Tx, in cloudstore.Exchange, now time.Time) (cloudsto
 // verifierPattern is RFC 7636's code_verifier: 43–128 unreserved characters.
 var verifierPattern = regexp.MustCompile(`^[A-Za-z0-9._~-]{43,128}$`)
 
-// proveClient checks the client's secret or PKCE verifier for a code.
+// proveClient checks the client's secret and PKCE verifier for a code. PKCE proves that the
+// one who exchanges is the one who asked; it does not make a confidential client public (RFC
+// 6749 §3.2.1, RFC 7636 §1: a confidential client authenticates whatever else it sends), so a
+// stolen code and verifier of a confidential client are worth nothing without its secret.
 func proveClient(client cloudstore.Client, code cloudstore.Code, in cloudstore.Exchange) error {
 	if code.Challenge != "" {
 		if !verifierPattern.MatchString(in.CodeVerifier) {
@@ -73,10 +82,12 @@ func proveClient(client cloudstore.Client, code cloudstore.Code, in cloudstore.E
 		if base64.RawURLEncoding.EncodeToString(sum[:]) != code.Challenge {
 			return oauthErr("invalid_grant", "code_verifier does not match the code_challenge")
 		}
-		if in.ClientSecret != "" && !client.CheckSecret(in.ClientSecret) {
-			return oauthErr("invalid_client", "wrong client_secret")
+		if client.Public {
+			if in.ClientSecret != "" && !client.CheckSecret(in.ClientSecret) {
+				return oauthErr("invalid_client", "wrong client_secret")
+			}
+			return nil
 		}
-		return nil
 	}
 	if !client.CheckSecret(in.ClientSecret) {
 		return oauthErr("invalid_client", "wrong or missing client_secret")

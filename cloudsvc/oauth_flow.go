@@ -83,8 +83,11 @@ func (s *Service) RevokeClientToken(clientID, secret, token string) error {
 type AuthGrant struct {
 	Client cloudstore.Client
 	// Implicit is the implicit flow (response_type=token): an access token, no code.
-	Implicit    bool
-	Scopes      string // canonical
+	Implicit bool
+	Scopes   string // canonical
+	// RedirectURI is the redirect_uri the request named, "" when it named none (the registered
+	// one is used). A code's token request must name the same one when one was named (RFC 6749
+	// §4.1.3).
 	RedirectURI string
 	Challenge   string // PKCE S256 challenge ("" for none)
 }
