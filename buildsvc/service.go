@@ -19,6 +19,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/internal/jobs"
+	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 )
 
@@ -35,6 +36,8 @@ type Service struct {
 	clk  clock.Clock
 	log  *slog.Logger
 	opts Options
+	// signIns throttles failed password sign-ins (people_auth.go's policy).
+	signIns *ratelimit.SignIns
 }
 
 // New returns the build service over db.
@@ -42,7 +45,8 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{db: db, clk: clk, log: log, opts: opts}
+	return &Service{db: db, clk: clk, log: log, opts: opts,
+		signIns: ratelimit.NewSignIns(clk.Now, loginLockPolicy, ipLockPolicy)}
 }
 
 // Now is the appliance clock's time.

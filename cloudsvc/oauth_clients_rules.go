@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/png"
 	"net/url"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -32,10 +33,59 @@ func checkClientInput(in cloudstore.ClientInput, create bool) error {
 	return p.Err()
 }
 
-// validRedirect accepts an absolute http(s) URL with a host and no fragment (RFC 6749 §3.1.2).
+// validRedirect accepts an absolute http(s) URL with a host, no fragment (RFC 6749 §3.1.2) and
+// no dot segment in its path (a registered "/cb/.." would make every path of the host "under" it).
 func validRedirect(s string) bool {
 	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.Fragment == "" && len(s) <= 2048
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.Fragment == "" && len(s) <= 2048 &&
+		!hasDotSegment(u.EscapedPath())
+}
+
+// RedirectAllowed reports whether an authorization request may send the browser to asked: the
+// registered URI itself, or one under it, as the real login server allows — the same scheme,
+// host (in any case) and port, no user info of its own, no fragment, and a path equal to or
+// below the registered path. A path with a dot segment is refused however it is written ("..",
+// "%2e%2e", "..%2f", "%252e%252e", a backslash for a slash): a browser or the client's server
+// would resolve "/callback/../../evil" to "/evil", a page the client never registered, and the
+// code would be sent there.
+func RedirectAllowed(registered, asked string) bool {
+	if asked == registered {
+		return true
+	}
+	ru, err1 := url.Parse(registered)
+	au, err2 := url.Parse(asked)
+	if err1 != nil || err2 != nil || au.Fragment != "" || au.Opaque != "" || ru.Scheme != au.Scheme ||
+		!strings.EqualFold(ru.Host, au.Host) || au.User.String() != ru.User.String() || hasDotSegment(au.EscapedPath()) {
+		return false
+	}
+	base := strings.TrimSuffix(ru.Path, "/")
+	return au.Path == ru.Path || strings.HasPrefix(au.Path, base+"/")
+}
+
+// hasDotSegment reports whether a URL path, as sent, has a "." or ".." segment once its
+// percent-encoding is undone, one layer at a time (%25 hides a %; more than four layers are
+// refused outright), with a backslash
+// read as a slash, as browsers read it in http URLs.
+func hasDotSegment(rawPath string) bool {
+	p := rawPath
+	for layer := 0; ; layer++ {
+		for _, seg := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
+			if seg == "." || seg == ".." {
+				return true
+			}
+		}
+		next, err := url.PathUnescape(p)
+		if err != nil {
+			return true // a broken escape is no path a client registered
+		}
+		if next == p {
+			return false
+		}
+		if layer == 4 {
+			return true // still encoded after four layers: no path a client registered
+		}
+		p = next
+	}
 }
 
 // createClient registers an OAuth client of account and returns it with its plaintext secret.

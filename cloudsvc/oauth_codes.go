@@ -1,11 +1,15 @@
 package cloudsvc
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"regexp"
+	"strings"
 	"time"
 
+	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"go.etcd.io/bbolt"
@@ -22,8 +26,9 @@ func issueCode(tx *bbolt.Tx, c cloudstore.Code, now time.Time) (string, error) {
 }
 
 // exchangeCode trades a code for an access and a refresh token. The client proves itself with
-// its secret, or — for a code issued with a PKCE challenge — with the verifier. A code works
-// once: a second use is refused and revokes what the first issued (RFC 6749 §4.1.2).
+// its secret and, for a code issued with a PKCE challenge, with the verifier too (a public
+// client, which cannot keep a secret, with the verifier alone). A code works once: a second use
+// is refused and revokes what the first issued (RFC 6749 §4.1.2).
 func exchangeCode(tx *bbolt.Tx, in cloudstore.Exchange, now time.Time) (cloudstore.Issued, error) {
 	client, err := cloudstore.GetClient(tx, in.ClientID)
 	if err != nil {
@@ -42,7 +47,12 @@ func exchangeCode(tx *bbolt.Tx, in cloudstore.Exchange, now time.Time) (cloudsto
 	if !now.Before(code.Expires) {
 		return cloudstore.Issued{}, oauthErr("invalid_grant", "code expired")
 	}
-	if in.RedirectURI != "" && in.RedirectURI != code.RedirectURI {
+	// RFC 6749 §4.1.3: a redirect_uri named at authorization must be named again, identical; a
+	// code issued for the registered URI (none named) may name that one or none.
+	switch {
+	case code.RedirectURI != "" && in.RedirectURI != code.RedirectURI:
+		return cloudstore.Issued{}, oauthErr("invalid_grant", "redirect_uri must be the one of the authorization request")
+	case code.RedirectURI == "" && in.RedirectURI != "" && in.RedirectURI != client.RedirectURI:
 		return cloudstore.Issued{}, oauthErr("invalid_grant", "redirect_uri does not match the authorization request")
 	}
 	if err := proveClient(client, code, in); err != nil {
@@ -59,7 +69,10 @@ func exchangeCode(tx *bbolt.Tx, in cloudstore.Exchange, now time.Time) (cloudsto
 // verifierPattern is RFC 7636's code_verifier: 43–128 unreserved characters.
 var verifierPattern = regexp.MustCompile(`^[A-Za-z0-9._~-]{43,128}$`)
 
-// proveClient checks the client's secret or PKCE verifier for a code.
+// proveClient checks the client's secret and PKCE verifier for a code. PKCE proves that the
+// one who exchanges is the one who asked; it does not make a confidential client public (RFC
+// 6749 §3.2.1, RFC 7636 §1: a confidential client authenticates whatever else it sends), so a
+// stolen code and verifier of a confidential client are worth nothing without its secret.
 func proveClient(client cloudstore.Client, code cloudstore.Code, in cloudstore.Exchange) error {
 	if code.Challenge != "" {
 		if !verifierPattern.MatchString(in.CodeVerifier) {
@@ -69,10 +82,12 @@ func proveClient(client cloudstore.Client, code cloudstore.Code, in cloudstore.E
 		if base64.RawURLEncoding.EncodeToString(sum[:]) != code.Challenge {
 			return oauthErr("invalid_grant", "code_verifier does not match the code_challenge")
 		}
-		if in.ClientSecret != "" && !client.CheckSecret(in.ClientSecret) {
-			return oauthErr("invalid_client", "wrong client_secret")
+		if client.Public {
+			if in.ClientSecret != "" && !client.CheckSecret(in.ClientSecret) {
+				return oauthErr("invalid_client", "wrong client_secret")
+			}
+			return nil
 		}
-		return nil
 	}
 	if !client.CheckSecret(in.ClientSecret) {
 		return oauthErr("invalid_client", "wrong or missing client_secret")
@@ -141,11 +156,61 @@ func revokeClientToken(tx *bbolt.Tx, clientID, token string) error {
 	return cloudstore.RevokeToken(tx, t)
 }
 
+// The login server's password throttle (issue 13: wrong passwords on the sign-in form were
+// answered without end, 60 ms of bcrypt each). Five wrong passwords in a row for one username
+// (in any case) lock it for 30 s; every further failure after a lock doubles the lock, up to
+// 15 min, and a successful sign-in ends the count. One client IP may fail 20 times in a row (over
+// any usernames) before the same locks apply to it. A locked username or IP is refused whatever
+// the password, without running bcrypt. Failures are forgotten after an hour without one.
+var (
+	loginLockPolicy = ratelimit.LockPolicy{Free: 5, First: 30 * time.Second, Max: 15 * time.Minute, Forget: time.Hour}
+	ipLockPolicy    = ratelimit.LockPolicy{Free: 20, First: 30 * time.Second, Max: 15 * time.Minute, Forget: time.Hour}
+)
+
+// signIn checks a username and password for the login server under the throttle: the user, or
+// ErrLoginFailed, or a *ratelimit.LockedError while the username or ip is locked.
+func (s *Service) signIn(username, password, ip string) (cloudstore.User, error) {
+	attempt, err := s.signIns.Begin(strings.ToLower(username), ip)
+	if err != nil {
+		return cloudstore.User{}, err
+	}
+	u, err := s.checkLogin(username, password)
+	attempt.End(!errors.Is(err, ErrLoginFailed))
+	return u, err
+}
+
 // checkLogin checks a username and password for the login server; a cancelled account's users
-// cannot sign in again.
-func checkLogin(tx *bbolt.Tx, username, password string) (cloudstore.User, error) {
-	u, err := cloudstore.GetUser(tx, username)
-	if err != nil || !u.CheckPassword(password) {
+// cannot sign in again. bcrypt runs outside any transaction (it takes tens of milliseconds), and
+// runs for an unknown username or a user without a password too, against a dummy hash, so the
+// answer's timing does not tell which usernames exist.
+func (s *Service) checkLogin(username, password string) (cloudstore.User, error) {
+	var u cloudstore.User
+	var cancelled bool
+	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+		if u, err = cloudstore.GetUser(tx, username); err != nil {
+			return err
+		}
+		acct, err := cloudstore.GetAccount(tx, u.AccountID)
+		cancelled = err != nil || acct.Cancelled != nil
+		return nil
+	})
+	switch {
+	case errors.Is(err, store.ErrNotFound) || err == nil && len(u.PasswordHash) == 0:
+		ratelimit.WastePasswordCheck(password)
+		return cloudstore.User{}, ErrLoginFailed
+	case err != nil:
+		return cloudstore.User{}, err
+	case !u.CheckPassword(password) || cancelled:
+		return cloudstore.User{}, ErrLoginFailed
+	}
+	return u, nil
+}
+
+// stillSignedIn re-reads, inside the write that acts on a sign-in, the user checkLogin
+// approved: deleted, given a new password or cancelled since, it is ErrLoginFailed.
+func stillSignedIn(tx *bbolt.Tx, checked cloudstore.User) (cloudstore.User, error) {
+	u, err := cloudstore.GetUser(tx, checked.Username)
+	if err != nil || !bytes.Equal(u.PasswordHash, checked.PasswordHash) {
 		return cloudstore.User{}, ErrLoginFailed
 	}
 	if acct, err := cloudstore.GetAccount(tx, u.AccountID); err != nil || acct.Cancelled != nil {

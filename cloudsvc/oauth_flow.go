@@ -83,19 +83,27 @@ func (s *Service) RevokeClientToken(clientID, secret, token string) error {
 type AuthGrant struct {
 	Client cloudstore.Client
 	// Implicit is the implicit flow (response_type=token): an access token, no code.
-	Implicit    bool
-	Scopes      string // canonical
+	Implicit bool
+	Scopes   string // canonical
+	// RedirectURI is the redirect_uri the request named, "" when it named none (the registered
+	// one is used). A code's token request must name the same one when one was named (RFC 6749
+	// §4.1.3).
 	RedirectURI string
 	Challenge   string // PKCE S256 challenge ("" for none)
 }
 
-// Authorize signs username in with password, records the login from ip, and issues what g
-// asks for: a code (code flow) or an access token (implicit flow), all in one transaction. A
+// Authorize signs username in with password from ip (under the login throttle: a
+// *ratelimit.LockedError while the username or the IP is locked), records the login, and issues
+// what g asks for: a code (code flow) or an access token (implicit flow), in one transaction. A
 // wrong username or password is ErrLoginFailed.
 func (s *Service) Authorize(username, password, ip string, g AuthGrant) (code, access string, err error) {
+	checked, err := s.signIn(username, password, ip)
+	if err != nil {
+		return "", "", err
+	}
 	now := s.clk.Now()
 	err = s.db.Write(func(tx *bbolt.Tx) error {
-		u, err := checkLogin(tx, username, password)
+		u, err := stillSignedIn(tx, checked)
 		if err != nil {
 			return err
 		}

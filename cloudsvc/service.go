@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 )
@@ -53,6 +54,8 @@ type Service struct {
 	// callers caches the caller behind each token hash (Authenticate) until the next committed
 	// write.
 	callers *store.Memo[string, *Caller]
+	// signIns throttles the login server's failed sign-ins (oauth_codes.go's policy).
+	signIns *ratelimit.SignIns
 }
 
 // New returns the cloud domain on db.
@@ -65,6 +68,7 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service
 		dbLists:      store.NewMemo[dbListKey, []cloudstore.Database](db),
 		dbCatalog:    store.NewMemo[struct{}, cloudstore.DatabaseCatalog](db),
 		callers:      store.NewMemo[string, *Caller](db),
+		signIns:      ratelimit.NewSignIns(clk.Now, loginLockPolicy, ipLockPolicy),
 	}
 }
 

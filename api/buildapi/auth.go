@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
@@ -40,7 +42,9 @@ func personOf(c *fiber.Ctx) buildstore.Person {
 // authenticated lets a request through with a valid session cookie or HTTP Basic credentials of
 // a person who may sign in (buildsvc.Authenticate decides); otherwise 401 with the Basic
 // challenge, or 403 inactive_user for the right password of a locked or deleted person (a
-// cookie of theirs is ignored, so osc falls back to Basic and hears why). Any other scheme
+// cookie of theirs is ignored, so osc falls back to Basic and hears why), or 429
+// too_many_requests with Retry-After while the login or the client IP is locked after failed
+// sign-ins (buildsvc's throttle; the right password is refused too). Any other scheme
 // (Token, Bearer) is not a credential here: tokens only sign in at /trigger (trigger.go).
 // bcrypt runs once per credential: a verified one is remembered together with the password
 // hash it matched, so a password change (a new hash) ends the memory. Only the request's head
@@ -61,9 +65,14 @@ func (a *api) authenticated(c *fiber.Ctx) error {
 	if !ok {
 		return a.challenge(c)
 	}
-	p, err := a.Svc.Authenticate(login, password, a.creds.check)
+	p, err := a.Svc.Authenticate(login, password, c.IP(), a.creds.check)
 	if errors.Is(err, buildsvc.ErrBadCredentials) {
 		return a.challenge(c)
+	}
+	var locked *ratelimit.LockedError
+	if errors.As(err, &locked) {
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(locked.Seconds()))
+		return &kit.Error{Status: http.StatusTooManyRequests, Code: "too_many_requests", Reason: locked.Error()}
 	}
 	if err != nil {
 		return err

@@ -23,6 +23,7 @@ const adminPassword = "admin-test-password"
 type env struct {
 	app *fiber.App
 	db  *store.DB
+	clk *clock.Fixed
 }
 
 func newEnv(t testing.TB) *env { t.Helper(); return newEnvWith(t, nil) }
@@ -43,7 +44,7 @@ func newEnvWith(t testing.TB, tune func(*Deps)) *env {
 		tune(&d)
 	}
 	Bind(app, d)
-	return &env{app: app, db: db}
+	return &env{app: app, db: db, clk: clk}
 }
 
 // seed writes the demo world and the test credentials into a new data file at path.

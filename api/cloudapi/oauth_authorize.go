@@ -5,10 +5,10 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/cloudsvc"
+	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"github.com/pocketforge/pocketforge/web"
 )
@@ -18,15 +18,20 @@ type authRequest struct {
 	client       cloudstore.Client
 	responseType string // code or token
 	scopes       string // canonical
-	redirectURI  string
-	state        string
-	challenge    string
+	redirectURI  string // where the answer goes: the one asked for, or the registered one
+	// redirectGiven is set when the request named redirect_uri: the token request must then
+	// name the same (RFC 6749 §4.1.3).
+	redirectGiven bool
+	state         string
+	challenge     string
 }
 
 // hidden is the request as the login form carries it through the POST.
 func (r authRequest) hidden() map[string]string {
-	h := map[string]string{"client_id": r.client.ID, "response_type": r.responseType, "scopes": r.scopes,
-		"redirect_uri": r.redirectURI, "state": r.state}
+	h := map[string]string{"client_id": r.client.ID, "response_type": r.responseType, "scopes": r.scopes, "state": r.state}
+	if r.redirectGiven {
+		h["redirect_uri"] = r.redirectURI
+	}
 	if r.challenge != "" {
 		h["code_challenge"], h["code_challenge_method"] = r.challenge, "S256"
 	}
@@ -55,7 +60,8 @@ func (a *api) parseAuthRequest(c *fiber.Ctx) (authRequest, error) {
 		return r, &pageError{"Unknown application", "The application that sent you here is not registered (client_id " + strconv.Quote(clientID) + ")."}
 	}
 	r.redirectURI = c.FormValue("redirect_uri", r.client.RedirectURI)
-	if !redirectAllowed(r.client.RedirectURI, r.redirectURI) {
+	r.redirectGiven = c.FormValue("redirect_uri") != ""
+	if !cloudsvc.RedirectAllowed(r.client.RedirectURI, r.redirectURI) {
 		return r, &pageError{"Redirect not allowed", "The redirect_uri does not match the one registered for " + r.client.Label + "."}
 	}
 	r.state, r.responseType = c.FormValue("state"), c.FormValue("response_type", "code")
@@ -80,21 +86,6 @@ func (a *api) parseAuthRequest(c *fiber.Ctx) (authRequest, error) {
 	return r, nil
 }
 
-// redirectAllowed accepts the registered URI or one under it (same scheme, host and port, a path
-// below the registered path), as the real login server does.
-func redirectAllowed(registered, asked string) bool {
-	if asked == registered {
-		return true
-	}
-	ru, err1 := url.Parse(registered)
-	au, err2 := url.Parse(asked)
-	if err1 != nil || err2 != nil || au.Fragment != "" || ru.Scheme != au.Scheme || ru.Host != au.Host {
-		return false
-	}
-	base := strings.TrimSuffix(ru.Path, "/")
-	return au.Path == ru.Path || strings.HasPrefix(au.Path, base+"/")
-}
-
 // authorizeError answers a failed authorization request: a page, or a redirect with the error.
 func (a *api) authorizeError(c *fiber.Ctx, r authRequest, err error) error {
 	var pe *pageError
@@ -115,7 +106,7 @@ func (a *api) authorizeError(c *fiber.Ctx, r authRequest, err error) error {
 // redirectWith sends the browser to uri with params in the query (code flow) or the fragment
 // (implicit flow, so the token never reaches a server log).
 func redirectWith(c *fiber.Ctx, uri string, fragment bool, params url.Values) error {
-	u, _ := url.Parse(uri) // validated by redirectAllowed
+	u, _ := url.Parse(uri) // validated by cloudsvc.RedirectAllowed
 	if fragment {
 		u.Fragment = ""
 		u.RawFragment = ""
@@ -159,7 +150,9 @@ func (a *api) authorizePage(c *fiber.Ctx) error {
 }
 
 // authorizeSubmit is POST /oauth/authorize: the user signs in and approves (or denies). Approval
-// records a Login and sends the browser back with a code, or with a token in the fragment.
+// records a Login and sends the browser back with a code, or with a token in the fragment. A
+// wrong password shows the form again (401); while the username or the IP is locked after
+// failed sign-ins, the form says so, with 429 and Retry-After.
 func (a *api) authorizeSubmit(c *fiber.Ctx) error {
 	r, err := a.parseAuthRequest(c)
 	if err != nil {
@@ -169,10 +162,18 @@ func (a *api) authorizeSubmit(c *fiber.Ctx) error {
 		return a.authorizeError(c, r, &redirectError{"access_denied", "the user denied the request"})
 	}
 	username, password := c.FormValue("username"), c.FormValue("password")
-	code, token, err := a.Cloud.Authorize(username, password, c.IP(), cloudsvc.AuthGrant{Client: r.client,
-		Implicit: r.responseType == "token", Scopes: r.scopes, RedirectURI: r.redirectURI, Challenge: r.challenge})
+	g := cloudsvc.AuthGrant{Client: r.client, Implicit: r.responseType == "token", Scopes: r.scopes, Challenge: r.challenge}
+	if r.redirectGiven {
+		g.RedirectURI = r.redirectURI
+	}
+	code, token, err := a.Cloud.Authorize(username, password, c.IP(), g)
 	if errors.Is(err, cloudsvc.ErrLoginFailed) {
 		return a.showLogin(c, r, http.StatusUnauthorized, username, "Invalid username or password.")
+	}
+	var locked *ratelimit.LockedError
+	if errors.As(err, &locked) {
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(locked.Seconds()))
+		return a.showLogin(c, r, http.StatusTooManyRequests, username, locked.Error())
 	}
 	if err != nil {
 		return err

@@ -1,8 +1,10 @@
-// Package ratelimit counts requests for the rate limits of the cloud API and the explorer. It
-// owns only the counting: the HTTP layer picks the key of a request (the OAuth token for
-// authenticated cloud calls, the client IP for public endpoints and the explorer) and the limits
-// of its route, calls Take, and turns the Decision into a 429 and the X-RateLimit-Limit,
-// X-RateLimit-Remaining, X-RateLimit-Reset and Retry-After headers.
+// Package ratelimit counts requests for the rate limits of the cloud API and the explorer, and
+// failed sign-ins for the password throttle of the build API and the cloud's login server
+// (SignIns; the domains set its policy). For rate limits it owns only the counting: the HTTP
+// layer picks the key of a request (the OAuth token for authenticated cloud calls, the client IP
+// for public endpoints and the explorer) and the limits of its route, calls Take, and turns the
+// Decision into a 429 and the X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset and
+// Retry-After headers.
 //
 // Windows are fixed and aligned to the Unix epoch (a 2-minute window starts at every even minute),
 // so a Reset time is the same for every request in a window and easy to check by hand. Counters

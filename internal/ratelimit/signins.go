@@ -1,0 +1,250 @@
+package ratelimit
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+)
+
+// LockPolicy is how a key (a user, a client IP) is throttled after failed sign-ins: Free
+// failures in a row are answered as wrong passwords; the Free-th locks the key for First, and
+// every failure after a lock has passed locks it for twice as long as the one before, up to Max.
+// A key with no failure for Forget starts afresh, and a successful sign-in of a user forgets
+// that user's failures. The domains own the numbers (buildsvc, cloudsvc); this package only
+// counts.
+type LockPolicy struct {
+	Free   int
+	First  time.Duration
+	Max    time.Duration
+	Forget time.Duration
+}
+
+// lockFor returns how long the failures-th failure in a row locks the key: 0 below Free, then
+// First doubled once per failure past Free, at most Max.
+func (p LockPolicy) lockFor(failures int) time.Duration {
+	if failures < p.Free || p.Free <= 0 {
+		return 0
+	}
+	d := p.First
+	for i := p.Free; i < failures && d < p.Max; i++ {
+		d *= 2
+	}
+	return min(d, p.Max)
+}
+
+// LockedError refuses a sign-in of a locked user or from a locked client IP, whatever the
+// password: an API answers it with 429 and Retry-After.
+type LockedError struct {
+	// RetryAfter is the time until the lock passes, > 0.
+	RetryAfter time.Duration
+}
+
+func (e *LockedError) Error() string {
+	return fmt.Sprintf("Too many failed sign-ins. Try again in %d seconds.", e.Seconds())
+}
+
+// Seconds is RetryAfter rounded up to whole seconds (at least 1), the Retry-After header's value.
+func (e *LockedError) Seconds() int {
+	return max(int((e.RetryAfter+time.Second-1)/time.Second), 1)
+}
+
+// maxLockKeys bounds the keys a lockout remembers; see lockout.add.
+const maxLockKeys = 100_000
+
+// SignIns throttles password sign-ins by user and by client IP, in memory (a restart forgets
+// the failures, as it forgets the rate-limit windows). A sign-in is Begun (refused with a
+// *LockedError while either key is locked), then Ended with its outcome. Attempts still running
+// count against the free failures, so a guesser who sends many at once gets no more bcrypt runs
+// than one who waits for each answer. Safe for concurrent use.
+type SignIns struct {
+	users, ips *lockout
+}
+
+// NewSignIns returns a throttle reading time from now (the appliance clock, so moving the dev
+// clock ends a lock), with one policy per user and one per client IP.
+func NewSignIns(now func() time.Time, users, ips LockPolicy) *SignIns {
+	return &SignIns{users: newLockout(now, users), ips: newLockout(now, ips)}
+}
+
+// Attempt is one sign-in under way; End it exactly once.
+type Attempt struct {
+	s        *SignIns
+	user, ip string
+}
+
+// Begin starts a sign-in of user from ip, or refuses it with a *LockedError when the user or
+// the IP is locked (or has as many attempts running as it has failures left). user is compared
+// as given; a domain whose logins ignore case passes it lowered. An empty ip is not throttled
+// by IP (a caller that has none).
+func (s *SignIns) Begin(user, ip string) (*Attempt, error) {
+	if wait := s.users.begin(user); wait > 0 {
+		return nil, &LockedError{RetryAfter: wait}
+	}
+	if ip != "" {
+		if wait := s.ips.begin(ip); wait > 0 {
+			s.users.end(user, false)
+			return nil, &LockedError{RetryAfter: wait}
+		}
+	}
+	return &Attempt{s: s, user: user, ip: ip}, nil
+}
+
+// End records the outcome: a failure counts against the user and the IP; a success forgets
+// the user's failures but not the IP's, so a guesser cannot wipe their IP's record by signing
+// in to an account of their own between guesses.
+func (a *Attempt) End(ok bool) {
+	a.s.users.end(a.user, !ok)
+	if ok {
+		a.s.users.forgive(a.user)
+	}
+	if a.ip != "" {
+		a.s.ips.end(a.ip, !ok)
+	}
+}
+
+// Reset forgets every failure and lock.
+func (s *SignIns) Reset() {
+	s.users.reset()
+	s.ips.reset()
+}
+
+// lockout counts the failures of keys under one policy.
+type lockout struct {
+	now    func() time.Time
+	policy LockPolicy
+	mu     sync.Mutex
+	keys   map[string]*strikes
+}
+
+// strikes is one key's record.
+type strikes struct {
+	failures int       // failures in a row
+	running  int       // attempts begun and not ended
+	last     time.Time // the last failure
+	from     time.Time // the current lock's start
+	until    time.Time // the current lock's end (zero: never locked)
+}
+
+func newLockout(now func() time.Time, p LockPolicy) *lockout {
+	return &lockout{now: now, policy: p, keys: map[string]*strikes{}}
+}
+
+// wait returns how long st stays locked at now: 0 when not locked. A lock whose start lies
+// after now (the clock was set back) is over, as the rate-limit windows are.
+func (st *strikes) wait(now time.Time) time.Duration {
+	if now.Before(st.from) || !now.Before(st.until) {
+		return 0
+	}
+	return st.until.Sub(now)
+}
+
+// stale reports whether st can be forgotten at now: nothing running, not locked, and its last
+// failure Forget ago (or in the future, after a clock set back).
+func (st *strikes) stale(now time.Time, forget time.Duration) bool {
+	return st.running == 0 && st.wait(now) == 0 && (now.Sub(st.last) >= forget || now.Before(st.last))
+}
+
+// begin counts a running attempt of key, or returns how long to wait.
+func (l *lockout) begin(key string) time.Duration {
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	st := l.keys[key]
+	if st == nil {
+		st = l.add(key, now)
+	}
+	if st.stale(now, l.policy.Forget) {
+		st.failures = 0
+	}
+	if w := st.wait(now); w > 0 {
+		return w
+	}
+	if l.policy.Free > 0 && st.running >= max(l.policy.Free-st.failures, 1) {
+		// As many attempts running as failures left before the next lock (one at a time once
+		// locked before): this one waits for them.
+		return time.Second
+	}
+	st.running++
+	return 0
+}
+
+// end ends a running attempt of key and counts a failure (when failed), locking the key when
+// the policy says so.
+func (l *lockout) end(key string, failed bool) {
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	st := l.keys[key]
+	if st == nil {
+		return
+	}
+	if st.running > 0 {
+		st.running--
+	}
+	if !failed {
+		return
+	}
+	st.failures++
+	st.last = now
+	if d := l.policy.lockFor(st.failures); d > 0 {
+		st.from, st.until = now, now.Add(d)
+	}
+}
+
+// forgive drops key's failures after a successful sign-in.
+func (l *lockout) forgive(key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if st := l.keys[key]; st != nil {
+		st.failures, st.from, st.until = 0, time.Time{}, time.Time{}
+	}
+}
+
+// add remembers a new key. At maxLockKeys it first drops the stale keys, then, if a flood of
+// distinct names or addresses still fills the map, every key that is not locked (their counts
+// restart; locks stand), and as a last resort everything: memory stays bounded, and a guesser
+// must spend a bcrypt run per entry to get there.
+func (l *lockout) add(key string, now time.Time) *strikes {
+	if len(l.keys) >= maxLockKeys {
+		l.drop(func(st *strikes) bool { return st.stale(now, l.policy.Forget) })
+	}
+	if len(l.keys) >= maxLockKeys {
+		l.drop(func(st *strikes) bool { return st.running == 0 && st.wait(now) == 0 })
+	}
+	if len(l.keys) >= maxLockKeys {
+		clear(l.keys)
+	}
+	st := &strikes{}
+	l.keys[strings.Clone(key)] = st
+	return st
+}
+
+// drop deletes the keys gone says so of.
+func (l *lockout) drop(gone func(*strikes) bool) {
+	for k, st := range l.keys {
+		if gone(st) {
+			delete(l.keys, k)
+		}
+	}
+}
+
+func (l *lockout) reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	clear(l.keys)
+}
+
+// dummyHash is a bcrypt hash, at the cost every stored password uses (bcrypt.DefaultCost), of
+// a password nobody types.
+var dummyHash = []byte("$2a$10$Fb9PsOLHwshz3f2jUsXJBO5jbmcVoYDHqYwhKljVQGHOeXIT7Bjpq")
+
+// WastePasswordCheck runs bcrypt on password against a fixed hash and throws the answer away.
+// A domain calls it for a login that names nobody (or a user with no password yet), so that
+// the answer takes as long as a wrong password does and its timing does not tell which users
+// exist.
+func WastePasswordCheck(password string) {
+	_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+}
