@@ -53,6 +53,10 @@ type Service struct {
 	// callers caches the caller behind each token hash (Authenticate) until the next committed
 	// write.
 	callers *store.Memo[string, *Caller]
+	// records and notices cache each account's record and notifications until a committed
+	// write or the clock moves them (clockCache).
+	records *clockCache[uint64, accountRecordValue]
+	notices *clockCache[uint64, []accountNotice]
 }
 
 // New returns the cloud domain on db.
@@ -65,6 +69,8 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service
 		dbLists:      store.NewMemo[dbListKey, []cloudstore.Database](db),
 		dbCatalog:    store.NewMemo[struct{}, cloudstore.DatabaseCatalog](db),
 		callers:      store.NewMemo[string, *Caller](db),
+		records:      newClockCache[uint64, accountRecordValue](db),
+		notices:      newClockCache[uint64, []accountNotice](db),
 	}
 }
 
