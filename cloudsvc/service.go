@@ -57,6 +57,8 @@ type Service struct {
 	// write or the clock moves them (clockCache).
 	records *clockCache[uint64, accountRecordValue]
 	notices *clockCache[uint64, []accountNotice]
+	// codec keeps accounts decoded by their stored bytes for the settings write (accountCodec).
+	codec *accountCodec
 }
 
 // New returns the cloud domain on db.
@@ -71,6 +73,7 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service
 		callers:      store.NewMemo[string, *Caller](db),
 		records:      newClockCache[uint64, accountRecordValue](db),
 		notices:      newClockCache[uint64, []accountNotice](db),
+		codec:        newAccountCodec(),
 	}
 }
 
