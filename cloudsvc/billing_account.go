@@ -10,24 +10,24 @@ import (
 	"go.etcd.io/bbolt"
 )
 
+// AccountRecord is an account with its billing summary as of some instant.
+type AccountRecord struct {
+	Account cloudstore.Account
+	Summary cloudstore.BillingSummary
+}
+
 // AccountRecord returns account id and its billing summary as of now. Drafting the uninvoiced
 // usage reads every instance and database of the account, so the answer is kept (s.records)
 // until a committed write or the clock moves it — the next started hour of an item running now,
-// the next month, a promotion's expiry — rather than drafted on every read. The returned values
-// are shared: callers must not modify them.
-func (s *Service) AccountRecord(id uint64) (cloudstore.Account, cloudstore.BillingSummary, error) {
+// the next month, a promotion's expiry — rather than drafted on every read. The same record is
+// returned for as long as it holds, so a renderer may keep its rendering by it; it is shared:
+// callers must not modify it.
+func (s *Service) AccountRecord(id uint64) (*AccountRecord, error) {
 	now := s.clk.Now()
-	rec, err := s.records.get(id, now, func(tx *bbolt.Tx, h *horizon) (r accountRecordValue, err error) {
-		r.acct, r.sum, err = accountRecord(tx, id, now, h)
-		return r, err
+	return s.records.get(id, now, func(tx *bbolt.Tx, h *horizon) (*AccountRecord, error) {
+		acct, sum, err := accountRecord(tx, id, now, h)
+		return &AccountRecord{Account: acct, Summary: sum}, err
 	})
-	return rec.acct, rec.sum, err
-}
-
-// accountRecordValue is what AccountRecord answers, as s.records keeps it.
-type accountRecordValue struct {
-	acct cloudstore.Account
-	sum  cloudstore.BillingSummary
 }
 
 // accountRecord reads account id and drafts its billing summary at now; h, when not nil, notes

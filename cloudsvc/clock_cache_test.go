@@ -105,10 +105,11 @@ func TestCachedAccountFollowsTheClock(t *testing.T) {
 	check := func(now time.Time) {
 		t.Helper()
 		clk.Set(now)
-		gotAcct, gotSum, err := svc.AccountRecord(acct.ID)
+		rec, err := svc.AccountRecord(acct.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
+		gotAcct, gotSum := rec.Account, rec.Summary
 		var wantAcct cloudstore.Account
 		var wantSum cloudstore.BillingSummary
 		var wantNotices []accountNotice
@@ -147,9 +148,8 @@ func TestCachedAccountFollowsTheClock(t *testing.T) {
 	seen := map[int64]bool{}
 	for _, now := range instants {
 		check(now)
-		var sum cloudstore.BillingSummary
-		_, sum, _ = svc.AccountRecord(acct.ID)
-		seen[sum.UninvoicedCents] = true
+		rec, _ := svc.AccountRecord(acct.ID)
+		seen[rec.Summary.UninvoicedCents] = true
 	}
 	if len(seen) < 20 {
 		t.Fatalf("the walk saw only %d different uninvoiced balances: it does not exercise the hours", len(seen))

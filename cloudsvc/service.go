@@ -55,7 +55,7 @@ type Service struct {
 	callers *store.Memo[string, *Caller]
 	// records and notices cache each account's record and notifications until a committed
 	// write or the clock moves them (clockCache).
-	records *clockCache[uint64, accountRecordValue]
+	records *clockCache[uint64, *AccountRecord]
 	notices *clockCache[uint64, []accountNotice]
 	// codec keeps accounts decoded by their stored bytes for the settings write (accountCodec).
 	codec *accountCodec
@@ -71,7 +71,7 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service
 		dbLists:      store.NewMemo[dbListKey, []cloudstore.Database](db),
 		dbCatalog:    store.NewMemo[struct{}, cloudstore.DatabaseCatalog](db),
 		callers:      store.NewMemo[string, *Caller](db),
-		records:      newClockCache[uint64, accountRecordValue](db),
+		records:      newClockCache[uint64, *AccountRecord](db),
 		notices:      newClockCache[uint64, []accountNotice](db),
 		codec:        newAccountCodec(),
 	}

@@ -76,11 +76,11 @@ func (g *benchGetter) compareGets(appURL, rawURL string) {
 func BenchmarkGetAccount(b *testing.B) {
 	e := newEnv(b, 0)
 	base, cloud := benchApp(b, e.db, e.clock)
-	acct, sum, err := cloud.AccountRecord(1)
+	rec, err := cloud.AccountRecord(1)
 	if err != nil {
 		b.Fatal(err)
 	}
-	newBenchGetter(b).compareGets(base+"/v4/account", bareJSON(b, "/v4/account", viewAccountRecord(acct, sum)))
+	newBenchGetter(b).compareGets(base+"/v4/account", bareJSON(b, "/v4/account", viewAccountRecord(rec.Account, rec.Summary)))
 }
 
 // BenchmarkGetNotifications: an authenticated GET /v4/account/notifications against a bare fiber
