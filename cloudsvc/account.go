@@ -14,26 +14,64 @@ func (s *Service) Account(id uint64) (cloudstore.Account, error) {
 }
 
 // UpdateSettings changes the network helper and backups settings of by's account (nil:
-// unchanged) and records account_settings_update.
+// unchanged) and records account_settings_update, in one small commit: the event is encoded
+// before the transaction, and the account is decoded and re-encoded through s.codec, so the
+// transaction itself compares bytes and stores bytes (settings writes come many at once, and in
+// a group commit each write's work inside the transaction delays all the others). The account
+// returned is shared: callers must not modify it.
 func (s *Service) UpdateSettings(by cloudstore.User, networkHelper, backups *bool) (cloudstore.Account, error) {
 	now := s.clk.Now()
-	var acct cloudstore.Account
-	err := s.db.Write(func(tx *bbolt.Tx) (err error) {
-		if acct, err = cloudstore.GetAccount(tx, by.AccountID); err != nil {
+	var before *codedAccount
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		raw, err := cloudstore.AccountBytes(tx, by.AccountID)
+		if err == nil {
+			before, err = s.codec.decode(raw)
+		}
+		return err
+	})
+	if err != nil {
+		return cloudstore.Account{}, err
+	}
+	prepared, err := prepareRecord(by, "account_settings_update", accountEntity(before.acct), now)
+	if err != nil {
+		return cloudstore.Account{}, err
+	}
+	var after *codedAccount
+	err = s.db.Write(func(tx *bbolt.Tx) error {
+		raw, err := cloudstore.AccountBytes(tx, by.AccountID)
+		if err != nil {
 			return err
 		}
+		cur, err := s.codec.decode(raw)
+		if err != nil {
+			return err
+		}
+		sw := settingsSwitch{networkHelper: cur.acct.Settings.NetworkHelper, backups: cur.acct.Settings.BackupsEnabled}
 		if networkHelper != nil {
-			acct.Settings.NetworkHelper = *networkHelper
+			sw.networkHelper = *networkHelper
 		}
 		if backups != nil {
-			acct.Settings.BackupsEnabled = *backups
+			sw.backups = *backups
 		}
-		if err := cloudstore.PutAccount(tx, acct); err != nil {
+		if after, err = s.codec.withSettings(cur, sw); err != nil {
 			return err
 		}
-		return record(tx, by, "account_settings_update", accountEntity(acct), now)
+		if err := cloudstore.PutAccountBytes(tx, by.AccountID, after.raw); err != nil {
+			return err
+		}
+		event := prepared
+		if cur.acct.Euuid != before.acct.Euuid || cur.acct.Name != before.acct.Name { // changed meanwhile
+			if event, err = prepareRecord(by, "account_settings_update", accountEntity(cur.acct), now); err != nil {
+				return err
+			}
+		}
+		_, err = cloudstore.RecordPrepared(tx, event)
+		return err
 	})
-	return acct, err
+	if err != nil {
+		return cloudstore.Account{}, err
+	}
+	return after.acct, nil
 }
 
 // EnableManaged turns the managed service on for by's whole account, mails the welcome to the

@@ -10,24 +10,34 @@ import (
 	"go.etcd.io/bbolt"
 )
 
-// AccountRecord returns account id and its billing summary as of now.
-func (s *Service) AccountRecord(id uint64) (cloudstore.Account, cloudstore.BillingSummary, error) {
-	now := s.clk.Now()
-	var acct cloudstore.Account
-	var sum cloudstore.BillingSummary
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
-		acct, sum, err = accountRecord(tx, id, now)
-		return err
-	})
-	return acct, sum, err
+// AccountRecord is an account with its billing summary as of some instant.
+type AccountRecord struct {
+	Account cloudstore.Account
+	Summary cloudstore.BillingSummary
 }
 
-func accountRecord(tx *bbolt.Tx, id uint64, now time.Time) (cloudstore.Account, cloudstore.BillingSummary, error) {
+// AccountRecord returns account id and its billing summary as of now. Drafting the uninvoiced
+// usage reads every instance and database of the account, so the answer is kept (s.records)
+// until a committed write or the clock moves it — the next started hour of an item running now,
+// the next month, a promotion's expiry — rather than drafted on every read. The same record is
+// returned for as long as it holds, so a renderer may keep its rendering by it; it is shared:
+// callers must not modify it.
+func (s *Service) AccountRecord(id uint64) (*AccountRecord, error) {
+	now := s.clk.Now()
+	return s.records.get(id, now, func(tx *bbolt.Tx, h *horizon) (*AccountRecord, error) {
+		acct, sum, err := accountRecord(tx, id, now, h)
+		return &AccountRecord{Account: acct, Summary: sum}, err
+	})
+}
+
+// accountRecord reads account id and drafts its billing summary at now; h, when not nil, notes
+// how long that summary holds (see accountBillingSummary).
+func accountRecord(tx *bbolt.Tx, id uint64, now time.Time, h *horizon) (cloudstore.Account, cloudstore.BillingSummary, error) {
 	acct, err := cloudstore.GetAccount(tx, id)
 	if err != nil {
 		return acct, cloudstore.BillingSummary{}, err
 	}
-	sum, err := accountBillingSummary(tx, acct, now)
+	sum, err := accountBillingSummary(tx, acct, now, h)
 	return acct, sum, err
 }
 
@@ -51,7 +61,7 @@ func (s *Service) UpdateContact(by cloudstore.User, up cloudstore.ContactUpdate,
 		if err := record(tx, by, "account_update", accountEntity(acct), now); err != nil {
 			return err
 		}
-		acct, sum, err = accountRecord(tx, acct.ID, now)
+		acct, sum, err = accountRecord(tx, acct.ID, now, nil)
 		return err
 	})
 	return acct, sum, err

@@ -41,8 +41,9 @@ func taxRule(c cloudstore.Contact) (name string, rate int64) {
 // the usage items, then the promo credit (which it takes from acct's promotions: the caller
 // decides whether that acct is kept), then the tax of each item. ok is false when nothing was
 // used in the period.
-func draftInvoice(tx *bbolt.Tx, acct *cloudstore.Account, from, to, date time.Time) (inv cloudstore.Invoice, ok bool, err error) {
-	items, err := usageItems(tx, acct.ID, from, to)
+// h, when not nil, says the period ends at the moving present (see usageItemsUntil).
+func draftInvoice(tx *bbolt.Tx, acct *cloudstore.Account, from, to, date time.Time, h *horizon) (inv cloudstore.Invoice, ok bool, err error) {
+	items, err := usageItemsUntil(tx, acct.ID, from, to, h)
 	if err != nil {
 		return inv, false, err
 	}
@@ -68,7 +69,7 @@ func draftInvoice(tx *bbolt.Tx, acct *cloudstore.Account, from, to, date time.Ti
 // issueInvoice drafts and stores the invoice of acct for [from, to) and adds its total to the
 // balance (the caller stores acct). A period without usage issues nothing (nil).
 func issueInvoice(tx *bbolt.Tx, acct *cloudstore.Account, from, to, date time.Time) (*cloudstore.Invoice, error) {
-	inv, ok, err := draftInvoice(tx, acct, from, to, date)
+	inv, ok, err := draftInvoice(tx, acct, from, to, date, nil)
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -109,19 +110,27 @@ type uninvoiced struct {
 
 // uninvoicedUsage drafts, without storing, the invoices acct would get for every month not yet
 // invoiced up to now (the current month up to now): the API's balance_uninvoiced, and what an
-// account cancellation must collect.
-func uninvoicedUsage(tx *bbolt.Tx, acct cloudstore.Account, now time.Time) (uninvoiced, error) {
+// account cancellation must collect. When h is not nil it notes the last instant the answer stays
+// the same as the clock moves on (the store unchanged): a new month begins after the next month
+// start, and the current month's items count one more hour after each started one.
+func uninvoicedUsage(tx *bbolt.Tx, acct cloudstore.Account, now time.Time, h *horizon) (uninvoiced, error) {
 	var total int64
 	acct.Promotions = slices.Clone(acct.Promotions)
 	for i := range acct.Promotions {
 		acct.Promotions[i].UsedMonthCents = 0 // nothing drafted yet (the stored value is the last invoice's)
 	}
+	if next := monthOf(now); next.Equal(now) {
+		h.until(next)
+	} else {
+		h.until(next.AddDate(0, 1, 0))
+	}
 	for m := firstDueMonth(acct, now); m.Before(now); m = m.AddDate(0, 1, 0) {
 		to := m.AddDate(0, 1, 0)
-		if to.After(now) {
-			to = now
+		var present *horizon // the months before the current one are over: the clock moves none of it
+		if !to.Before(now) {
+			to, present = now, h
 		}
-		inv, _, err := draftInvoice(tx, &acct, m, to, to)
+		inv, _, err := draftInvoice(tx, &acct, m, to, to, present)
 		if err != nil {
 			return uninvoiced{}, err
 		}

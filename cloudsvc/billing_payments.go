@@ -74,7 +74,7 @@ func (s *Service) AddPromoCode(account uint64, code string) (cloudstore.Promotio
 		if err != nil {
 			return err
 		}
-		sum, err := accountBillingSummary(tx, acct, now)
+		sum, err := accountBillingSummary(tx, acct, now, nil)
 		out = pr
 		for _, p := range sum.Promotions {
 			if p.Code == pr.Code {

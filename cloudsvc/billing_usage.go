@@ -26,6 +26,12 @@ const (
 // then the account's managed databases (databaseUsageItems).
 // Every started hour counts; an item costs hours × hourly price, at most the monthly price.
 func usageItems(tx *bbolt.Tx, account uint64, from, to time.Time) ([]cloudstore.InvoiceItem, error) {
+	return usageItemsUntil(tx, account, from, to, nil)
+}
+
+// usageItemsUntil is usageItems for a period that ends at the moving present when h is not nil:
+// it notes in h the last instant the items keep their hours (see horizon.hours).
+func usageItemsUntil(tx *bbolt.Tx, account uint64, from, to time.Time, h *horizon) ([]cloudstore.InvoiceItem, error) {
 	instances, err := cloudstore.Instances(tx)
 	if err != nil {
 		return nil, err
@@ -34,6 +40,9 @@ func usageItems(tx *bbolt.Tx, account uint64, from, to time.Time) ([]cloudstore.
 	for _, in := range instances {
 		for _, o := range in.Owners {
 			start, end, ok := ownedWithin(o, account, from, to)
+			if o.AccountID == account {
+				h.hours(start, end, to)
+			}
 			if !ok {
 				continue
 			}
@@ -45,7 +54,7 @@ func usageItems(tx *bbolt.Tx, account uint64, from, to time.Time) ([]cloudstore.
 			}
 		}
 	}
-	databases, err := databaseUsageItems(tx, account, from, to)
+	databases, err := databaseUsageItems(tx, account, from, to, h)
 	return append(items, databases...), err
 }
 
@@ -79,7 +88,7 @@ func hourlyItem(label, region string, hourly, monthly float64, hours int64, from
 // the node is reserved) to its deletion — at the price of its type and cluster size when it was
 // created, at most its monthly price. Deleted databases keep a record for this; complimentary
 // ones (the demo world's) are not billed.
-func databaseUsageItems(tx *bbolt.Tx, account uint64, from, to time.Time) ([]cloudstore.InvoiceItem, error) {
+func databaseUsageItems(tx *bbolt.Tx, account uint64, from, to time.Time, h *horizon) ([]cloudstore.InvoiceItem, error) {
 	all, err := cloudstore.AccountDatabaseRecords(tx, account)
 	if err != nil {
 		return nil, err
@@ -96,6 +105,7 @@ func databaseUsageItems(tx *bbolt.Tx, account uint64, from, to time.Time) ([]clo
 		if d.Deleted != nil && d.Deleted.Before(end) {
 			end = *d.Deleted
 		}
+		h.hours(start, end, to)
 		if !end.After(start) {
 			continue
 		}

@@ -18,6 +18,13 @@ func record(tx *bbolt.Tx, by cloudstore.User, action string, entity *cloudstore.
 	})
 }
 
+// prepareRecord encodes, before the transaction, the event record would write (see
+// cloudstore.PreparedEvent); the transaction stores it with cloudstore.RecordPrepared.
+func prepareRecord(by cloudstore.User, action string, entity *cloudstore.EventEntity, now time.Time) (cloudstore.PreparedEvent, error) {
+	name := by.Username
+	return cloudstore.PrepareEvent(cloudstore.Event{AccountID: by.AccountID, Action: action, Created: now, Username: &name, Entity: entity})
+}
+
 // EventHistory is how far back events reach (the seed's 90 days): older ones are not shown.
 const EventHistory = 90 * 24 * time.Hour
 

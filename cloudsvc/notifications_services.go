@@ -9,30 +9,31 @@ import (
 
 // transferNotices: a service transfer of the account is waiting to be accepted — for the sender
 // until it is accepted, cancelled or expires. (The receiver is not known until it accepts.)
-func transferNotices(tx *bbolt.Tx, acct cloudstore.Account, _ cloudstore.User, now time.Time) ([]Notification, error) {
+func transferNotices(tx *bbolt.Tx, acct cloudstore.Account, now time.Time, h *horizon) ([]accountNotice, error) {
 	transfers, err := cloudstore.AccountTransfers(tx, acct.ID)
-	var out []Notification
+	var out []accountNotice
 	for _, t := range transfers {
 		t = t.At(now)
 		if t.Status != cloudstore.TransferPending || t.From != acct.ID {
 			continue
 		}
+		h.until(t.Expiry.Add(-time.Nanosecond)) // it expires then (Transfer.At)
 		created, until := t.Created, t.Expiry
-		out = append(out, Notification{Type: "notice", Severity: "minor", Label: "A service transfer is pending",
+		out = append(out, accountNotice{Notification: Notification{Type: "notice", Severity: "minor", Label: "A service transfer is pending",
 			Message: "Service transfer " + t.Token + " waits for the receiving account to accept it; it expires at " + t.Expiry.UTC().Format(cloudTime) + ".",
-			When:    &created, Until: &until, Entity: t.EventEntity()})
+			When:    &created, Until: &until, Entity: t.EventEntity()}})
 	}
 	return out, err
 }
 
-// databaseNotices: a database the user may see is being patched (while it lasts), or is
-// degraded or failed (until it is deleted).
-func databaseNotices(tx *bbolt.Tx, acct cloudstore.Account, u cloudstore.User, now time.Time) ([]Notification, error) {
+// databaseNotices: a database is being patched (while it lasts), or is degraded or failed (until
+// it is deleted); each is shown to the users with a permission on the database.
+func databaseNotices(tx *bbolt.Tx, acct cloudstore.Account, now time.Time, h *horizon) ([]accountNotice, error) {
 	list, err := cloudstore.AccountDatabases(tx, acct.ID, "")
-	var out []Notification
+	var out []accountNotice
 	for _, d := range list {
-		if DatabasePermission(u, d.ID) == "" {
-			continue
+		if d.Next != "" && now.Before(d.Until) {
+			h.until(d.Until.Add(-time.Nanosecond)) // its transient status ends then (Database.At)
 		}
 		d = d.At(now)
 		updated, until := d.Updated, d.Until
@@ -51,7 +52,7 @@ func databaseNotices(tx *bbolt.Tx, acct cloudstore.Account, u cloudstore.User, n
 		default:
 			continue
 		}
-		out = append(out, n)
+		out = append(out, accountNotice{Notification: n, database: d.ID})
 	}
 	return out, err
 }

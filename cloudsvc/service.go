@@ -56,6 +56,12 @@ type Service struct {
 	callers *store.Memo[string, *Caller]
 	// signIns throttles the login server's failed sign-ins (oauth_codes.go's policy).
 	signIns *ratelimit.SignIns
+	// records and notices cache each account's record and notifications until a committed
+	// write or the clock moves them (clockCache).
+	records *clockCache[uint64, *AccountRecord]
+	notices *clockCache[uint64, []accountNotice]
+	// codec keeps accounts decoded by their stored bytes for the settings write (accountCodec).
+	codec *accountCodec
 }
 
 // New returns the cloud domain on db.
@@ -69,6 +75,9 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service
 		dbCatalog:    store.NewMemo[struct{}, cloudstore.DatabaseCatalog](db),
 		callers:      store.NewMemo[string, *Caller](db),
 		signIns:      ratelimit.NewSignIns(clk.Now, loginLockPolicy, ipLockPolicy),
+		records:      newClockCache[uint64, *AccountRecord](db),
+		notices:      newClockCache[uint64, []accountNotice](db),
+		codec:        newAccountCodec(),
 	}
 }
 

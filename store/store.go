@@ -1,6 +1,6 @@
 // Package store owns pocketforge's data of record: one bbolt file. It opens the file (holding its
 // lock), keeps the bucket registry and the schema version, gives every domain the same write path
-// (Update when alone, Batch when writes overlap) and takes consistent snapshots and restores.
+// (a lone write commits at once, overlapping writes share commits) and takes consistent snapshots and restores.
 // Domains keep their key layout in store/<domain>; the bleve index and every cache are derived
 // from what is here.
 package store
@@ -49,11 +49,12 @@ type Options struct {
 
 // DB is an open data file.
 type DB struct {
-	bolt     *bbolt.DB
-	path     string
-	mode     Durability
-	inflight atomic.Int32  // writes under way, to choose Update or Batch
-	version  atomic.Uint64 // committed writes so far: what Memo entries are checked against
+	bolt       *bbolt.DB
+	path       string
+	mode       Durability
+	group      groupCommit   // overlapping writes share commits (Write)
+	batchDelay time.Duration // how long a group gathers once writes overlap
+	version    atomic.Uint64 // commits so far: what Memo entries are checked against
 }
 
 // Open opens (creating it if needed) the data file at path, takes its lock, refuses a file of a
@@ -75,7 +76,7 @@ func Open(path string, opt Options) (*DB, error) {
 		return nil, openError(path, err)
 	}
 	bdb.MaxBatchDelay = opt.BatchDelay
-	db := &DB{bolt: bdb, path: path, mode: opt.Durability}
+	db := &DB{bolt: bdb, path: path, mode: opt.Durability, batchDelay: opt.BatchDelay}
 	if err := bdb.Update(func(tx *bbolt.Tx) error { return prepare(tx, path) }); err != nil {
 		_ = bdb.Close()
 		return nil, err
@@ -114,23 +115,14 @@ func (db *DB) Close() error { return db.bolt.Close() }
 func (db *DB) View(fn func(tx *bbolt.Tx) error) error { return db.bolt.View(fn) }
 
 // Write runs fn in a read-write transaction and returns once it is committed (and, in Strict mode,
-// on disk). A lone writer gets its own commit at once (Update); when writes overlap they are
-// grouped into one commit (Batch with Options.BatchDelay), which multiplies throughput under
-// concurrency. Because a batch may run fn again after another member fails, fn must be
-// idempotent and must not touch anything outside tx — in particular it must not hold on to fiber's
-// request buffers, which are reused after the handler returns: copy them first.
+// on disk). A lone writer gets its own commit at once; writers that arrive while a commit is under
+// way are grouped into the next one (see groupCommit; Options.BatchDelay lets the group gather),
+// which multiplies throughput under concurrency. Because a group may run fn again after another
+// member fails, fn must be idempotent and must not touch anything outside tx — in particular it
+// must not hold on to fiber's request buffers, which are reused after the handler returns: copy
+// them first.
 func (db *DB) Write(fn func(tx *bbolt.Tx) error) error {
-	var err error
-	if db.inflight.Add(1) == 1 {
-		err = db.bolt.Update(fn)
-	} else {
-		err = db.bolt.Batch(fn)
-	}
-	db.inflight.Add(-1)
-	if err == nil {
-		db.version.Add(1)
-	}
-	return err
+	return db.write(fn)
 }
 
 // Exclusive runs fn in a read-write transaction of its own, never batched with others: for
@@ -143,7 +135,7 @@ func (db *DB) Exclusive(fn func(tx *bbolt.Tx) error) error {
 	return err
 }
 
-// Version counts the writes committed since Open. It moves after the commit, so a value read
+// Version counts the commits since Open. It moves after the commit, so a value read
 // before a read transaction begins is never newer than what that transaction sees.
 func (db *DB) Version() uint64 { return db.version.Load() }
 

@@ -343,3 +343,46 @@ func count(t testing.TB, db *DB, bucket string) int {
 	db.View(func(tx *bbolt.Tx) error { n = tx.Bucket([]byte(bucket)).Stats().KeyN; return nil })
 	return n
 }
+
+// TestSlowCommitGroupsLateWriters: writers that arrive one by one while a commit is under way
+// (a slow fsync) all share the next commit. bbolt's Batch closed a batch on its 1 ms timer even
+// when it then had to wait for the commit before it, so writers arriving over one slow fsync
+// were cut into many small batches, each paying an fsync of its own (issue 13: 64 concurrent
+// settings writes reached 0.39 of raw bbolt Batch).
+func TestSlowCommitGroupsLateWriters(t *testing.T) {
+	db := openTemp(t, NoSync)
+	release := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		db.Write(func(tx *bbolt.Tx) error { <-release; return Put(tx, testItems, []byte("slow"), item{Name: "slow"}) })
+	}()
+	time.Sleep(20 * time.Millisecond) // the slow commit is under way
+	var mu sync.Mutex
+	txs := map[uint64]bool{}
+	for i := 0; i < 10; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := db.Write(func(tx *bbolt.Tx) error {
+				mu.Lock()
+				txs[uint64(tx.ID())] = true
+				mu.Unlock()
+				return Put(tx, testItems, []byte(fmt.Sprint(i)), item{Name: "late"})
+			})
+			if err != nil {
+				t.Error(err)
+			}
+		}()
+		time.Sleep(3 * time.Millisecond) // longer than the batch delay
+	}
+	close(release)
+	wg.Wait()
+	if len(txs) != 1 {
+		t.Fatalf("10 writers that arrived during one commit took %d commits, want 1", len(txs))
+	}
+	if n := count(t, db, testItems); n != 11 {
+		t.Fatalf("%d records, want 11", n)
+	}
+}

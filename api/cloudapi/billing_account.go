@@ -2,8 +2,10 @@ package cloudapi
 
 import (
 	"net/url"
+	"sync"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 )
 
@@ -59,12 +61,56 @@ func viewAccountRecord(acct cloudstore.Account, s cloudstore.BillingSummary) acc
 	return v
 }
 
+// getAccountRecord answers the rendering kept for the domain's record while the domain keeps
+// that record (see cloudsvc.AccountRecord): the same bytes c.JSON would write.
 func (a *api) getAccountRecord(c *fiber.Ctx) error {
-	acct, sum, err := a.Cloud.AccountRecord(callerOf(c).User.AccountID)
+	rec, err := a.Cloud.AccountRecord(callerOf(c).User.AccountID)
 	if err != nil {
 		return err
 	}
-	return c.JSON(viewAccountRecord(acct, sum))
+	body, err := a.accountJSON.render(rec, func() ([]byte, error) {
+		return c.App().Config().JSONEncoder(viewAccountRecord(rec.Account, rec.Summary))
+	})
+	if err != nil {
+		return err
+	}
+	c.Response().SetBody(body) // a copy: the kept rendering is shared
+	c.Response().Header.SetContentType(fiber.MIMEApplicationJSON)
+	return nil
+}
+
+// recordRenders keeps, per account, the JSON of the last account record rendered and the
+// domain's record it was rendered from.
+type recordRenders struct {
+	mu sync.Mutex
+	m  map[uint64]renderedRecord
+}
+
+type renderedRecord struct {
+	rec  *cloudsvc.AccountRecord
+	body []byte
+}
+
+// render returns rec's rendering, rendering it with encode unless it is kept.
+func (r *recordRenders) render(rec *cloudsvc.AccountRecord, encode func() ([]byte, error)) ([]byte, error) {
+	id := rec.Account.ID
+	r.mu.Lock()
+	kept, ok := r.m[id]
+	r.mu.Unlock()
+	if ok && kept.rec == rec {
+		return kept.body, nil
+	}
+	body, err := encode()
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	if r.m == nil {
+		r.m = map[uint64]renderedRecord{}
+	}
+	r.m[id] = renderedRecord{rec: rec, body: body}
+	r.mu.Unlock()
+	return body, nil
 }
 
 // putAccountRecord changes the contact fields sent (omitted ones stay) and records

@@ -36,6 +36,8 @@ type Deps struct {
 // api carries Deps to the handlers.
 type api struct {
 	Deps
+	// accountJSON keeps each account record's rendering (getAccountRecord).
+	accountJSON recordRenders
 }
 
 func newAPI(d Deps) *api {

@@ -31,7 +31,7 @@ func TestPagedListingsAnswerAsFullListings(t *testing.T) {
 	}
 	url := func() string { return "http://pocketforge.test" }
 	svc := cloudsvc.New(e.db, e.clock, slog.New(slog.NewTextHandler(io.Discard, nil)), cloudsvc.Options{ExternalURL: url})
-	a := &api{Deps{ExternalURL: url}}
+	a := &api{Deps: Deps{ExternalURL: url}}
 	account := uint64(1)
 	full := map[string]func(listing.Page) any{
 		"/v4/account/payments": func(p listing.Page) any {

@@ -3,6 +3,7 @@ package cloudapi
 import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 )
 
@@ -25,8 +26,12 @@ func (a *api) listNotifications(c *fiber.Ctx) error {
 	}
 	views := make([]notificationView, len(list))
 	for i, n := range list {
-		views[i] = notificationView{Entity: n.Entity, Label: n.Label, Message: n.Message, Body: n.Body, Type: n.Type,
-			Severity: n.Severity, When: formatTimePtr(n.When), Until: formatTimePtr(n.Until)}
+		views[i] = viewNotification(n)
 	}
 	return renderList(c, views, listing.Fields[notificationView]{}, func(n notificationView) notificationView { return n })
+}
+
+func viewNotification(n cloudsvc.Notification) notificationView {
+	return notificationView{Entity: n.Entity, Label: n.Label, Message: n.Message, Body: n.Body, Type: n.Type,
+		Severity: n.Severity, When: formatTimePtr(n.When), Until: formatTimePtr(n.Until)}
 }

@@ -85,6 +85,31 @@ func PutAccount(tx *bbolt.Tx, a Account) error {
 	return store.Put(tx, store.CloudAccounts, store.Itob(a.ID), a)
 }
 
+// AccountBytes returns account id's stored JSON, valid only during tx (a hot write decodes it
+// through a cache keyed by these bytes; see cloudsvc's accountCodec); ErrNotFound when absent.
+func AccountBytes(tx *bbolt.Tx, id uint64) ([]byte, error) {
+	b, err := store.Bucket(tx, store.CloudAccounts)
+	if err != nil {
+		return nil, err
+	}
+	key := store.Itob(id)
+	v := b.Get(key)
+	if v == nil {
+		return nil, fmt.Errorf("%s %q: %w", store.CloudAccounts, key, store.ErrNotFound)
+	}
+	return v, nil
+}
+
+// PutAccountBytes stores an account already encoded as PutAccount would (json.Marshal of the
+// Account); data must not change afterwards.
+func PutAccountBytes(tx *bbolt.Tx, id uint64, data []byte) error {
+	b, err := store.Bucket(tx, store.CloudAccounts)
+	if err != nil {
+		return err
+	}
+	return b.Put(store.Itob(id), data)
+}
+
 // Accounts lists every account, in id order (jobs walk them).
 func Accounts(tx *bbolt.Tx) ([]Account, error) {
 	var out []Account

@@ -1,6 +1,8 @@
 package cloudstore
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"time"
@@ -49,6 +51,57 @@ func RecordEvent(tx *bbolt.Tx, e *Event) error {
 		return err
 	}
 	return indexEvent(tx, e)
+}
+
+// PreparedEvent is an event encoded before its transaction begins, so that the transaction only
+// numbers and stores it: in a group commit the writes' functions run one after another inside
+// the one transaction, and every encoding done there delays them all.
+type PreparedEvent struct {
+	e    Event
+	tail []byte // the JSON after the id: `,"account_id":…}`
+}
+
+// eventHead is how the JSON of an Event begins before its id is known (ID is its first field).
+const eventHead = `{"id":0`
+
+// PrepareEvent encodes e (its ID is given when it is recorded).
+func PrepareEvent(e Event) (PreparedEvent, error) {
+	e.ID = 0
+	if e.Status == "" {
+		e.Status = "notification"
+	}
+	data, err := json.Marshal(e)
+	if err != nil {
+		return PreparedEvent{}, err
+	}
+	if !bytes.HasPrefix(data, []byte(eventHead)) {
+		return PreparedEvent{}, fmt.Errorf("event encoding begins %.10q, not with its id", data)
+	}
+	return PreparedEvent{e: e, tail: data[len(eventHead):]}, nil
+}
+
+// Entity is the entity of the prepared event.
+func (p PreparedEvent) Entity() *EventEntity { return p.e.Entity }
+
+// RecordPrepared stores p with the next id, as RecordEvent would store its event, and returns
+// the id.
+func RecordPrepared(tx *bbolt.Tx, p PreparedEvent) (uint64, error) {
+	b, err := store.Bucket(tx, store.CloudEvents)
+	if err != nil {
+		return 0, err
+	}
+	id, err := b.NextSequence()
+	if err != nil {
+		return 0, err
+	}
+	data := make([]byte, 0, len(`{"id":`)+20+len(p.tail))
+	data = strconv.AppendUint(append(data, `{"id":`...), id, 10)
+	if err := b.Put(store.Itob(id), append(data, p.tail...)); err != nil {
+		return 0, err
+	}
+	e := p.e
+	e.ID = id
+	return id, indexEvent(tx, &e)
 }
 
 // indexEvent files an event under its account three ways — by id (the value holds the creation
