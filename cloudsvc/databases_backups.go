@@ -101,13 +101,9 @@ func databaseBackupOf(tx *bbolt.Tx, d cloudstore.Database, id uint64, now time.T
 // rule, target primary or — for a three-node cluster — secondary): the database is backing_up
 // for SnapshotTime and the backup shows when that is over.
 func snapshotDatabase(tx *bbolt.Tx, d cloudstore.Database, label, target *string, now time.Time) (cloudstore.Database, error) {
-	d, err := settle(tx, d, now)
+	d, p, err := settleActive(tx, d, now)
 	if err != nil {
 		return d, err
-	}
-	var p store.Problems
-	if err := require(d, cloudstore.DBActive); err != nil {
-		p = append(p, err.(store.Problems)...)
 	}
 	b := cloudstore.DatabaseBackup{DatabaseID: d.ID, Type: cloudstore.BackupSnapshot, Target: "primary", Created: now, Available: now.Add(SnapshotTime), Generation: d.DataGeneration}
 	if required(&p, "label", label) {

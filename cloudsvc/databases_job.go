@@ -59,6 +59,20 @@ func advanceDatabase(tx *bbolt.Tx, d cloudstore.Database, now time.Time) error {
 	return cloudstore.PutDatabase(tx, &d)
 }
 
+// settleActive settles d for a write that needs it active: the problems start with the refusal
+// of any other status, so the write can add its own and answer them all at once.
+func settleActive(tx *bbolt.Tx, d cloudstore.Database, now time.Time) (cloudstore.Database, store.Problems, error) {
+	d, err := settle(tx, d, now)
+	if err != nil {
+		return d, nil, err
+	}
+	var p store.Problems
+	if err := require(d, cloudstore.DBActive); err != nil {
+		p = append(p, err.(store.Problems)...)
+	}
+	return d, p, nil
+}
+
 // settle is At for writers: it also records the database_failed event of a restore that ended
 // in failure, whichever write is the first to see it end.
 func settle(tx *bbolt.Tx, d cloudstore.Database, now time.Time) (cloudstore.Database, error) {

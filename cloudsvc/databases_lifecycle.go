@@ -128,13 +128,9 @@ func placement(p *store.Problems, in cloudstore.NewDatabase, cat cloudstore.Data
 // updateDatabase applies a PUT to an active database, which is then updating for UpdateTime.
 // The allow list replaces the old one.
 func updateDatabase(tx *bbolt.Tx, d cloudstore.Database, in cloudstore.DatabaseUpdate, now time.Time) (cloudstore.Database, error) {
-	d, err := settle(tx, d, now)
+	d, p, err := settleActive(tx, d, now)
 	if err != nil {
 		return d, err
-	}
-	var p store.Problems
-	if err := require(d, cloudstore.DBActive); err != nil {
-		p = append(p, err.(store.Problems)...)
 	}
 	old := d.Label
 	if in.Label != nil {
