@@ -21,16 +21,18 @@ func (s *Service) Account(id uint64) (cloudstore.Account, error) {
 // returned is shared: callers must not modify it.
 func (s *Service) UpdateSettings(by cloudstore.User, networkHelper, backups *bool) (cloudstore.Account, error) {
 	now := s.clk.Now()
-	var before *codedAccount
-	err := s.db.View(func(tx *bbolt.Tx) error {
-		raw, err := cloudstore.AccountBytes(tx, by.AccountID)
-		if err == nil {
-			before, err = s.codec.decode(raw)
+	before := s.codec.lastSeen(by.AccountID) // the event is prepared from it; the write checks it
+	if before == nil {
+		err := s.db.View(func(tx *bbolt.Tx) error {
+			raw, err := cloudstore.AccountBytes(tx, by.AccountID)
+			if err == nil {
+				before, err = s.codec.decode(raw)
+			}
+			return err
+		})
+		if err != nil {
+			return cloudstore.Account{}, err
 		}
-		return err
-	})
-	if err != nil {
-		return cloudstore.Account{}, err
 	}
 	prepared, err := prepareRecord(by, "account_settings_update", accountEntity(before.acct), now)
 	if err != nil {

@@ -19,6 +19,9 @@ import (
 type accountCodec struct {
 	mu sync.Mutex
 	m  map[string]*codedAccount
+	// last is, per account id, the account last decoded or encoded: a guess of its current state
+	// for what may be prepared before a transaction (which checks the guess in it).
+	last map[uint64]*codedAccount
 	// work counts the accounts decoded and encoded (the misses), for tests.
 	work atomic.Int64
 }
@@ -38,7 +41,16 @@ type settingsSwitch struct{ networkHelper, backups bool }
 // whose other fields change leaves its old states behind).
 const maxCodedAccounts = 256
 
-func newAccountCodec() *accountCodec { return &accountCodec{m: map[string]*codedAccount{}} }
+func newAccountCodec() *accountCodec {
+	return &accountCodec{m: map[string]*codedAccount{}, last: map[uint64]*codedAccount{}}
+}
+
+// lastSeen returns the account id last decoded or encoded, or nil.
+func (c *accountCodec) lastSeen(id uint64) *codedAccount {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.last[id]
+}
 
 // decode returns the account stored as raw (which it does not keep: bbolt's bytes are valid only
 // in their transaction).
@@ -89,11 +101,14 @@ func (c *accountCodec) withSettings(ca *codedAccount, s settingsSwitch) (*codedA
 // held).
 func (c *accountCodec) keep(ca *codedAccount) *codedAccount {
 	if old := c.m[string(ca.raw)]; old != nil {
+		c.last[old.acct.ID] = old
 		return old
 	}
 	if len(c.m) >= maxCodedAccounts {
 		clear(c.m)
+		clear(c.last)
 	}
 	c.m[string(ca.raw)] = ca
+	c.last[ca.acct.ID] = ca
 	return ca
 }

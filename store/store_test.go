@@ -386,3 +386,39 @@ func TestSlowCommitGroupsLateWriters(t *testing.T) {
 		t.Fatalf("%d records, want 11", n)
 	}
 }
+
+// TestGroupGathersOnlyUntilWritersAreBack: once writes overlap, the next group waits for the
+// writers just answered to come back — and no longer. A fixed wait of the whole batch delay per
+// group idled the disk after every writer was back (issue 13: at 64 writers over HTTP the delay
+// was most of each round). With a 400 ms delay, 8 writers doing 6 writes each in turn finish in
+// a fraction of the six delays a fixed wait costs.
+func TestGroupGathersOnlyUntilWritersAreBack(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "data.db"), Options{Durability: NoSync, BatchDelay: 400 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	began := time.Now()
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 6; i++ {
+				if err := db.Write(func(tx *bbolt.Tx) error {
+					time.Sleep(time.Millisecond) // a commit takes a while: the writers overlap
+					return Put(tx, testItems, []byte(fmt.Sprint(w, "-", i)), item{Name: "w"})
+				}); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if took := time.Since(began); took > 1200*time.Millisecond {
+		t.Errorf("48 writes by 8 writers took %v: groups waited out the batch delay", took)
+	}
+	if n := count(t, db, testItems); n != 48 {
+		t.Fatalf("%d records, want 48", n)
+	}
+}
