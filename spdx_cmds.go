@@ -51,23 +51,25 @@ func newImportSPDX(env []string, stdout io.Writer) *cobra.Command {
 				if len(files) == 0 {
 					return fmt.Errorf("%s: no *%s file", arg, explorersvc.SBOMSuffix)
 				}
-				for _, f := range files {
-					t0 := time.Now()
-					in, err := explorersvc.LoadSBOM(f)
+				t0 := time.Now() // each line shows the time since the one before (the next file loads meanwhile)
+				for l := range explorersvc.LoadAhead(files) {
+					f, err := l.File, l.Err
 					if err == nil {
 						var res explorersvc.Imported
-						if res, err = svc.Import(in); err == nil {
+						if res, err = svc.Import(l.Input); err == nil {
 							state := "imported"
 							if res.Skipped {
 								state = "unchanged"
 							}
 							fmt.Fprintf(stdout, "%s %s: %d packages, %d RPMs, %d files (%s, %.1fs)\n", state, res.Product,
 								res.Packages, res.RPMs, res.Files, f, time.Since(t0).Seconds())
+							t0 = time.Now()
 							continue
 						}
 					}
 					failed++
 					fmt.Fprintf(stdout, "not imported: %v\n", err)
+					t0 = time.Now()
 				}
 			}
 			if failed > 0 {

@@ -48,17 +48,33 @@ func (s *Service) Import(in Input) (Imported, error) {
 		out.Skipped = true
 		return out, nil
 	}
-	recs := make([]explorerstore.Package, len(in.Product.Packages))
-	for i, p := range in.Product.Packages {
-		recs[i] = explorerstore.FromSPDX(p)
+	// The index takes the new keys while the records are encoded and sorted: both are most of
+	// an import, and they need different cores. The store is written only when both are done,
+	// so a product the index failed to take is not written either.
+	var prep *explorerstore.Prepared
+	var prepErr error
+	ready := make(chan struct{})
+	go func() {
+		defer close(ready)
+		prep, prepErr = explorerstore.Prepare(in.Product, in.RPMs)
+	}()
+	names, vcs := explorerstore.Keys(explorerstore.Records(in.Product.Packages))
+	_ = s.Store.View(func(tx *bbolt.Tx) error { // keys another product holds are indexed already
+		names = explorerstore.MissingKeys(tx, store.ExplorerByName, names)
+		vcs = explorerstore.MissingKeys(tx, store.ExplorerByVCS, vcs)
+		return nil
+	})
+	indexErr := s.Index.Apply(docs(names, vcs), nil, s.Index.Generation())
+	<-ready
+	if prepErr != nil {
+		return out, prepErr
 	}
-	names, vcs := explorerstore.Keys(recs)
-	if err := s.Index.Apply(docs(names, vcs), nil, s.Index.Generation()); err != nil {
-		return out, fmt.Errorf("search index: %w", err)
+	if indexErr != nil {
+		return out, fmt.Errorf("search index: %w", indexErr)
 	}
 	var ch explorerstore.Change
 	err := s.Store.Write(func(tx *bbolt.Tx) (err error) {
-		ch, err = explorerstore.Import(tx, in.Product, in.RPMs, in.Source, in.Digest, s.Now())
+		ch, err = explorerstore.Import(tx, prep, in.Source, in.Digest, s.Now())
 		if err == nil {
 			p, _ := explorerstore.GetProduct(tx, in.Product.FullName)
 			out.Files = p.Files
@@ -108,12 +124,12 @@ func (s *Service) dropStale(ch explorerstore.Change) error {
 	var remove []string
 	err := s.Store.View(func(tx *bbolt.Tx) error {
 		for _, k := range ch.OldNames {
-			if !slices.Contains(ch.NewNames, k) && !explorerstore.HasKey(tx, store.ExplorerByName, k) {
+			if !sortedHas(ch.NewNames, k) && !explorerstore.HasKey(tx, store.ExplorerByName, k) {
 				remove = append(remove, search.NameDocID(k))
 			}
 		}
 		for _, k := range ch.OldVCS {
-			if !slices.Contains(ch.NewVCS, k) && !explorerstore.HasKey(tx, store.ExplorerByVCS, k) {
+			if !sortedHas(ch.NewVCS, k) && !explorerstore.HasKey(tx, store.ExplorerByVCS, k) {
 				remove = append(remove, search.VCSDocID(k))
 			}
 		}
@@ -126,6 +142,13 @@ func (s *Service) dropStale(ch explorerstore.Change) error {
 }
 
 // docs makes the index documents of name and git keys.
+// sortedHas reports whether the sorted keys hold k (a product's keys are many: a linear search
+// per old key made re-importing 100,000 packages quadratic).
+func sortedHas(keys []string, k string) bool {
+	_, ok := slices.BinarySearch(keys, k)
+	return ok
+}
+
 func docs(names, vcs []string) []search.Doc {
 	out := make([]search.Doc, 0, len(names)+len(vcs))
 	for _, n := range names {

@@ -37,16 +37,15 @@ func (s *Service) ImportPath(path string) (Report, error) {
 		return Report{}, invalid("no *" + SBOMSuffix + " file under " + path)
 	}
 	var rep Report
-	var inputs []Input
-	for _, f := range files {
-		in, err := LoadSBOM(f)
-		if err != nil {
-			rep.Problems = append(rep.Problems, Problem{File: f, Error: err.Error()})
+	var unloaded []Problem
+	for l := range LoadAhead(files) {
+		if l.Err != nil {
+			unloaded = append(unloaded, Problem{File: l.File, Error: l.Err.Error()})
 			continue
 		}
-		inputs = append(inputs, in)
+		s.importAll(&rep, []Input{l.Input})
 	}
-	s.importAll(&rep, inputs)
+	rep.Problems = append(unloaded, rep.Problems...) // those that did not load come first
 	return rep, nil
 }
 

@@ -200,35 +200,54 @@ func Keys(pkgs []Package) (names, vcs []string) {
 	return slices.Compact(names), slices.Compact(vcs)
 }
 
+// Records turns parsed SBOM packages into records.
+func Records(pkgs []spdx.Package) []Package {
+	out := make([]Package, len(pkgs))
+	for i, p := range pkgs {
+		out[i] = FromSPDX(p)
+	}
+	return out
+}
+
 // FromSPDX turns a parsed SBOM package into a record.
 func FromSPDX(p spdx.Package) Package {
 	return Package{Name: p.Name, Arch: p.Arch, Version: p.Version, Filename: p.Filename, VCSURL: p.VCSURL, VCSOrg: p.VCSOrg,
 		VCSRepo: p.VCSRepo, TrackingBranch: p.TrackingBranch, CommitHash: p.CommitHash, DistURL: p.DistURL}
 }
 
-// Import replaces product p (all of it: packages, file lists, index keys) in one transaction;
-// rpms are the product's RPM file lists (joined to packages by file name). The product record
-// keeps source and digest so an unchanged file is not imported twice.
-func Import(tx *bbolt.Tx, p spdx.Product, rpms []spdx.RPM, source, digest string, now time.Time) (Change, error) {
+// Prepared is a product made ready for Import outside any transaction: its package records
+// encoded and every bucket's keys sorted. An import of 100,000 packages and 1,000,000 files
+// spends most of its time here, and a write transaction holds the store's one writer, so this
+// work is done before it (and, in explorersvc, while the search index takes the new keys).
+type Prepared struct {
+	product     spdx.Product
+	rpms, files int
+	// Names and VCS are the product's distinct search keys (see Keys), for the index.
+	Names, VCS []string
+	puts       []bucketPuts
+}
+
+// bucketPuts are the sorted writes to one product bucket.
+type bucketPuts struct {
+	bucket string
+	puts   *sortedPuts
+}
+
+// Prepare encodes and sorts product p's records for Import; rpms are the product's RPM file
+// lists (joined to packages by file name).
+func Prepare(p spdx.Product, rpms []spdx.RPM) (*Prepared, error) {
 	if p.FullName == "" || strings.Contains(p.FullName, sep) {
-		return Change{}, fmt.Errorf("product name %q: %w", p.FullName, store.ErrInvalid)
+		return nil, fmt.Errorf("product name %q: %w", p.FullName, store.ErrInvalid)
 	}
-	ch, err := remove(tx, p.FullName)
-	if err != nil {
-		return ch, err
-	}
-	full := p.FullName
-	pkgs := make([]Package, len(p.Packages))
-	for i, sp := range p.Packages {
-		pkgs[i] = FromSPDX(sp)
-	}
-	ch.NewNames, ch.NewVCS = Keys(pkgs)
+	pkgs := Records(p.Packages)
+	prep := &Prepared{product: p, rpms: len(rpms)}
+	prep.Names, prep.VCS = Keys(pkgs)
 	var packages, byName, byVCS, byRPM sortedPuts
 	for i, pk := range pkgs {
 		seq := uint32(i)
 		data, err := json.Marshal(pk)
 		if err != nil {
-			return ch, err
+			return nil, err
 		}
 		packages.add(seqBytes(seq), data)
 		byName.add(seqKey(NameKey(pk.Name), seq), nil)
@@ -239,20 +258,34 @@ func Import(tx *bbolt.Tx, p spdx.Product, rpms []spdx.RPM, source, digest string
 			byRPM.add(seqKey(pk.Filename, seq), nil)
 		}
 	}
-	for _, w := range []struct {
-		bucket string
-		puts   *sortedPuts
-	}{{store.ExplorerPackages, &packages}, {store.ExplorerByName, &byName}, {store.ExplorerByVCS, &byVCS}, {store.ExplorerByRPM, &byRPM}} {
+	byFile, byBase, files := filePuts(rpms)
+	prep.files = files
+	prep.puts = []bucketPuts{{store.ExplorerPackages, &packages}, {store.ExplorerByName, &byName}, {store.ExplorerByVCS, &byVCS},
+		{store.ExplorerByRPM, &byRPM}, {store.ExplorerByFile, byFile}, {store.ExplorerByBasename, byBase}}
+	for _, w := range prep.puts {
+		sort.Sort(w.puts)
+	}
+	return prep, nil
+}
+
+// Import replaces the prepared product (all of it: packages, file lists, index keys) in one
+// transaction. The product record keeps source and digest so an unchanged file is not imported
+// twice. A Prepared is written once: Import consumes it.
+func Import(tx *bbolt.Tx, prep *Prepared, source, digest string, now time.Time) (Change, error) {
+	p := prep.product
+	full := p.FullName
+	ch, err := remove(tx, full)
+	if err != nil {
+		return ch, err
+	}
+	ch.NewNames, ch.NewVCS = prep.Names, prep.VCS
+	for _, w := range prep.puts {
 		if err := w.puts.write(tx, w.bucket, full); err != nil {
 			return ch, err
 		}
 	}
-	files, err := putFiles(tx, full, rpms)
-	if err != nil {
-		return ch, err
-	}
 	rec := Product{FullName: full, Name: p.Name, Version: p.Version, Arch: p.Arch, BuildNumber: p.BuildNumber,
-		DistURL: p.DistURL, Source: source, Digest: digest, Imported: now.UTC(), Packages: len(pkgs), RPMs: len(rpms), Files: files}
+		DistURL: p.DistURL, Source: source, Digest: digest, Imported: now.UTC(), Packages: len(p.Packages), RPMs: prep.rpms, Files: prep.files}
 	if err := store.Put(tx, store.ExplorerProducts, []byte(full), rec); err != nil {
 		return ch, err
 	}
@@ -278,7 +311,8 @@ func (s *sortedPuts) Swap(i, j int) {
 	s.values[i], s.values[j] = s.values[j], s.values[i]
 }
 
-// write puts the collected keys into product's new nested bucket of bucket.
+// write puts the collected keys, sorted (Prepare sorts them), into product's new nested bucket
+// of bucket.
 func (s *sortedPuts) write(tx *bbolt.Tx, bucket, product string) error {
 	if len(s.keys) == 0 {
 		return nil
@@ -292,7 +326,6 @@ func (s *sortedPuts) write(tx *bbolt.Tx, bucket, product string) error {
 		return err
 	}
 	b.FillPercent = 0.9 // keys come in order: pack pages fuller than the default half
-	sort.Sort(s)
 	for i, k := range s.keys {
 		if err := b.Put(k, s.values[i]); err != nil {
 			return err
@@ -301,11 +334,11 @@ func (s *sortedPuts) write(tx *bbolt.Tx, bucket, product string) error {
 	return nil
 }
 
-// putFiles stores the product's RPM file lists in its exact-path and basename buckets.
-func putFiles(tx *bbolt.Tx, full string, rpms []spdx.RPM) (int, error) {
-	var byFile, byBase sortedPuts
+// filePuts are the writes of the product's RPM file lists to its exact-path and basename
+// buckets, and the number of files.
+func filePuts(rpms []spdx.RPM) (byFile, byBase *sortedPuts, n int) {
+	byFile, byBase = &sortedPuts{}, &sortedPuts{}
 	bases := map[string]bool{}
-	n := 0
 	for _, r := range rpms {
 		if r.Filename == "" || strings.Contains(r.Filename, sep) {
 			continue
@@ -324,10 +357,7 @@ func putFiles(tx *bbolt.Tx, full string, rpms []spdx.RPM) (int, error) {
 			n++
 		}
 	}
-	if err := byFile.write(tx, store.ExplorerByFile, full); err != nil {
-		return n, err
-	}
-	return n, byBase.write(tx, store.ExplorerByBasename, full)
+	return byFile, byBase, n
 }
 
 // Remove drops an imported product; removing one that is not there is no error (the change

@@ -63,7 +63,7 @@ func TestImportLookups(t *testing.T) {
 	p, rpms := product("Test-1.0-x86_64-Build1.1")
 	var ch Change
 	write(t, db, func(tx *bbolt.Tx) (err error) {
-		ch, err = Import(tx, p, rpms, "/src/test.spdx.json", "digest", now)
+		ch, err = importProduct(tx, p, rpms, "/src/test.spdx.json", "digest", now)
 		return
 	})
 	if ch.Generation != 1 || ch.OldNames != nil || !slices.Equal(ch.NewNames, []string{"bash", "bash-sh", "legacy", "vim"}) ||
@@ -129,10 +129,10 @@ func TestFiles(t *testing.T) {
 	a, rpms := product("A-1.0-x86_64-Build1.1")
 	b, _ := product("B-1.0-x86_64-Build1.1")
 	write(t, db, func(tx *bbolt.Tx) error {
-		if _, err := Import(tx, a, rpms, "a", "1", now); err != nil {
+		if _, err := importProduct(tx, a, rpms, "a", "1", now); err != nil {
 			return err
 		}
-		_, err := Import(tx, b, rpms[:1], "b", "2", now)
+		_, err := importProduct(tx, b, rpms[:1], "b", "2", now)
 		return err
 	})
 	cases := []struct {
@@ -170,11 +170,11 @@ func TestFiles(t *testing.T) {
 func TestReplaceAndRemove(t *testing.T) {
 	db := openDB(t)
 	p, rpms := product("Test-1.0-x86_64-Build1.1")
-	write(t, db, func(tx *bbolt.Tx) error { _, err := Import(tx, p, rpms, "s", "1", now); return err })
+	write(t, db, func(tx *bbolt.Tx) error { _, err := importProduct(tx, p, rpms, "s", "1", now); return err })
 	smaller := p
 	smaller.Packages = p.Packages[:1]
 	var ch Change
-	write(t, db, func(tx *bbolt.Tx) (err error) { ch, err = Import(tx, smaller, rpms[:1], "s", "2", now); return })
+	write(t, db, func(tx *bbolt.Tx) (err error) { ch, err = importProduct(tx, smaller, rpms[:1], "s", "2", now); return })
 	if ch.Generation != 2 || len(ch.OldNames) != 4 || !slices.Equal(ch.NewNames, []string{"bash"}) {
 		t.Fatalf("replace: %+v", ch)
 	}
@@ -235,7 +235,7 @@ func TestImportRefusesBadNames(t *testing.T) {
 		t.Run("name "+name, func(t *testing.T) {
 			db := openDB(t)
 			p, rpms := product(name)
-			err := db.Write(func(tx *bbolt.Tx) error { _, err := Import(tx, p, rpms, "s", "1", now); return err })
+			err := db.Write(func(tx *bbolt.Tx) error { _, err := importProduct(tx, p, rpms, "s", "1", now); return err })
 			if !errors.Is(err, store.ErrInvalid) {
 				t.Fatalf("Import(%q): %v", name, err)
 			}
@@ -270,4 +270,13 @@ func TestVCSKey(t *testing.T) {
 	if org, repo, branch, commit := SplitVCSKey("only"); org != "only" || repo != "" || branch != "" || commit != "" {
 		t.Errorf("SplitVCSKey of a short key: %q %q %q %q", org, repo, branch, commit)
 	}
+}
+
+// importProduct prepares and imports p, as explorersvc does in two steps.
+func importProduct(tx *bbolt.Tx, p spdx.Product, rpms []spdx.RPM, source, digest string, now time.Time) (Change, error) {
+	prep, err := Prepare(p, rpms)
+	if err != nil {
+		return Change{}, err
+	}
+	return Import(tx, prep, source, digest, now)
 }

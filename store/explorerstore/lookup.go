@@ -90,12 +90,34 @@ func ByRPM(tx *bbolt.Tx, product, rpm string) ([]Ref, error) {
 // HasKey reports whether any package still has a name key (index ExplorerByName) or git key
 // (ExplorerByVCS): the search index drops a key only when none has.
 func HasKey(tx *bbolt.Tx, index, key string) bool {
-	prefix := []byte(key + sep)
+	return len(MissingKeys(tx, index, []string{key})) == 0
+}
+
+// MissingKeys returns those of keys that no stored package has in index (ExplorerByName or
+// ExplorerByVCS), in their order. A search document is made from its key alone, so these are
+// the only documents an import must add: the releases of a distribution share most names, and
+// indexing each again cost an import of four products most of its time.
+func MissingKeys(tx *bbolt.Tx, index string, keys []string) []string {
+	var cursors []*bbolt.Cursor
 	for _, product := range productNames(tx) {
 		if b := productBucket(tx, index, product); b != nil {
-			if k, _ := b.Cursor().Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) {
-				return true
-			}
+			cursors = append(cursors, b.Cursor())
+		}
+	}
+	var out []string
+	for _, key := range keys {
+		if !anyHasPrefix(cursors, []byte(key+sep)) {
+			out = append(out, key)
+		}
+	}
+	return out
+}
+
+// anyHasPrefix reports whether a key of any cursor's bucket starts with prefix.
+func anyHasPrefix(cursors []*bbolt.Cursor, prefix []byte) bool {
+	for _, c := range cursors {
+		if k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) {
+			return true
 		}
 	}
 	return false

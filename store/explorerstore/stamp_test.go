@@ -21,8 +21,8 @@ func TestStamp(t *testing.T) {
 	seen := map[uint64]bool{0: true}
 	p, rpms := product("Test-1.0-x86_64-Build1.1")
 	for i, step := range []func(tx *bbolt.Tx) error{
-		func(tx *bbolt.Tx) error { _, err := Import(tx, p, rpms, "a", "d1", now); return err },
-		func(tx *bbolt.Tx) error { _, err := Import(tx, p, rpms, "a", "d2", now); return err },
+		func(tx *bbolt.Tx) error { _, err := importProduct(tx, p, rpms, "a", "d1", now); return err },
+		func(tx *bbolt.Tx) error { _, err := importProduct(tx, p, rpms, "a", "d2", now); return err },
 		func(tx *bbolt.Tx) error { _, err := Remove(tx, p.FullName); return err },
 	} {
 		write(t, db, step)
