@@ -88,6 +88,17 @@ const (
 	BuildSignKeys = "build/signkeys" // project name (or "_global") → SignKey (the private key too: never served)
 	BuildPatterns = "build/patterns" // project 0x00 pattern file name → Pattern
 
+	// Build farm (store/buildstore/farm_*.go). A "where" key is project 0x00 repository 0x00 arch.
+	BuildFarmDirty      = "build/farm_dirty"      // project → BE unix ns since its sources or metas changed: the scheduler's queue
+	BuildFarmStatus     = "build/farm_status"     // where 0x00 package → BuildStatus
+	BuildFarmRepos      = "build/farm_repos"      // where → RepoState
+	BuildFarmBinaries   = "build/farm_binaries"   // where 0x00 package 0x00 file name → Binary
+	BuildFarmFiles      = "build/farm_files"      // where 0x00 package 0x00 file name → the file (raw bytes)
+	BuildFarmLogs       = "build/farm_logs"       // where 0x00 package 0x00 ("cur" | "last") → build log (raw bytes)
+	BuildFarmHistory    = "build/farm_history"    // where 0x00 package 0x00 BE seq → HistoryEntry
+	BuildFarmJobHistory = "build/farm_jobhistory" // where 0x00 BE seq → JobHistoryEntry
+	BuildFarmPublished  = "build/farm_published"  // project 0x00 repository 0x00 path → published file (raw bytes)
+
 	// Explorer (store/explorer holds the key layout). Each index bucket holds one nested bucket
 	// per product, so a product is imported with keys in order (fast in bbolt) and removed by
 	// dropping its buckets; a search seeks in each product's bucket (products are few).
@@ -132,6 +143,8 @@ var registry = []bucketSpec{
 	{name: ExplorerByFile}, {name: ExplorerByBasename}, {name: ExplorerMeta},
 	{name: BuildAttributeNamespaces}, {name: BuildAttributeDefinitions}, {name: BuildAttributes}, {name: BuildAttributeDefinitionValues},
 	{name: BuildSignKeys}, {name: BuildPatterns},
+	{name: BuildFarmDirty}, {name: BuildFarmStatus}, {name: BuildFarmRepos}, {name: BuildFarmBinaries}, {name: BuildFarmFiles},
+	{name: BuildFarmLogs}, {name: BuildFarmHistory}, {name: BuildFarmJobHistory}, {name: BuildFarmPublished},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.

@@ -66,7 +66,7 @@ func PutPackage(tx *bbolt.Tx, k Package) error {
 			return err
 		}
 	}
-	return store.Put(tx, store.BuildPackages, packageKey(k.Project, k.Name), k)
+	return putPackageRecord(tx, k)
 }
 
 // Packages lists a project's packages by name, without the deleted ones.
@@ -126,7 +126,7 @@ func DeletePackage(tx *bbolt.Tx, project, name string) error {
 		return err
 	}
 	k.Deleted = true
-	return store.Put(tx, store.BuildPackages, packageKey(project, name), k)
+	return putPackageRecord(tx, k)
 }
 
 // UndeletePackage clears a tombstone; the caller appends the restoring revision.
@@ -136,7 +136,7 @@ func UndeletePackage(tx *bbolt.Tx, project, name string) error {
 		return err
 	}
 	k.Deleted, k.DeletedWithProject = false, false
-	return store.Put(tx, store.BuildPackages, packageKey(project, name), k)
+	return putPackageRecord(tx, k)
 }
 
 // PurgePackage removes a package (live or deleted) with its history and upload: what creating a
@@ -146,6 +146,9 @@ func PurgePackage(tx *bbolt.Tx, project, name string) error {
 		return err
 	}
 	if err := DropUpload(tx, project, name); err != nil {
+		return err
+	}
+	if err := MarkDirty(tx, project); err != nil {
 		return err
 	}
 	return store.Delete(tx, store.BuildPackages, packageKey(project, name))

@@ -162,7 +162,7 @@ func PutProject(tx *bbolt.Tx, p Project) error {
 			}
 		}
 	}
-	return store.Put(tx, store.BuildProjects, []byte(p.Name), p)
+	return putProjectRecord(tx, p)
 }
 
 // purgeProjectContents removes everything stored under a project but its record: packages
@@ -253,7 +253,7 @@ func DeleteProject(tx *bbolt.Tx, name string) error {
 			return err
 		}
 		k.Deleted, k.DeletedWithProject = true, true
-		if err := store.Put(tx, store.BuildPackages, packageKey(name, k.Name), k); err != nil {
+		if err := putPackageRecord(tx, k); err != nil {
 			return err
 		}
 	}
@@ -263,7 +263,7 @@ func DeleteProject(tx *bbolt.Tx, name string) error {
 		return err
 	}
 	p.Deleted = true
-	if err := store.Put(tx, store.BuildProjects, []byte(name), p); err != nil {
+	if err := putProjectRecord(tx, p); err != nil {
 		return err
 	}
 	// Tombstones are repointed too, so an undeleted project never builds against a gone one.
@@ -275,7 +275,7 @@ func DeleteProject(tx *bbolt.Tx, name string) error {
 		return true, nil
 	})
 	for _, other := range changed {
-		if err := store.Put(tx, store.BuildProjects, []byte(other.Name), other); err != nil {
+		if err := putProjectRecord(tx, other); err != nil {
 			return err
 		}
 	}
@@ -300,7 +300,7 @@ func UndeleteProject(tx *bbolt.Tx, name string) ([]string, error) {
 		}
 	}
 	p.Deleted = false
-	return restore, store.Put(tx, store.BuildProjects, []byte(name), p)
+	return restore, putProjectRecord(tx, p)
 }
 
 // repointPaths replaces p's paths to the project gone with deleted/standard.

@@ -183,5 +183,8 @@ func Commit(tx *bbolt.Tx, project, pkg string, files []FileEntry, user, comment 
 	if err := updateLinkIndex(tx, project, pkg, last, r); err != nil {
 		return Revision{}, err
 	}
+	if err := MarkDirty(tx, project); err != nil {
+		return Revision{}, err
+	}
 	return r, store.Put(tx, store.BuildRevisions, revisionKey(project, pkg, r.Rev), r)
 }

@@ -1,0 +1,106 @@
+package buildstore
+
+import (
+	"bytes"
+	"time"
+
+	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+	"github.com/pocketforge/pocketforge/store"
+	"go.etcd.io/bbolt"
+)
+
+// Binary is one file a build left in its where (an RPM, the source RPM, a log digest…): what
+// binarylists, fileinfo and later builds' dependency resolution read, without opening the
+// file. The file itself is kept apart (BinaryFile), so listings never load it.
+type Binary struct {
+	Package  string    `json:"package"`  // the source package that built it
+	Filename string    `json:"filename"` // name-version-release.arch.rpm
+	Size     int64     `json:"size"`
+	MTime    time.Time `json:"mtime"`
+	MD5      string    `json:"md5,omitempty"`
+	SHA256   string    `json:"sha256,omitempty"`
+
+	// What an RPM says of itself; empty for other files.
+	Name        string         `json:"name,omitempty"`
+	Epoch       string         `json:"epoch,omitempty"`
+	Version     string         `json:"version,omitempty"`
+	Release     string         `json:"release,omitempty"`
+	Arch        string         `json:"arch,omitempty"` // the RPM's arch: x86_64, noarch, src
+	Summary     string         `json:"summary,omitempty"`
+	Description string         `json:"description,omitempty"`
+	Provides    []specfile.Dep `json:"provides,omitempty"`
+	Requires    []specfile.Dep `json:"requires,omitempty"`
+	Files       []string       `json:"files,omitempty"`
+}
+
+// IsRPM reports whether b is a binary RPM (not the source RPM): what dependency resolution and
+// publishing consider.
+func (b Binary) IsRPM() bool { return b.Name != "" && b.Arch != "src" && b.Arch != "nosrc" }
+
+// PutBinary stores binary b of w with its file's bytes.
+func PutBinary(tx *bbolt.Tx, w Where, b Binary, file []byte) error {
+	key := w.sub(b.Package, b.Filename)
+	if err := store.Put(tx, store.BuildFarmBinaries, key, b); err != nil {
+		return err
+	}
+	files, err := store.Bucket(tx, store.BuildFarmFiles)
+	if err != nil {
+		return err
+	}
+	return files.Put(key, file)
+}
+
+// Binaries lists the binaries of pkg in w by file name; pkg "" lists every package's (by
+// package, then file name).
+func Binaries(tx *bbolt.Tx, w Where, pkg string) ([]Binary, error) {
+	prefix := append(w.Key(), sep...)
+	if pkg != "" {
+		prefix = append(w.sub(pkg), sep...)
+	}
+	var out []Binary
+	err := store.Each(tx, store.BuildFarmBinaries, prefix, func(_ []byte, b Binary) (bool, error) {
+		out = append(out, b)
+		return true, nil
+	})
+	return out, err
+}
+
+// GetBinary reads one binary of pkg in w (store.ErrNotFound when there is none).
+func GetBinary(tx *bbolt.Tx, w Where, pkg, filename string) (Binary, error) {
+	return store.Get[Binary](tx, store.BuildFarmBinaries, w.sub(pkg, filename))
+}
+
+// BinaryFile returns the bytes of one binary of pkg in w, valid only in tx (nil when there is
+// none).
+func BinaryFile(tx *bbolt.Tx, w Where, pkg, filename string) []byte {
+	b := tx.Bucket([]byte(store.BuildFarmFiles))
+	if b == nil {
+		return nil
+	}
+	return b.Get(w.sub(pkg, filename))
+}
+
+// DeleteBinaries drops the binaries of pkg in w ("" : of every package in w).
+func DeleteBinaries(tx *bbolt.Tx, w Where, pkg string) error {
+	prefix := append(w.Key(), sep...)
+	if pkg != "" {
+		prefix = append(w.sub(pkg), sep...)
+	}
+	for _, name := range []string{store.BuildFarmBinaries, store.BuildFarmFiles} {
+		if err := store.DeletePrefix(tx, name, prefix); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// HasBinaries reports whether pkg has any binary in w.
+func HasBinaries(tx *bbolt.Tx, w Where, pkg string) bool {
+	b := tx.Bucket([]byte(store.BuildFarmBinaries))
+	if b == nil {
+		return false
+	}
+	prefix := append(w.sub(pkg), sep...)
+	k, _ := b.Cursor().Seek(prefix)
+	return k != nil && bytes.HasPrefix(k, prefix)
+}

@@ -1,0 +1,141 @@
+package buildstore
+
+import (
+	"bytes"
+	"time"
+
+	"github.com/pocketforge/pocketforge/store"
+	"go.etcd.io/bbolt"
+)
+
+// Build status codes (the seed's eight, and blocked, which OBS and osc know too).
+const (
+	CodeSucceeded    = "succeeded"
+	CodeFailed       = "failed"
+	CodeDisabled     = "disabled"
+	CodeExcluded     = "excluded"
+	CodeScheduled    = "scheduled"
+	CodeBuilding     = "building"
+	CodeBroken       = "broken"
+	CodeUnresolvable = "unresolvable"
+	CodeBlocked      = "blocked"
+)
+
+// BuildStatus is what the farm knows of one package in one where: the scheduler's verdict
+// (Code, Details), the job scheduled or running, and the last finished build.
+type BuildStatus struct {
+	Package string `json:"package"`
+	Code    string `json:"code"`
+	Details string `json:"details,omitempty"`
+
+	// The sources and dependencies the verdict was reached for: the expanded srcmd5 and a
+	// digest of the binaries the build would install. A change of either schedules a build.
+	SrcMD5   string `json:"srcmd5,omitempty"`
+	Rev      string `json:"rev,omitempty"`
+	DepsHash string `json:"depshash,omitempty"`
+	Version  string `json:"version,omitempty"`
+	Release  string `json:"release,omitempty"` // vrev.bcnt, as the backend's release numbers
+	Bcnt     int    `json:"bcnt,omitempty"`    // builds of this srcmd5 so far (the job's count)
+
+	Reason    Reason    `json:"reason"`
+	ReadyTime time.Time `json:"readytime"`
+	StartTime time.Time `json:"starttime"`
+	EndTime   time.Time `json:"endtime"` // when the job running will end (by the clock)
+	Worker    string    `json:"worker,omitempty"`
+
+	// Last is the outcome of the last finished build (succeeded or failed, "" before the
+	// first), kept while the next is scheduled or runs; its sources and dependencies are
+	// LastSrcMD5 and LastDepsHash.
+	Last         string    `json:"last,omitempty"`
+	LastSrcMD5   string    `json:"last_srcmd5,omitempty"`
+	LastDepsHash string    `json:"last_depshash,omitempty"`
+	LastEnd      time.Time `json:"last_end"`
+}
+
+// Reason is why a build was scheduled (the _reason document).
+type Reason struct {
+	Explain   string          `json:"explain,omitempty"` // "source change", "meta change", "new build", …
+	Time      time.Time       `json:"time"`
+	OldSource string          `json:"oldsource,omitempty"`
+	Changes   []PackageChange `json:"changes,omitempty"`
+}
+
+// PackageChange names a dependency whose binaries changed (<packagechange change= key=/>).
+type PackageChange struct {
+	Change string `json:"change"` // "md5sum", "added", "removed"
+	Key    string `json:"key"`    // the binary's name
+}
+
+// PutStatus stores the status of s.Package in w.
+func PutStatus(tx *bbolt.Tx, w Where, s BuildStatus) error {
+	return store.Put(tx, store.BuildFarmStatus, w.sub(s.Package), s)
+}
+
+// GetStatus reads the status of pkg in w (store.ErrNotFound before the first pass).
+func GetStatus(tx *bbolt.Tx, w Where, pkg string) (BuildStatus, error) {
+	return store.Get[BuildStatus](tx, store.BuildFarmStatus, w.sub(pkg))
+}
+
+// Statuses lists the statuses of w's packages by name.
+func Statuses(tx *bbolt.Tx, w Where) ([]BuildStatus, error) {
+	var out []BuildStatus
+	err := store.Each(tx, store.BuildFarmStatus, append(w.Key(), sep...), func(_ []byte, s BuildStatus) (bool, error) {
+		out = append(out, s)
+		return true, nil
+	})
+	return out, err
+}
+
+// DeleteStatus drops the status of pkg in w (a package gone from the project, or a where gone
+// from its meta).
+func DeleteStatus(tx *bbolt.Tx, w Where, pkg string) error {
+	return store.Delete(tx, store.BuildFarmStatus, w.sub(pkg))
+}
+
+// FarmWheres lists the wheres of project that hold any status, in key order.
+func FarmWheres(tx *bbolt.Tx, project string) ([]Where, error) {
+	b, err := store.Bucket(tx, store.BuildFarmStatus)
+	if err != nil {
+		return nil, err
+	}
+	var out []Where
+	prefix := projectPrefix(project)
+	c := b.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		parts := bytes.SplitN(k, []byte(sep), 4)
+		if len(parts) != 4 {
+			continue
+		}
+		w := Where{Project: string(parts[0]), Repository: string(parts[1]), Arch: string(parts[2])}
+		out = append(out, w)
+		// Skip the rest of this where's packages.
+		next := append(w.Key(), sep[0]+1)
+		if k, _ = c.Seek(next); k == nil {
+			break
+		}
+		c.Prev()
+	}
+	return out, nil
+}
+
+// RepoState is the state of one where's repository as a whole: the result code osc shows per
+// repository (scheduling, blocked, building, finished, publishing, published, unpublished,
+// broken, unknown), and when its binaries were last published.
+type RepoState struct {
+	Code      string    `json:"code"`
+	Details   string    `json:"details,omitempty"`
+	Published time.Time `json:"published"`
+	// PublishedDigest is a digest of the binaries published last: a pass that finds the same
+	// binaries publishes nothing.
+	PublishedDigest string `json:"published_digest,omitempty"`
+}
+
+// PutRepoState stores w's repository state.
+func PutRepoState(tx *bbolt.Tx, w Where, s RepoState) error {
+	return store.Put(tx, store.BuildFarmRepos, w.Key(), s)
+}
+
+// GetRepoState reads w's repository state (store.ErrNotFound before the first pass).
+func GetRepoState(tx *bbolt.Tx, w Where) (RepoState, error) {
+	return store.Get[RepoState](tx, store.BuildFarmRepos, w.Key())
+}
