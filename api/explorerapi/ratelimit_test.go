@@ -1,9 +1,7 @@
 package explorerapi
 
 import (
-	"context"
 	"io"
-	"net"
 	"net/http"
 	"net/netip"
 	"strconv"
@@ -12,7 +10,6 @@ import (
 
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/internal/apitest"
-	"github.com/valyala/fasthttp/fasthttputil"
 )
 
 // The explorer's per-IP rate limit (its client IP is kit.ClientIP, tested there): the
@@ -123,28 +120,6 @@ func TestRateLimitSettings(t *testing.T) {
 	}
 }
 
-// peerClient sends requests over ln as if from addr.
-func peerClient(ln *fasthttputil.InmemoryListener, addr string) *http.Client {
-	local := &net.TCPAddr{IP: net.ParseIP(addr), Port: 50000}
-	return &http.Client{Transport: &http.Transport{
-		DialContext: func(context.Context, string, string) (net.Conn, error) { return ln.DialWithLocalAddr(local) },
-	}}
-}
-
-// served serves the env's app on an in-memory listener, so requests can come from any peer.
-func (e *env) served(t *testing.T) *fasthttputil.InmemoryListener {
-	t.Helper()
-	ln := fasthttputil.NewInmemoryListener()
-	done := make(chan error, 1)
-	go func() { done <- e.app.Listener(ln) }()
-	t.Cleanup(func() {
-		e.app.Shutdown()
-		ln.Close()
-		<-done
-	})
-	return ln
-}
-
 // TestRateLimitPeers: the middleware counts per peer, and behind a trusted proxy per client.
 func TestRateLimitPeers(t *testing.T) {
 	type send struct {
@@ -194,12 +169,12 @@ func TestRateLimitPeers(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t, envOptions{empty: true, rate: config.Rate{Max: 3, Window: time.Hour}, trusted: prefixes(t, c.trusted...)})
-			ln := e.served(t)
+			ln := apitest.Serve(t, e.app)
 			clients := map[string]*http.Client{}
 			for i, s := range c.steps {
 				cl := clients[s.peer]
 				if cl == nil {
-					cl = peerClient(ln, s.peer)
+					cl = apitest.PeerClient(ln, s.peer)
 					clients[s.peer] = cl
 					defer cl.CloseIdleConnections()
 				}
