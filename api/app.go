@@ -6,6 +6,7 @@ package api
 
 import (
 	"log/slog"
+	"net/netip"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -42,10 +43,14 @@ type Deps struct {
 	Build    *buildsvc.Service
 	Cloud    *cloudsvc.Service
 	Explorer *explorersvc.Service
+	// trusted are the reverse proxies whose X-Forwarded-For names the client
+	// (--trusted-proxies), set by New from the configuration for the journal's remote_ip.
+	trusted []netip.Prefix
 }
 
 // New builds the root app: one place where every API is mounted.
 func New(cfg *config.Config, d Deps) *fiber.App {
+	d.trusted = cfg.TrustedProxies
 	app := fiber.New(fiber.Config{
 		AppName:               "pocketforge",
 		DisableStartupMessage: true,
@@ -65,11 +70,12 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	cloudapi.Bind(app, cloudapi.Deps{
 		Store: d.Store, Clock: d.Clock, Log: d.Log, ExternalURL: externalURL,
 		RateScale: cfg.CloudRateScale, Limiter: ratelimit.New(d.Clock.Now), Cloud: d.Cloud,
+		TrustedProxies: cfg.TrustedProxies,
 	})
 	if d.Build == nil {
 		d.Build = buildsvc.New(d.Store, d.Clock, d.Log, BuildOptions(cfg))
 	}
-	buildapi.Bind(app, buildapi.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, Build: d.Build})
+	buildapi.Bind(app, buildapi.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, Build: d.Build, TrustedProxies: cfg.TrustedProxies})
 	if d.Explorer == nil {
 		d.Explorer = explorersvc.NewMemory(d.Store, d.Clock.Now, d.Log)
 	}
