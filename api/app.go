@@ -32,7 +32,9 @@ type Deps struct {
 	Log     *slog.Logger
 	Ready   *kit.Readiness
 	Journal *kit.Journal
-	// OnReplace runs after the data was replaced wholesale (restore, reset, reseed).
+	// OnReplace runs after the data was replaced wholesale (restore, reset, reseed); New then
+	// tells the build and cloud domains (which forget their sign-in failures) and resets the
+	// cloud API's rate counts.
 	OnReplace func()
 	// ExternalURL is the base of every absolute URL the APIs emit (--external-url, or the
 	// listener's address).
@@ -67,9 +69,10 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	if d.Cloud == nil {
 		d.Cloud = cloudsvc.New(d.Store, d.Clock, d.Log, CloudOptions(cfg, externalURL))
 	}
+	cloudLimiter := ratelimit.New(d.Clock.Now)
 	cloudapi.Bind(app, cloudapi.Deps{
 		Store: d.Store, Clock: d.Clock, Log: d.Log, ExternalURL: externalURL,
-		RateScale: cfg.CloudRateScale, Limiter: ratelimit.New(d.Clock.Now), Cloud: d.Cloud,
+		RateScale: cfg.CloudRateScale, Limiter: cloudLimiter, Cloud: d.Cloud,
 		TrustedProxies: cfg.TrustedProxies,
 	})
 	if d.Build == nil {
@@ -84,9 +87,20 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		TrustedProxies: cfg.TrustedProxies, Limiter: ratelimit.New(d.Clock.Now),
 	})
 	deploy.Bind(app)
+	replaced := func() {
+		if d.OnReplace != nil {
+			d.OnReplace()
+		}
+		d.Build.Replaced()
+		d.Cloud.Replaced()
+		// The cloud API's rate counts are kept per token id, and a replaced data file hands the
+		// same ids out again: a new token must not inherit an old one's spent budget. The
+		// explorer's limit counts client IPs, which no data replacement changes: it stays.
+		cloudLimiter.Reset()
+	}
 	admin.Bind(app.Group("/_appliance"), admin.Deps{
 		Store: d.Store, Clock: d.Clock, Ready: d.Ready, Journal: d.Journal, Log: d.Log,
-		DevClock: cfg.DevClock, RestoreLimit: cfg.BodyLimit, OnReplace: d.OnReplace, TrustedProxies: cfg.TrustedProxies,
+		DevClock: cfg.DevClock, RestoreLimit: cfg.BodyLimit, OnReplace: replaced, TrustedProxies: cfg.TrustedProxies,
 		Mount: []func(fiber.Router){func(r fiber.Router) { explorerapi.BindAdmin(r, d.Explorer) }},
 	})
 	return app
