@@ -3,6 +3,7 @@ package kit
 import (
 	"net"
 	"net/netip"
+	"strings"
 	"testing"
 
 	"github.com/gofiber/fiber/v2"
@@ -59,6 +60,9 @@ func TestClientIP(t *testing.T) {
 		{"an IPv4-mapped client is unmapped", "10.1.2.3", proxies, "::ffff:198.51.100.1", "198.51.100.1"},
 		{"a single trusted address as /32", "192.168.1.1", proxies, "198.51.100.1", "198.51.100.1"},
 		{"the neighbour of a /32 is not trusted", "192.168.1.2", proxies, "198.51.100.1", "192.168.1.2"},
+		{"a thousand trusted hops, then the client", "10.1.2.3", proxies, "198.51.100.1" + strings.Repeat(", 10.0.0.9", 1000), "198.51.100.1"},
+		{"a header of commas: the proxy", "10.1.2.3", proxies, strings.Repeat(",", 8000), "10.1.2.3"},
+		{"a trailing comma is a garbled nearest hop", "10.1.2.3", proxies, "198.51.100.1,", "10.1.2.3"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
