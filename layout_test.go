@@ -7,12 +7,12 @@ import (
 )
 
 // TestDomainsStayBelowHTTP holds the layering of DESIGN.md: the domains (buildsvc, cloudsvc,
-// explorersvc), the store and everything they use import neither fiber nor any package under
+// explorersvc, appliancesvc), the store and everything they use import neither fiber nor any package under
 // api/, so a rule can never again need an HTTP context; and fixtures reach the data through the
 // domains and the store only.
 func TestDomainsStayBelowHTTP(t *testing.T) {
 	const module = "github.com/pocketforge/pocketforge"
-	roots := []string{"buildsvc", "buildsvc/metadoc", "cloudsvc", "explorersvc", "fault", "internal/jobs", "fixtures",
+	roots := []string{"buildsvc", "buildsvc/metadoc", "cloudsvc", "explorersvc", "appliancesvc", "fault", "internal/jobs", "fixtures",
 		"store", "store/buildstore", "store/cloudstore", "store/explorerstore", "store/appliance", "store/outbox"}
 	for _, root := range roots {
 		seen := map[string]bool{}

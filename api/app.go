@@ -6,6 +6,7 @@ package api
 
 import (
 	"log/slog"
+	"net/netip"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -31,7 +32,9 @@ type Deps struct {
 	Log     *slog.Logger
 	Ready   *kit.Readiness
 	Journal *kit.Journal
-	// OnReplace runs after the data was replaced wholesale (restore, reset, reseed).
+	// OnReplace runs after the data was replaced wholesale (restore, reset, reseed); New then
+	// tells the build and cloud domains (which forget their sign-in failures) and resets the
+	// cloud API's rate counts.
 	OnReplace func()
 	// ExternalURL is the base of every absolute URL the APIs emit (--external-url, or the
 	// listener's address).
@@ -42,10 +45,14 @@ type Deps struct {
 	Build    *buildsvc.Service
 	Cloud    *cloudsvc.Service
 	Explorer *explorersvc.Service
+	// trusted are the reverse proxies whose X-Forwarded-For names the client
+	// (--trusted-proxies), set by New from the configuration for the journal's remote_ip.
+	trusted []netip.Prefix
 }
 
 // New builds the root app: one place where every API is mounted.
 func New(cfg *config.Config, d Deps) *fiber.App {
+	d.trusted = cfg.TrustedProxies
 	app := fiber.New(fiber.Config{
 		AppName:               "pocketforge",
 		DisableStartupMessage: true,
@@ -62,14 +69,16 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	if d.Cloud == nil {
 		d.Cloud = cloudsvc.New(d.Store, d.Clock, d.Log, CloudOptions(cfg, externalURL))
 	}
+	cloudLimiter := ratelimit.New(d.Clock.Now)
 	cloudapi.Bind(app, cloudapi.Deps{
 		Store: d.Store, Clock: d.Clock, Log: d.Log, ExternalURL: externalURL,
-		RateScale: cfg.CloudRateScale, Limiter: ratelimit.New(d.Clock.Now), Cloud: d.Cloud,
+		RateScale: cfg.CloudRateScale, Limiter: cloudLimiter, Cloud: d.Cloud,
+		TrustedProxies: cfg.TrustedProxies,
 	})
 	if d.Build == nil {
 		d.Build = buildsvc.New(d.Store, d.Clock, d.Log, BuildOptions(cfg))
 	}
-	buildapi.Bind(app, buildapi.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, Build: d.Build})
+	buildapi.Bind(app, buildapi.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, Build: d.Build, TrustedProxies: cfg.TrustedProxies})
 	if d.Explorer == nil {
 		d.Explorer = explorersvc.NewMemory(d.Store, d.Clock.Now, d.Log)
 	}
@@ -78,9 +87,20 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		TrustedProxies: cfg.TrustedProxies, Limiter: ratelimit.New(d.Clock.Now),
 	})
 	deploy.Bind(app)
+	replaced := func() {
+		if d.OnReplace != nil {
+			d.OnReplace()
+		}
+		d.Build.Replaced()
+		d.Cloud.Replaced()
+		// The cloud API's rate counts are kept per token id, and a replaced data file hands the
+		// same ids out again: a new token must not inherit an old one's spent budget. The
+		// explorer's limit counts client IPs, which no data replacement changes: it stays.
+		cloudLimiter.Reset()
+	}
 	admin.Bind(app.Group("/_appliance"), admin.Deps{
 		Store: d.Store, Clock: d.Clock, Ready: d.Ready, Journal: d.Journal, Log: d.Log,
-		DevClock: cfg.DevClock, RestoreLimit: cfg.BodyLimit, OnReplace: d.OnReplace,
+		DevClock: cfg.DevClock, RestoreLimit: cfg.BodyLimit, OnReplace: replaced, TrustedProxies: cfg.TrustedProxies,
 		Mount: []func(fiber.Router){func(r fiber.Router) { explorerapi.BindAdmin(r, d.Explorer) }},
 	})
 	return app

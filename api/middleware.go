@@ -80,7 +80,7 @@ func record(c *fiber.Ctx, d Deps, ar *area, id string, took time.Duration) {
 		ID: id, Time: d.Clock.Now(), API: ar.name, Method: strings.Clone(c.Method()),
 		Path: strings.Clone(c.Path()), Query: string(c.Request().URI().QueryString()),
 		Status: status, DurationMS: float64(took.Microseconds()) / 1000,
-		RemoteIP: strings.Clone(c.IP()), UserAgent: string(c.Request().Header.UserAgent()),
+		RemoteIP: kit.ClientIP(c, d.trusted), UserAgent: string(c.Request().Header.UserAgent()),
 		BytesIn: len(c.Request().Body()), BytesOut: out,
 	})
 }

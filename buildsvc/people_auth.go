@@ -96,3 +96,10 @@ func (s *Service) ActivePerson(login string) (buildstore.Person, error) {
 	}
 	return p, err
 }
+
+// Replaced tells the build service that its data was replaced wholesale (POST /_appliance/reset,
+// reseed or restore): the sign-in throttle forgets every failure and lock, of logins and of
+// client IPs alike. They were guesses at the passwords of persons that are gone or were loaded
+// afresh; a demo reset to a clean state must not keep Admin locked. Only the operator, with the
+// bootstrap token, can replace the data, so this gives a guesser nothing.
+func (s *Service) Replaced() { s.signIns.Reset() }

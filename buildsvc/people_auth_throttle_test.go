@@ -89,3 +89,24 @@ func TestAuthenticateUnknownCostsAsMuch(t *testing.T) {
 		t.Fatalf("unknown login %v vs wrong password %v: more than a factor 3 apart", unknown, wrong)
 	}
 }
+
+// TestReplacedForgetsThrottle: after the data is replaced, a locked login and a locked IP sign
+// in with the right password at once.
+func TestReplacedForgetsThrottle(t *testing.T) {
+	s := peopleService(t, buildstore.Person{Login: "alice", State: buildstore.StateConfirmed})
+	for i := range 20 {
+		login := "alice"
+		if i >= 5 {
+			login = "ghost" + string(rune('a'+i))
+		}
+		s.Authenticate(login, "guess", "10.0.0.1", nil)
+	}
+	var locked *ratelimit.LockedError
+	if _, err := s.Authenticate("alice", "alice-password", "10.0.0.2", nil); !errors.As(err, &locked) {
+		t.Fatalf("alice not locked: %v", err)
+	}
+	s.Replaced()
+	if _, err := s.Authenticate("alice", "alice-password", "10.0.0.1", nil); err != nil {
+		t.Fatalf("after Replaced: %v", err)
+	}
+}

@@ -167,6 +167,13 @@ var (
 	ipLockPolicy    = ratelimit.LockPolicy{Free: 20, First: 30 * time.Second, Max: 15 * time.Minute, Forget: time.Hour}
 )
 
+// Replaced tells the cloud domain that its data was replaced wholesale (POST
+// /_appliance/reset, reseed or restore): the login server's throttle forgets every failure and
+// lock, of usernames and of client IPs alike. They were guesses at the passwords of users that
+// are gone or were loaded afresh; a demo reset to a clean state must not keep demo locked. Only
+// the operator, with the bootstrap token, can replace the data, so this gives a guesser nothing.
+func (s *Service) Replaced() { s.signIns.Reset() }
+
 // signIn checks a username and password for the login server under the throttle: the user, or
 // ErrLoginFailed, or a *ratelimit.LockedError while the username or ip is locked.
 func (s *Service) signIn(username, password, ip string) (cloudstore.User, error) {

@@ -86,3 +86,24 @@ func TestAuthorizeUnknownCostsAsMuch(t *testing.T) {
 		t.Fatalf("unknown username %v vs wrong password %v: more than a factor 3 apart", unknown, wrong)
 	}
 }
+
+// TestReplacedForgetsThrottle: after the data is replaced, a locked username and a locked IP
+// sign in with the right password at once.
+func TestReplacedForgetsThrottle(t *testing.T) {
+	w := newWorld(t)
+	for i := range 20 {
+		user := "demo"
+		if i >= 5 {
+			user = "ghost" + string(rune('a'+i))
+		}
+		w.authorize(user, "guess", "10.0.0.1")
+	}
+	var locked *ratelimit.LockedError
+	if _, err := w.authorize("demo", "demo-password", "10.0.0.2"); !errors.As(err, &locked) {
+		t.Fatalf("demo not locked: %v", err)
+	}
+	w.svc.Replaced()
+	if code, err := w.authorize("demo", "demo-password", "10.0.0.1"); err != nil || code == "" {
+		t.Fatalf("after Replaced: %q %v", code, err)
+	}
+}

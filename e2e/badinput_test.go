@@ -101,7 +101,8 @@ func TestBadInputCorpus(t *testing.T) {
 	if err != nil || len(files) < 20 {
 		t.Fatalf("corpus: %v files, %v", len(files), err)
 	}
-	p := start(t, "--ephemeral", "--head-timeout", "1s", "--body-limit", "64MiB", "--admin-password", e2eAdminPassword)
+	p := start(t, "--ephemeral", "--head-timeout", "1s", "--body-limit", "64MiB", "--admin-password", e2eAdminPassword,
+		"--trusted-proxies", "127.0.0.0/8")
 	p.waitReady(t)
 	u, err := url.Parse(p.url)
 	if err != nil {

@@ -5,10 +5,13 @@ package admin
 
 import (
 	"log/slog"
+	"net/netip"
 	"sync"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/appliancesvc"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/store"
 )
@@ -27,6 +30,12 @@ type Deps struct {
 	// OnReplace runs after restore, reset and reseed replaced the data, so derived state (search
 	// indexes, caches) is rebuilt from the store.
 	OnReplace func()
+	// Appliance checks the bootstrap token under its throttle; nil: Bind makes one over Store
+	// and Clock (the wall clock without one).
+	Appliance *appliancesvc.Service
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the client
+	// (--trusted-proxies): wrong tokens are counted per client (kit.ClientIP).
+	TrustedProxies []netip.Prefix
 	// Mount adds more operator routes (the explorer's imports) behind the same token check.
 	Mount []func(auth fiber.Router)
 }
@@ -41,6 +50,13 @@ type handlers struct {
 func Bind(r fiber.Router, d Deps) {
 	if d.OnReplace == nil {
 		d.OnReplace = func() {}
+	}
+	if d.Appliance == nil {
+		now := time.Now
+		if d.Clock != nil {
+			now = d.Clock.Now
+		}
+		d.Appliance = appliancesvc.New(d.Store, now)
 	}
 	h := &handlers{Deps: d}
 	r.Get("/livez", h.livez)

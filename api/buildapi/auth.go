@@ -65,7 +65,7 @@ func (a *api) authenticated(c *fiber.Ctx) error {
 	if !ok {
 		return a.challenge(c)
 	}
-	p, err := a.Svc.Authenticate(login, password, c.IP(), a.creds.check)
+	p, err := a.Svc.Authenticate(login, password, kit.ClientIP(c, a.TrustedProxies), a.creds.check)
 	if errors.Is(err, buildsvc.ErrBadCredentials) {
 		return a.challenge(c)
 	}

@@ -2,6 +2,7 @@ package buildapi
 
 import (
 	"log/slog"
+	"net/netip"
 
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/clock"
@@ -23,6 +24,9 @@ type Deps struct {
 	// Build is the build service's domain; nil: Bind makes one from Store, Clock, Log and
 	// FileLimit.
 	Build *buildsvc.Service
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the client
+	// (--trusted-proxies): the sign-in throttle counts failures per client (kit.ClientIP).
+	TrustedProxies []netip.Prefix
 }
 
 // api carries Deps and the authentication caches to the handlers.

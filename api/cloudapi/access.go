@@ -74,7 +74,7 @@ func (a *api) guard(method, pattern string, acc access) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		corsHeaders(c)
 		if acc.public {
-			if err := a.limit(c, "ip:"+c.IP(), own); err != nil {
+			if err := a.limit(c, "ip:"+kit.ClientIP(c, a.TrustedProxies), own); err != nil {
 				return err
 			}
 			return kit.WithBody(c)

@@ -1,6 +1,7 @@
 package cloudapi
 
 import (
+	"net/netip"
 	"time"
 
 	"log/slog"
@@ -25,6 +26,10 @@ type Deps struct {
 	RateScale float64
 	// Limiter counts requests for the rate limits.
 	Limiter *ratelimit.Limiter
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the client
+	// (--trusted-proxies): the per-IP rate limits and the login server's throttle count per
+	// client (kit.ClientIP).
+	TrustedProxies []netip.Prefix
 	// TransferDelay is how long after acceptance a service transfer completes (0: the default);
 	// used only to build Cloud when it is nil.
 	TransferDelay time.Duration

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
@@ -166,7 +167,7 @@ func (a *api) authorizeSubmit(c *fiber.Ctx) error {
 	if r.redirectGiven {
 		g.RedirectURI = r.redirectURI
 	}
-	code, token, err := a.Cloud.Authorize(username, password, c.IP(), g)
+	code, token, err := a.Cloud.Authorize(username, password, kit.ClientIP(c, a.TrustedProxies), g)
 	if errors.Is(err, cloudsvc.ErrLoginFailed) {
 		return a.showLogin(c, r, http.StatusUnauthorized, username, "Invalid username or password.")
 	}

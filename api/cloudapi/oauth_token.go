@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"github.com/pocketforge/pocketforge/web"
@@ -17,7 +18,7 @@ func (a *api) bindOAuth(app fiber.Router) {
 		limit := endpointLimit.Scale(a.RateScale)
 		limit.Name = "oauth:" + name
 		return func(c *fiber.Ctx) error {
-			if err := a.limit(c, "ip:"+c.IP(), limit); err != nil {
+			if err := a.limit(c, "ip:"+kit.ClientIP(c, a.TrustedProxies), limit); err != nil {
 				return err
 			}
 			return c.Next()

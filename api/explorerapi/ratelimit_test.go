@@ -1,25 +1,20 @@
 package explorerapi
 
 import (
-	"context"
 	"io"
-	"net"
 	"net/http"
 	"net/netip"
 	"strconv"
 	"testing"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/internal/apitest"
-	"github.com/valyala/fasthttp"
-	"github.com/valyala/fasthttp/fasthttputil"
 )
 
-// The explorer's per-IP rate limit: clientIP straight (a fasthttp.RequestCtx with the peer
-// address set), the middleware through app.Test (whose peer is always 0.0.0.0), and the
-// middleware over an in-memory listener whose connections come from chosen addresses.
+// The explorer's per-IP rate limit (its client IP is kit.ClientIP, tested there): the
+// middleware through app.Test (whose peer is always 0.0.0.0), and over an in-memory listener
+// whose connections come from chosen addresses.
 
 func prefixes(t testing.TB, list ...string) []netip.Prefix {
 	t.Helper()
@@ -32,59 +27,6 @@ func prefixes(t testing.TB, list ...string) []netip.Prefix {
 		out = append(out, p)
 	}
 	return out
-}
-
-func TestClientIP(t *testing.T) {
-	app := fiber.New()
-	proxies := []string{"10.0.0.0/8", "192.168.1.1/32", "fd00::/8"}
-	cases := []struct {
-		name    string
-		peer    string
-		trusted []string
-		xff     string // "" sends none
-		want    string
-	}{
-		{"no proxies trusted: the peer", "203.0.113.7", nil, "", "203.0.113.7"},
-		{"no proxies trusted: a forged X-Forwarded-For is ignored", "203.0.113.7", nil, "198.51.100.1", "203.0.113.7"},
-		{"an untrusted peer's X-Forwarded-For is ignored", "203.0.113.7", proxies, "198.51.100.1", "203.0.113.7"},
-		{"an untrusted peer naming a trusted proxy is ignored", "203.0.113.7", proxies, "198.51.100.1, 10.1.2.3", "203.0.113.7"},
-		{"a trusted proxy's client", "10.1.2.3", proxies, "198.51.100.1", "198.51.100.1"},
-		{"a trusted proxy without X-Forwarded-For: the proxy", "10.1.2.3", proxies, "", "10.1.2.3"},
-		{"client, proxy1 with proxy1 trusted: the client", "10.1.2.3", proxies, "198.51.100.1, 192.168.1.1", "198.51.100.1"},
-		{"the nearest untrusted hop wins over a forged first hop", "10.1.2.3", proxies, "1.1.1.1, 198.51.100.1, 10.9.9.9", "198.51.100.1"},
-		{"every hop trusted: the farthest one", "10.1.2.3", proxies, "10.5.5.5, 192.168.1.1", "10.5.5.5"},
-		{"spaces and no spaces", "10.1.2.3", proxies, "198.51.100.1,192.168.1.1", "198.51.100.1"},
-		{"a garbled header: the proxy", "10.1.2.3", proxies, "not an address", "10.1.2.3"},
-		{"an empty header value: the proxy", "10.1.2.3", proxies, " ", "10.1.2.3"},
-		{"a garbled nearest hop: trust nothing beyond the proxy", "10.1.2.3", proxies, "198.51.100.1, garbage", "10.1.2.3"},
-		{"a garbled farther hop: the last good untrusted one", "10.1.2.3", proxies, "garbage, 198.51.100.1", "198.51.100.1"},
-		{"a garbled hop behind trusted ones: the last trusted", "10.1.2.3", proxies, "garbage, 192.168.1.1", "192.168.1.1"},
-		{"an address with a port: the address", "10.1.2.3", proxies, "198.51.100.1:4711", "198.51.100.1"},
-		{"an IPv6 address with a port", "10.1.2.3", proxies, "[2001:db8::7]:4711", "2001:db8::7"},
-		{"an IPv6 client behind an IPv4 proxy", "10.1.2.3", proxies, "2001:db8::1", "2001:db8::1"},
-		{"an IPv6 proxy", "fd00::5", proxies, "198.51.100.1", "198.51.100.1"},
-		{"an untrusted IPv6 peer", "2001:db8::9", proxies, "198.51.100.1", "2001:db8::9"},
-		{"an IPv4-mapped peer is unmapped and trusted", "::ffff:10.1.2.3", proxies, "198.51.100.1", "198.51.100.1"},
-		{"an IPv4-mapped client is unmapped", "10.1.2.3", proxies, "::ffff:198.51.100.1", "198.51.100.1"},
-		{"a single trusted address as /32", "192.168.1.1", proxies, "198.51.100.1", "198.51.100.1"},
-		{"the neighbour of a /32 is not trusted", "192.168.1.2", proxies, "198.51.100.1", "192.168.1.2"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			var req fasthttp.Request
-			req.SetRequestURI("/api/products/packages")
-			if c.xff != "" {
-				req.Header.Set("X-Forwarded-For", c.xff)
-			}
-			var fctx fasthttp.RequestCtx
-			fctx.Init(&req, &net.TCPAddr{IP: net.ParseIP(c.peer), Port: 40000}, nil)
-			ctx := app.AcquireCtx(&fctx)
-			defer app.ReleaseCtx(ctx)
-			if got := clientIP(ctx, prefixes(t, c.trusted...)); got != c.want {
-				t.Errorf("clientIP = %s, want %s", got, c.want)
-			}
-		})
-	}
 }
 
 var defaultRate = config.Rate{Max: 100, Window: time.Hour}
@@ -178,28 +120,6 @@ func TestRateLimitSettings(t *testing.T) {
 	}
 }
 
-// peerClient sends requests over ln as if from addr.
-func peerClient(ln *fasthttputil.InmemoryListener, addr string) *http.Client {
-	local := &net.TCPAddr{IP: net.ParseIP(addr), Port: 50000}
-	return &http.Client{Transport: &http.Transport{
-		DialContext: func(context.Context, string, string) (net.Conn, error) { return ln.DialWithLocalAddr(local) },
-	}}
-}
-
-// served serves the env's app on an in-memory listener, so requests can come from any peer.
-func (e *env) served(t *testing.T) *fasthttputil.InmemoryListener {
-	t.Helper()
-	ln := fasthttputil.NewInmemoryListener()
-	done := make(chan error, 1)
-	go func() { done <- e.app.Listener(ln) }()
-	t.Cleanup(func() {
-		e.app.Shutdown()
-		ln.Close()
-		<-done
-	})
-	return ln
-}
-
 // TestRateLimitPeers: the middleware counts per peer, and behind a trusted proxy per client.
 func TestRateLimitPeers(t *testing.T) {
 	type send struct {
@@ -249,12 +169,12 @@ func TestRateLimitPeers(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t, envOptions{empty: true, rate: config.Rate{Max: 3, Window: time.Hour}, trusted: prefixes(t, c.trusted...)})
-			ln := e.served(t)
+			ln := apitest.Serve(t, e.app)
 			clients := map[string]*http.Client{}
 			for i, s := range c.steps {
 				cl := clients[s.peer]
 				if cl == nil {
-					cl = peerClient(ln, s.peer)
+					cl = apitest.PeerClient(ln, s.peer)
 					clients[s.peer] = cl
 					defer cl.CloseIdleConnections()
 				}
