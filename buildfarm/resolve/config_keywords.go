@@ -85,7 +85,9 @@ func applyMap(m map[string][]string, args []string, clean func(string) string) {
 	default:
 		vals := make([]string, 0, len(args)-1)
 		for _, v := range args[1:] {
-			vals = append(vals, clean(v))
+			if v = clean(v); v != "" {
+				vals = append(vals, v)
+			}
 		}
 		m[key] = unique(vals)
 	}

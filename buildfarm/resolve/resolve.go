@@ -219,7 +219,7 @@ func depString(d specfile.Dep) string {
 	return d.Name + " " + d.Op + " " + d.Version
 }
 
-func names(list []string) []dep {
+func nameDeps(list []string) []dep {
 	out := make([]dep, len(list))
 	for i, s := range list {
 		out[i] = newDep(specfile.Dep{Name: s})
@@ -231,8 +231,8 @@ func names(list []string) []dep {
 func (p *Pool) getBuild(subpacks []string, deps []dep, neg map[string]bool) ([]int32, []string) {
 	extra := append(slices.Clone(p.cfg.Required), p.cfg.Support...)
 	neg, extra = p.keep(subpacks, deps, neg, extra)
-	all := append(slices.Clone(deps), names(p.cfg.Preinstall)...)
-	all = append(all, names(extra)...)
+	all := append(slices.Clone(deps), nameDeps(p.cfg.Preinstall)...)
+	all = append(all, nameDeps(extra)...)
 	all = p.substitute(dropNeg(all, neg))
 	return p.expand(dropNeg(all, neg), neg)
 }
@@ -241,7 +241,7 @@ func (p *Pool) getBuild(subpacks []string, deps []dep, neg map[string]bool) ([]i
 // the Preinstall and Support binaries the package does not ask for itself.
 func (p *Pool) getDeps(subpacks []string, deps []dep, neg map[string]bool) ([]int32, []string) {
 	neg, extra := p.keep(subpacks, deps, neg, slices.Clone(p.cfg.Required))
-	all := append(slices.Clone(deps), names(extra)...)
+	all := append(slices.Clone(deps), nameDeps(extra)...)
 	all = p.substitute(dropNeg(all, neg))
 	all = dropNeg(all, neg)
 	base := map[string]bool{}
@@ -323,7 +323,7 @@ func (p *Pool) substitute(list []dep) []dep {
 			out = append(out, d)
 			continue
 		}
-		queue = append(names(subst), queue...)
+		queue = append(nameDeps(subst), queue...)
 		if slices.Contains(subst, d.Name) {
 			out = append(out, d)
 		}
