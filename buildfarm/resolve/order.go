@@ -6,7 +6,8 @@ import (
 	"strings"
 )
 
-// Node is one source package of a repository for ordering and blocking.
+// Node is one source package of a repository for ordering and blocking. A name given twice is
+// one package with the dependencies of both.
 type Node struct {
 	Name string
 	// BuildDeps names the source packages of the same repository whose binaries it needs
