@@ -55,7 +55,10 @@ func rangesMeet(pOp, pVer, dOp, dVer string) bool {
 }
 
 // whatProvides returns the binaries providing d.
-func (p *Pool) whatProvides(d dep) []int32 {
+func (p *Pool) whatProvides(d *dep) []int32 {
+	if d.resolved {
+		return d.prov
+	}
 	cands := p.provides[d.Name]
 	if d.Op == "" || len(cands) == 0 {
 		return cands
@@ -74,7 +77,7 @@ func (p *Pool) whatProvides(d dep) []int32 {
 
 // need is an open dependency and the binary that needs it (-1: the package being built).
 type need struct {
-	d    dep
+	d    *dep
 	from int32
 }
 
@@ -83,20 +86,32 @@ type expander struct {
 	p         *Pool
 	neg       map[string]bool // names kept out by negative dependencies
 	installed []bool
-	order     []int32
+	count     int
 	todo      []need
+	spare     []need // the other todo buffer, so passes do not allocate
 	inst      []int32
 	errs      []string
+	contexts  map[string]bool // binaries with "context:name" entries in Prefer, Ignore or neg
 }
 
 // expand resolves deps to the set of binaries to install, or says why it cannot.
-func (p *Pool) expand(deps []dep, neg map[string]bool) ([]int32, []string) {
-	x := &expander{p: p, neg: neg, installed: make([]bool, len(p.bins))}
-	for _, d := range deps {
+func (p *Pool) expand(deps []dep, neg map[string]bool) (binarySet, []string) {
+	x := &expander{p: p, neg: neg, installed: make([]bool, len(p.bins)), contexts: p.contexts,
+		todo: make([]need, 0, 256), spare: make([]need, 0, 256)}
+	copied := false
+	for k := range neg {
+		if ctx, _, ok := strings.Cut(k, ":"); ok {
+			if !copied {
+				x.contexts, copied = maps2(p.contexts), true
+			}
+			x.contexts[ctx] = true
+		}
+	}
+	for i, d := range deps {
 		// A dependency naming exactly one of its providers installs that one, whatever else
 		// provides it.
 		var exact []int32
-		for _, i := range p.whatProvides(d) {
+		for _, i := range p.whatProvides(&deps[i]) {
 			if p.bins[i].Name == d.Name {
 				exact = append(exact, i)
 			}
@@ -104,7 +119,7 @@ func (p *Pool) expand(deps []dep, neg map[string]bool) ([]int32, []string) {
 		if len(exact) == 1 {
 			x.inst = append(x.inst, exact[0])
 		} else {
-			x.todo = append(x.todo, need{d, -1})
+			x.todo = append(x.todo, need{&deps[i], -1})
 		}
 	}
 	for len(x.todo) > 0 || len(x.inst) > 0 {
@@ -116,10 +131,10 @@ func (p *Pool) expand(deps []dep, neg map[string]bool) ([]int32, []string) {
 			}
 		}
 		if len(x.errs) > 0 {
-			return nil, x.errs
+			return binarySet{}, x.errs
 		}
 	}
-	return x.order, nil
+	return binarySet{x.installed, x.count}, nil
 }
 
 // install installs the chosen binaries and queues what they require.
@@ -130,15 +145,16 @@ func (x *expander) install() {
 			continue
 		}
 		x.installed[i] = true
-		x.order = append(x.order, i)
+		x.count++
 		b := &p.bins[i]
-		for _, r := range b.Requires {
+		ctx := x.contexts[b.Name]
+		for j := range b.reqs {
+			r := &b.reqs[j]
 			n := r.Name
-			if p.ignore[b.Name+":"+n] || x.neg[b.Name+":"+n] || p.ignore[n] || x.neg[n] ||
-				strings.HasPrefix(n, "rpmlib(") || strings.HasPrefix(n, "/") && len(p.provides[n]) == 0 {
+			if r.skip || len(x.neg) > 0 && x.neg[n] || ctx && (p.ignore[b.Name+":"+n] || x.neg[b.Name+":"+n]) {
 				continue
 			}
-			x.todo = append(x.todo, need{newDep(r), i})
+			x.todo = append(x.todo, need{r, i})
 		}
 	}
 	x.inst = x.inst[:0]
@@ -148,28 +164,37 @@ func (x *expander) install() {
 func (x *expander) pass(pass int) {
 	p := x.p
 	open := x.todo
-	x.todo = nil
+	x.todo = x.spare[:0]
+	defer func() { x.spare = open[:0] }()
 	for _, n := range open {
 		q := p.whatProvides(n.d)
 		if slices.ContainsFunc(q, func(i int32) bool { return x.installed[i] }) {
 			continue
 		}
-		ctx, neededBy := "", ""
+		from, ctx := "", ""
 		if n.from >= 0 {
-			from := p.bins[n.from].Name
-			ctx, neededBy = from+":", " needed by "+from
+			from = p.bins[n.from].Name
+			if x.contexts[from] {
+				ctx = from + ":"
+			}
 			if slices.ContainsFunc(q, func(i int32) bool {
-				name := p.bins[i].Name
-				return p.ignore[name] || x.neg[name] || p.ignore[ctx+name] || x.neg[ctx+name]
+				b := &p.bins[i]
+				return b.ignored || len(x.neg) > 0 && x.neg[b.Name] || ctx != "" && (p.ignore[ctx+b.Name] || x.neg[ctx+b.Name])
 			}) {
 				continue
 			}
+		}
+		neededBy := func() string {
+			if from == "" {
+				return ""
+			}
+			return " needed by " + from
 		}
 		if len(q) == 0 {
 			if n.from >= 0 && (strings.HasPrefix(n.d.Name, "rpmlib(") || strings.HasPrefix(n.d.Name, "/")) {
 				continue
 			}
-			x.errs = append(x.errs, "nothing provides "+n.d.text+neededBy)
+			x.errs = append(x.errs, "nothing provides "+n.d.text+neededBy())
 			continue
 		}
 		if len(q) > 1 && pass < 2 {
@@ -192,7 +217,7 @@ func (x *expander) pass(pass int) {
 			choice[i] = p.bins[j].Name
 		}
 		slices.Sort(choice)
-		x.errs = append(x.errs, "have choice for "+n.d.text+neededBy+": "+strings.Join(choice, " "))
+		x.errs = append(x.errs, "have choice for "+n.d.text+neededBy()+": "+strings.Join(choice, " "))
 	}
 }
 

@@ -38,17 +38,18 @@ type Layer struct {
 	Binaries            []Binary
 }
 
-// Result is the outcome of one expansion.
+// Result is the outcome of one expansion. Its binaries point into the Pool, which many results
+// share: read them, do not modify them.
 type Result struct {
 	// Install is what a build installs (the build service's get_build): the build
 	// dependencies, Preinstall, Required and Support, and everything they require, each
 	// resolved to exactly one binary, sorted by name.
-	Install []Binary
+	Install []*Binary
 	// Deps is what the scheduler counts as the package's dependencies (get_deps): the same
 	// closure without Preinstall and Support unless the package needs them itself. It is what
 	// builddepinfo's <pkgdep> lists, what blocks the package and what rebuilds it; buildinfo
 	// marks the Install entries outside it notmeta="1". Sorted by name.
-	Deps []Binary
+	Deps []*Binary
 	// Unresolvable says why not, in the build service's words: "nothing provides foo",
 	// "nothing provides foo >= 2 needed by bar", "have choice for foo needed by bar: a b".
 	Unresolvable []string
@@ -87,12 +88,18 @@ type Pool struct {
 	provides map[string][]int32 // capability name → binaries providing it at any version
 	prefer   map[string]bool
 	ignore   map[string]bool
+	// contexts names the binaries that "context:name" Prefer/Ignore entries mention, so the
+	// hot path builds "context:name" keys only for them.
+	contexts map[string]bool
+	byRank   []int32 // the binaries in name order
 }
 
 type poolBinary struct {
 	Binary
-	caps  []specfile.Dep // Provides plus the binary's own name = EVR
-	layer int
+	caps    []specfile.Dep // Provides plus the binary's own name = EVR
+	reqs    []dep          // Requires, resolved against the pool
+	layer   int
+	ignored bool // Ignore: lists its name
 }
 
 // NewPool indexes the binaries of layers that builds for arch can install (arch itself,
@@ -100,7 +107,7 @@ type poolBinary struct {
 // within a layer, the highest version. cfg is evaluated for arch.
 func NewPool(layers []Layer, cfg Config, arch string) *Pool {
 	p := &Pool{cfg: cfg.ForArch(arch), byName: map[string]int32{}, provides: map[string][]int32{},
-		prefer: map[string]bool{}, ignore: map[string]bool{}}
+		prefer: map[string]bool{}, ignore: map[string]bool{}, contexts: map[string]bool{}}
 	for li, l := range layers {
 		for _, b := range l.Binaries {
 			if b.Arch == "src" || b.Arch == "nosrc" || arch != "" && b.Arch != "" && b.Arch != arch && b.Arch != "noarch" {
@@ -135,8 +142,12 @@ func NewPool(layers []Layer, cfg Config, arch string) *Pool {
 			p.provides[c.Name] = append(p.provides[c.Name], int32(i))
 		}
 	}
+	p.settle()
 	for _, s := range p.cfg.Prefer {
 		p.prefer[s] = true
+		if ctx, _, ok := strings.Cut(strings.TrimPrefix(s, "-"), ":"); ok {
+			p.contexts[ctx] = true
+		}
 	}
 	for _, s := range p.cfg.Ignore {
 		ctx, names, ok := strings.Cut(s, ":")
@@ -144,11 +155,33 @@ func NewPool(layers []Layer, cfg Config, arch string) *Pool {
 			p.ignore[s] = true
 			continue
 		}
+		p.contexts[ctx] = true
 		for _, n := range strings.FieldsFunc(names, func(r rune) bool { return r == ',' || r == ':' }) {
 			p.ignore[ctx+":"+n] = true
 		}
 	}
+	for i := range p.bins {
+		b := &p.bins[i]
+		b.ignored = p.ignore[b.Name]
+		b.reqs = make([]dep, len(b.Requires))
+		for j, r := range b.Requires {
+			d := newDep(r)
+			d.prov, d.resolved = p.whatProvides(&d), true
+			d.skip = p.ignore[r.Name] || strings.HasPrefix(r.Name, "rpmlib(") || strings.HasPrefix(r.Name, "/") && len(p.provides[r.Name]) == 0
+			b.reqs[j] = d
+		}
+	}
 	return p
+}
+
+// settle ranks the binaries by name, so results sort by comparing numbers.
+func (p *Pool) settle() {
+	order := make([]int32, len(p.bins))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(p.bins[a].Name, p.bins[b].Name) })
+	p.byRank = order
 }
 
 // Binary returns the binary the pool resolves name to.
@@ -194,23 +227,36 @@ func (p *Pool) Expand(subpacks []string, deps []specfile.Dep) Result {
 	return res
 }
 
-// binaries returns the pool binaries of idx sorted by name.
-func (p *Pool) binaries(idx []int32) []Binary {
-	out := make([]Binary, len(idx))
-	for i, j := range idx {
-		out[i] = p.bins[j].Binary
+// binaries returns the pool binaries of a set sorted by name.
+func (p *Pool) binaries(set binarySet) []*Binary {
+	out := make([]*Binary, 0, set.n)
+	for _, i := range p.byRank {
+		if set.has[i] {
+			out = append(out, &p.bins[i].Binary)
+		}
 	}
-	slices.SortFunc(out, func(a, b Binary) int { return strings.Compare(a.Name, b.Name) })
 	return out
+}
+
+// binarySet is a set of pool binaries and its size.
+type binarySet struct {
+	has []bool
+	n   int
 }
 
 // dep is a dependency with its text as the build service writes it in messages.
 type dep struct {
 	specfile.Dep
 	text string
+	// For the Requires of pool binaries, settled once when the pool is built: the providers,
+	// and whether the dependency is skipped whoever needs it (Ignore: name, rpmlib(…), a file
+	// nothing provides).
+	prov     []int32
+	resolved bool
+	skip     bool
 }
 
-func newDep(d specfile.Dep) dep { return dep{d, depString(d)} }
+func newDep(d specfile.Dep) dep { return dep{Dep: d, text: depString(d)} }
 
 func depString(d specfile.Dep) string {
 	if d.Op == "" {
@@ -228,7 +274,7 @@ func nameDeps(list []string) []dep {
 }
 
 // getBuild is what a build installs: the dependencies, Preinstall, Required and Support.
-func (p *Pool) getBuild(subpacks []string, deps []dep, neg map[string]bool) ([]int32, []string) {
+func (p *Pool) getBuild(subpacks []string, deps []dep, neg map[string]bool) (binarySet, []string) {
 	extra := append(slices.Clone(p.cfg.Required), p.cfg.Support...)
 	neg, extra = p.keep(subpacks, deps, neg, extra)
 	all := append(slices.Clone(deps), nameDeps(p.cfg.Preinstall)...)
@@ -239,7 +285,7 @@ func (p *Pool) getBuild(subpacks []string, deps []dep, neg map[string]bool) ([]i
 
 // getDeps is what the scheduler counts as dependencies: the dependencies and Required, minus
 // the Preinstall and Support binaries the package does not ask for itself.
-func (p *Pool) getDeps(subpacks []string, deps []dep, neg map[string]bool) ([]int32, []string) {
+func (p *Pool) getDeps(subpacks []string, deps []dep, neg map[string]bool) (binarySet, []string) {
 	neg, extra := p.keep(subpacks, deps, neg, slices.Clone(p.cfg.Required))
 	all := append(slices.Clone(deps), nameDeps(extra)...)
 	all = p.substitute(dropNeg(all, neg))
@@ -258,7 +304,13 @@ func (p *Pool) getDeps(subpacks []string, deps []dep, neg map[string]bool) ([]in
 		}
 	}
 	got, errs := p.expand(all, neg)
-	return slices.DeleteFunc(got, func(i int32) bool { return base[p.bins[i].Name] }), errs
+	for n := range base {
+		if i, ok := p.byName[n]; ok && got.has != nil && got.has[i] {
+			got.has[i] = false
+			got.n--
+		}
+	}
+	return got, errs
 }
 
 func maps2(m map[string]bool) map[string]bool {

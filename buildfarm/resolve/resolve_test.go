@@ -42,7 +42,7 @@ func deps(list ...string) []specfile.Dep {
 	return out
 }
 
-func binNames(bins []Binary) []string {
+func binNames(bins []*Binary) []string {
 	out := make([]string, len(bins))
 	for i, b := range bins {
 		out[i] = b.Name + "@" + b.Project
