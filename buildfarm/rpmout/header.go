@@ -95,7 +95,9 @@ func headerLen(b []byte) (int, error) {
 	return int(n), nil
 }
 
-// parseHeader reads a header's entries, without its region entry, in index order.
+// parseHeader reads a header's entries, without its region entry, in index order. Like rpm,
+// it refuses data that overlaps the previous entry's, which also keeps the work linear in the
+// header's size whatever the counts say.
 func parseHeader(h []byte) ([]hdrEntry, error) {
 	if _, err := headerLen(h); err != nil {
 		return nil, err
@@ -103,6 +105,7 @@ func parseHeader(h []byte) ([]hdrEntry, error) {
 	il := int(binary.BigEndian.Uint32(h[8:]))
 	store := h[16+il*16:]
 	var out []hdrEntry
+	end := 0 // where the previous entry's data ends
 	for i := range il {
 		ix := h[16+i*16:]
 		e := hdrEntry{
@@ -114,14 +117,15 @@ func parseHeader(h []byte) ([]hdrEntry, error) {
 		if i == 0 && (e.tag == regionSignatures || e.tag == regionImmutable) {
 			continue
 		}
-		if off < 0 || off > int64(len(store)) {
-			return nil, fmt.Errorf("tag %d: offset %d outside the data store", e.tag, off)
+		if off < int64(end) || off > int64(len(store)) {
+			return nil, fmt.Errorf("tag %d: offset %d overlaps the previous data or lies outside the store", e.tag, off)
 		}
 		n, err := dataLen(e.typ, e.count, store[off:])
 		if err != nil {
 			return nil, fmt.Errorf("tag %d: %v", e.tag, err)
 		}
 		e.data = store[off : off+int64(n)]
+		end = int(off) + n
 		out = append(out, e)
 	}
 	return out, nil
@@ -129,15 +133,17 @@ func parseHeader(h []byte) ([]hdrEntry, error) {
 
 // dataLen is the length of an entry's data of type typ with count items at the start of b.
 func dataLen(typ, count uint32, b []byte) (int, error) {
-	size := map[uint32]uint64{1: 1, 2: 1, typeInt16: 2, typeInt32: 4, typeInt64: 8, typeBin: 1}[typ]
-	switch {
-	case size > 0:
-		n := size * uint64(count)
-		if n > uint64(len(b)) {
-			return 0, errors.New("data beyond the store")
-		}
-		return int(n), nil
-	case typ == typeString || typ == typeStringArray || typ == typeI18NString:
+	var size uint64
+	switch typ {
+	case 1, 2, typeBin: // CHAR, INT8, BIN
+		size = 1
+	case typeInt16:
+		size = 2
+	case typeInt32:
+		size = 4
+	case typeInt64:
+		size = 8
+	case typeString, typeStringArray, typeI18NString:
 		n := 0
 		for range count {
 			i := bytes.IndexByte(b[n:], 0)
@@ -147,8 +153,13 @@ func dataLen(typ, count uint32, b []byte) (int, error) {
 			n += i + 1
 		}
 		return n, nil
+	default:
+		return 0, fmt.Errorf("unknown type %d", typ)
 	}
-	return 0, fmt.Errorf("unknown type %d", typ)
+	if n := size * uint64(count); n <= uint64(len(b)) {
+		return int(n), nil
+	}
+	return 0, errors.New("data beyond the store")
 }
 
 // encodeHeader writes entries as a header with the given region tag: sorted by tag, integers
