@@ -56,7 +56,8 @@ type File struct {
 	Owner, Group string // "" means root
 }
 
-// IsSource reports whether r is a source package (arch "src" or "nosrc").
+// IsSource reports whether r is a source package (arch "src" or "nosrc"; a nosrc package is
+// marked like a src one, without rpmbuild's NOSOURCE list of the sources it leaves out).
 func (r RPM) IsSource() bool { return r.Arch == "src" || r.Arch == "nosrc" }
 
 // Filename is the package's file name, <name>-<version>-<release>.<arch>.rpm, the name OBS
@@ -228,10 +229,10 @@ func validate(r RPM) error {
 			return fmt.Errorf("rpm %s: a header string contains a NUL byte", r.Name)
 		}
 	}
-	for kind, deps := range map[string][]specfile.Dep{"provides": r.Provides, "requires": r.Requires, "conflicts": r.Conflicts, "obsoletes": r.Obsoletes} {
+	for i, deps := range [][]specfile.Dep{r.Provides, r.Requires, r.Conflicts, r.Obsoletes} {
 		for _, d := range deps {
 			if err := validateDep(d); err != nil {
-				return fmt.Errorf("rpm %s: %s: %v", r.Name, kind, err)
+				return fmt.Errorf("rpm %s: %s: %v", r.Name, []string{"provides", "requires", "conflicts", "obsoletes"}[i], err)
 			}
 		}
 	}
