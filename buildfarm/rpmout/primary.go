@@ -2,7 +2,6 @@ package rpmout
 
 import (
 	"cmp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -65,7 +64,7 @@ func writePrimary(x xmlWriter, entries []Entry) {
 		writeDeps(x, "rpm:requires", primaryRequires(r, provides))
 		writeDeps(x, "rpm:conflicts", r.Conflicts)
 		writeDeps(x, "rpm:obsoletes", r.Obsoletes)
-		for _, f := range sortedFiles(r.Files) {
+		for _, f := range r.Files { // sorted by Repodata
 			if isPrimaryFile(f.Path) {
 				writeFile(x, "    ", f)
 			}
@@ -82,7 +81,7 @@ func writeFilelists(x xmlWriter, entries []Entry) {
 	x.raw(">\n")
 	for i := range entries {
 		writePackageStart(x, &entries[i])
-		for _, f := range sortedFiles(entries[i].RPM.Files) {
+		for _, f := range entries[i].RPM.Files { // sorted by Repodata
 			writeFile(x, "  ", f)
 		}
 		x.raw("</package>\n")
@@ -189,12 +188,5 @@ func splitEVR(s string) (epoch, ver, rel string, ok bool) {
 	return epoch, ver, rel, true
 }
 
-// sortedFiles returns the files in the order the RPM header holds them (rpmpack sorts by path).
-func sortedFiles(files []File) []File {
-	if slices.IsSortedFunc(files, compareFiles) {
-		return files
-	}
-	return slices.SortedStableFunc(slices.Values(files), compareFiles)
-}
-
+// compareFiles orders files as the RPM header holds them (rpmpack sorts by path).
 func compareFiles(a, b File) int { return strings.Compare(a.Path, b.Path) }

@@ -110,6 +110,12 @@ func Repodata(entries []Entry, revision time.Time) (map[string][]byte, error) {
 		if err := checkEntry(&entries[i]); err != nil {
 			return nil, err
 		}
+		// The documents list files in header order; sorted once here for both of them (the
+		// entries are a copy, the caller's file slices are left alone).
+		if files := entries[i].RPM.Files; !slices.IsSortedFunc(files, compareFiles) {
+			entries[i].RPM.Files = slices.Clone(files)
+			slices.SortStableFunc(entries[i].RPM.Files, compareFiles)
+		}
 		if i > 0 && entries[i].Href == entries[i-1].Href {
 			return nil, fmt.Errorf("repodata: two packages at %q", entries[i].Href)
 		}

@@ -51,11 +51,19 @@ func (x xmlWriter) element(indent, name, text string) {
 	x.w.WriteString(">\n")
 }
 
+// plain marks the bytes escape copies as they are: printable ASCII but for & < > ".
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '&' && c != '<' && c != '>' && c != '"'
+	}
+	return t
+}()
+
 func (x xmlWriter) escape(s string, inAttr bool) {
 	last := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= 0x20 && c < utf8.RuneSelf && c != '&' && c != '<' && c != '>' && c != '"' {
+		if plain[c] {
 			i++
 			continue
 		}
