@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
+	"sync/atomic"
 )
 
-// The two rpm-md documents ParseRepodata reads, parsed with xmlScanner.
+// The two rpm-md documents ParseRepodata reads, each parsed on its own (the two run at once)
+// with xmlScanner, and joined by pkgid once both are read.
 
 // root reads up to the document's root element and checks its name.
 func (s *xmlScanner) root(want string) error {
@@ -35,12 +38,11 @@ func unexpectedEOF(err error) error {
 	return err
 }
 
-// primaryResult is what parsePrimary hands to parseFilelists: the packages and the index of
-// each pkgid, the key filelists.xml joins on.
+// primaryResult is what parsePrimary reads: the packages and the index of each pkgid, the key
+// filelists.xml joins on.
 type primaryResult struct {
-	rpms  []RPM
-	byID  map[string][]int // pkgid → indexes into rpms (a pkgid may repeat in odd repos)
-	files int              // file entries attached so far, for the cap
+	rpms []RPM
+	byID map[string][]int // pkgid → indexes into rpms (a pkgid may repeat in odd repos)
 }
 
 // primaryPackage collects the fields of one <package> of primary.xml.
@@ -54,9 +56,9 @@ type primaryPackage struct {
 
 // parsePrimary reads primary.xml: per <package>, name, arch, version (ver-rel, no epoch), the
 // pkgid checksum and location href. Everything else (descriptions, provides, requires) is
-// read past.
-func parsePrimary(r io.Reader, lim limits) (primaryResult, error) {
-	x := newXMLScanner(r, lim)
+// read past. It gives up with errStopped when stop is set.
+func parsePrimary(r io.Reader, lim limits, stop *atomic.Bool) (primaryResult, error) {
+	x := newXMLScanner(r, lim, stop)
 	res := primaryResult{byID: map[string][]int{}}
 	fail := func(err error) (primaryResult, error) { return primaryResult{}, err }
 	if err := x.root("metadata"); err != nil {
@@ -137,31 +139,48 @@ func (res *primaryResult) add(p *primaryPackage) error {
 	return nil
 }
 
-// parseFilelists reads filelists.xml and attaches each package's files to the primary
-// packages with the same pkgid. A pkgid primary does not know means the two files are from
-// different runs of createrepo, and is an error.
-func parseFilelists(r io.Reader, pr *primaryResult, lim limits) error {
-	x := newXMLScanner(r, lim)
+// filelistsResult is what parseFilelists reads: the packages of filelists.xml in their order
+// and all their files, one after the other.
+type filelistsResult struct {
+	pkgs  []filelistsPackage
+	files []string
+}
+
+// filelistsPackage is one <package> of filelists.xml; its files are files[start:end].
+type filelistsPackage struct {
+	pkgid, name string
+	line        int // where the <package> starts, for errors
+	start, end  int
+}
+
+// parseFilelists reads filelists.xml: per <package>, its pkgid and the paths of its files
+// that are not directories. It needs nothing from primary.xml, so the two are read at once;
+// join attaches the files. Memory is bounded as for primary.xml: at most lim.rpms packages and
+// lim.files files. It gives up with errStopped when stop is set.
+func parseFilelists(r io.Reader, lim limits, stop *atomic.Bool) (filelistsResult, error) {
+	x := newXMLScanner(r, lim, stop)
+	var res filelistsResult
+	fail := func(err error) (filelistsResult, error) { return filelistsResult{}, err }
 	if err := x.root("filelists"); err != nil {
-		return err
+		return fail(err)
 	}
-	var targets []int // the rpms the current package's files go to
-	inFile := false
+	inPackage, inFile := false, false
 	var text []byte // the current <file>'s path
 	for {
 		if err := x.next(); err != nil {
-			return unexpectedEOF(err)
+			return fail(unexpectedEOF(err))
 		}
 		switch x.kind {
 		case xmlStart:
 			switch {
 			case x.depth == 2 && string(x.local) == "package":
-				pkgid := x.attr("pkgid")
-				targets = pr.byID[string(pkgid)]
-				if targets == nil {
-					return fmt.Errorf("line %d: package %s: pkgid %q is not in primary.xml", x.currentLine(), x.attr("name"), pkgid)
+				if len(res.pkgs) >= lim.rpms {
+					return fail(fmt.Errorf("more than %d packages (MaxRepodataPackages)", lim.rpms))
 				}
-			case x.depth == 3 && targets != nil && string(x.local) == "file" && string(x.attr("type")) != "dir":
+				res.pkgs = append(res.pkgs, filelistsPackage{pkgid: string(x.attr("pkgid")), name: string(x.attr("name")),
+					line: x.currentLine(), start: len(res.files), end: len(res.files)})
+				inPackage = true
+			case x.depth == 3 && inPackage && string(x.local) == "file" && string(x.attr("type")) != "dir":
 				text, inFile = text[:0], true
 			}
 		case xmlText:
@@ -171,19 +190,51 @@ func parseFilelists(r io.Reader, pr *primaryResult, lim limits) error {
 		case xmlEnd:
 			switch {
 			case x.depth == 0:
-				return nil
+				return res, nil
 			case x.depth == 1:
-				targets = nil
+				inPackage = false
 			case x.depth == 2 && inFile:
-				if pr.files += len(targets); pr.files > lim.files {
-					return fmt.Errorf("more than %d files (MaxRepodataFiles)", lim.files)
+				if len(res.files) >= lim.files {
+					return fail(fmt.Errorf("more than %d files (MaxRepodataFiles)", lim.files))
 				}
-				file := string(text)
-				for _, i := range targets {
-					pr.rpms[i].Files = append(pr.rpms[i].Files, file)
-				}
+				res.files = append(res.files, string(text))
+				res.pkgs[len(res.pkgs)-1].end = len(res.files)
 				inFile = false
 			}
 		}
 	}
+}
+
+// join attaches the files of each filelists package to the primary packages with its pkgid,
+// then sorts each package's files and drops duplicates. A pkgid primary does not know means
+// the two files are from different runs of createrepo, and is an error. MaxRepodataFiles
+// counts a file once per package it is attached to, as the memory it takes grows so.
+func (pr *primaryResult) join(fl filelistsResult, lim limits) error {
+	attached := 0
+	for _, p := range fl.pkgs {
+		targets := pr.byID[p.pkgid]
+		if targets == nil {
+			return fmt.Errorf("line %d: package %s: pkgid %q is not in primary.xml", p.line, p.name, p.pkgid)
+		}
+		files := fl.files[p.start:p.end:p.end]
+		if attached += len(files) * len(targets); attached > lim.files {
+			return fmt.Errorf("more than %d files (MaxRepodataFiles)", lim.files)
+		}
+		for k, i := range targets {
+			switch rpm := &pr.rpms[i]; {
+			case len(files) == 0:
+			case k == 0 && rpm.Files == nil:
+				// The first package with this pkgid takes the files where they are: its
+				// slice is capped at their end, so nothing else writes there.
+				rpm.Files = files
+			default:
+				rpm.Files = append(rpm.Files, files...)
+			}
+		}
+	}
+	for i := range pr.rpms {
+		slices.Sort(pr.rpms[i].Files)
+		pr.rpms[i].Files = slices.Compact(pr.rpms[i].Files)
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 )
 
 // xmlScanner is the streaming XML tokenizer under parsePrimary and parseFilelists. It replaces
@@ -39,8 +40,10 @@ type xmlScanner struct {
 	r       io.Reader
 	buf     []byte // buf[pos:] is unread input
 	pos     int
-	readErr error // the reader's error (io.EOF at the end), reported once buf is used up
-	err     error // the error next returned, which it returns from then on
+	readErr error        // the reader's error (io.EOF at the end), reported once buf is used up
+	err     error        // the error next returned, which it returns from then on
+	filled  bool         // buf has been filled once; stop is checked from the next fill on
+	stop    *atomic.Bool // when set, the next fill fails with errStopped; nil for never
 
 	line   int // the line buf[lineAt] is on
 	lineAt int
@@ -79,6 +82,10 @@ type xmlAttr struct {
 // to stay in cache. A token longer than the buffer grows it, up to maxToken.
 const xmlScanBuffer = 64 << 10
 
+// errStopped is what a parse returns when it was told to stop because the other half of the
+// work failed; ParseRepodata reports the other half's error instead.
+var errStopped = errors.New("stopped")
+
 // errShort is what the token scanners return when the token does not end in the buffer.
 var errShort = errors.New("short buffer")
 
@@ -92,14 +99,14 @@ func (e *xmlSyntaxError) Error() string {
 	return fmt.Sprintf("XML syntax error on line %d: %s", e.line, e.msg)
 }
 
-func newXMLScanner(r io.Reader, lim limits) *xmlScanner {
-	return newXMLScannerSize(r, lim, xmlScanBuffer)
+func newXMLScanner(r io.Reader, lim limits, stop *atomic.Bool) *xmlScanner {
+	return newXMLScannerSize(r, lim, stop, xmlScanBuffer)
 }
 
 // newXMLScannerSize is newXMLScanner with another initial buffer size, for tests that make
 // every token cross a refill.
-func newXMLScannerSize(r io.Reader, lim limits, size int) *xmlScanner {
-	return &xmlScanner{r: r, buf: make([]byte, 0, size), line: 1,
+func newXMLScannerSize(r io.Reader, lim limits, stop *atomic.Bool, size int) *xmlScanner {
+	return &xmlScanner{r: r, buf: make([]byte, 0, size), stop: stop, line: 1,
 		maxToken: int(min(lim.xmlToken, 1<<40)), maxDepth: lim.xmlDepth}
 }
 
@@ -131,7 +138,9 @@ func (s *xmlScanner) advance() error {
 			if s.readErr != nil {
 				return s.end()
 			}
-			s.fill()
+			if err := s.fill(); err != nil {
+				return err
+			}
 			continue
 		}
 		view := d[:min(len(d), s.maxToken+1)]
@@ -143,7 +152,9 @@ func (s *xmlScanner) advance() error {
 		case err == errShort && len(d) > s.maxToken:
 			return fmt.Errorf("line %d: a token longer than %d bytes", s.lineOf(s.pos), s.maxToken)
 		case err == errShort && s.readErr == nil:
-			s.fill()
+			if err := s.fill(); err != nil {
+				return err
+			}
 			continue
 		case err == errShort && s.readErr == io.EOF:
 			return s.syntaxError(len(s.buf), "unexpected EOF")
@@ -173,7 +184,11 @@ func (s *xmlScanner) end() error {
 // fill reads more input, moving the unread part to the front of buf and growing buf when the
 // unread part fills it. It reads until buf is full or the reader fails, so a long token is
 // rescanned a few times only.
-func (s *xmlScanner) fill() {
+func (s *xmlScanner) fill() error {
+	if s.filled && s.stop != nil && s.stop.Load() {
+		return errStopped
+	}
+	s.filled = true
 	if s.pos > 0 {
 		s.lineOf(s.pos)
 		n := copy(s.buf, s.buf[s.pos:])
@@ -191,15 +206,16 @@ func (s *xmlScanner) fill() {
 		s.buf = s.buf[:len(s.buf)+n]
 		if err != nil {
 			s.readErr = err
-			return
+			return nil
 		}
 		if n == 0 {
 			if empty++; empty == 100 {
 				s.readErr = io.ErrNoProgress
-				return
+				return nil
 			}
 		}
 	}
+	return nil
 }
 
 // lineOf returns the line of buf[at]. Lines are counted lazily, up to the furthest position

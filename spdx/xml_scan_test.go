@@ -173,7 +173,7 @@ func xmlSeedDocs(t testing.TB) [][]byte {
 func scanTokens(r io.Reader, bufSize int, maxToken int64) ([]string, error) {
 	lim := defaultLimits
 	lim.xmlToken, lim.xmlDepth = maxToken, 1<<20
-	x := newXMLScannerSize(r, lim, bufSize)
+	x := newXMLScannerSize(r, lim, nil, bufSize)
 	var toks []string
 	var text []byte
 	for {
