@@ -99,9 +99,9 @@ func FuzzParseProductName(f *testing.F) {
 	})
 }
 
-// FuzzParseRepodataXML feeds primary and filelists bytes straight to their parsers (the
-// checksums of ParseRepodata would stop most mutations before them): no panic, and no
-// package without a name or file name.
+// FuzzParseRepodataXML feeds primary and filelists bytes straight to their parsers and joins
+// them (the checksums of ParseRepodata would stop most mutations before them): no panic, and
+// no package without a name or file name.
 func FuzzParseRepodataXML(f *testing.F) {
 	f.Add([]byte(primaryXML(testRPMs)), []byte(filelistsXML(testRPMs)))
 	f.Add([]byte(`<metadata><package><name>a</name><checksum>1</checksum><location href="a/b.rpm"/></package></metadata>`),
@@ -109,11 +109,15 @@ func FuzzParseRepodataXML(f *testing.F) {
 	lim := defaultLimits
 	lim.xmlToken, lim.rpms, lim.files = 4096, 1000, 10000
 	f.Fuzz(func(t *testing.T, primary, filelists []byte) {
-		pr, err := parsePrimary(bytes.NewReader(primary), lim)
+		pr, err := parsePrimary(bytes.NewReader(primary), lim, nil)
 		if err != nil {
 			return
 		}
-		if err := parseFilelists(bytes.NewReader(filelists), &pr, lim); err != nil {
+		fl, err := parseFilelists(bytes.NewReader(filelists), lim, nil)
+		if err != nil {
+			return
+		}
+		if err := pr.join(fl, lim); err != nil {
 			return
 		}
 		for _, r := range pr.rpms {

@@ -11,7 +11,8 @@ const (
 	MaxDocumentBytes = 512 << 20
 	// MaxDocumentPackages caps the packages of one SBOM, for the same reason.
 	MaxDocumentPackages = 2_000_000
-	// MaxRepodataPackages caps the packages of one rpm-md repository; the largest public ones
+	// MaxRepodataPackages caps the packages of one rpm-md repository, in primary.xml and in
+	// filelists.xml alike (the two are read at once and joined after); the largest public ones
 	// (openSUSE Tumbleweed with all architectures) hold well under 200,000.
 	MaxRepodataPackages = 2_000_000
 	// MaxRepodataFiles caps the file-list entries of one repository, summed over its packages;

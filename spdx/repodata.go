@@ -14,8 +14,9 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // ParseRepodata reads the RPM file lists of an rpm-md repository: dir is its repodata
@@ -24,7 +25,9 @@ import (
 // an href that leaves the root ("../x", "/etc/x") or points elsewhere (xml:base) is refused.
 // Each data file is checked against the checksum repomd.xml gives for it (a mismatch means a
 // half-synced mirror, and its file lists would be wrong), then decompressed (.gz, or plain
-// .xml; .zst, .xz and .bz2 are reported as unsupported) and streamed.
+// .xml; .zst, .xz and .bz2 are reported as unsupported) and streamed through a strict XML
+// tokenizer (xmlScanner). The two files are read at once, on two goroutines, as each costs
+// about as much as the other.
 //
 // The files of each package are joined to its primary entry by pkgid: Filename is the basename
 // of primary's location href, the name the explorer's file search answers with. Files keeps
@@ -35,8 +38,8 @@ import (
 //
 // The checks on hrefs are lexical: pass the FS of an os.Root (os.OpenRoot(dir).FS()) rather
 // than os.DirFS when symbolic links in the repository must not lead out of it either. Memory
-// is bounded by MaxRepodataPackages and MaxRepodataFiles; decompressed input by
-// MaxRepodataXMLBytes.
+// is bounded by MaxRepodataPackages (the <package> entries of each file) and MaxRepodataFiles;
+// decompressed input by MaxRepodataXMLBytes.
 func ParseRepodata(fsys fs.FS, dir string) ([]RPM, error) {
 	return parseRepodata(fsys, dir, defaultLimits)
 }
@@ -80,24 +83,70 @@ func parseRepodata(fsys fs.FS, dir string, lim limits) ([]RPM, error) {
 	if filelists == nil {
 		return nil, fmt.Errorf("%s: no filelists data", repomdPath)
 	}
+	return readBoth(fsys, root, repomdPath, primary, filelists, lim)
+}
+
+// readBoth reads primary and filelists at once, filelists on a goroutine of its own, and joins
+// them. When one fails, the other stops at its next read and is closed before readBoth
+// returns. Its error is reported, unless primary failed on its own before it was stopped:
+// then primary's is, as when the two were read one after the other. The first 64 KiB of each
+// are read whatever happens to the other, so a small repository with both files broken
+// reports primary's error every time.
+func readBoth(fsys fs.FS, root, repomdPath string, primary, filelists *repomdData, lim limits) ([]RPM, error) {
+	var (
+		stop     atomic.Bool
+		wg       sync.WaitGroup
+		fl       filelistsResult
+		flErr    error
+		panicked any
+	)
+	wg.Go(func() {
+		defer func() {
+			if p := recover(); p != nil {
+				panicked = p
+				stop.Store(true)
+			}
+		}()
+		flErr = readData(fsys, root, repomdPath, filelists, lim, &stop, func(r io.Reader) error {
+			var err error
+			fl, err = parseFilelists(r, lim, &stop)
+			return err
+		})
+		if flErr != nil {
+			stop.Store(true)
+		}
+	})
+	defer func() {
+		// Neither a panic here nor one passed on from the goroutine leaves it reading.
+		if p := recover(); p != nil {
+			stop.Store(true)
+			wg.Wait()
+			panic(p)
+		}
+	}()
 	var pr primaryResult
-	err = readData(fsys, root, repomdPath, primary, lim, func(r io.Reader) error {
+	prErr := readData(fsys, root, repomdPath, primary, lim, &stop, func(r io.Reader) error {
 		var err error
-		pr, err = parsePrimary(r, lim)
+		pr, err = parsePrimary(r, lim, &stop)
 		return err
 	})
-	if err != nil {
-		return nil, err
+	if prErr != nil {
+		stop.Store(true)
 	}
-	err = readData(fsys, root, repomdPath, filelists, lim, func(r io.Reader) error {
-		return parseFilelists(r, &pr, lim)
-	})
-	if err != nil {
-		return nil, err
+	wg.Wait()
+	switch {
+	case panicked != nil:
+		panic(panicked) // in the caller's goroutine, where it would have happened before
+	case prErr != nil && !errors.Is(prErr, errStopped):
+		return nil, prErr
+	case flErr != nil:
+		return nil, flErr
+	case prErr != nil:
+		return nil, prErr
 	}
-	for i := range pr.rpms {
-		slices.Sort(pr.rpms[i].Files)
-		pr.rpms[i].Files = slices.Compact(pr.rpms[i].Files)
+	if err := pr.join(fl, lim); err != nil {
+		name, _ := dataPath(root, filelists)
+		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	return pr.rpms, nil
 }
@@ -131,8 +180,10 @@ func readRepomd(fsys fs.FS, name string, lim limits) ([]repomdData, error) {
 
 // readData opens the data file d names, hands its decompressed stream to parse, and checks
 // the file's checksum. The whole file is hashed even when parse fails, and a mismatch wins
-// over the parse error: a corrupt download is the cause, the XML error only its symptom.
-func readData(fsys fs.FS, root, repomdPath string, d *repomdData, lim limits, parse func(io.Reader) error) error {
+// over the parse error: a corrupt download is the cause, the XML error only its symptom. When
+// stop is set (the other file failed), reading ends: a parse error found by then is returned,
+// otherwise errStopped.
+func readData(fsys fs.FS, root, repomdPath string, d *repomdData, lim limits, stop *atomic.Bool, parse func(io.Reader) error) error {
 	name, err := dataPath(root, d)
 	if err != nil {
 		return fmt.Errorf("%s: %s data: %v", repomdPath, d.Type, err)
@@ -152,11 +203,17 @@ func readData(fsys fs.FS, root, repomdPath string, d *repomdData, lim limits, pa
 	if h != nil {
 		raw = io.TeeReader(f, h)
 	}
-	parseErr := decompressAndParse(raw, name, lim, parse)
-	if h == nil {
+	parseErr := decompressAndParse(raw, name, lim, stop, parse)
+	if h == nil || errors.Is(parseErr, errStopped) {
 		return parseErr
 	}
-	if _, err := io.Copy(io.Discard, raw); err != nil {
+	if _, err := io.Copy(io.Discard, stopReader{raw, stop}); err != nil {
+		switch {
+		case errors.Is(err, errStopped) && parseErr != nil:
+			return parseErr
+		case errors.Is(err, errStopped):
+			return errStopped
+		}
 		return fmt.Errorf("%s: %v", name, err)
 	}
 	want := strings.ToLower(strings.TrimSpace(d.Checksum.Value))
@@ -166,9 +223,22 @@ func readData(fsys fs.FS, root, repomdPath string, d *repomdData, lim limits, pa
 	return parseErr
 }
 
+// stopReader reads r until stop is set, then fails with errStopped.
+type stopReader struct {
+	r    io.Reader
+	stop *atomic.Bool
+}
+
+func (s stopReader) Read(b []byte) (int, error) {
+	if s.stop.Load() {
+		return 0, errStopped
+	}
+	return s.r.Read(b)
+}
+
 // decompressAndParse picks the decompressor by file name and runs parse over the XML, reading
 // the stream to its end so gzip verifies its own CRC.
-func decompressAndParse(raw io.Reader, name string, lim limits, parse func(io.Reader) error) error {
+func decompressAndParse(raw io.Reader, name string, lim limits, stop *atomic.Bool, parse func(io.Reader) error) error {
 	var xmlStream io.Reader
 	switch ext := path.Ext(name); ext {
 	case ".gz":
@@ -189,7 +259,7 @@ func decompressAndParse(raw io.Reader, name string, lim limits, parse func(io.Re
 	if err := parse(capped); err != nil {
 		return describeReadError(name, err, lim)
 	}
-	if _, err := io.Copy(io.Discard, capped); err != nil {
+	if _, err := io.Copy(io.Discard, stopReader{capped, stop}); err != nil {
 		return describeReadError(name, err, lim)
 	}
 	return nil
@@ -199,6 +269,8 @@ func decompressAndParse(raw io.Reader, name string, lim limits, parse func(io.Re
 // the parser (gzip, the size cap) in words.
 func describeReadError(name string, err error, lim limits) error {
 	switch {
+	case errors.Is(err, errStopped):
+		return errStopped
 	case errors.Is(err, errTooLarge):
 		return fmt.Errorf("%s: decompresses to more than %d bytes (MaxRepodataXMLBytes)", name, lim.xmlBytes)
 	case errors.Is(err, io.ErrUnexpectedEOF):

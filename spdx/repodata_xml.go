@@ -1,120 +1,33 @@
 package spdx
 
 import (
-	"bufio"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
 	"path"
+	"slices"
+	"sync/atomic"
 )
 
-// xmlReader streams the tokens of a primary or filelists document with bounds encoding/xml
-// does not have: it buffers a whole text node or tag, so one endless token would fill memory,
-// and it keeps a stack of open elements. xmlReader fails past lim.xmlToken bytes in one token
-// and lim.xmlDepth open elements. encoding/xml expands no external entities and, as the
-// decoder is strict, refuses undefined ones, so a DOCTYPE cannot smuggle content in.
-type xmlReader struct {
-	dec   *xml.Decoder
-	guard *tokenGuard
-	depth int
-	lim   limits
-}
-
-// errTokenTooLarge is what tokenGuard returns inside an oversized token.
-var errTokenTooLarge = errors.New("token too large")
-
-// tokenGuard counts the bytes encoding/xml reads since the last token ended. The decoder
-// reads through io.ByteReader when it has one, so the count is exact.
-type tokenGuard struct {
-	r    *bufio.Reader
-	n    int64 // bytes read
-	mark int64 // n when the last token ended
-	max  int64
-}
-
-func (g *tokenGuard) ReadByte() (byte, error) {
-	if g.n-g.mark > g.max {
-		return 0, errTokenTooLarge
-	}
-	c, err := g.r.ReadByte()
-	if err == nil {
-		g.n++
-	}
-	return c, err
-}
-
-func (g *tokenGuard) Read(b []byte) (int, error) {
-	if g.n-g.mark > g.max {
-		return 0, errTokenTooLarge
-	}
-	b = b[:min(int64(len(b)), g.max+1-(g.n-g.mark))]
-	n, err := g.r.Read(b)
-	g.n += int64(n)
-	return n, err
-}
-
-func newXMLReader(r io.Reader, lim limits) *xmlReader {
-	g := &tokenGuard{r: bufio.NewReaderSize(r, 64<<10), max: lim.xmlToken}
-	return &xmlReader{dec: xml.NewDecoder(g), guard: g, lim: lim}
-}
-
-// next returns the next token, tracking the depth. At the end of the document it returns
-// io.EOF.
-func (x *xmlReader) next() (xml.Token, error) {
-	tok, err := x.dec.Token()
-	x.guard.mark = x.guard.n
-	if err != nil {
-		if errors.Is(err, errTokenTooLarge) {
-			return nil, fmt.Errorf("line %d: a token longer than %d bytes", x.line(), x.lim.xmlToken)
-		}
-		return nil, err
-	}
-	switch tok.(type) {
-	case xml.StartElement:
-		x.depth++
-		if x.depth > x.lim.xmlDepth {
-			return nil, fmt.Errorf("line %d: elements nested deeper than %d", x.line(), x.lim.xmlDepth)
-		}
-	case xml.EndElement:
-		x.depth--
-	}
-	return tok, nil
-}
-
-// line is the current input line, for error messages.
-func (x *xmlReader) line() int {
-	line, _ := x.dec.InputPos()
-	return line
-}
+// The two rpm-md documents ParseRepodata reads, each parsed on its own (the two run at once)
+// with xmlScanner, and joined by pkgid once both are read.
 
 // root reads up to the document's root element and checks its name.
-func (x *xmlReader) root(want string) error {
+func (s *xmlScanner) root(want string) error {
 	for {
-		tok, err := x.next()
-		if err != nil {
+		if err := s.next(); err != nil {
 			if errors.Is(err, io.EOF) {
 				return fmt.Errorf("no <%s> element", want)
 			}
 			return err
 		}
-		if se, ok := tok.(xml.StartElement); ok {
-			if se.Name.Local != want {
-				return fmt.Errorf("not a %s document: the root element is <%s>", want, se.Name.Local)
+		if s.kind == xmlStart {
+			if string(s.local) != want {
+				return fmt.Errorf("not a %s document: the root element is <%s>", want, s.local)
 			}
 			return nil
 		}
 	}
-}
-
-// attr returns the attribute of se with the local name, or "".
-func attr(se xml.StartElement, local string) string {
-	for _, a := range se.Attr {
-		if a.Name.Local == local {
-			return a.Value
-		}
-	}
-	return ""
 }
 
 // unexpectedEOF turns the end of input inside the document into an error.
@@ -125,12 +38,11 @@ func unexpectedEOF(err error) error {
 	return err
 }
 
-// primaryResult is what parsePrimary hands to parseFilelists: the packages and the index of
-// each pkgid, the key filelists.xml joins on.
+// primaryResult is what parsePrimary reads: the packages and the index of each pkgid, the key
+// filelists.xml joins on.
 type primaryResult struct {
-	rpms  []RPM
-	byID  map[string][]int // pkgid → indexes into rpms (a pkgid may repeat in odd repos)
-	files int              // file entries attached so far, for the cap
+	rpms []RPM
+	byID map[string][]int // pkgid → indexes into rpms (a pkgid may repeat in odd repos)
 }
 
 // primaryPackage collects the fields of one <package> of primary.xml.
@@ -144,36 +56,37 @@ type primaryPackage struct {
 
 // parsePrimary reads primary.xml: per <package>, name, arch, version (ver-rel, no epoch), the
 // pkgid checksum and location href. Everything else (descriptions, provides, requires) is
-// read past.
-func parsePrimary(r io.Reader, lim limits) (primaryResult, error) {
-	x := newXMLReader(r, lim)
+// read past. It gives up with errStopped when stop is set.
+func parsePrimary(r io.Reader, lim limits, stop *atomic.Bool) (primaryResult, error) {
+	x := newXMLScanner(r, lim, stop)
 	res := primaryResult{byID: map[string][]int{}}
 	fail := func(err error) (primaryResult, error) { return primaryResult{}, err }
 	if err := x.root("metadata"); err != nil {
 		return fail(err)
 	}
-	var cur *primaryPackage
+	var pkg primaryPackage
+	var cur *primaryPackage // &pkg inside a <package>
 	for {
-		tok, err := x.next()
-		if err != nil {
+		if err := x.next(); err != nil {
 			return fail(unexpectedEOF(err))
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
+		switch x.kind {
+		case xmlStart:
 			switch {
-			case x.depth == 2 && t.Name.Local == "package":
+			case x.depth == 2 && string(x.local) == "package":
 				if len(res.rpms) >= lim.rpms {
 					return fail(fmt.Errorf("more than %d packages (MaxRepodataPackages)", lim.rpms))
 				}
-				cur = &primaryPackage{line: x.line()}
+				pkg = primaryPackage{line: x.currentLine()}
+				cur = &pkg
 			case x.depth == 3 && cur != nil:
-				cur.start(t)
+				cur.start(x)
 			}
-		case xml.CharData:
+		case xmlText:
 			if cur != nil && cur.text != nil {
-				*cur.text += string(t)
+				*cur.text += string(x.text)
 			}
-		case xml.EndElement:
+		case xmlEnd:
 			switch {
 			case x.depth == 0:
 				return res, nil
@@ -190,23 +103,23 @@ func parsePrimary(r io.Reader, lim limits) (primaryResult, error) {
 }
 
 // start handles a child element of <package>.
-func (p *primaryPackage) start(se xml.StartElement) {
-	switch se.Name.Local {
+func (p *primaryPackage) start(x *xmlScanner) {
+	switch string(x.local) {
 	case "name":
 		p.text = &p.rpm.Name
 	case "arch":
 		p.text = &p.rpm.Arch
 	case "version":
-		p.rpm.Version = attr(se, "ver")
-		if rel := attr(se, "rel"); rel != "" {
-			p.rpm.Version += "-" + rel
+		p.rpm.Version = string(x.attr("ver"))
+		if rel := x.attr("rel"); len(rel) > 0 {
+			p.rpm.Version += "-" + string(rel)
 		}
 	case "checksum":
 		if p.pkgid == "" {
 			p.text = &p.pkgid
 		}
 	case "location":
-		p.href = attr(se, "href")
+		p.href = string(x.attr("href"))
 	}
 }
 
@@ -226,55 +139,102 @@ func (res *primaryResult) add(p *primaryPackage) error {
 	return nil
 }
 
-// parseFilelists reads filelists.xml and attaches each package's files to the primary
-// packages with the same pkgid. A pkgid primary does not know means the two files are from
-// different runs of createrepo, and is an error.
-func parseFilelists(r io.Reader, pr *primaryResult, lim limits) error {
-	x := newXMLReader(r, lim)
-	fail := func(err error) error { return err }
+// filelistsResult is what parseFilelists reads: the packages of filelists.xml in their order
+// and all their files, one after the other.
+type filelistsResult struct {
+	pkgs  []filelistsPackage
+	files []string
+}
+
+// filelistsPackage is one <package> of filelists.xml; its files are files[start:end].
+type filelistsPackage struct {
+	pkgid, name string
+	line        int // where the <package> starts, for errors
+	start, end  int
+}
+
+// parseFilelists reads filelists.xml: per <package>, its pkgid and the paths of its files
+// that are not directories. It needs nothing from primary.xml, so the two are read at once;
+// join attaches the files. Memory is bounded as for primary.xml: at most lim.rpms packages and
+// lim.files files. It gives up with errStopped when stop is set.
+func parseFilelists(r io.Reader, lim limits, stop *atomic.Bool) (filelistsResult, error) {
+	x := newXMLScanner(r, lim, stop)
+	var res filelistsResult
+	fail := func(err error) (filelistsResult, error) { return filelistsResult{}, err }
 	if err := x.root("filelists"); err != nil {
 		return fail(err)
 	}
-	var targets []int // the rpms the current package's files go to
-	var file *string  // the current <file>'s text, nil for a directory
-	var text string
+	inPackage, inFile := false, false
+	var text []byte // the current <file>'s path
 	for {
-		tok, err := x.next()
-		if err != nil {
+		if err := x.next(); err != nil {
 			return fail(unexpectedEOF(err))
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
+		switch x.kind {
+		case xmlStart:
 			switch {
-			case x.depth == 2 && t.Name.Local == "package":
-				pkgid := attr(t, "pkgid")
-				targets = pr.byID[pkgid]
-				if targets == nil {
-					return fail(fmt.Errorf("line %d: package %s: pkgid %q is not in primary.xml", x.line(), attr(t, "name"), pkgid))
+			case x.depth == 2 && string(x.local) == "package":
+				if len(res.pkgs) >= lim.rpms {
+					return fail(fmt.Errorf("more than %d packages (MaxRepodataPackages)", lim.rpms))
 				}
-			case x.depth == 3 && targets != nil && t.Name.Local == "file" && attr(t, "type") != "dir":
-				text = ""
-				file = &text
+				res.pkgs = append(res.pkgs, filelistsPackage{pkgid: string(x.attr("pkgid")), name: string(x.attr("name")),
+					line: x.currentLine(), start: len(res.files), end: len(res.files)})
+				inPackage = true
+			case x.depth == 3 && inPackage && string(x.local) == "file" && string(x.attr("type")) != "dir":
+				text, inFile = text[:0], true
 			}
-		case xml.CharData:
-			if file != nil {
-				*file += string(t)
+		case xmlText:
+			if inFile {
+				text = append(text, x.text...)
 			}
-		case xml.EndElement:
+		case xmlEnd:
 			switch {
 			case x.depth == 0:
-				return nil
+				return res, nil
 			case x.depth == 1:
-				targets = nil
-			case x.depth == 2 && file != nil:
-				if pr.files += len(targets); pr.files > lim.files {
+				inPackage = false
+			case x.depth == 2 && inFile:
+				if len(res.files) >= lim.files {
 					return fail(fmt.Errorf("more than %d files (MaxRepodataFiles)", lim.files))
 				}
-				for _, i := range targets {
-					pr.rpms[i].Files = append(pr.rpms[i].Files, text)
-				}
-				file = nil
+				res.files = append(res.files, string(text))
+				res.pkgs[len(res.pkgs)-1].end = len(res.files)
+				inFile = false
 			}
 		}
 	}
+}
+
+// join attaches the files of each filelists package to the primary packages with its pkgid,
+// then sorts each package's files and drops duplicates. A pkgid primary does not know means
+// the two files are from different runs of createrepo, and is an error. MaxRepodataFiles
+// counts a file once per package it is attached to, as the memory it takes grows so.
+func (pr *primaryResult) join(fl filelistsResult, lim limits) error {
+	attached := 0
+	for _, p := range fl.pkgs {
+		targets := pr.byID[p.pkgid]
+		if targets == nil {
+			return fmt.Errorf("line %d: package %s: pkgid %q is not in primary.xml", p.line, p.name, p.pkgid)
+		}
+		files := fl.files[p.start:p.end:p.end]
+		if attached += len(files) * len(targets); attached > lim.files {
+			return fmt.Errorf("more than %d files (MaxRepodataFiles)", lim.files)
+		}
+		for k, i := range targets {
+			switch rpm := &pr.rpms[i]; {
+			case len(files) == 0:
+			case k == 0 && rpm.Files == nil:
+				// The first package with this pkgid takes the files where they are: its
+				// slice is capped at their end, so nothing else writes there.
+				rpm.Files = files
+			default:
+				rpm.Files = append(rpm.Files, files...)
+			}
+		}
+	}
+	for i := range pr.rpms {
+		slices.Sort(pr.rpms[i].Files)
+		pr.rpms[i].Files = slices.Compact(pr.rpms[i].Files)
+	}
+	return nil
 }
