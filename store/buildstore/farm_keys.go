@@ -65,10 +65,15 @@ func DirtyProjects(tx *bbolt.Tx) (names []string, tickets []uint64, err error) {
 	return names, tickets, err
 }
 
-// IsDirty reports whether project waits for the scheduler.
-func IsDirty(tx *bbolt.Tx, project string) bool {
+// Ticket returns project's queue ticket, and whether it waits for the scheduler (osc shows
+// its results as outdated then).
+func Ticket(tx *bbolt.Tx, project string) (uint64, bool) {
 	b := tx.Bucket([]byte(store.BuildFarmDirty))
-	return b != nil && b.Get([]byte(project)) != nil
+	if b == nil {
+		return 0, false
+	}
+	v := b.Get([]byte(project))
+	return store.Btoi(v), v != nil
 }
 
 // ClearDirty takes project off the queue if its ticket is still ticket.

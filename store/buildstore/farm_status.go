@@ -2,6 +2,7 @@ package buildstore
 
 import (
 	"bytes"
+	"fmt"
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
@@ -19,6 +20,7 @@ const (
 	CodeBroken       = "broken"
 	CodeUnresolvable = "unresolvable"
 	CodeBlocked      = "blocked"
+	CodeLocked       = "locked"
 )
 
 // BuildStatus is what the farm knows of one package in one where: the scheduler's verdict
@@ -34,8 +36,8 @@ type BuildStatus struct {
 	Rev      string `json:"rev,omitempty"`
 	DepsHash string `json:"depshash,omitempty"`
 	Version  string `json:"version,omitempty"`
-	Release  string `json:"release,omitempty"` // vrev.bcnt, as the backend's release numbers
-	Bcnt     int    `json:"bcnt,omitempty"`    // builds of this srcmd5 so far (the job's count)
+	VRev     uint64 `json:"vrev,omitempty"` // the sources' version revision: the release's first part
+	Bcnt     int    `json:"bcnt,omitempty"` // the job's build count for these sources: the release's second part
 
 	Reason    Reason    `json:"reason"`
 	ReadyTime time.Time `json:"readytime"`
@@ -46,6 +48,13 @@ type BuildStatus struct {
 	// Last is the outcome of the last finished build (succeeded or failed, "" before the
 	// first), kept while the next is scheduled or runs; its sources and dependencies are
 	// LastSrcMD5 and LastDepsHash.
+	// Forced asks for a build although nothing changed (osc rebuild); the job's start clears it.
+	Forced bool `json:"forced,omitempty"`
+	// Install lists the binaries the job installs (file names, in install order), for its log.
+	Install []string `json:"install,omitempty"`
+	// LogShown is how much of the job's planned log the clock has let through so far.
+	LogShown int `json:"log_shown,omitempty"`
+
 	Last         string    `json:"last,omitempty"`
 	LastSrcMD5   string    `json:"last_srcmd5,omitempty"`
 	LastDepsHash string    `json:"last_depshash,omitempty"`
@@ -90,6 +99,33 @@ func Statuses(tx *bbolt.Tx, w Where) ([]BuildStatus, error) {
 // from its meta).
 func DeleteStatus(tx *bbolt.Tx, w Where, pkg string) error {
 	return store.Delete(tx, store.BuildFarmStatus, w.sub(pkg))
+}
+
+// DropPackageFarm drops everything of pkg in w: its status, binaries, logs and history (a
+// package gone from its project, or a where gone from its meta).
+func DropPackageFarm(tx *bbolt.Tx, w Where, pkg string) error {
+	if err := DeleteStatus(tx, w, pkg); err != nil {
+		return err
+	}
+	if err := DeleteBinaries(tx, w, pkg); err != nil {
+		return err
+	}
+	if err := DeleteLogs(tx, w, pkg); err != nil {
+		return err
+	}
+	return store.DeletePrefix(tx, store.BuildFarmHistory, append(w.sub(pkg), sep...))
+}
+
+// EachStatus visits every status of every project's wheres, in key order, until fn returns
+// false: what the workers scan for jobs to start, advance and finish.
+func EachStatus(tx *bbolt.Tx, fn func(w Where, s BuildStatus) bool) error {
+	return store.Each(tx, store.BuildFarmStatus, nil, func(k []byte, s BuildStatus) (bool, error) {
+		parts := bytes.SplitN(k, []byte(sep), 4)
+		if len(parts) != 4 {
+			return true, nil
+		}
+		return fn(Where{Project: string(parts[0]), Repository: string(parts[1]), Arch: string(parts[2])}, s), nil
+	})
 }
 
 // FarmWheres lists the wheres of project that hold any status, in key order.
@@ -139,3 +175,10 @@ func PutRepoState(tx *bbolt.Tx, w Where, s RepoState) error {
 func GetRepoState(tx *bbolt.Tx, w Where) (RepoState, error) {
 	return store.Get[RepoState](tx, store.BuildFarmRepos, w.Key())
 }
+
+// ReleaseNumber is the release the job's binaries carry: the sources' version revision and the
+// build count ("3.1"), as the backend numbers them.
+func (s BuildStatus) ReleaseNumber() string { return fmt.Sprintf("%d.%d", max(s.VRev, 1), max(s.Bcnt, 1)) }
+
+// VersRel is "version-release" of the job (the versrel of histories).
+func (s BuildStatus) VersRel() string { return s.Version + "-" + s.ReleaseNumber() }
