@@ -1,0 +1,265 @@
+package specfile
+
+import (
+	"errors"
+	"strings"
+)
+
+// part is the kind of spec section a line belongs to.
+type part int
+
+const (
+	partNone part = iota
+	partPreamble
+	partPrep
+	partConf
+	partBuild
+	partInstall
+	partCheck
+	partDescription
+	partFiles
+	partSourceList
+	partPatchList
+	partIgnored // %changelog, %clean, scriptlets, triggers, …: read, expanded, not kept
+)
+
+// cond is one open %if: reading says whether its current branch is read, readable whether a
+// later %elif/%else branch may still be taken (rpm's ReadLevelEntry).
+type cond struct {
+	line              int
+	reading, readable bool
+	last              string
+}
+
+// parser is the state of one pass over a spec.
+type parser struct {
+	e      *expander
+	spec   *Spec
+	target string // %{_target_cpu}: the arch, or the BuildArch parsed for
+	data   []byte
+	pos    int // next byte of data to read
+	lineNo int // number of the last physical line read
+
+	conds []cond
+
+	part      part
+	pkg       int     // package the current preamble, %description or %files belongs to
+	script    *[]Line // current build script
+	pending   []Line  // lines of a %build -a / -p section
+	appends   map[part][]Line
+	prepends  map[part][]Line
+	mode      string   // "-a", "-p" or "" for the current build script
+	descr     []string // lines of the current %description
+	descrLang bool     // current %description is for another language: dropped
+	mainDone  bool     // the main preamble has ended and passed its checks
+	seen      map[part]bool
+
+	mainArch    string          // the main preamble's BuildArch (first token)
+	pkgNoarch   map[int]bool    // packages with "BuildArch: noarch" in their own preamble
+	srcNum      map[string]int  // next automatic number, by "source"/"patch"
+	srcSeen     map[string]bool // "source3", "patch1": numbers already used
+	licensePush bool            // %license is masked as a literal while in %files
+}
+
+// Parse parses a spec file for one architecture. Errors are *Error values worded like
+// rpmbuild's. A spec whose main preamble says "BuildArch: noarch" (or another arch) is read a
+// second time with %{_target_cpu} set to it, as rpmbuild does, so %ifarch sees "noarch" there.
+func Parse(data []byte, opt Options) (*Spec, error) {
+	arch := opt.Arch
+	if arch == "" {
+		arch = DefaultArch
+	}
+	s, p, err := parseOnce(data, opt, arch, arch)
+	if err != nil {
+		return nil, err
+	}
+	if t := buildTarget(p.mainArchList(), arch); t != "" && t != arch {
+		if s, _, err = parseOnce(data, opt, arch, t); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// buildTarget picks the arch a BuildArch list builds for: the repository's arch when listed,
+// else noarch when listed, else the first; "" when the list is empty.
+func buildTarget(list []string, arch string) string {
+	if len(list) == 0 {
+		return ""
+	}
+	for _, a := range list {
+		if a == arch {
+			return arch
+		}
+	}
+	for _, a := range list {
+		if a == "noarch" {
+			return a
+		}
+	}
+	return list[0]
+}
+
+func (p *parser) mainArchList() []string { return strings.Fields(p.spec.BuildArch) }
+
+func parseOnce(data []byte, opt Options, arch, target string) (*Spec, *parser, error) {
+	p := &parser{
+		e:         newExpander(len(data)),
+		spec:      &Spec{Packages: []Package{{}}, patchNums: map[int]bool{}},
+		target:    target,
+		data:      data,
+		part:      partPreamble,
+		seen:      map[part]bool{},
+		appends:   map[part][]Line{},
+		prepends:  map[part][]Line{},
+		pkgNoarch: map[int]bool{},
+		srcNum:    map[string]int{},
+		srcSeen:   map[string]bool{},
+	}
+	p.e.loadDefaults(arch, opt.Macros)
+	p.e.define("_target_cpu", target, nil)
+	if err := p.run(); err != nil {
+		return nil, nil, err
+	}
+	return p.spec, p, nil
+}
+
+// run reads every logical line, follows the conditionals and hands the lines read on.
+func (p *parser) run() error {
+	for {
+		no, text, ok, err := p.logicalLine()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		if err := p.conditional(no, text); err != nil {
+			return err
+		}
+	}
+	if n := len(p.conds); n > 0 {
+		return errorf(p.conds[n-1].line, "Unclosed %%if")
+	}
+	return p.finish()
+}
+
+// logicalLine reads the next logical line: physical lines joined (with "\n") while one ends in
+// a backslash or leaves a %{, %( or %[ open, as rpm joins them before expanding.
+func (p *parser) logicalLine() (int, string, bool, error) {
+	if p.pos >= len(p.data) {
+		return 0, "", false, nil
+	}
+	start := p.lineNo + 1
+	var b strings.Builder
+	bc, pc, xc := 0, 0, 0
+	for p.pos < len(p.data) {
+		end := p.pos
+		for end < len(p.data) && p.data[end] != '\n' {
+			end++
+		}
+		line := p.data[p.pos:end]
+		p.pos = end + 1
+		p.lineNo++
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.Write(line)
+		nc := false
+		for i := 0; i < len(line); i++ {
+			switch line[i] {
+			case '\\':
+				if i+1 == len(line) {
+					nc = true
+				} else {
+					i++
+				}
+			case '%':
+				if i+1 < len(line) {
+					switch line[i+1] {
+					case '{':
+						bc++
+						i++
+					case '(':
+						pc++
+						i++
+					case '[':
+						xc++
+						i++
+					case '%':
+						i++
+					}
+				}
+			case '{':
+				if bc > 0 {
+					bc++
+				}
+			case '}':
+				if bc > 0 {
+					bc--
+				}
+			case '(':
+				if pc > 0 {
+					pc++
+				}
+			case ')':
+				if pc > 0 {
+					pc--
+				}
+			case '[':
+				if xc > 0 {
+					xc++
+				}
+			case ']':
+				if xc > 0 {
+					xc--
+				}
+			}
+		}
+		if !nc && bc == 0 && pc == 0 && xc == 0 {
+			return start, b.String(), true, nil
+		}
+	}
+	return 0, "", false, errorf(start, "unclosed macro or bad line continuation")
+}
+
+// expandLine expands a line that is read and hands each resulting line to the current section.
+// A macro may expand to several lines; in a build script a line ending in a backslash stays
+// joined with the next.
+func (p *parser) expandLine(no int, text string) error {
+	out, err := p.e.Expand(text)
+	if err != nil {
+		var pe *Error
+		if errors.As(err, &pe) {
+			return pe
+		}
+		return errorf(no, "%v", err)
+	}
+	for {
+		k := strings.IndexByte(out, '\n')
+		if p.isScript() {
+			for k >= 0 && k > 0 && out[k-1] == '\\' {
+				n := strings.IndexByte(out[k+1:], '\n')
+				if n < 0 {
+					k = -1
+					break
+				}
+				k += n + 1
+			}
+		}
+		if k < 0 {
+			return p.line(no, out)
+		}
+		if err := p.line(no, out[:k]); err != nil {
+			return err
+		}
+		out = out[k+1:]
+	}
+}
+
+func (p *parser) isScript() bool {
+	return p.part >= partPrep && p.part <= partCheck
+}

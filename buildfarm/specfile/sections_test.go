@@ -1,0 +1,201 @@
+package specfile
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestPackages(t *testing.T) {
+	text := `Name:    foo
+Epoch:   02
+Version: 1.0
+Release: 3%{?dist}
+Summary: The foo tool
+License: MIT
+URL:     https://example.org/foo
+Provides: foo-tool = %{version}
+Requires: bash, coreutils >= 9
+Requires(post): /sbin/ldconfig
+PreReq: fillup
+Conflicts: bar < 2
+Obsoletes: oldfoo < 1.0
+Recommends: foo-doc
+Suggests: (foo-extra if bar)
+
+%description
+Foo does things.
+
+  Indented paragraph.
+
+
+%package -n libfoo1
+Summary: Library for %{name}
+License: LGPL-2.1-or-later
+Provides: libfoo.so.1()(64bit)
+
+%description -n libfoo1
+The %{summary}.
+
+%package doc
+Summary: Documentation
+BuildArch: noarch
+Group: Documentation
+
+%description doc
+Docs.
+%description -l de doc
+Dokumentation.
+
+%package unused
+Summary: Never built
+
+%files
+%license COPYING
+%doc README
+%{_bindir}/foo
+# a comment
+
+%files -n libfoo1 -f libfoo.lang
+%{_libdir}/libfoo.so.*
+
+%files doc
+%{_docdir}/%{name}
+%files doc -f more.list
+%dir %{_datadir}/foo
+`
+	s := mustParse(t, text, Options{Macros: map[string]string{"dist": ".pk1"}})
+	if s.Name != "foo" || s.Epoch != "2" || s.Version != "1.0" || s.Release != "3.pk1" || s.VersionRelease() != "1.0-3.pk1" {
+		t.Errorf("NEVR = %q %q %q %q", s.Name, s.Epoch, s.Version, s.Release)
+	}
+	if s.Summary != "The foo tool" || s.License != "MIT" || s.URL != "https://example.org/foo" || s.Group != "Unspecified" {
+		t.Errorf("main fields = %q %q %q %q", s.Summary, s.License, s.URL, s.Group)
+	}
+	want := []Package{{
+		Name: "foo", Epoch: "2", Version: "1.0", Release: "3.pk1", Summary: "The foo tool",
+		Description: "Foo does things.\n\n  Indented paragraph.", License: "MIT", Group: "Unspecified",
+		URL: "https://example.org/foo", Arch: "x86_64",
+		Provides:   []Dep{{"foo-tool", "=", "1.0"}},
+		Requires:   []Dep{{Name: "bash"}, {"coreutils", ">=", "9"}, {Name: "/sbin/ldconfig"}, {Name: "fillup"}},
+		Conflicts:  []Dep{{"bar", "<", "2"}},
+		Obsoletes:  []Dep{{"oldfoo", "<", "1.0"}},
+		Recommends: []Dep{{Name: "foo-doc"}},
+		Suggests:   []Dep{{Name: "(foo-extra if bar)"}},
+		Files:      []string{"%license COPYING", "%doc README", "/usr/bin/foo"},
+		HasFiles:   true,
+	}, {
+		Name: "libfoo1", Epoch: "2", Version: "1.0", Release: "3.pk1", Summary: "Library for foo",
+		Description: "The Library for foo.", License: "LGPL-2.1-or-later", Group: "Unspecified",
+		URL: "https://example.org/foo", Arch: "x86_64",
+		Provides:  []Dep{{Name: "libfoo.so.1()(64bit)"}},
+		Files:     []string{"/usr/lib64/libfoo.so.*"},
+		FileLists: []string{"libfoo.lang"},
+		HasFiles:  true,
+	}, {
+		Name: "foo-doc", Epoch: "2", Version: "1.0", Release: "3.pk1", Summary: "Documentation",
+		Description: "Docs.", License: "MIT", Group: "Documentation", URL: "https://example.org/foo",
+		Arch: "noarch", Files: []string{"/usr/share/doc/packages/foo", "%dir /usr/share/foo"},
+		FileLists: []string{"more.list"}, HasFiles: true,
+	}, {
+		Name: "foo-unused", Epoch: "2", Version: "1.0", Release: "3.pk1", Summary: "Never built",
+		License: "MIT", Group: "Unspecified", URL: "https://example.org/foo", Arch: "x86_64",
+	}}
+	if !reflect.DeepEqual(s.Packages, want) {
+		for i := range max(len(want), len(s.Packages)) {
+			if i >= len(want) || i >= len(s.Packages) || !reflect.DeepEqual(s.Packages[i], want[i]) {
+				var g, w Package
+				if i < len(s.Packages) {
+					g = s.Packages[i]
+				}
+				if i < len(want) {
+					w = want[i]
+				}
+				t.Errorf("package %d =\n%#v\nwant\n%#v", i, g, w)
+			}
+		}
+	}
+	main := s.Package("foo")
+	if got := main.AllProvides(); !reflect.DeepEqual(got, []Dep{{"foo-tool", "=", "1.0"}, {"foo", "=", "2:1.0-3.pk1"}}) {
+		t.Errorf("AllProvides = %v", got)
+	}
+	if s.Package("nosuch") != nil {
+		t.Error("Package(nosuch) != nil")
+	}
+}
+
+func TestBuildArchNoarch(t *testing.T) {
+	text := header + `BuildArch: noarch
+%ifarch noarch
+BuildRequires: python3-setuptools
+%endif
+%description
+x
+%package sub
+Summary: sub
+%description sub
+y
+%build
+echo %{_target_cpu} %{_arch}
+%files
+%files sub
+`
+	s := mustParse(t, text, Options{Arch: "aarch64"})
+	if s.BuildArch != "noarch" || s.Packages[0].Arch != "noarch" || s.Packages[1].Arch != "noarch" {
+		t.Errorf("BuildArch %q, arches %q %q", s.BuildArch, s.Packages[0].Arch, s.Packages[1].Arch)
+	}
+	if !reflect.DeepEqual(s.BuildRequires, []Dep{{Name: "python3-setuptools"}}) {
+		t.Errorf("%%ifarch noarch not taken on the second pass: %v", s.BuildRequires)
+	}
+	if got := lineTexts(s.Build); !reflect.DeepEqual(got, []string{"echo noarch aarch64"}) {
+		t.Errorf("build = %q", got)
+	}
+	other := mustParse(t, header+"BuildArch: i686 x86_64\n", Options{Arch: "x86_64"})
+	if other.Packages[0].Arch != "x86_64" {
+		t.Errorf("arch = %q, want the repository's arch when listed", other.Packages[0].Arch)
+	}
+	other = mustParse(t, header+"BuildArch: i686\n", Options{Arch: "x86_64"})
+	if other.Packages[0].Arch != "i686" {
+		t.Errorf("arch = %q, want i686", other.Packages[0].Arch)
+	}
+}
+
+func TestScripts(t *testing.T) {
+	text := "Name: foo\r\nVersion: 1\r\nRelease: 1\r\n" + `%description
+d
+%prep
+%autosetup -p1
+
+%build -a
+echo appended
+%build
+# configure first
+./configure \
+    --prefix=%{_prefix}
+    make %{?_smp_mflags}
+%define multi line1\
+line2
+%multi
+%build -p
+echo prepended
+%install
+%make_install
+%check
+make check
+%clean
+rm -rf %{buildroot}
+%changelog
+* Mon Jan 06 2025 A <a@example.org> - 1-1
+- 100% new
+`
+	s := mustParse(t, text, Options{})
+	want := []Line{{20, "echo prepended"}, {13, "./configure \\\n    --prefix=/usr"}, {15, "    make -j4"},
+		{18, "line1"}, {18, "line2"}, {10, "echo appended"}}
+	if !reflect.DeepEqual(s.Build, want) {
+		t.Errorf("build = %#v", s.Build)
+	}
+	if got := lineTexts(s.Prep); !reflect.DeepEqual(got, []string{"%autosetup -p1"}) {
+		t.Errorf("prep = %q", got)
+	}
+	if len(s.Install) != 1 || len(s.Check) != 1 || s.Check[0] != (Line{24, "make check"}) {
+		t.Errorf("install = %v, check = %v", s.Install, s.Check)
+	}
+}
