@@ -164,72 +164,99 @@ func parseRich(s string, i int) (string, int, string) {
 	return b.String(), end, msg
 }
 
-// richGroup parses "( term (op term)* )" from s[i] and writes its normalised form to b.
+// richGroup parses "( term (op term)* )" from s[i] as rpm's rpmrichParseInternal does and
+// writes its normalised form to b: ops may only be chained when they are the same and, then,
+// and/or/with; "else" may follow "if" or "unless".
 func richGroup(s string, i int, b *strings.Builder, depth int) (int, string) {
 	if depth > 32 {
 		return 0, "Rich dependency nested too deeply"
 	}
 	b.WriteByte('(')
 	i++
-	for terms := 0; ; terms++ {
+	chain := ""
+	for {
 		i = skipRichSpace(s, i)
-		if i >= len(s) {
-			return 0, "Unterminated rich dependency: " + strings.TrimSpace(s)
-		}
-		if terms > 0 {
-			if s[i] == ')' {
-				b.WriteByte(')')
-				return i + 1, ""
-			}
-			op, j := richWord(s, i)
-			if !richOps[op] {
-				return 0, fmt.Sprintf("Unknown rich dependency op '%s'", op)
-			}
-			b.WriteString(" " + op + " ")
-			i = skipRichSpace(s, j)
-			if i >= len(s) || s[i] == ')' {
+		if i < len(s) && s[i] == ')' {
+			if chain != "" {
 				return 0, "Missing argument to rich dependency op"
 			}
+			return 0, "Empty rich dependency"
 		}
-		if s[i] == '(' {
+		if i < len(s) && s[i] == '(' {
 			var err string
 			if i, err = richGroup(s, i, b, depth+1); err != "" {
 				return 0, err
 			}
-			continue
-		}
-		name, j := richWord(s, i)
-		if name == "" {
-			return 0, "Missing argument to rich dependency op"
-		}
-		d := Dep{Name: name}
-		i = j
-		if tok, k := richWord(s, skipRichSpace(s, i)); depOps[tok] != "" {
-			evr, l := richWord(s, skipRichSpace(s, k))
-			if evr == "" {
-				return 0, "Version required"
+		} else {
+			name, j := richWord(s, i)
+			if name == "" {
+				return 0, "Unterminated rich dependency: " + strings.TrimSpace(s)
 			}
-			d.Op, d.Version, i = depOps[tok], evr, l
+			d := Dep{Name: name}
+			i = j
+			if tok, k := richWord(s, skipRichSpace(s, i)); depOps[tok] != "" {
+				evr, l := richWord(s, skipRichSpace(s, k))
+				if evr == "" {
+					return 0, "Version required"
+				}
+				d.Op, d.Version, i = depOps[tok], evr, l
+			}
+			if msg := checkDep(d); msg != "" {
+				return 0, msg
+			}
+			b.WriteString(d.String())
 		}
-		if msg := checkDep(d); msg != "" {
-			return 0, msg
+		i = skipRichSpace(s, i)
+		if i >= len(s) {
+			return 0, "Unterminated rich dependency: " + strings.TrimSpace(s)
 		}
-		b.WriteString(d.String())
+		if s[i] == ')' {
+			b.WriteByte(')')
+			return i + 1, ""
+		}
+		j := i
+		for j < len(s) && !isDepSpace(s[j]) && s[j] != '(' && s[j] != ')' {
+			j++
+		}
+		op := s[i:j]
+		if !richOps[op] {
+			return 0, fmt.Sprintf("Unknown rich dependency op '%s'", op)
+		}
+		if op == "else" && (chain == "if" || chain == "unless") {
+			chain = ""
+		}
+		if chain != "" && op != chain {
+			return 0, "Cannot chain different ops"
+		}
+		if chain != "" && op != "and" && op != "or" && op != "with" {
+			return 0, "Can only chain and/or/with ops"
+		}
+		chain = op
+		b.WriteString(" " + op + " ")
+		i = j
 	}
 }
 
 func skipRichSpace(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+	for i < len(s) && isDepSpace(s[i]) {
 		i++
 	}
 	return i
 }
 
-// richWord reads a word inside a rich dependency: up to whitespace or a parenthesis.
+// richWord reads a word inside a rich dependency as rpm's SKIPNONWHITEX: up to whitespace, a
+// comma, or a ')' that closes no '(' of the word itself, so "pkgconfig(zlib)" is one word.
 func richWord(s string, i int) (string, int) {
-	j := i
-	for j < len(s) && s[j] != ' ' && s[j] != '\t' && s[j] != '\n' && s[j] != '\r' && s[j] != '(' && s[j] != ')' {
-		j++
+	j, bl := i, 0
+	for ; j < len(s) && !isDepSpace(s[j]); j++ {
+		if s[j] == ')' {
+			if bl <= 0 {
+				break
+			}
+			bl--
+		} else if s[j] == '(' {
+			bl++
+		}
 	}
 	return s[i:j], j
 }

@@ -30,6 +30,9 @@ func TestParseDeps(t *testing.T) {
 		{"rich kept whole", "(foo or bar) baz", []Dep{{Name: "(foo or bar)"}, {Name: "baz"}}},
 		{"rich normalised", "(  foo  >=  1   if (bar   and\tbaz))", []Dep{{Name: "(foo >= 1 if (bar and baz))"}}},
 		{"rich with versions", "(python3-foo >= 2 with python3-foo < 3)", []Dep{{Name: "(python3-foo >= 2 with python3-foo < 3)"}}},
+		{"rich with capabilities", "(pkgconfig(zlib) >= 1.2 or libz(x86-64))", []Dep{{Name: "(pkgconfig(zlib) >= 1.2 or libz(x86-64))"}}},
+		{"rich if else", "(a if b else c)", []Dep{{Name: "(a if b else c)"}}},
+		{"rich chain", "(a or b or (c and d))", []Dep{{Name: "(a or b or (c and d))"}}},
 		{"non-ascii first byte allowed", "é", []Dep{{Name: "é"}}},
 	}
 	for _, c := range cases {
@@ -60,6 +63,10 @@ func TestParseDepsErrors(t *testing.T) {
 		{"(foo or bar", "Unterminated rich dependency"},
 		{"(foo xor bar)", "Unknown rich dependency op 'xor'"},
 		{"(foo or)", "Missing argument to rich dependency op"},
+		{"()", "Empty rich dependency"},
+		{"(a and b or c)", "Cannot chain different ops"},
+		{"(a if b if c)", "Can only chain and/or/with ops"},
+		{"(a (b))", "Unknown rich dependency op ''"},
 		{"(foo >= )", "Version required"},
 		{"(-foo)", "Dependency tokens must begin with alpha-numeric"},
 	}
