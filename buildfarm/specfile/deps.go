@@ -204,6 +204,11 @@ func richGroup(s string, i int, b *strings.Builder, depth int) (int, string) {
 			if msg := checkDep(d); msg != "" {
 				return 0, msg
 			}
+			// rpm takes "a(()" as a name; the farm refuses it, as its text would read back
+			// differently once normalised.
+			if strings.Count(d.Name, "(") != strings.Count(d.Name, ")") {
+				return 0, "Unbalanced parenthesis in rich dependency: " + d.String()
+			}
 			b.WriteString(d.String())
 		}
 		i = skipRichSpace(s, i)

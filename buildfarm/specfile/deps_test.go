@@ -67,6 +67,7 @@ func TestParseDepsErrors(t *testing.T) {
 		{"(a and b or c)", "Cannot chain different ops"},
 		{"(a if b if c)", "Can only chain and/or/with ops"},
 		{"(a (b))", "Unknown rich dependency op ''"},
+		{"(0(() )", "Unbalanced parenthesis in rich dependency: 0(()"},
 		{"(foo >= )", "Version required"},
 		{"(-foo)", "Dependency tokens must begin with alpha-numeric"},
 	}

@@ -56,6 +56,7 @@ type parser struct {
 
 	mainArch    string          // the main preamble's BuildArch (first token)
 	pkgNoarch   map[int]bool    // packages with "BuildArch: noarch" in their own preamble
+	pkgIndex    map[string]int  // subpackages by name
 	srcNum      map[string]int  // next automatic number, by "source"/"patch"
 	srcSeen     map[string]bool // "source3", "patch1": numbers already used
 	licensePush bool            // %license is masked as a literal while in %files
@@ -113,6 +114,7 @@ func parseOnce(data []byte, opt Options, arch, target string) (*Spec, *parser, e
 		appends:   map[part][]Line{},
 		prepends:  map[part][]Line{},
 		pkgNoarch: map[int]bool{},
+		pkgIndex:  map[string]int{},
 		srcNum:    map[string]int{},
 		srcSeen:   map[string]bool{},
 	}

@@ -232,10 +232,11 @@ func sectionArgs(args []string, opts string) ([]string, map[byte][]string, strin
 
 // lookup returns the index of the package named name, or -1.
 func (p *parser) lookup(name string) int {
-	for i := range p.spec.Packages {
-		if p.spec.Packages[i].Name == name {
-			return i
-		}
+	if i, ok := p.pkgIndex[name]; ok {
+		return i
+	}
+	if name != "" && name == p.spec.Packages[0].Name {
+		return 0
 	}
 	return -1
 }
@@ -264,6 +265,7 @@ func (p *parser) newPackage(no int, text string, args []string) error {
 	}
 	p.spec.Packages = append(p.spec.Packages, Package{Name: name})
 	p.pkg = len(p.spec.Packages) - 1
+	p.pkgIndex[name] = p.pkg
 	return nil
 }
 
