@@ -80,6 +80,7 @@ func init() {
 		"bcond_without": {fn: bcondFn, line: true},
 		"bcond":         {fn: bcondFn, line: true},
 	}
+	baseMacros = buildBaseMacros()
 }
 
 // url2path keeps the path of a URL, as rpm's %{url2path:…}.
@@ -99,7 +100,7 @@ func sourceRef(prefix string) func(e *expander, name, arg string, depth int, out
 		if err != nil {
 			return err
 		}
-		if m := e.m[prefix+v]; m != nil {
+		if m := e.lookup(prefix + v); m != nil {
 			return e.expand(m.body, depth+1, out)
 		}
 		return nil
@@ -294,7 +295,7 @@ func (e *expander) doDefine(s string, global bool, depth int, freeField bool) (i
 	if name == "" || !(isAlpha(name[0]) || name[0] == '_' && len(name) > 1) {
 		return 0, errors.New("Macro %" + name + " has illegal name (" + what + ")")
 	}
-	if m := e.m[name]; m != nil && m.fn != nil {
+	if m := e.lookup(name); m != nil && m.fn != nil {
 		return 0, errors.New("Macro %" + name + " is a built-in (" + what + ")")
 	}
 	if len(body) == 0 {

@@ -158,19 +158,29 @@ var defaultMacros = map[string]string{
 // paramDefaults are the defaults above that take arguments, with their getopt strings.
 var paramDefaults = map[string]string{"with": "", "without": "", "ldconfig_scriptlets": "n:"}
 
-// loadDefaults defines the default macros for arch, then the caller's.
-func (e *expander) loadDefaults(arch string, user map[string]string) {
+// baseMacros is the layer of macros every Parse shares: the built-ins, defaultMacros,
+// paramDefaults and archMacros. It is built once, by init after builtinFuncs, and never changed.
+var baseMacros map[string]*macro
+
+func buildBaseMacros() map[string]*macro {
+	m := make(map[string]*macro, len(builtinFuncs)+len(defaultMacros)+len(archMacros))
+	for name, fn := range builtinFuncs {
+		m[name] = &macro{fn: fn.fn, line: fn.line}
+	}
 	for name, body := range defaultMacros {
-		e.define(name, body, nil)
+		m[name] = &macro{body: body}
 	}
 	for name, body := range archMacros {
-		e.define(name, body, nil)
+		m[name] = &macro{body: body}
 	}
 	for name, opts := range paramDefaults {
-		o := opts
-		body := defaultMacros[name]
-		e.m[name] = &macro{body: body, param: true, opts: o}
+		m[name] = &macro{body: defaultMacros[name], param: true, opts: opts}
 	}
+	return m
+}
+
+// loadDefaults defines the macros that depend on arch, then the caller's.
+func (e *expander) loadDefaults(arch string, user map[string]string) {
 	info, ok := knownArchs[arch]
 	if !ok {
 		info.lib = "lib"
@@ -185,7 +195,7 @@ func (e *expander) loadDefaults(arch string, user map[string]string) {
 	}
 	for name, body := range user {
 		name = strings.TrimPrefix(name, "%")
-		if name == "" || e.m[name] != nil && e.m[name].fn != nil {
+		if m := e.lookup(name); name == "" || m != nil && m.fn != nil {
 			continue
 		}
 		e.define(name, body, nil)

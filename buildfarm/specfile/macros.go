@@ -31,55 +31,65 @@ type macro struct {
 	prev    *macro
 }
 
-// expander holds the macro table of one Parse and the budgets that bound it.
+// expander holds the macro table of one Parse and the budgets that bound it. The table is two
+// layers: base, the built-in and default macros shared by every Parse and never changed, and m,
+// this Parse's own definitions on top (a nil entry hides a base macro that was undefined).
 type expander struct {
+	base    map[string]*macro
 	m       map[string]*macro
-	written int // bytes written by expansion so far
-	limit   int // most bytes expansion may write
-	work    int // bytes scanned plus calls made so far
+	written int    // bytes written by expansion so far
+	limit   int    // most bytes expansion may write
+	work    int    // bytes scanned plus calls made so far
+	buf     []byte // Expand's output, reused (Expand is never called from inside itself)
 }
 
 func newExpander(specSize int) *expander {
-	e := &expander{m: make(map[string]*macro, 256), limit: 2*specSize + MaxExpansionGrowth}
-	for name, fn := range builtinFuncs {
-		e.m[name] = &macro{fn: fn.fn, line: fn.line}
+	return &expander{base: baseMacros, m: make(map[string]*macro, 32), limit: 2*specSize + MaxExpansionGrowth}
+}
+
+// lookup returns the newest definition of name, or nil.
+func (e *expander) lookup(name string) *macro {
+	if m, ok := e.m[name]; ok {
+		return m
 	}
-	return e
+	return e.base[name]
 }
 
 // define pushes a plain (or, with opts != nil, parametric) macro.
 func (e *expander) define(name, body string, opts *string) {
-	m := &macro{body: body, prev: e.m[name]}
+	m := &macro{body: body, prev: e.lookup(name)}
 	if opts != nil {
 		m.param, m.opts = true, *opts
 	}
 	e.m[name] = m
 }
 
+// push pushes a prepared definition.
+func (e *expander) push(name string, m *macro) {
+	m.prev = e.lookup(name)
+	e.m[name] = m
+}
+
 // undefine pops the newest definition of name.
 func (e *expander) undefine(name string) {
-	if m := e.m[name]; m != nil && m.fn == nil {
-		if m.prev == nil {
-			delete(e.m, name)
-		} else {
-			e.m[name] = m.prev
-		}
+	if m := e.lookup(name); m != nil && m.fn == nil {
+		e.m[name] = m.prev
 	}
 }
 
-func (e *expander) defined(name string) bool { return e.m[name] != nil }
+func (e *expander) defined(name string) bool { return e.lookup(name) != nil }
 
-// Expand expands every macro in s.
+// Expand expands every macro in s. It is the top-level entry: nested expansions use expand.
 func (e *expander) Expand(s string) (string, error) {
 	if strings.IndexByte(s, '%') < 0 {
 		e.work += len(s)
 		return s, nil
 	}
-	out := make([]byte, 0, len(s)+16)
-	if err := e.expand(s, 0, &out); err != nil {
+	e.buf = e.buf[:0]
+	if err := e.expand(s, 0, &e.buf); err != nil {
 		return "", err
 	}
-	return string(out), nil
+	return string(e.buf), nil
 }
 
 // emit appends text to out within the output budget.
@@ -198,7 +208,7 @@ func (e *expander) braced(s string, i, end, depth int, out *[]byte) (int, error)
 		// "%{}" and the like: rpm leaves a lone '%' and reads on.
 		return i + 1, e.emit(out, "%")
 	}
-	m := e.m[name]
+	m := e.lookup(name)
 	if m != nil && m.fn != nil && !chk && !negate {
 		return end, m.fn(e, name, arg, depth, out)
 	}
@@ -264,7 +274,7 @@ func (e *expander) unbraced(s string, i, depth int, out *[]byte) (int, error) {
 	if name == "" || name == "-" {
 		return i + 1, e.emit(out, "%")
 	}
-	m := e.m[name]
+	m := e.lookup(name)
 	if chk || name[0] == '-' {
 		if (m == nil) != negate || m == nil {
 			return j, nil

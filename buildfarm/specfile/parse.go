@@ -1,6 +1,7 @@
 package specfile
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 )
@@ -106,7 +107,7 @@ func (p *parser) mainArchList() []string { return strings.Fields(p.spec.BuildArc
 func parseOnce(data []byte, opt Options, arch, target string) (*Spec, *parser, error) {
 	p := &parser{
 		e:         newExpander(len(data)),
-		spec:      &Spec{Packages: []Package{{}}, patchNums: map[int]bool{}},
+		spec:      &Spec{Packages: make([]Package, 1, 1+bytes.Count(data, []byte("%package"))), patchNums: map[int]bool{}},
 		target:    target,
 		data:      data,
 		part:      partPreamble,
@@ -154,11 +155,13 @@ func (p *parser) logicalLine() (int, string, bool, error) {
 	}
 	start := p.lineNo + 1
 	var b strings.Builder
-	bc, pc, xc := 0, 0, 0
-	for p.pos < len(p.data) {
-		end := p.pos
-		for end < len(p.data) && p.data[end] != '\n' {
-			end++
+	var open openCount
+	for first := true; p.pos < len(p.data); first = false {
+		end := bytes.IndexByte(p.data[p.pos:], '\n')
+		if end < 0 {
+			end = len(p.data)
+		} else {
+			end += p.pos
 		}
 		line := p.data[p.pos:end]
 		p.pos = end + 1
@@ -166,66 +169,83 @@ func (p *parser) logicalLine() (int, string, bool, error) {
 		if n := len(line); n > 0 && line[n-1] == '\r' {
 			line = line[:n-1]
 		}
-		if b.Len() > 0 {
+		done := open.scan(line)
+		if first && done {
+			return start, string(line), true, nil // the common case: one physical line
+		}
+		if !first {
 			b.WriteByte('\n')
 		}
 		b.Write(line)
-		nc := false
-		for i := 0; i < len(line); i++ {
-			switch line[i] {
-			case '\\':
-				if i+1 == len(line) {
-					nc = true
-				} else {
-					i++
-				}
-			case '%':
-				if i+1 < len(line) {
-					switch line[i+1] {
-					case '{':
-						bc++
-						i++
-					case '(':
-						pc++
-						i++
-					case '[':
-						xc++
-						i++
-					case '%':
-						i++
-					}
-				}
-			case '{':
-				if bc > 0 {
-					bc++
-				}
-			case '}':
-				if bc > 0 {
-					bc--
-				}
-			case '(':
-				if pc > 0 {
-					pc++
-				}
-			case ')':
-				if pc > 0 {
-					pc--
-				}
-			case '[':
-				if xc > 0 {
-					xc++
-				}
-			case ']':
-				if xc > 0 {
-					xc--
-				}
-			}
-		}
-		if !nc && bc == 0 && pc == 0 && xc == 0 {
+		if done {
 			return start, b.String(), true, nil
 		}
 	}
 	return 0, "", false, errorf(start, "unclosed macro or bad line continuation")
+}
+
+// openCount counts the %{, %( and %[ a logical line leaves open, as rpm's
+// copyNextLineFromOFI does.
+type openCount struct{ bc, pc, xc int }
+
+// scan counts one physical line and reports whether the logical line ends with it: nothing is
+// left open and it does not end in a backslash.
+func (o *openCount) scan(line []byte) bool {
+	if bytes.IndexByte(line, '%') < 0 && bytes.IndexByte(line, '\\') < 0 && o.bc == 0 && o.pc == 0 && o.xc == 0 {
+		return true
+	}
+	nc := false
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '\\':
+			if i+1 == len(line) {
+				nc = true
+			} else {
+				i++
+			}
+		case '%':
+			if i+1 < len(line) {
+				switch line[i+1] {
+				case '{':
+					o.bc++
+					i++
+				case '(':
+					o.pc++
+					i++
+				case '[':
+					o.xc++
+					i++
+				case '%':
+					i++
+				}
+			}
+		case '{':
+			if o.bc > 0 {
+				o.bc++
+			}
+		case '}':
+			if o.bc > 0 {
+				o.bc--
+			}
+		case '(':
+			if o.pc > 0 {
+				o.pc++
+			}
+		case ')':
+			if o.pc > 0 {
+				o.pc--
+			}
+		case '[':
+			if o.xc > 0 {
+				o.xc++
+			}
+		case ']':
+			if o.xc > 0 {
+				o.xc--
+			}
+		}
+	}
+	return !nc && o.bc == 0 && o.pc == 0 && o.xc == 0
 }
 
 // expandLine expands a line that is read and hands each resulting line to the current section.

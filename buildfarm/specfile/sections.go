@@ -167,7 +167,7 @@ func (p *parser) startSection(no int, text string, pt part, kw string) error {
 		return errorf(no, "Too many names: %s", text)
 	}
 	idx, name := 0, ""
-	if n := vals['n']; len(n) > 0 {
+	if n := vals.get('n'); len(n) > 0 {
 		name = n[len(n)-1]
 		idx = p.lookup(name)
 	} else if len(names) == 1 {
@@ -180,26 +180,43 @@ func (p *parser) startSection(no int, text string, pt part, kw string) error {
 	p.pkg = idx
 	switch pt {
 	case partDescription:
-		if l := vals['l']; len(l) > 0 && l[len(l)-1] != "C" {
+		if l := vals.get('l'); len(l) > 0 && l[len(l)-1] != "C" {
 			p.descrLang = true
 		}
 	case partFiles:
 		pkg := &p.spec.Packages[idx]
 		pkg.HasFiles = true
-		pkg.FileLists = append(pkg.FileLists, vals['f']...)
+		pkg.FileLists = append(pkg.FileLists, vals.get('f')...)
 		// rpm unmasks %license (the License tag's macro) while it reads %files.
-		p.e.m["license"] = &macro{body: "%license", literal: true, prev: p.e.m["license"]}
+		p.e.push("license", &macro{body: "%license", literal: true})
 		p.licensePush = true
 	}
 	return nil
 }
 
+// optVals are the options a section line gave, in order.
+type optVals []struct {
+	opt byte
+	val string
+}
+
+// get returns the values given for option c.
+func (o optVals) get(c byte) []string {
+	var out []string
+	for _, v := range o {
+		if v.opt == c {
+			out = append(out, v.val)
+		}
+	}
+	return out
+}
+
 // sectionArgs splits a section's arguments by getopt string opts ("n:f:" takes -n X and -f Y),
 // stopping at "--" (a trigger's condition follows). It returns the plain names, the option
 // values, and the first option it does not know.
-func sectionArgs(args []string, opts string) ([]string, map[byte][]string, string) {
+func sectionArgs(args []string, opts string) ([]string, optVals, string) {
 	var names []string
-	vals := map[byte][]string{}
+	var vals optVals
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -213,19 +230,20 @@ func sectionArgs(args []string, opts string) ([]string, map[byte][]string, strin
 		if k < 0 || a[1] == ':' {
 			return nil, nil, a
 		}
+		v := ""
 		if k+1 < len(opts) && opts[k+1] == ':' {
-			v := a[2:]
-			if v == "" {
+			if v = a[2:]; v == "" {
 				if i+1 >= len(args) {
 					return nil, nil, a
 				}
 				i++
 				v = args[i]
 			}
-			vals[a[1]] = append(vals[a[1]], v)
-			continue
 		}
-		vals[a[1]] = append(vals[a[1]], "")
+		vals = append(vals, struct {
+			opt byte
+			val string
+		}{a[1], v})
 	}
 	return names, vals, ""
 }
@@ -244,7 +262,7 @@ func (p *parser) lookup(name string) int {
 // newPackage starts the preamble of "%package [-n] name".
 func (p *parser) newPackage(no int, text string, args []string) error {
 	names, vals, bad := sectionArgs(args, "n:")
-	full := vals['n']
+	full := vals.get('n')
 	if bad != "" || len(names)+len(full) != 1 {
 		return errorf(no, "Bad package specification: %s", text)
 	}
