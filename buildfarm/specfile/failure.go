@@ -37,8 +37,12 @@ func (s *Spec) Failure() *Failure {
 		name  string
 		lines []Line
 	}{{"%prep", s.Prep}, {"%conf", s.Conf}, {"%build", s.Build}, {"%install", s.Install}, {"%check", s.Check}}
+	patches := make(map[int]bool, len(s.PatchNumbers))
+	for _, n := range s.PatchNumbers {
+		patches[n] = true
+	}
 	for _, sec := range sections {
-		sc := shellScan{errexit: true, prep: sec.name == "%prep", patches: s.patchNums}
+		sc := shellScan{errexit: true, prep: sec.name == "%prep", patches: patches}
 		for _, l := range sec.lines {
 			status, msg, stop := sc.line(l.Text)
 			if status != 0 {

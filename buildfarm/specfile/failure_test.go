@@ -1,6 +1,7 @@
 package specfile
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -84,5 +85,22 @@ func TestFailurePatchOne(t *testing.T) {
 	s := mustParse(t, header+"Patch1: b.patch\n%prep\n%patch\n", Options{})
 	if f := s.Failure(); f == nil || f.Msg != "No patch number 0" {
 		t.Errorf("bare %%patch without Patch0: %+v", f)
+	}
+}
+
+// TestFailureAfterJSON checks that a Spec stored as JSON and read back (as the farm keeps its
+// records) judges its build the same way.
+func TestFailureAfterJSON(t *testing.T) {
+	s := mustParse(t, header+"Patch3: c.patch\n%prep\n%patch -P 3\n%patch -P 4\n", Options{})
+	data, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Spec
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := back.Failure(), s.Failure(); !reflect.DeepEqual(got, want) || want == nil || want.Msg != "No patch number 4" {
+		t.Errorf("after JSON: %+v, before: %+v", got, want)
 	}
 }

@@ -107,7 +107,7 @@ func (p *parser) mainArchList() []string { return strings.Fields(p.spec.BuildArc
 func parseOnce(data []byte, opt Options, arch, target string) (*Spec, *parser, error) {
 	p := &parser{
 		e:         newExpander(len(data)),
-		spec:      &Spec{Packages: make([]Package, 1, 1+bytes.Count(data, []byte("%package"))), patchNums: map[int]bool{}},
+		spec:      &Spec{Packages: make([]Package, 1, 1+bytes.Count(data, []byte("%package")))},
 		target:    target,
 		data:      data,
 		part:      partPreamble,

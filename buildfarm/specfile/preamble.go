@@ -275,9 +275,10 @@ func (p *parser) addSource(no int, kind, num, value string) error {
 	p.e.define(up+"URL"+strconv.Itoa(n), value, nil)
 	if kind == "source" {
 		p.spec.Sources = append(p.spec.Sources, value)
+		p.spec.SourceNumbers = append(p.spec.SourceNumbers, n)
 	} else {
 		p.spec.Patches = append(p.spec.Patches, value)
-		p.spec.patchNums[n] = true
+		p.spec.PatchNumbers = append(p.spec.PatchNumbers, n)
 	}
 	return nil
 }

@@ -29,8 +29,11 @@ echo %{PATCH11} %{SOURCEURL0}
 	if want := []string{"fix-a.patch", "fix-b.patch", "fix-c.patch", "fix-d.patch"}; !reflect.DeepEqual(s.Patches, want) {
 		t.Errorf("Patches = %q", s.Patches)
 	}
-	if want := map[int]bool{0: true, 1: true, 10: true, 11: true}; !reflect.DeepEqual(s.patchNums, want) {
-		t.Errorf("patch numbers = %v", s.patchNums)
+	if want := []int{0, 1, 10, 11}; !reflect.DeepEqual(s.PatchNumbers, want) {
+		t.Errorf("PatchNumbers = %v", s.PatchNumbers)
+	}
+	if want := []int{0, 5, 6, 7}; !reflect.DeepEqual(s.SourceNumbers, want) {
+		t.Errorf("SourceNumbers = %v", s.SourceNumbers)
 	}
 	want := []string{"%setup -q", "cp /home/abuild/rpmbuild/SOURCES/foo.conf /home/abuild/rpmbuild/SOURCES/foo-1.tar.gz .",
 		"echo /home/abuild/rpmbuild/SOURCES/fix-d.patch https://example.org/foo-1.0.tar.gz"}

@@ -27,9 +27,13 @@ type Spec struct {
 	BuildConflicts []Dep `json:"buildconflicts,omitempty"`
 
 	// Sources and Patches are the Source/Patch tag values (and %sourcelist/%patchlist lines) in
-	// the order the spec gives them; FileName gives the file each names.
-	Sources []string `json:"sources,omitempty"`
-	Patches []string `json:"patches,omitempty"`
+	// the order the spec gives them; FileName gives the file each names. SourceNumbers and
+	// PatchNumbers are their numbers (Source1 is 1; unnumbered ones count on from the highest),
+	// in the same order: %{SOURCEn} and "%patch -P n" refer to them.
+	Sources       []string `json:"sources,omitempty"`
+	Patches       []string `json:"patches,omitempty"`
+	SourceNumbers []int    `json:"sourcenumbers,omitempty"`
+	PatchNumbers  []int    `json:"patchnumbers,omitempty"`
 
 	// Packages holds the main package first, then each %package in spec order.
 	Packages []Package `json:"packages"`
@@ -42,8 +46,6 @@ type Spec struct {
 	Build   []Line `json:"build,omitempty"`
 	Install []Line `json:"install,omitempty"`
 	Check   []Line `json:"check,omitempty"`
-
-	patchNums map[int]bool // numbers of the Patch tags, for %patch checks in Failure
 }
 
 // Package is one binary package the spec describes: the main package or a %package.
