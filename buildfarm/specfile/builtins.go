@@ -56,8 +56,8 @@ func init() {
 		"shrink":    text(func(s string) string { return strings.Join(strings.Fields(s), " ") }),
 		"url2path":  text(url2path),
 		"u2p":       text(url2path),
-		"echo":      text(none),
-		"warn":      text(none),
+		"echo":      {fn: text(none).fn, line: true},
+		"warn":      {fn: text(none).fn, line: true},
 		"verbose":   text(func(string) string { return "0" }),
 		"getenv":    text(none),
 		"getncpus":  text(func(string) string { return "4" }),
@@ -74,8 +74,11 @@ func init() {
 			if err != nil {
 				return err
 			}
+			if v = strings.TrimSpace(v); v == "" {
+				v = "%error"
+			}
 			return errors.New(v)
-		}},
+		}, line: true},
 		"bcond_with":    {fn: bcondFn, line: true},
 		"bcond_without": {fn: bcondFn, line: true},
 		"bcond":         {fn: bcondFn, line: true},

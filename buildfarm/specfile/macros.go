@@ -141,20 +141,20 @@ func (e *expander) expandOne(s string, i, depth int, out *[]byte) (int, error) {
 	case '{':
 		end := matchChar(s, i+1, '{', '}')
 		if end < 0 {
-			return 0, errors.New("Unterminated {: " + s[i:])
+			return 0, errors.New("Unterminated {: " + clip(s[i:]))
 		}
 		return e.braced(s, i, end, depth, out)
 	case '(':
 		// Shell expansion: the farm runs no shell while parsing, so the text stays as written.
 		end := matchChar(s, i+1, '(', ')')
 		if end < 0 {
-			return 0, errors.New("Unterminated (: " + s[i:])
+			return 0, errors.New("Unterminated (: " + clip(s[i:]))
 		}
 		return end, e.emit(out, s[i:end])
 	case '[':
 		end := matchChar(s, i+1, '[', ']')
 		if end < 0 {
-			return 0, errors.New("Unterminated [: " + s[i:])
+			return 0, errors.New("Unterminated [: " + clip(s[i:]))
 		}
 		v, err := e.evalExpr(s[i+2:end-1], depth)
 		if err != nil {
@@ -187,6 +187,17 @@ func matchChar(s string, i int, open, close byte) int {
 
 func isNameByte(c byte) bool { return isAlnum(c) || c == '_' }
 
+// clip shortens text quoted in an error message to its first line and 80 bytes.
+func clip(s string) string {
+	if k := strings.IndexByte(s, '\n'); k >= 0 {
+		s = s[:k] + "…"
+	}
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return s
+}
+
 // braced expands "%{…}" spanning s[i:end].
 func (e *expander) braced(s string, i, end, depth int, out *[]byte) (int, error) {
 	f := s[i+2 : end-1]
@@ -210,6 +221,13 @@ func (e *expander) braced(s string, i, end, depth int, out *[]byte) (int, error)
 	}
 	m := e.lookup(name)
 	if m != nil && m.fn != nil && !chk && !negate {
+		if m.line {
+			v, err := e.sub(arg, depth)
+			if err != nil {
+				return 0, err
+			}
+			arg = v
+		}
 		return end, m.fn(e, name, arg, depth, out)
 	}
 	if name[0] == '-' || chk {

@@ -61,6 +61,9 @@ type parser struct {
 	srcNum      map[string]int  // next automatic number, by "source"/"patch"
 	srcSeen     map[string]bool // "source3", "patch1": numbers already used
 	licensePush bool            // %license is masked as a literal while in %files
+	defattr     fileAttrs       // the current %files section's %defattr
+	docDir      string          // where its relative %doc files land
+	licenseDir  string          // where its relative %license files land
 }
 
 // Parse parses a spec file for one architecture. Errors are *Error values worded like

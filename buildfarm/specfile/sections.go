@@ -1,6 +1,9 @@
 package specfile
 
-import "strings"
+import (
+	"errors"
+	"strings"
+)
 
 // sectionParts maps the section keywords rpm knows (partList in build/parseSpec.cc) to the part
 // their lines belong to. A section starts only at the very beginning of a line.
@@ -66,6 +69,7 @@ func (p *parser) line(no int, text string) error {
 		if t := strings.TrimSpace(text); t != "" && t[0] != '#' {
 			pkg := &p.spec.Packages[p.pkg]
 			pkg.Files = append(pkg.Files, t)
+			pkg.Entries = append(pkg.Entries, parseFileLine(t, &p.defattr, p.docDir, p.licenseDir)...)
 		}
 	case partPrep, partConf, partBuild, partInstall, partCheck:
 		if t := strings.TrimSpace(text); t != "" && t[0] != '#' {
@@ -190,6 +194,13 @@ func (p *parser) startSection(no int, text string, pt part, kw string) error {
 		// rpm unmasks %license (the License tag's macro) while it reads %files.
 		p.e.push("license", &macro{body: "%license", literal: true})
 		p.licensePush = true
+		p.defattr = fileAttrs{}
+		docDir, err1 := p.e.Expand("%{_docdir}")
+		licenseDir, err2 := p.e.Expand("%{_licensedir}")
+		if err := errors.Join(err1, err2); err != nil {
+			return errorf(no, "%v", err)
+		}
+		p.docDir, p.licenseDir = docDir+"/"+pkg.Name, licenseDir+"/"+pkg.Name
 	}
 	return nil
 }

@@ -81,19 +81,25 @@ Summary: Never built
 		Recommends: []Dep{{Name: "foo-doc"}},
 		Suggests:   []Dep{{Name: "(foo-extra if bar)"}},
 		Files:      []string{"%license COPYING", "%doc README", "/usr/bin/foo"},
-		HasFiles:   true,
+		Entries: []FileEntry{
+			{Path: "/usr/share/licenses/foo/COPYING", License: true, Source: "COPYING"},
+			{Path: "/usr/share/doc/packages/foo/README", Doc: true, Source: "README"},
+			{Path: "/usr/bin/foo"}},
+		HasFiles: true,
 	}, {
 		Name: "libfoo1", Epoch: "2", Version: "1.0", Release: "3.pk1", Summary: "Library for foo",
 		Description: "The Library for foo.", License: "LGPL-2.1-or-later", Group: "Unspecified",
 		URL: "https://example.org/foo", Arch: "x86_64",
 		Provides:  []Dep{{Name: "libfoo.so.1()(64bit)"}},
 		Files:     []string{"/usr/lib64/libfoo.so.*"},
+		Entries:   []FileEntry{{Path: "/usr/lib64/libfoo.so.*"}},
 		FileLists: []string{"libfoo.lang"},
 		HasFiles:  true,
 	}, {
 		Name: "foo-doc", Epoch: "2", Version: "1.0", Release: "3.pk1", Summary: "Documentation",
 		Description: "Docs.", License: "MIT", Group: "Documentation", URL: "https://example.org/foo",
 		Arch: "noarch", Files: []string{"/usr/share/doc/packages/foo", "%dir /usr/share/foo"},
+		Entries:   []FileEntry{{Path: "/usr/share/doc/packages/foo"}, {Path: "/usr/share/foo", Dir: true}},
 		FileLists: []string{"more.list"}, HasFiles: true,
 	}, {
 		Name: "foo-unused", Epoch: "2", Version: "1.0", Release: "3.pk1", Summary: "Never built",

@@ -76,6 +76,10 @@ type Package struct {
 	// blank and comment lines; directives stay in front of the path ("%doc README",
 	// "%config(noreplace) /etc/foo.conf", "%dir /usr/share/foo").
 	Files []string `json:"files,omitempty"`
+	// Entries are the Files lines read as rpm reads them: one entry per path, directives
+	// applied, relative %doc/%license files placed in %{_docdir}/NAME and %{_licensedir}/NAME
+	// (rpm's layout with %_docdir_fmt %{NAME}, as openSUSE and Fedora set it).
+	Entries []FileEntry `json:"entries,omitempty"`
 	// FileLists are the file names given with "%files -f NAME" (read at build time in rpm).
 	FileLists []string `json:"filelists,omitempty"`
 	// HasFiles says the spec has a %files section for this package: rpm builds a binary package
