@@ -38,11 +38,15 @@ func (p *parser) reading() bool {
 func (p *parser) conditional(no int, text string) error {
 	kind, rest := condType(text)
 	reading := p.reading()
-	if kind == "" {
-		if !reading {
-			return nil
-		}
+	if kind == "" && reading {
 		return p.expandLine(no, text)
+	}
+	if p.part == partDescription && !p.descrLang {
+		// rpm reads a directive, and a line it skips, as an empty line of the description.
+		p.descr = append(p.descr, "")
+	}
+	if kind == "" {
+		return nil
 	}
 	rest = strings.ReplaceAll(rest, "\\\n", "  ")
 	n := len(p.conds)

@@ -13,7 +13,8 @@ import (
 func FuzzParse(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.spec")
 	broken, _ := filepath.Glob("testdata/broken/*.spec")
-	for _, name := range append(files, broken...) {
+	fixtures, _ := filepath.Glob("testdata/rpm/*.spec")
+	for _, name := range append(append(files, broken...), fixtures...) {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)

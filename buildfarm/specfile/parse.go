@@ -36,6 +36,7 @@ type cond struct {
 type parser struct {
 	e      *expander
 	spec   *Spec
+	arch   string // the repository's arch (Options.Arch)
 	target string // %{_target_cpu}: the arch, or the BuildArch parsed for
 	data   []byte
 	pos    int // next byte of data to read
@@ -49,11 +50,11 @@ type parser struct {
 	pending   []Line  // lines of a %build -a / -p section
 	appends   map[part][]Line
 	prepends  map[part][]Line
-	mode      string   // "-a", "-p" or "" for the current build script
-	descr     []string // lines of the current %description
-	descrLang bool     // current %description is for another language: dropped
-	mainDone  bool     // the main preamble has ended and passed its checks
-	seen      map[part]bool
+	mode      string          // "-a", "-p" or "" for the current build script
+	descr     []string        // lines of the current %description
+	descrLang bool            // current %description is for another language: dropped
+	mainDone  bool            // the main preamble has ended and passed its checks
+	seen      map[string]bool // sections met, for "second %build" and "Second %post"
 
 	mainArch    string          // the main preamble's BuildArch (first token)
 	pkgNoarch   map[int]bool    // packages with "BuildArch: noarch" in their own preamble
@@ -111,10 +112,11 @@ func parseOnce(data []byte, opt Options, arch, target string) (*Spec, *parser, e
 	p := &parser{
 		e:         newExpander(len(data)),
 		spec:      &Spec{Packages: make([]Package, 1, 1+bytes.Count(data, []byte("%package")))},
+		arch:      arch,
 		target:    target,
 		data:      data,
 		part:      partPreamble,
-		seen:      map[part]bool{},
+		seen:      map[string]bool{},
 		appends:   map[part][]Line{},
 		prepends:  map[part][]Line{},
 		pkgNoarch: map[int]bool{},

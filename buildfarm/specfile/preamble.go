@@ -42,6 +42,13 @@ var preambleTags = [...]tagDef{
 	{"removepathpostfixes", 0, true, false}, {"modularitylabel", 0, true, true},
 }
 
+// qualifiedTags are the tags whose "(…)" qualifiers rpm checks, with the header tag name its
+// error message uses.
+var qualifiedTags = map[string]string{
+	"requires": "Requirename", "recommends": "Recommendname", "suggests": "Suggestname",
+	"supplements": "Supplementname", "enhances": "Enhancename", "orderwithrequires": "Ordername",
+}
+
 // scriptBits are the qualifiers rpm accepts in "Requires(…)".
 var scriptBits = map[string]bool{
 	"interp": true, "preun": true, "pre": true, "postun": true, "post": true, "rpmlib": true,
@@ -106,10 +113,10 @@ func (p *parser) tag(no int, text string) error {
 	if d.kind == 1 && qual != "" && qual != "C" {
 		return nil // a translation: the farm keeps the C text only
 	}
-	if d.kind == 2 && qual != "" && d.token != "buildoption" {
+	if tagName, ok := qualifiedTags[d.token]; ok && qual != "" {
 		for _, b := range strings.FieldsFunc(qual, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
 			if !scriptBits[b] {
-				return errorf(no, "Bad %s: qualifiers: %s", d.token, text)
+				return errorf(no, "Bad %s: qualifiers: %s", tagName, text)
 			}
 		}
 	}
@@ -158,7 +165,7 @@ func (p *parser) setTag(no int, text string, d *tagDef, num, field string) error
 	case "url":
 		pkg.URL = field
 	case "source", "patch":
-		return p.addSource(no, d.token, num, field)
+		return p.addSource(no, text, d.token, num, field)
 	case "docdir":
 		if field[0] != '/' {
 			return errorf(no, "Docdir must begin with '/': %s", text)
@@ -243,8 +250,9 @@ func (p *parser) obsoletes(no int, text, field string, dst *[]Dep) error {
 		return err
 	}
 	for _, d := range list {
-		if charCheck(d.Name, ".-_+%{}", "_%") != "" {
-			return errorf(no, "Only package names are allowed in Obsoletes: %s", text)
+		if msg := charCheck(d.Name, ".-_+%{}", "_%"); msg != "" {
+			// rpm reports the character first, then "Only package names are allowed in Obsoletes".
+			return errorf(no, "%s in: %s", msg, text)
 		}
 	}
 	*dst = append(*dst, list...)
@@ -253,12 +261,12 @@ func (p *parser) obsoletes(no int, text, field string, dst *[]Dep) error {
 
 // addSource records Source/Patch number num (automatic when "") and defines %{SOURCEn} or
 // %{PATCHn} (the file's path in the build root's SOURCES) and %{SOURCEURLn}/%{PATCHURLn}.
-func (p *parser) addSource(no int, kind, num, value string) error {
+func (p *parser) addSource(no int, text, kind, num, value string) error {
 	n := p.srcNum[kind]
 	if num != "" {
 		v, err := strconv.ParseUint(num, 10, 31)
 		if err != nil {
-			return errorf(no, "Bad %s number: %s", kind, num)
+			return errorf(no, "Bad %s number: %s", kind, text)
 		}
 		n = int(v)
 	}

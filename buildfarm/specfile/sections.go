@@ -63,7 +63,7 @@ func (p *parser) line(no int, text string) error {
 		return p.tag(no, text)
 	case partDescription:
 		if !p.descrLang {
-			p.descr = append(p.descr, text)
+			p.descr = append(p.descr, strings.TrimRight(text, " \t\r\v\f"))
 		}
 	case partFiles:
 		if t := strings.TrimSpace(text); t != "" && t[0] != '#' {
@@ -81,7 +81,7 @@ func (p *parser) line(no int, text string) error {
 			if p.part == partPatchList {
 				kind = "patch"
 			}
-			return p.addSource(no, kind, "", t)
+			return p.addSource(no, text, kind, "", t)
 		}
 	}
 	return nil
@@ -148,10 +148,10 @@ func (p *parser) startSection(no int, text string, pt part, kw string) error {
 			mode = a
 		}
 		if mode == "" {
-			if p.seen[pt] {
+			if p.seen[kw] {
 				return errorf(no, "second %s", kw)
 			}
-			p.seen[pt] = true
+			p.seen[kw] = true
 			p.script = p.scriptOf(pt)
 		} else {
 			p.mode, p.pending = mode, nil
@@ -182,6 +182,9 @@ func (p *parser) startSection(no int, text string, pt part, kw string) error {
 		return errorf(no, "%s: package %s does not exist", text, name)
 	}
 	p.pkg = idx
+	if kw != "%description" && kw != "%files" {
+		return p.scriptlet(no, text, kw, idx, vals)
+	}
 	switch pt {
 	case partDescription:
 		if l := vals.get('l'); len(l) > 0 && l[len(l)-1] != "C" {
@@ -340,9 +343,9 @@ func (p *parser) finish() error {
 			inherit(&pkg.Group, main.Group)
 			inherit(&pkg.URL, main.URL)
 		}
-		pkg.Arch = p.target
+		pkg.Arch, pkg.ISA = p.target, knownArchs[p.arch].isa
 		if p.pkgNoarch[i] || p.target == "noarch" {
-			pkg.Arch = "noarch"
+			pkg.Arch, pkg.ISA = "noarch", ""
 		}
 	}
 	s.Name, s.Epoch, s.Version, s.Release = main.Name, main.Epoch, main.Version, main.Release
@@ -354,4 +357,41 @@ func inherit(dst *string, v string) {
 	if *dst == "" {
 		*dst = v
 	}
+}
+
+// scriptlet checks a scriptlet's interpreter (-p) and, as rpm does, makes the package require it
+// ("/bin/sh" unless -p names another; none for "<lua>"). The body is not kept.
+func (p *parser) scriptlet(no int, text, kw string, idx int, vals optVals) error {
+	prog := "/bin/sh"
+	if v := vals.get('p'); len(v) > 0 {
+		prog = v[len(v)-1]
+	}
+	if kw == "%sepolicy" {
+		return nil
+	}
+	if !strings.Contains(kw, "trigger") {
+		key := kw + " " + p.spec.Packages[idx].Name
+		if p.seen[key] {
+			return errorf(no, "Second %s", kw)
+		}
+		p.seen[key] = true
+	}
+	switch {
+	case prog == "<lua>":
+		return nil
+	case prog[0] == '<' && prog[len(prog)-1] != '>':
+		return errorf(no, "internal script must end with '>': %s", prog)
+	case prog[0] == '<':
+		return errorf(no, "unsupported internal script: %s", prog)
+	case prog[0] != '/':
+		return errorf(no, "script program must begin with '/': %s", prog)
+	}
+	pkg := &p.spec.Packages[idx]
+	for _, d := range pkg.Requires {
+		if d.Name == prog && d.Op == "" {
+			return nil
+		}
+	}
+	pkg.Requires = append(pkg.Requires, Dep{Name: prog})
+	return nil
 }

@@ -73,7 +73,7 @@ Summary: Never built
 	want := []Package{{
 		Name: "foo", Epoch: "2", Version: "1.0", Release: "3.pk1", Summary: "The foo tool",
 		Description: "Foo does things.\n\n  Indented paragraph.", License: "MIT", Group: "Unspecified",
-		URL: "https://example.org/foo", Arch: "x86_64",
+		URL: "https://example.org/foo", Arch: "x86_64", ISA: "x86-64",
 		Provides:   []Dep{{"foo-tool", "=", "1.0"}},
 		Requires:   []Dep{{Name: "bash"}, {"coreutils", ">=", "9"}, {Name: "/sbin/ldconfig"}, {Name: "fillup"}},
 		Conflicts:  []Dep{{"bar", "<", "2"}},
@@ -89,7 +89,7 @@ Summary: Never built
 	}, {
 		Name: "libfoo1", Epoch: "2", Version: "1.0", Release: "3.pk1", Summary: "Library for foo",
 		Description: "The Library for foo.", License: "LGPL-2.1-or-later", Group: "Unspecified",
-		URL: "https://example.org/foo", Arch: "x86_64",
+		URL: "https://example.org/foo", Arch: "x86_64", ISA: "x86-64",
 		Provides:  []Dep{{Name: "libfoo.so.1()(64bit)"}},
 		Files:     []string{"/usr/lib64/libfoo.so.*"},
 		Entries:   []FileEntry{{Path: "/usr/lib64/libfoo.so.*"}},
@@ -103,7 +103,7 @@ Summary: Never built
 		FileLists: []string{"more.list"}, HasFiles: true,
 	}, {
 		Name: "foo-unused", Epoch: "2", Version: "1.0", Release: "3.pk1", Summary: "Never built",
-		License: "MIT", Group: "Unspecified", URL: "https://example.org/foo", Arch: "x86_64",
+		License: "MIT", Group: "Unspecified", URL: "https://example.org/foo", Arch: "x86_64", ISA: "x86-64",
 	}}
 	if !reflect.DeepEqual(s.Packages, want) {
 		for i := range max(len(want), len(s.Packages)) {
@@ -120,7 +120,7 @@ Summary: Never built
 		}
 	}
 	main := s.Package("foo")
-	if got := main.AllProvides(); !reflect.DeepEqual(got, []Dep{{"foo-tool", "=", "1.0"}, {"foo", "=", "2:1.0-3.pk1"}}) {
+	if got := main.AllProvides(); !reflect.DeepEqual(got, []Dep{{"foo-tool", "=", "1.0"}, {"foo", "=", "2:1.0-3.pk1"}, {"foo(x86-64)", "=", "2:1.0-3.pk1"}}) {
 		t.Errorf("AllProvides = %v", got)
 	}
 	if s.Package("nosuch") != nil {
@@ -203,5 +203,52 @@ rm -rf %{buildroot}
 	}
 	if len(s.Install) != 1 || len(s.Check) != 1 || s.Check[0] != (Line{24, "make check"}) {
 		t.Errorf("install = %v, check = %v", s.Install, s.Check)
+	}
+}
+
+func TestScriptlets(t *testing.T) {
+	text := header + `Requires: /bin/sh
+%package -n libfoo1
+Summary: lib
+%package tools
+Summary: tools
+%description
+d
+%pre
+getent group foo || groupadd -r foo
+%post -n libfoo1 -p /sbin/ldconfig
+%postun -n libfoo1 -p /sbin/ldconfig
+%pretrans tools -p <lua>
+print("hi")
+%triggerin -- bash
+echo a
+%triggerin -- zsh
+echo b
+%files
+%files -n libfoo1
+%files tools
+`
+	s := mustParse(t, text, Options{})
+	for name, want := range map[string][]Dep{
+		"foo":       {{Name: "/bin/sh"}},
+		"libfoo1":   {{Name: "/sbin/ldconfig"}},
+		"foo-tools": nil,
+	} {
+		if got := s.Package(name).Requires; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s requires %v, want %v", name, got, want)
+		}
+	}
+	errs := map[string]string{
+		"%post\n%post\n":      "line 7: Second %post",
+		"%post -p sh\n":       "line 6: script program must begin with '/': sh",
+		"%post -p <lua\n":     "line 6: internal script must end with '>': <lua",
+		"%post -p <python>\n": "line 6: unsupported internal script: <python>",
+		"%preun nosuch\n":     "line 6: %preun nosuch: package foo-nosuch does not exist",
+		"%post -p\n":          "line 6: Bad option -p: %post -p",
+	}
+	for body, want := range errs {
+		if _, err := Parse([]byte(header+body), Options{}); err == nil || err.Error() != want {
+			t.Errorf("%q: err = %v, want %q", body, err, want)
+		}
 	}
 }

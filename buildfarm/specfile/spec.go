@@ -62,9 +62,12 @@ type Package struct {
 	// Arch is "noarch" for an architecture-independent package (BuildArch: noarch in its own
 	// preamble or the main one), else the arch the spec was parsed for.
 	Arch string `json:"arch"`
+	// ISA is the instruction-set tag rpm puts in "name(ISA)" provides ("x86-64"), "" for
+	// noarch packages and unknown arches.
+	ISA string `json:"isa,omitempty"`
 
 	Provides    []Dep `json:"provides,omitempty"`
-	Requires    []Dep `json:"requires,omitempty"` // Requires, Requires(pre,post,…) and PreReq
+	Requires    []Dep `json:"requires,omitempty"` // Requires(…), PreReq, scriptlet interpreters
 	Conflicts   []Dep `json:"conflicts,omitempty"`
 	Obsoletes   []Dep `json:"obsoletes,omitempty"`
 	Recommends  []Dep `json:"recommends,omitempty"`
@@ -134,12 +137,17 @@ func (p *Package) EVR() string {
 	return evr
 }
 
-// AllProvides is what the package offers a resolver: its explicit Provides followed by the one
-// rpm adds to every package, "name = [epoch:]version-release".
+// AllProvides is what the package offers a resolver: its explicit Provides followed by those
+// rpm adds to every package, "name = [epoch:]version-release" and, unless it is noarch,
+// "name(ISA) = [epoch:]version-release" (what "Requires: name%{?_isa}" asks for).
 func (p *Package) AllProvides() []Dep {
-	out := make([]Dep, 0, len(p.Provides)+1)
+	out := make([]Dep, 0, len(p.Provides)+2)
 	out = append(out, p.Provides...)
-	return append(out, Dep{Name: p.Name, Op: "=", Version: p.EVR()})
+	out = append(out, Dep{Name: p.Name, Op: "=", Version: p.EVR()})
+	if p.ISA != "" {
+		out = append(out, Dep{Name: p.Name + "(" + p.ISA + ")", Op: "=", Version: p.EVR()})
+	}
+	return out
 }
 
 // FileName is the name of the file a Source or Patch value refers to: the last path element of
