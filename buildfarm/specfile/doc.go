@@ -27,11 +27,16 @@
 // defined before the spec's own. Expansion is bounded (MaxMacroDepth levels, MaxExpansionGrowth
 // bytes), so a self-referencing macro is an error, not a hang.
 //
+// What a build produces: Spec.Packages, each with its Provides (AllProvides adds rpm's own
+// "name = EVR" and "name(ISA) = EVR"), Requires (with scriptlet interpreters, as rpm adds them)
+// and %files, both as written (Files) and read into paths with their directives (Entries).
+// The tests compare all of this, and the error texts, with the real rpmspec when it is installed.
+//
 // Left out, because the farm runs no shell, reads no other file and simulates its builds:
 // %(shell) and %{lua:…} stay in the text unexpanded (as rpm leaves an unknown macro), %include is
-// an error, %setup/%autosetup/%patch stay as lines of %prep, scriptlets (%pre, %post, triggers),
-// %changelog and %clean are read and dropped, %generate_buildrequires is ignored, translations
-// (Summary(de), %description -l de) are dropped, and Summary, License and %description are not
-// required (rpmbuild requires them when it finalises a spec; Name, Version and Release, which it
-// requires first, are).
+// an error, %setup/%autosetup/%patch stay as lines of %prep, scriptlet bodies (%pre, %post,
+// triggers), %changelog and %clean are read and dropped, %generate_buildrequires is ignored, and
+// translations (Summary(de), %description -l de) are dropped. A package without Summary, License
+// or %description is not a parse error but a BuildError: rpmbuild refuses it only when it
+// finalises the spec, and OBS, whose scheduler does not check it, reports a failed build.
 package specfile

@@ -8,7 +8,7 @@ import (
 
 // Failure is the line at which a simulated build stops with an error.
 type Failure struct {
-	Section string `json:"section"` // "%prep", "%conf", "%build", "%install" or "%check"
+	Section string `json:"section"` // "%prep", "%conf", "%build", "%install", "%check", or "" before them
 	Line    int    `json:"line"`    // line number in the spec
 	Text    string `json:"text"`    // the line, macros expanded
 	Status  int    `json:"status"`  // the script's exit status
@@ -16,7 +16,7 @@ type Failure struct {
 }
 
 // Failure returns the first line at which the build would fail, or nil when it would succeed.
-// The sections run in rpmbuild's order — %prep, %conf, %build, %install, %check — each, as in
+// A spec with a BuildError fails before any script runs (Section "", Line 0). Then the sections run in rpmbuild's order — %prep, %conf, %build, %install, %check — each, as in
 // rpmbuild, as a "/bin/sh -e" script, and the farm recognises these failures:
 //
 //   - "exit N" with N (mod 256) not 0: the script ends with status N;
@@ -33,6 +33,9 @@ type Failure struct {
 // "exit" with status 0 (or no status) ends its section early: the section's later lines do not
 // run, the next section does.
 func (s *Spec) Failure() *Failure {
+	if s.BuildError != "" {
+		return &Failure{Status: 1, Msg: s.BuildError}
+	}
 	sections := [...]struct {
 		name  string
 		lines []Line

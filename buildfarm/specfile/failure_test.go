@@ -82,7 +82,7 @@ func TestFailure(t *testing.T) {
 }
 
 func TestFailurePatchOne(t *testing.T) {
-	s := mustParse(t, header+"Patch1: b.patch\n%prep\n%patch\n", Options{})
+	s := mustParse(t, header+"Patch1: b.patch\n%description\nd\n%prep\n%patch\n", Options{})
 	if f := s.Failure(); f == nil || f.Msg != "No patch number 0" {
 		t.Errorf("bare %%patch without Patch0: %+v", f)
 	}
@@ -91,7 +91,7 @@ func TestFailurePatchOne(t *testing.T) {
 // TestFailureAfterJSON checks that a Spec stored as JSON and read back (as the farm keeps its
 // records) judges its build the same way.
 func TestFailureAfterJSON(t *testing.T) {
-	s := mustParse(t, header+"Patch3: c.patch\n%prep\n%patch -P 3\n%patch -P 4\n", Options{})
+	s := mustParse(t, header+"Patch3: c.patch\n%description\nd\n%prep\n%patch -P 3\n%patch -P 4\n", Options{})
 	data, err := json.Marshal(s)
 	if err != nil {
 		t.Fatal(err)
@@ -102,5 +102,32 @@ func TestFailureAfterJSON(t *testing.T) {
 	}
 	if got, want := back.Failure(), s.Failure(); !reflect.DeepEqual(got, want) || want == nil || want.Msg != "No patch number 4" {
 		t.Errorf("after JSON: %+v, before: %+v", got, want)
+	}
+}
+
+// TestBuildError checks what rpmbuild refuses once it has read the whole spec: the build fails
+// before any script, with rpm's message.
+func TestBuildError(t *testing.T) {
+	cases := []struct{ text, want string }{
+		{"Name: foo\nVersion: 1\nRelease: 1\nLicense: MIT\n%description\nd\n", "Summary field must be present in package: foo"},
+		{"Name: foo\nVersion: 1\nRelease: 1\nSummary: s\n%description\nd\n", "License field must be present in package: foo"},
+		{header, "Package has no %description: foo"},
+		{header + "%description\nd\n%package sub\n%description sub\ne\n", "Summary field must be present in package: foo-sub"},
+		{header + "%description\nd\n%package sub\nSummary: s\n", "Package has no %description: foo-sub"},
+		{header + "%description\nd\n%package sub\nSummary: s\n%description -l de sub\nx\n%build\nexit 1\n", ""},
+		{header + "%description\nd\n%package sub\nSummary: s\n%description sub\n%build\nexit 1\n", ""},
+	}
+	for _, c := range cases {
+		s := mustParse(t, c.text, Options{})
+		if s.BuildError != c.want {
+			t.Errorf("%q: BuildError = %q, want %q", c.text, s.BuildError, c.want)
+		}
+		f := s.Failure()
+		if c.want != "" && (f == nil || *f != Failure{Status: 1, Msg: c.want}) {
+			t.Errorf("%q: Failure = %+v", c.text, f)
+		}
+		if c.want == "" && (f == nil || f.Section != "%build") {
+			t.Errorf("%q: Failure = %+v, want the %%build line", c.text, f)
+		}
 	}
 }

@@ -59,6 +59,7 @@ type parser struct {
 	mainArch    string          // the main preamble's BuildArch (first token)
 	pkgNoarch   map[int]bool    // packages with "BuildArch: noarch" in their own preamble
 	pkgIndex    map[string]int  // subpackages by name
+	described   map[int]bool    // packages with a %description
 	srcNum      map[string]int  // next automatic number, by "source"/"patch"
 	srcSeen     map[string]bool // "source3", "patch1": numbers already used
 	licensePush bool            // %license is masked as a literal while in %files
@@ -121,6 +122,7 @@ func parseOnce(data []byte, opt Options, arch, target string) (*Spec, *parser, e
 		prepends:  map[part][]Line{},
 		pkgNoarch: map[int]bool{},
 		pkgIndex:  map[string]int{},
+		described: map[int]bool{},
 		srcNum:    map[string]int{},
 		srcSeen:   map[string]bool{},
 	}

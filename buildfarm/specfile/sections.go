@@ -94,6 +94,7 @@ func (p *parser) endSection() {
 		if !p.descrLang {
 			p.spec.Packages[p.pkg].Description = strings.TrimRight(strings.Join(p.descr, "\n"), " \t\r\n")
 		}
+		p.described[p.pkg] = true // a translation alone satisfies rpm too
 		p.descr, p.descrLang = nil, false
 	case partFiles:
 		if p.licensePush {
@@ -348,9 +349,26 @@ func (p *parser) finish() error {
 			pkg.Arch, pkg.ISA = "noarch", ""
 		}
 	}
+	s.BuildError = buildError(s.Packages, p.described)
 	s.Name, s.Epoch, s.Version, s.Release = main.Name, main.Epoch, main.Version, main.Release
 	s.Summary, s.License, s.URL, s.Group = main.Summary, main.License, main.URL, main.Group
 	return nil
+}
+
+// buildError is rpm's check when it finalises a spec: each package, in order, needs a Summary
+// and a License (inherited from the main package) and a %description.
+func buildError(pkgs []Package, described map[int]bool) string {
+	for i, pkg := range pkgs {
+		switch {
+		case pkg.Summary == "":
+			return "Summary field must be present in package: " + pkg.Name
+		case pkg.License == "":
+			return "License field must be present in package: " + pkg.Name
+		case !described[i]:
+			return "Package has no %description: " + pkg.Name
+		}
+	}
+	return ""
 }
 
 func inherit(dst *string, v string) {

@@ -35,6 +35,12 @@ type Spec struct {
 	SourceNumbers []int    `json:"sourcenumbers,omitempty"`
 	PatchNumbers  []int    `json:"patchnumbers,omitempty"`
 
+	// BuildError is what rpmbuild reports when it finishes reading the spec, before any script
+	// runs: a package without Summary or License, or without %description. OBS schedules such a
+	// spec and its build fails with this message, so the farm does the same (see Failure)
+	// instead of calling it broken. "" when there is none.
+	BuildError string `json:"builderror,omitempty"`
+
 	// Packages holds the main package first, then each %package in spec order.
 	Packages []Package `json:"packages"`
 
