@@ -71,6 +71,7 @@ type parser struct {
 // Parse parses a spec file for one architecture. Errors are *Error values worded like
 // rpmbuild's. A spec whose main preamble says "BuildArch: noarch" (or another arch) is read a
 // second time with %{_target_cpu} set to it, as rpmbuild does, so %ifarch sees "noarch" there.
+// Parse is safe for concurrent use.
 func Parse(data []byte, opt Options) (*Spec, error) {
 	arch := opt.Arch
 	if arch == "" {
