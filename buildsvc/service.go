@@ -28,6 +28,8 @@ type Options struct {
 	// FileLimit is the largest source file a write stores (--source-file-limit); 0: no limit
 	// beyond the HTTP body limit.
 	FileLimit int64
+	// Farm sizes the simulated build farm (--build-workers, --build-time).
+	Farm FarmOptions
 }
 
 // Service runs the build service's operations on the store.
@@ -56,4 +58,7 @@ func (s *Service) Now() time.Time { return s.clk.Now() }
 func (s *Service) FileLimit() int64 { return s.opts.FileLimit }
 
 // RegisterJobs adds the build service's clock jobs to r: the sweep of uploads never committed.
-func (s *Service) RegisterJobs(r *jobs.Runner) { r.Add("build-blob-sweep", s.SweepBlobs) }
+func (s *Service) RegisterJobs(r *jobs.Runner) {
+	r.Add("build-blob-sweep", s.SweepBlobs)
+	r.Add("build-farm", func(time.Time) error { return s.FarmTick() })
+}

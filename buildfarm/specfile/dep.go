@@ -1,4 +1,3 @@
-// buildfarm/specfile/dep.go
 package specfile
 
 // Dep is one dependency or capability: a name, optionally with a version relation, as in

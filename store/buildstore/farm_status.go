@@ -178,7 +178,9 @@ func GetRepoState(tx *bbolt.Tx, w Where) (RepoState, error) {
 
 // ReleaseNumber is the release the job's binaries carry: the sources' version revision and the
 // build count ("3.1"), as the backend numbers them.
-func (s BuildStatus) ReleaseNumber() string { return fmt.Sprintf("%d.%d", max(s.VRev, 1), max(s.Bcnt, 1)) }
+func (s BuildStatus) ReleaseNumber() string {
+	return fmt.Sprintf("%d.%d", max(s.VRev, 1), max(s.Bcnt, 1))
+}
 
 // VersRel is "version-release" of the job (the versrel of histories).
 func (s BuildStatus) VersRel() string { return s.Version + "-" + s.ReleaseNumber() }

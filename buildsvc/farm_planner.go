@@ -1,0 +1,321 @@
+package buildsvc
+
+import (
+	"crypto/md5"
+	"encoding/hex"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/pocketforge/pocketforge/buildfarm/resolve"
+	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+	"github.com/pocketforge/pocketforge/store/buildstore"
+	"go.etcd.io/bbolt"
+)
+
+// planner works out one pass over a project. What several wheres share is read once: each
+// package's sources, each where's binaries, each project's configuration.
+type planner struct {
+	tx       *bbolt.Tx
+	p        buildstore.Project
+	now      time.Time
+	pkgs     []buildstore.Package
+	sources  map[string]sources
+	binaries map[buildstore.Where][]resolve.Binary // per where, read once
+	configs  map[string]resolve.Config             // per project/repository, parsed once
+}
+
+func newPlanner(tx *bbolt.Tx, p buildstore.Project, now time.Time) *planner {
+	return &planner{tx: tx, p: p, now: now, sources: map[string]sources{},
+		binaries: map[buildstore.Where][]resolve.Binary{}, configs: map[string]resolve.Config{}}
+}
+
+// plan decides every where of the project.
+func (pl *planner) plan() ([]wherePlan, error) {
+	pkgs, err := buildstore.Packages(pl.tx, pl.p.Name)
+	if err != nil {
+		return nil, err
+	}
+	pl.pkgs = pkgs
+	var out []wherePlan
+	for _, r := range pl.p.Repositories {
+		for _, arch := range r.Archs {
+			wp, err := pl.planWhere(r, buildstore.Where{Project: pl.p.Name, Repository: r.Name, Arch: arch})
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, wp)
+		}
+	}
+	return out, nil
+}
+
+// candidate is a package that could build in a where: its sources parse and its build
+// dependencies resolve.
+type candidate struct {
+	st      buildstore.BuildStatus
+	src     sources
+	install []*resolve.Binary // what the build installs (its log lists them)
+	deps    []*resolve.Binary // what it depends on: what blocks and rebuilds it
+	local   []string          // packages of the same where whose binaries it depends on
+}
+
+// buildEnv is what the packages of one where resolve and parse against: the binaries along the
+// repository's path chain, indexed once, and the configuration's macros for the arch.
+type buildEnv struct {
+	pool   *resolve.Pool
+	macros map[string]string
+}
+
+// planWhere decides one where: first each package on its own (flags, sources, spec,
+// dependencies), then, in build order, whether it waits for another or must build.
+func (pl *planner) planWhere(r buildstore.Repository, w buildstore.Where) (wherePlan, error) {
+	oldList, err := buildstore.Statuses(pl.tx, w)
+	if err != nil {
+		return wherePlan{}, err
+	}
+	old := map[string]buildstore.BuildStatus{}
+	for _, st := range oldList {
+		old[st.Package] = st
+	}
+	repoState, _ := buildstore.GetRepoState(pl.tx, w)
+	chain, missing := repoChain(pl.tx, pl.p.Name, r.Name)
+	if len(missing) > 0 {
+		names := make([]string, len(missing))
+		for i, m := range missing {
+			names[i] = m.Project + "/" + m.Repository
+		}
+		// The statuses stay as they were (the binaries too): the repository cannot be
+		// recalculated until its path is whole again.
+		repoState.Code, repoState.Details = "broken", "missing repositories: "+strings.Join(names, ", ")
+		return wherePlan{w: w, statuses: oldList, repo: repoState}, nil
+	}
+	cfg, err := pl.config(chain)
+	if err != nil {
+		repoState.Code, repoState.Details = "broken", "bad build configuration: "+err.Error()
+		return wherePlan{w: w, statuses: oldList, repo: repoState}, nil
+	}
+	layers := make([]resolve.Layer, len(chain))
+	for i, c := range chain {
+		layers[i] = resolve.Layer{Project: c.Project, Repository: c.Repository,
+			Binaries: pl.whereBinaries(buildstore.Where{Project: c.Project, Repository: c.Repository, Arch: w.Arch})}
+	}
+	env := buildEnv{pool: resolve.NewPool(layers, cfg, w.Arch), macros: cfg.ForArch(w.Arch).MacroMap()}
+
+	plan := wherePlan{w: w}
+	cands := map[string]*candidate{}
+	var names []string
+	for _, k := range pl.pkgs {
+		st, ok := old[k.Name]
+		if !ok {
+			st = buildstore.BuildStatus{Package: k.Name}
+		}
+		st.Details = ""
+		switch c := pl.judge(k, r, w, env, &st); {
+		case c != nil:
+			cands[k.Name] = c
+			names = append(names, k.Name)
+		default:
+			plan.statuses = append(plan.statuses, st)
+		}
+	}
+	nodes := make([]resolve.Node, 0, len(names))
+	for _, n := range names {
+		nodes = append(nodes, resolve.Node{Name: n, BuildDeps: cands[n].local})
+	}
+	order, cycles := resolve.Order(nodes)
+	cycleOf := map[string]map[string]bool{}
+	for _, cyc := range cycles {
+		set := map[string]bool{}
+		for _, n := range cyc {
+			set[n] = true
+		}
+		for _, n := range cyc {
+			cycleOf[n] = set
+		}
+	}
+	notready := map[string]bool{}
+	for _, n := range order {
+		c := cands[n]
+		st := c.st
+		var blocked []string
+		for _, b := range c.deps {
+			if b.Project == w.Project && b.Repository == w.Repository && b.Package != n && notready[b.Package] && !cycleOf[n][b.Package] {
+				blocked = append(blocked, b.Name)
+			}
+		}
+		if len(blocked) > 0 {
+			st.Code, st.Details = buildstore.CodeBlocked, resolve.BlockedDetails(blocked)
+			notready[n] = true
+			plan.statuses = append(plan.statuses, st)
+			continue
+		}
+		pl.decideBuild(&st, c)
+		if st.Code == buildstore.CodeScheduled || st.Code == buildstore.CodeBuilding {
+			notready[n] = true
+		}
+		plan.statuses = append(plan.statuses, st)
+	}
+	sort.Slice(plan.statuses, func(i, j int) bool { return plan.statuses[i].Package < plan.statuses[j].Package })
+	plan.repo = repoState
+	code := repoCode(plan.statuses)
+	if code != "finished" || !repoDone(repoState.Code) {
+		plan.repo.Code = code // a published repository stays so until something builds again
+	}
+	plan.repo.Details = ""
+	return plan, nil
+}
+
+// judge decides what can be decided of package k in w on its own; it returns the candidate when
+// the package could build (its sources parse and its dependencies resolve), else fills st.
+func (pl *planner) judge(k buildstore.Package, r buildstore.Repository, w buildstore.Where, env buildEnv, st *buildstore.BuildStatus) *candidate {
+	switch {
+	case pl.p.Locked || k.Locked:
+		st.Code = buildstore.CodeLocked
+		return nil
+	case !FlagEnabled(pl.p.Flags, k.Flags, "build", r.Name, w.Arch, true):
+		st.Code = buildstore.CodeDisabled
+		return nil
+	}
+	src := pl.source(k.Name)
+	if src.broken != "" {
+		st.Code, st.Details = buildstore.CodeBroken, src.broken
+		return nil
+	}
+	spec, err := specfile.Parse(src.spec, specfile.Options{Arch: w.Arch, Macros: env.macros})
+	if err != nil {
+		st.Code, st.Details = buildstore.CodeBroken, src.specName+": "+err.Error()
+		return nil
+	}
+	if excluded, _ := spec.Excluded(w.Arch); excluded {
+		st.Code = buildstore.CodeExcluded
+		return nil
+	}
+	subpacks := make([]string, len(spec.Packages))
+	for i, p := range spec.Packages {
+		subpacks[i] = p.Name
+	}
+	res := env.pool.Expand(subpacks, spec.BuildRequires)
+	if !res.OK {
+		st.Code, st.Details = buildstore.CodeUnresolvable, res.Details()
+		return nil
+	}
+	return &candidate{st: *st, src: src, install: res.Install, deps: res.Deps, local: res.LocalPackages(w.Project, w.Repository, k.Name)}
+}
+
+// decideBuild schedules a build when the sources or the installed binaries changed since the
+// last build (or a rebuild was asked for), keeps a job scheduled or running for the same
+// inputs, and otherwise shows the last build's outcome.
+func (pl *planner) decideBuild(st *buildstore.BuildStatus, c *candidate) {
+	deps := depsHash(c.deps)
+	active := st.Code == buildstore.CodeScheduled || st.Code == buildstore.CodeBuilding
+	if active && st.SrcMD5 == c.src.srcmd5 && st.DepsHash == deps {
+		if st.Code == buildstore.CodeBuilding {
+			st.Details = "building on " + st.Worker
+		}
+		return
+	}
+	var reason buildstore.Reason
+	switch {
+	case st.Forced, st.LastSrcMD5 != "" && st.LastSrcMD5 != c.src.srcmd5:
+		reason = buildstore.Reason{Explain: "source change", OldSource: st.LastSrcMD5}
+	case st.Last == "":
+		reason = buildstore.Reason{Explain: "new build"}
+	case st.LastDepsHash != deps:
+		reason = buildstore.Reason{Explain: "meta change"}
+	default:
+		st.Code = st.Last
+		return
+	}
+	reason.Time = pl.now
+	install := make([]string, len(c.install))
+	for i, b := range c.install {
+		install[i] = b.Filename
+	}
+	*st = buildstore.BuildStatus{Package: st.Package, Code: buildstore.CodeScheduled, SrcMD5: c.src.srcmd5, Rev: c.src.rev,
+		DepsHash: deps, Version: c.src.version, VRev: c.src.vrev, Reason: reason, ReadyTime: pl.now, Forced: st.Forced, Install: install,
+		Last: st.Last, LastSrcMD5: st.LastSrcMD5, LastDepsHash: st.LastDepsHash, LastEnd: st.LastEnd, Bcnt: st.Bcnt}
+}
+
+// repoCode is a where's repository code from its packages' codes, as the backend's scheduler
+// reports it: building while a job is scheduled or runs, blocked while one waits, else
+// finished (publishing makes it published).
+func repoCode(statuses []buildstore.BuildStatus) string {
+	code := "finished"
+	for _, st := range statuses {
+		switch st.Code {
+		case buildstore.CodeScheduled, buildstore.CodeBuilding:
+			return "building"
+		case buildstore.CodeBlocked:
+			code = "blocked"
+		}
+	}
+	return code
+}
+
+// depsHash is a digest of the binaries a build installs: a rebuilt dependency (a new release
+// in its file name) changes it.
+func depsHash(install []*resolve.Binary) string {
+	names := make([]string, len(install))
+	for i, b := range install {
+		names[i] = b.Project + "/" + b.Repository + "/" + b.Filename
+	}
+	sort.Strings(names)
+	sum := md5.Sum([]byte(strings.Join(names, "\n")))
+	return hex.EncodeToString(sum[:])
+}
+
+// source returns the sources of pkg, read once per pass.
+func (pl *planner) source(pkg string) sources {
+	src, ok := pl.sources[pkg]
+	if !ok {
+		src = loadSources(pl.tx, pl.p.Name, pkg)
+		pl.sources[pkg] = src
+	}
+	return src
+}
+
+// whereBinaries returns the binary RPMs of a where as the resolver sees them, read once per pass.
+func (pl *planner) whereBinaries(w buildstore.Where) []resolve.Binary {
+	if bins, ok := pl.binaries[w]; ok {
+		return bins
+	}
+	list, _ := buildstore.Binaries(pl.tx, w, "")
+	var out []resolve.Binary
+	for _, b := range list {
+		if !b.IsRPM() {
+			continue
+		}
+		out = append(out, resolve.Binary{Name: b.Name, Epoch: b.Epoch, Version: b.Version, Release: b.Release, Arch: b.Arch,
+			Provides: b.Provides, Requires: b.Requires, Package: b.Package, Project: w.Project, Repository: w.Repository, Filename: b.Filename})
+	}
+	pl.binaries[w] = out
+	return out
+}
+
+// config merges the build configurations of the projects along chain (each project once).
+func (pl *planner) config(chain []buildstore.Path) (resolve.Config, error) {
+	var list []resolve.Config
+	seen := map[string]bool{}
+	for _, c := range chain {
+		if seen[c.Project] {
+			continue
+		}
+		seen[c.Project] = true
+		key := c.Project + "/" + c.Repository
+		cfg, ok := pl.configs[key]
+		if !ok {
+			p, err := buildstore.GetProject(pl.tx, c.Project)
+			if err != nil {
+				return resolve.Config{}, err
+			}
+			if cfg, err = resolve.ParseConfig(p.Config); err != nil {
+				return resolve.Config{}, err
+			}
+			cfg.Project, cfg.Repository = c.Project, c.Repository
+			pl.configs[key] = cfg
+		}
+		list = append(list, cfg)
+	}
+	return resolve.Merge(list), nil
+}

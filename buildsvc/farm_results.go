@@ -1,0 +1,121 @@
+package buildsvc
+
+import (
+	"slices"
+
+	"github.com/pocketforge/pocketforge/fault"
+
+	"github.com/pocketforge/pocketforge/store/buildstore"
+	"go.etcd.io/bbolt"
+)
+
+// Reading the farm: results, statuses, binaries, logs, histories. Every read checks the
+// project's read protection first (a hidden project is not found), as the source reads do;
+// logs and source RPMs are sources, so they also need source access.
+
+// ResultQuery filters GET /build/<project>/_result; empty lists match everything.
+type ResultQuery struct {
+	Packages, Repositories, Archs []string
+	// LastBuild shows the last finished build's outcome instead of a job that is scheduled,
+	// running or blocked (osc's lastbuild=1).
+	LastBuild bool
+	// Binaries asks for each package's binaries (view=binarylist).
+	Binaries bool
+}
+
+// WhereResult is one <result> of a result list: a where's repository state and the statuses
+// (and, asked for, binaries) of the packages picked.
+type WhereResult struct {
+	Where    buildstore.Where
+	Code     string // the repository's code
+	Details  string
+	Dirty    bool // the scheduler has not recalculated since the last change
+	Statuses []buildstore.BuildStatus
+	Binaries map[string][]buildstore.Binary // by package, when asked for
+}
+
+// Results answers GET /build/<project>/_result for who: the project's wheres in meta order
+// (repositories, then archs), each with the picked packages' statuses.
+func (s *Service) Results(who buildstore.Person, project string, q ResultQuery) ([]WhereResult, error) {
+	var out []WhereResult
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		p, err := readableProject(tx, who, project)
+		if err != nil {
+			return err
+		}
+		_, dirty := buildstore.Ticket(tx, project)
+		for _, r := range p.Repositories {
+			if !in(q.Repositories, r.Name) {
+				continue
+			}
+			for _, arch := range r.Archs {
+				if !in(q.Archs, arch) {
+					continue
+				}
+				w := buildstore.Where{Project: project, Repository: r.Name, Arch: arch}
+				res := WhereResult{Where: w, Code: "unknown", Dirty: dirty}
+				if st, err := buildstore.GetRepoState(tx, w); err == nil {
+					res.Code, res.Details = st.Code, st.Details
+				} else {
+					res.Dirty = true // never calculated yet
+				}
+				list, err := buildstore.Statuses(tx, w)
+				if err != nil {
+					return err
+				}
+				for _, st := range list {
+					if !in(q.Packages, st.Package) {
+						continue
+					}
+					if q.LastBuild && st.Last != "" && (st.Code == buildstore.CodeScheduled || st.Code == buildstore.CodeBuilding || st.Code == buildstore.CodeBlocked) {
+						st.Code, st.Details = st.Last, ""
+					}
+					res.Statuses = append(res.Statuses, st)
+					if q.Binaries {
+						bins, err := buildstore.Binaries(tx, w, st.Package)
+						if err != nil {
+							return err
+						}
+						if res.Binaries == nil {
+							res.Binaries = map[string][]buildstore.Binary{}
+						}
+						res.Binaries[st.Package] = bins
+					}
+				}
+				out = append(out, res)
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// readableProject reads project for who: 404 unknown_project when it does not exist or is
+// hidden from who.
+func readableProject(tx *bbolt.Tx, who buildstore.Person, project string) (buildstore.Project, error) {
+	p, err := buildstore.GetProject(tx, project)
+	if err != nil {
+		return p, NotFoundAs(err, "unknown_project")
+	}
+	if HiddenFrom(tx, who, p) {
+		return p, projectNotFound(project)
+	}
+	return p, nil
+}
+
+// readableWhere checks a where named in a path for who: the project readable, the repository
+// and arch in its meta (404 unknown_repository / unknown_architecture otherwise).
+func readableWhere(tx *bbolt.Tx, who buildstore.Person, w buildstore.Where) (buildstore.Project, error) {
+	p, err := readableProject(tx, who, w.Project)
+	if err != nil {
+		return p, err
+	}
+	r, ok := p.Repository(w.Repository)
+	if !ok {
+		return p, fault.NotFound("unknown_repository", "Unknown repository '%s' in project '%s'", w.Repository, w.Project)
+	}
+	if w.Arch != "" && !slices.Contains(r.Archs, w.Arch) {
+		return p, fault.NotFound("unknown_architecture", "Unknown architecture '%s' in repository '%s/%s'", w.Arch, w.Project, w.Repository)
+	}
+	return p, nil
+}

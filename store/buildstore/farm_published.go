@@ -1,0 +1,82 @@
+package buildstore
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/pocketforge/pocketforge/store"
+	"go.etcd.io/bbolt"
+)
+
+// The published tree: per project and repository, the files a package manager reads — RPMs
+// under <arch>/ and src/, metadata under repodata/ — by their path in the repository.
+
+func publishedPrefix(project, repo string) []byte { return []byte(project + sep + repo + sep) }
+
+// PutPublished stores the published file at path of project's repository repo.
+func PutPublished(tx *bbolt.Tx, project, repo, path string, data []byte) error {
+	b, err := store.Bucket(tx, store.BuildFarmPublished)
+	if err != nil {
+		return err
+	}
+	return b.Put(append(publishedPrefix(project, repo), path...), data)
+}
+
+// DeletePublished drops the published tree of project's repository repo.
+func DeletePublished(tx *bbolt.Tx, project, repo string) error {
+	return store.DeletePrefix(tx, store.BuildFarmPublished, publishedPrefix(project, repo))
+}
+
+// PublishedFile returns the published file at path, valid only in tx (nil: none).
+func PublishedFile(tx *bbolt.Tx, project, repo, path string) []byte {
+	b := tx.Bucket([]byte(store.BuildFarmPublished))
+	if b == nil {
+		return nil
+	}
+	return b.Get(append(publishedPrefix(project, repo), path...))
+}
+
+// PublishedEntry is one file of a published tree.
+type PublishedEntry struct {
+	Path string
+	Size int
+}
+
+// PublishedFiles lists the files of project's repository repo under dir ("" : all), by path.
+func PublishedFiles(tx *bbolt.Tx, project, repo, dir string) []PublishedEntry {
+	b := tx.Bucket([]byte(store.BuildFarmPublished))
+	if b == nil {
+		return nil
+	}
+	prefix := publishedPrefix(project, repo)
+	if dir != "" {
+		prefix = append(prefix, strings.TrimSuffix(dir, "/")+"/"...)
+	}
+	base := len(publishedPrefix(project, repo))
+	var out []PublishedEntry
+	c := b.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		out = append(out, PublishedEntry{Path: string(k[base:]), Size: len(v)})
+	}
+	return out
+}
+
+// PublishedRepositories lists the (project, repository) pairs with a published tree, in order.
+func PublishedRepositories(tx *bbolt.Tx) [][2]string {
+	b := tx.Bucket([]byte(store.BuildFarmPublished))
+	if b == nil {
+		return nil
+	}
+	var out [][2]string
+	c := b.Cursor()
+	for k, _ := c.First(); k != nil; {
+		parts := bytes.SplitN(k, []byte(sep), 3)
+		if len(parts) != 3 {
+			k, _ = c.Next()
+			continue
+		}
+		out = append(out, [2]string{string(parts[0]), string(parts[1])})
+		k, _ = c.Seek(append(publishedPrefix(string(parts[0]), string(parts[1]))[:len(parts[0])+len(parts[1])+1], sep[0]+1))
+	}
+	return out
+}
