@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/pocketforge/pocketforge/buildfarm/specfile"
 	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -177,4 +179,114 @@ func TestFarmSchedulesBuildsAndResolves(t *testing.T) {
 		return nil
 	})
 	_ = specfile.Dep{}
+}
+
+// settle ticks the farm, moving the clock past each job, until nothing is scheduled or building.
+func (f *farmWorld) settle() {
+	f.t.Helper()
+	for i := 0; i < 50; i++ {
+		f.tick()
+		if !strings.Contains(f.codes("x86_64"), ":scheduled") && !strings.Contains(f.codes("x86_64"), ":building") {
+			f.tick()
+			return
+		}
+		f.clk.Advance(11 * time.Second)
+	}
+	f.t.Fatalf("the farm did not settle: %s", f.codes("x86_64"))
+}
+
+// TestFarmPublishes: a finished repository's binaries are published with rpm-md metadata a
+// reader takes (the explorer's own reader checks the checksums), and unchanged binaries are not
+// published again.
+func TestFarmPublishes(t *testing.T) {
+	f := newFarmWorld(t, "x86_64")
+	f.commit("libfoo", spec("libfoo", ""))
+	f.settle()
+	var published time.Time
+	f.db.View(func(tx *bbolt.Tx) error {
+		st, _ := buildstore.GetRepoState(tx, buildstore.Where{Project: "dev", Repository: "standard", Arch: "x86_64"})
+		if st.Code != "published" {
+			t.Errorf("repository code %q, want published", st.Code)
+		}
+		published = st.Published
+		fsys := fstest.MapFS{}
+		for _, e := range buildstore.PublishedFiles(tx, "dev", "standard", "") {
+			fsys["repo/"+e.Path] = &fstest.MapFile{Data: append([]byte(nil), buildstore.PublishedFile(tx, "dev", "standard", e.Path)...)}
+		}
+		if _, ok := fsys["repo/x86_64/libfoo-1.0-1.1.x86_64.rpm"]; !ok {
+			t.Errorf("published files: %v", keys(fsys))
+		}
+		rpms, err := spdx.ParseRepodata(fsys, "repo/repodata")
+		if err != nil || len(rpms) != 2 {
+			t.Fatalf("the published metadata: %v, %+v", err, rpms)
+		}
+		return nil
+	})
+	f.clk.Advance(time.Hour)
+	f.write(func(tx *bbolt.Tx) error { return buildstore.MarkDirty(tx, "dev") })
+	f.settle()
+	f.db.View(func(tx *bbolt.Tx) error {
+		st, _ := buildstore.GetRepoState(tx, buildstore.Where{Project: "dev", Repository: "standard", Arch: "x86_64"})
+		if !st.Published.Equal(published) {
+			t.Errorf("unchanged binaries were published again at %v", st.Published)
+		}
+		return nil
+	})
+}
+
+func keys(m fstest.MapFS) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// TestFarmControl: rebuild builds again with "source change" as the reason, wipe deletes the
+// binaries (and the package builds anew), abortbuild ends a running job as failed; a person
+// who maintains nothing is refused.
+func TestFarmControl(t *testing.T) {
+	f := newFarmWorld(t, "x86_64")
+	f.commit("libfoo", spec("libfoo", ""))
+	f.settle()
+	alice := buildstore.Person{Login: "alice"}
+	if err := f.svc.ControlBuilds(buildstore.Person{Login: "mallory"}, "dev", CmdRebuild, BuildFilter{}); err == nil {
+		t.Error("a stranger rebuilt dev")
+	}
+	if err := f.svc.ControlBuilds(alice, "dev", CmdRebuild, BuildFilter{Packages: []string{"libfoo"}}); err != nil {
+		t.Fatal(err)
+	}
+	f.tick()
+	w := buildstore.Where{Project: "dev", Repository: "standard", Arch: "x86_64"}
+	f.db.View(func(tx *bbolt.Tx) error {
+		st, _ := buildstore.GetStatus(tx, w, "libfoo")
+		if st.Code != buildstore.CodeBuilding || st.Reason.Explain != "source change" || st.Bcnt != 2 {
+			t.Errorf("after rebuild: %s %q bcnt %d", st.Code, st.Reason.Explain, st.Bcnt)
+		}
+		return nil
+	})
+	if err := f.svc.ControlBuilds(alice, "dev", CmdAbortBuild, BuildFilter{}); err != nil {
+		t.Fatal(err)
+	}
+	f.tick()
+	if got := f.codes("x86_64"); got != "libfoo:failed" {
+		t.Errorf("after abortbuild: %s", got)
+	}
+	if err := f.svc.ControlBuilds(alice, "dev", CmdWipe, BuildFilter{Codes: []string{"failed"}}); err != nil {
+		t.Fatal(err)
+	}
+	f.db.View(func(tx *bbolt.Tx) error {
+		if buildstore.HasBinaries(tx, w, "libfoo") {
+			t.Error("wipe left binaries")
+		}
+		return nil
+	})
+	f.settle()
+	if got := f.codes("x86_64"); got != "libfoo:succeeded" {
+		t.Errorf("after wipe the package builds anew: %s", got)
+	}
+	// A filter that matches nothing does nothing and is no error.
+	if err := f.svc.ControlBuilds(alice, "dev", CmdRebuild, BuildFilter{Repositories: []string{"nope"}}); err != nil {
+		t.Errorf("a filter matching nothing: %v", err)
+	}
 }
