@@ -236,7 +236,9 @@ const (
 // WaitResults answers GET /build/<project>/_result?oldstate=: it reads Results until hash of
 // the answer differs from oldstate, ctx ends (the client went away, the server stops) or a
 // minute has passed, and returns the last answer. hash is the caller's: the state covers what
-// the client is shown, which only the renderer knows. An empty oldstate does not wait.
+// the client is shown, which only the renderer knows; it is called on every answer read, the
+// one returned last, so a caller that renders in hash need not render again. An empty
+// oldstate does not wait.
 func (s *Service) WaitResults(ctx context.Context, who buildstore.Person, project string, q ResultQuery, oldstate string, hash func([]WhereResult) string) ([]WhereResult, error) {
 	deadline := time.NewTimer(resultPollMax)
 	defer deadline.Stop()
@@ -244,8 +246,11 @@ func (s *Service) WaitResults(ctx context.Context, who buildstore.Person, projec
 	defer tick.Stop()
 	for {
 		res, err := s.Results(who, project, q)
-		if err != nil || oldstate == "" || hash(res) != oldstate {
-			return res, err
+		if err != nil {
+			return nil, err
+		}
+		if state := hash(res); oldstate == "" || state != oldstate {
+			return res, nil
 		}
 		select {
 		case <-ctx.Done():

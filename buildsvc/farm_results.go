@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/pocketforge/pocketforge/fault"
+	"github.com/pocketforge/pocketforge/store"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -24,7 +25,8 @@ type ResultQuery struct {
 }
 
 // WhereResult is one <result> of a result list: a where's repository state and the statuses
-// (and, asked for, binaries) of the packages picked.
+// (and, asked for, binaries) of the packages picked. Of each status only what a result shows
+// is read: Package, Code, Details and Last.
 type WhereResult struct {
 	Where    buildstore.Where
 	Code     string // the repository's code
@@ -59,7 +61,7 @@ func (s *Service) Results(who buildstore.Person, project string, q ResultQuery) 
 				} else {
 					res.Dirty = true // never calculated yet
 				}
-				list, err := buildstore.Statuses(tx, w)
+				list, err := resultStatuses(tx, w)
 				if err != nil {
 					return err
 				}
@@ -118,4 +120,23 @@ func readableWhere(tx *bbolt.Tx, who buildstore.Person, w buildstore.Where) (bui
 		return p, fault.NotFound("unknown_architecture", "Unknown architecture '%s' in repository '%s/%s'", w.Arch, w.Project, w.Repository)
 	}
 	return p, nil
+}
+
+// statusHead is the part of a stored BuildStatus a result shows: decoding only these fields
+// (the JSON decoder skips the rest) keeps _result of a large project fast.
+type statusHead struct {
+	Package string `json:"package"`
+	Code    string `json:"code"`
+	Details string `json:"details"`
+	Last    string `json:"last"`
+}
+
+// resultStatuses lists the statuses of w's packages by name, with the fields of statusHead.
+func resultStatuses(tx *bbolt.Tx, w buildstore.Where) ([]buildstore.BuildStatus, error) {
+	var out []buildstore.BuildStatus
+	err := store.Each(tx, store.BuildFarmStatus, append(w.Key(), 0), func(_ []byte, h statusHead) (bool, error) {
+		out = append(out, buildstore.BuildStatus{Package: h.Package, Code: h.Code, Details: h.Details, Last: h.Last})
+		return true, nil
+	})
+	return out, err
 }

@@ -23,9 +23,9 @@ func TestBuildControl(t *testing.T) {
 	})
 	f.tick(t)
 	f.run(t, []scenario{
-		{"it builds", req("GET", r+"&package=hello", asBob, ""), want(200, `<status package="hello" code="building">`)},
+		{"it builds", req("GET", r+"&package=hello", asBob, ""), want(200, `<status package="hello" code="building"`)},
 		{"abortbuild", req("POST", p+"?cmd=abortbuild&code=building", asAlice, ""), ok},
-		{"aborted", req("GET", r+"&package=hello", asBob, ""), want(200, `<status package="hello" code="failed">`, `<details>aborted</details>`)},
+		{"aborted", req("GET", r+"&package=hello", asBob, ""), want(200, `<status package="hello" code="failed"`, `<details>aborted</details>`)},
 		{"wipe by code", req("POST", p+"?cmd=wipe&code=succeeded&arch=aarch64", asAlice, ""), ok},
 		{"package rebuild by bob", req("POST", "/source/home:alice:farm/hello?cmd=rebuild", asBob, ""), code(403, "cmd_execution_no_permission")},
 		{"package rebuild of nothing", req("POST", "/source/home:alice:farm/nope?cmd=rebuild", asAlice, ""), code(404, "unknown_package")},

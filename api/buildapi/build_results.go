@@ -1,8 +1,10 @@
 package buildapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/xml"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -82,52 +84,6 @@ func (a *api) buildPackages(c *fiber.Ctx) error {
 	return sendXML(c, newDirectory(names))
 }
 
-// resultList is the _result document (build-notes §3, buildresult.rng).
-type resultList struct {
-	XMLName xml.Name      `xml:"resultlist"`
-	State   string        `xml:"state,attr"`
-	Results []whereResult `xml:"result"`
-}
-
-type whereResult struct {
-	Project    string             `xml:"project,attr"`
-	Repository string             `xml:"repository,attr"`
-	Arch       string             `xml:"arch,attr"`
-	Code       string             `xml:"code,attr"`
-	State      string             `xml:"state,attr"`
-	Dirty      string             `xml:"dirty,attr,omitempty"`
-	Details    string             `xml:"details,attr,omitempty"`
-	Statuses   []packageResult    `xml:"status"`
-	Binaries   []resultBinaryList `xml:"binarylist"`
-	Summary    *resultSummary     `xml:"summary"`
-}
-
-type packageResult struct {
-	Package string `xml:"package,attr"`
-	Code    string `xml:"code,attr"`
-	Details string `xml:"details,omitempty"`
-}
-
-type resultBinaryList struct {
-	Package  string         `xml:"package,attr"`
-	Binaries []resultBinary `xml:"binary"`
-}
-
-type resultBinary struct {
-	Filename string `xml:"filename,attr"`
-	Size     int64  `xml:"size,attr"`
-	MTime    int64  `xml:"mtime,attr"`
-}
-
-type resultSummary struct {
-	Counts []statusCount `xml:"statuscount"`
-}
-
-type statusCount struct {
-	Code  string `xml:"code,attr"`
-	Count int    `xml:"count,attr"`
-}
-
 // resultViews are the parts of a result a request asks for (view=, repeatable; status when
 // none is named).
 type resultViews struct{ status, summary, binaries bool }
@@ -164,55 +120,101 @@ func (a *api) buildResults(c *fiber.Ctx) error {
 		Archs: queryAll(c, "arch"), LastBuild: boolParam(c, "lastbuild"), Binaries: views.binaries}
 	ctx, stop := requestContext(c)
 	defer stop()
-	hash := func(res []buildsvc.WhereResult) string { _, state := renderResults(res, views); return state }
-	res, err := a.Svc.WaitResults(ctx, personOf(c), pathParam(c, "project"), q, c.Query("oldstate"), hash)
-	if err != nil {
+	var body []byte
+	hash := func(res []buildsvc.WhereResult) string {
+		var state string
+		body, state = renderResults(res, views)
+		return state
+	}
+	if _, err := a.Svc.WaitResults(ctx, personOf(c), pathParam(c, "project"), q, c.Query("oldstate"), hash); err != nil {
 		return err
 	}
-	doc, _ := renderResults(res, views)
-	return sendXML(c, doc)
+	c.Set(fiber.HeaderContentType, "application/xml; charset=utf-8")
+	return c.Send(body)
 }
 
-// renderResults renders the results and their state: the hash of the rendered document
-// without the state, so it changes exactly when something a client sees does.
-func renderResults(res []buildsvc.WhereResult, v resultViews) (resultList, string) {
-	doc := resultList{Results: make([]whereResult, 0, len(res))}
+// renderResults renders the _result document (build-notes §3, buildresult.rng) and its state:
+// the hash of the document rendered without it, so the state changes exactly when something a
+// client sees does. It writes the XML by hand: encoding/xml's reflection was most of the time
+// of a large project's answer (BenchmarkBuildResult).
+func renderResults(res []buildsvc.WhereResult, v resultViews) ([]byte, string) {
+	var b bytes.Buffer
+	const head = `<resultlist state="`
+	b.WriteString(head + `">` + "\n")
 	for _, r := range res {
-		out := whereResult{Project: r.Where.Project, Repository: r.Where.Repository, Arch: r.Where.Arch,
-			Code: r.Code, State: r.Code, Details: r.Details}
+		b.WriteString(`  <result project="`)
+		attr(&b, r.Where.Project)
+		b.WriteString(`" repository="`)
+		attr(&b, r.Where.Repository)
+		b.WriteString(`" arch="`)
+		attr(&b, r.Where.Arch)
+		b.WriteString(`" code="`)
+		attr(&b, r.Code)
+		b.WriteString(`" state="`)
+		attr(&b, r.Code)
 		if r.Dirty {
-			out.Dirty = "true"
+			b.WriteString(`" dirty="true`)
 		}
+		if r.Details != "" {
+			b.WriteString(`" details="`)
+			attr(&b, r.Details)
+		}
+		b.WriteString(`">` + "\n")
 		counts := map[string]int{}
 		var order []string
 		for _, st := range r.Statuses {
-			if v.status {
-				out.Statuses = append(out.Statuses, packageResult{Package: st.Package, Code: st.Code, Details: st.Details})
-			}
 			if counts[st.Code] == 0 {
 				order = append(order, st.Code)
 			}
 			counts[st.Code]++
-			if v.binaries {
-				bl := resultBinaryList{Package: st.Package}
-				for _, b := range r.Binaries[st.Package] {
-					bl.Binaries = append(bl.Binaries, resultBinary{Filename: b.Filename, Size: b.Size, MTime: b.MTime.Unix()})
+			if !v.status {
+				continue
+			}
+			b.WriteString(`    <status package="`)
+			attr(&b, st.Package)
+			b.WriteString(`" code="`)
+			attr(&b, st.Code)
+			if st.Details == "" {
+				b.WriteString(`"/>` + "\n")
+				continue
+			}
+			b.WriteString(`">` + "\n      <details>")
+			_ = xml.EscapeText(&b, []byte(st.Details))
+			b.WriteString("</details>\n    </status>\n")
+		}
+		if v.binaries {
+			for _, st := range r.Statuses {
+				b.WriteString(`    <binarylist package="`)
+				attr(&b, st.Package)
+				b.WriteString(`">` + "\n")
+				for _, bin := range r.Binaries[st.Package] {
+					b.WriteString(`      <binary filename="`)
+					attr(&b, bin.Filename)
+					fmt.Fprintf(&b, `" size="%d" mtime="%d"/>`+"\n", bin.Size, bin.MTime.Unix())
 				}
-				out.Binaries = append(out.Binaries, bl)
+				b.WriteString("    </binarylist>\n")
 			}
 		}
 		if v.summary {
-			out.Summary = &resultSummary{}
+			b.WriteString("    <summary>\n")
 			for _, code := range order {
-				out.Summary.Counts = append(out.Summary.Counts, statusCount{Code: code, Count: counts[code]})
+				b.WriteString(`      <statuscount code="`)
+				attr(&b, code)
+				fmt.Fprintf(&b, `" count="%d"/>`+"\n", counts[code])
 			}
+			b.WriteString("    </summary>\n")
 		}
-		doc.Results = append(doc.Results, out)
+		b.WriteString("  </result>\n")
 	}
-	body, _ := xml.Marshal(doc)
-	doc.State = resolve.StateHash(string(body))
-	return doc, doc.State
+	b.WriteString("</resultlist>\n")
+	state := resolve.StateHash(b.String())
+	out := make([]byte, 0, b.Len()+len(state))
+	out = append(append(append(out, head...), state...), b.Bytes()[len(head):]...)
+	return out, state
 }
+
+// attr writes s escaped for an attribute value in double quotes.
+func attr(b *bytes.Buffer, s string) { _ = xml.EscapeText(b, []byte(s)) }
 
 // requestContext is a context that ends when the server shuts down or the client closes its
 // connection, for the requests that wait (result long-polls); stop releases it.
