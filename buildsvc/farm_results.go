@@ -1,7 +1,11 @@
 package buildsvc
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store"
@@ -131,12 +135,40 @@ type statusHead struct {
 	Last    string `json:"last"`
 }
 
+// headCache keeps the statusHead of each stored status value seen, by the value's bytes: a
+// status that has not changed since the last _result is not decoded again, which is most of
+// them while osc results -w polls (and the long poll looks every 200 ms). Keyed by content, it
+// can never be stale; it is emptied when it reaches headCacheMax entries.
+var headCache = struct {
+	sync.Mutex
+	m map[string]statusHead
+}{m: map[string]statusHead{}}
+
+const headCacheMax = 50_000
+
 // resultStatuses lists the statuses of w's packages by name, with the fields of statusHead.
 func resultStatuses(tx *bbolt.Tx, w buildstore.Where) ([]buildstore.BuildStatus, error) {
+	b := tx.Bucket([]byte(store.BuildFarmStatus))
+	if b == nil {
+		return nil, nil
+	}
 	var out []buildstore.BuildStatus
-	err := store.Each(tx, store.BuildFarmStatus, append(w.Key(), 0), func(_ []byte, h statusHead) (bool, error) {
+	prefix := append(w.Key(), 0)
+	headCache.Lock()
+	defer headCache.Unlock()
+	c := b.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		h, ok := headCache.m[string(v)]
+		if !ok {
+			if err := json.Unmarshal(v, &h); err != nil {
+				return nil, fmt.Errorf("build status %q: %w", k, err)
+			}
+			if len(headCache.m) >= headCacheMax {
+				clear(headCache.m)
+			}
+			headCache.m[string(v)] = h
+		}
 		out = append(out, buildstore.BuildStatus{Package: h.Package, Code: h.Code, Details: h.Details, Last: h.Last})
-		return true, nil
-	})
-	return out, err
+	}
+	return out, nil
 }
