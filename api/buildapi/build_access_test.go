@@ -130,7 +130,7 @@ func TestLongPollEnds(t *testing.T) {
 	if took := time.Since(start); took > 3*time.Second {
 		t.Fatalf("shutdown waited %v for the long polls", took)
 	}
-	if got := <-answered; !regexp.MustCompile(`^HTTP/1.1 200`).MatchString(got) || !regexp.MustCompile(`state="` + state + `"`).MatchString(got) {
+	if got := <-answered; !regexp.MustCompile(`^HTTP/1.1 200`).MatchString(got) || !regexp.MustCompile(`state="`+state+`"`).MatchString(got) {
 		t.Fatalf("the waiting client heard: %q", got)
 	}
 }
