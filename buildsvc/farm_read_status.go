@@ -172,6 +172,7 @@ func (s *Service) JobHistory(who buildstore.Person, w buildstore.Where, q JobHis
 // WorkerStatus is the farm at a glance (GET /build/_workerstatus): the workers, the jobs
 // running on them, and the jobs waiting, per arch.
 type WorkerStatus struct {
+	Workers  int      // how many workers the farm has
 	Idle     []string // idle workers' ids
 	Building []RunningJob
 	// Waiting and Blocked count scheduled and blocked packages per arch.
@@ -189,7 +190,7 @@ type RunningJob struct {
 // WorkerStatus reads the farm's workers and queues as who sees them: jobs of projects hidden
 // from who are left out (they still keep a worker busy).
 func (s *Service) WorkerStatus(who buildstore.Person) (WorkerStatus, error) {
-	out := WorkerStatus{Waiting: map[string]int{}, Blocked: map[string]int{}}
+	out := WorkerStatus{Workers: s.farmOptions().Workers, Waiting: map[string]int{}, Blocked: map[string]int{}}
 	busy := map[string]bool{}
 	err := s.db.View(func(tx *bbolt.Tx) error {
 		hidden := map[string]bool{}

@@ -118,8 +118,12 @@ func (a *api) buildResults(c *fiber.Ctx) error {
 	}
 	q := buildsvc.ResultQuery{Packages: queryAll(c, "package"), Repositories: queryAll(c, "repository"),
 		Archs: queryAll(c, "arch"), LastBuild: boolParam(c, "lastbuild"), Binaries: views.binaries}
-	ctx, stop := requestContext(c)
-	defer stop()
+	ctx := context.Background()
+	if c.Query("oldstate") != "" {
+		var stop func()
+		ctx, stop = requestContext(c)
+		defer stop()
+	}
 	var body []byte
 	hash := func(res []buildsvc.WhereResult) string {
 		var state string

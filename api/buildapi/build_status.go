@@ -208,7 +208,7 @@ func (a *api) workerStatus(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	doc := workerStatusDoc{Clients: len(ws.Idle) + len(ws.Building)}
+	doc := workerStatusDoc{Clients: ws.Workers}
 	for _, id := range ws.Idle {
 		doc.Idle = append(doc.Idle, idleWorker{WorkerID: id, HostArch: workerHostArch})
 	}
