@@ -48,6 +48,9 @@ const (
 //	wipe          deletes the binaries (and build logs); the packages build anew
 //	unpublish     deletes the published tree of the picked repositories
 func (s *Service) ControlBuilds(who buildstore.Person, project, cmd string, f BuildFilter) error {
+	if err := checkBuildCommand(cmd); err != nil {
+		return err
+	}
 	now := s.clk.Now()
 	return s.db.Write(func(tx *bbolt.Tx) error {
 		if err := mayControl(tx, who, project, cmd, f.Packages); err != nil {

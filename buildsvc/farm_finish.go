@@ -97,7 +97,14 @@ func (s *Service) storeBinaries(tx *bbolt.Tx, w buildstore.Where, st buildstore.
 			Summary: p.Summary, Description: p.Description, License: spec.License, Group: p.Group, URL: spec.URL,
 			Vendor: "pocketforge", DistURL: disturl, SourceRPM: srcName, BuildHost: strings.ReplaceAll(st.Worker, ":", "-"),
 			BuildTime: now, Provides: p.Provides, Requires: p.Requires}
-		for _, f := range p.Files {
+		for _, e := range p.Entries { // as rpm reads %files: directives applied, %license placed
+			if e.Exclude || e.Ghost || e.Path == "" {
+				continue
+			}
+			f := e.Path
+			if e.Dir {
+				f += "/"
+			}
 			r.Files = append(r.Files, simulatedFile(f, p.Name, spec.Version))
 		}
 		rpms = append(rpms, r)

@@ -1,9 +1,14 @@
 package buildsvc
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/pocketforge/pocketforge/fault"
+	"github.com/pocketforge/pocketforge/store"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -24,7 +29,8 @@ type ResultQuery struct {
 }
 
 // WhereResult is one <result> of a result list: a where's repository state and the statuses
-// (and, asked for, binaries) of the packages picked.
+// (and, asked for, binaries) of the packages picked. Of each status only what a result shows
+// is read: Package, Code, Details and Last.
 type WhereResult struct {
 	Where    buildstore.Where
 	Code     string // the repository's code
@@ -59,7 +65,7 @@ func (s *Service) Results(who buildstore.Person, project string, q ResultQuery) 
 				} else {
 					res.Dirty = true // never calculated yet
 				}
-				list, err := buildstore.Statuses(tx, w)
+				list, err := resultStatuses(tx, w)
 				if err != nil {
 					return err
 				}
@@ -118,4 +124,51 @@ func readableWhere(tx *bbolt.Tx, who buildstore.Person, w buildstore.Where) (bui
 		return p, fault.NotFound("unknown_architecture", "Unknown architecture '%s' in repository '%s/%s'", w.Arch, w.Project, w.Repository)
 	}
 	return p, nil
+}
+
+// statusHead is the part of a stored BuildStatus a result shows: decoding only these fields
+// (the JSON decoder skips the rest) keeps _result of a large project fast.
+type statusHead struct {
+	Package string `json:"package"`
+	Code    string `json:"code"`
+	Details string `json:"details"`
+	Last    string `json:"last"`
+}
+
+// headCache keeps the statusHead of each stored status value seen, by the value's bytes: a
+// status that has not changed since the last _result is not decoded again, which is most of
+// them while osc results -w polls (and the long poll looks every 200 ms). Keyed by content, it
+// can never be stale; it is emptied when it reaches headCacheMax entries.
+var headCache = struct {
+	sync.Mutex
+	m map[string]statusHead
+}{m: map[string]statusHead{}}
+
+const headCacheMax = 50_000
+
+// resultStatuses lists the statuses of w's packages by name, with the fields of statusHead.
+func resultStatuses(tx *bbolt.Tx, w buildstore.Where) ([]buildstore.BuildStatus, error) {
+	b := tx.Bucket([]byte(store.BuildFarmStatus))
+	if b == nil {
+		return nil, nil
+	}
+	var out []buildstore.BuildStatus
+	prefix := append(w.Key(), 0)
+	headCache.Lock()
+	defer headCache.Unlock()
+	c := b.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		h, ok := headCache.m[string(v)]
+		if !ok {
+			if err := json.Unmarshal(v, &h); err != nil {
+				return nil, fmt.Errorf("build status %q: %w", k, err)
+			}
+			if len(headCache.m) >= headCacheMax {
+				clear(headCache.m)
+			}
+			headCache.m[string(v)] = h
+		}
+		out = append(out, buildstore.BuildStatus{Package: h.Package, Code: h.Code, Details: h.Details, Last: h.Last})
+	}
+	return out, nil
 }

@@ -15,8 +15,6 @@ import (
 // Read only.
 var PackageFarmCommands = map[string]string{
 	"release":         "copies built binaries into the release targets",
-	"rebuild":         "rebuilds the package's binaries",
-	"wipe":            "deletes the package's built binaries",
 	"instantiate":     "creates a package inherited through a project link for a maintenance update",
 	"collectbuildenv": "collects the build environments of another package's builds",
 	"importchannel":   "imports a channel file into repositories of the build farm",

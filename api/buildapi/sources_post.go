@@ -49,6 +49,8 @@ func (a *api) postPackage(c *fiber.Ctx) error {
 		return a.linkDiff(c)
 	case "createSpecFileTemplate":
 		return a.createSpecFileTemplate(c)
+	case "rebuild", "wipe":
+		return a.packageControl(c, cmd)
 	case "":
 		return buildsvc.BadRequest("missing_parameter", "POST %s needs a cmd parameter", c.Path())
 	default:

@@ -80,7 +80,7 @@ func TestMorePackageCommands(t *testing.T) {
 		{"y's own file", req("PUT", y+"/NOTES", asAlice, "notes\n"), ok200},
 		{"linkdiff", req("POST", y+"?cmd=linkdiff", asBob, ""), apitest.Expect{Status: 200, Contains: []string{"--- NOTES (added)\n", "+notes\n"}, Excludes: []string{"x.spec"}}},
 		{"linkdiff of a plain package", req("POST", x+"?cmd=linkdiff", asBob, ""), apitest.Expect{Status: 200, Exact: ""}},
-		{"rebuild needs the farm", req("POST", x+"?cmd=rebuild", asAlice, ""), code(400, "illegal_request", "build farm")},
+		{"rebuild runs on the farm", req("POST", x+"?cmd=rebuild", asAlice, ""), ok},
 		{"release needs the farm", req("POST", x+"?cmd=release", asAlice, ""), code(400, "illegal_request", "build farm")},
 		{"but permission comes first", req("POST", x+"?cmd=wipe", asBob, ""), code(403, "cmd_execution_no_permission")},
 		{"and the package", req("POST", "/source/home:alice/nope?cmd=wipe", asAlice, ""), code(404, "unknown_package")},

@@ -1,0 +1,93 @@
+package buildapi
+
+import (
+	"bufio"
+	"context"
+	"encoding/xml"
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
+)
+
+// GET /build/<p>/<r>/<a>/<k>/_log: the build log as text. nostream=1 answers what there is;
+// without it a running job's log is streamed, the response staying open and growing with the
+// log until the job ends, as the backend does. last=1 reads the last finished build's log,
+// start and end pick a byte range, view=entry describes the log instead.
+
+// logEntryDoc is the view=entry answer.
+type logEntryDoc struct {
+	XMLName xml.Name   `xml:"directory"`
+	Entries []logEntry `xml:"entry"`
+}
+
+type logEntry struct {
+	Name  string `xml:"name,attr"`
+	Size  int64  `xml:"size,attr"`
+	MTime string `xml:"mtime,attr"`
+}
+
+// offsetParam reads a byte offset parameter (def when absent).
+func offsetParam(c *fiber.Ctx, name string, def int64) (int64, error) {
+	v := c.Query(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, buildsvc.BadRequest("invalid_parameter", "%s '%s' is not a byte offset", name, v)
+	}
+	return n, nil
+}
+
+func (a *api) packageLog(c *fiber.Ctx) error {
+	q := buildsvc.LogQuery{Last: boolParam(c, "last")}
+	var err error
+	if q.Start, err = offsetParam(c, "start", 0); err != nil {
+		return err
+	}
+	if q.End, err = offsetParam(c, "end", -1); err != nil {
+		return err
+	}
+	who, w, pkg := personOf(c), whereOf(c), pathParam(c, "package")
+	entry := c.Query("view") == "entry"
+	if entry {
+		q.Start, q.End = 0, 0
+	}
+	l, err := a.Svc.ReadLog(who, w, pkg, q)
+	if err != nil {
+		return err
+	}
+	if entry {
+		return sendXML(c, logEntryDoc{Entries: []logEntry{{Name: "_log", Size: l.Size, MTime: formatUnix(l.MTime)}}})
+	}
+	c.Set(fiber.HeaderContentType, "text/plain; charset=utf-8")
+	if !l.Running || boolParam(c, "nostream") || q.End >= 0 {
+		return c.Send(l.Data)
+	}
+	// Stream: what there is now, then the rest as the job writes it. The server's shutdown
+	// ends the stream; a client gone away makes the next write fail, which ends it too.
+	done := c.Context().Done()
+	from := q.Start + int64(len(l.Data))
+	c.Context().SetBodyStreamWriter(func(bw *bufio.Writer) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go func() {
+			select {
+			case <-done:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		if _, err := bw.Write(l.Data); err != nil || bw.Flush() != nil {
+			return
+		}
+		_ = a.Svc.FollowLog(ctx, who, w, pkg, from, func(b []byte) error {
+			if _, err := bw.Write(b); err != nil {
+				return err
+			}
+			return bw.Flush()
+		})
+	})
+	return nil
+}
