@@ -97,8 +97,15 @@ func (s *Service) storeBinaries(tx *bbolt.Tx, w buildstore.Where, st buildstore.
 			Summary: p.Summary, Description: p.Description, License: spec.License, Group: p.Group, URL: spec.URL,
 			Vendor: "pocketforge", DistURL: disturl, SourceRPM: srcName, BuildHost: strings.ReplaceAll(st.Worker, ":", "-"),
 			BuildTime: now, Provides: p.Provides, Requires: p.Requires}
-		for _, f := range p.Files {
-			r.Files = append(r.Files, simulatedFile(f, p.Name, spec.Version))
+		for _, f := range p.Entries { // the %files lines as rpm reads them (%license, %doc placed)
+			if f.Exclude || f.Ghost {
+				continue
+			}
+			name := f.Path
+			if f.Dir {
+				name += "/"
+			}
+			r.Files = append(r.Files, simulatedFile(name, p.Name, spec.Version))
 		}
 		rpms = append(rpms, r)
 	}

@@ -120,8 +120,12 @@ func (s *Service) FileInfo(who buildstore.Person, w buildstore.Where, pkg, name 
 		} else {
 			fi.Binary, err = binaryOf(tx, who, w, pkg, name)
 		}
-		if err != nil || !ext || !fi.Binary.IsRPM() {
+		if err != nil || !fi.Binary.IsRPM() {
 			return err
+		}
+		fi.Binary.Provides = withSelfProvide(fi.Binary)
+		if !ext {
+			return nil
 		}
 		env, err := loadWhereEnv(tx, w)
 		if err != nil {
@@ -133,4 +137,20 @@ func (s *Service) FileInfo(who buildstore.Person, w buildstore.Where, pkg, name 
 		return nil
 	})
 	return fi, err
+}
+
+// withSelfProvide is b's provides as its header has them: rpm adds "name = [epoch:]version-
+// release" to every package (the stored record, like the spec, leaves it implied).
+func withSelfProvide(b buildstore.Binary) []specfile.Dep {
+	evr := b.Version + "-" + b.Release
+	if b.Epoch != "" && b.Epoch != "0" {
+		evr = b.Epoch + ":" + evr
+	}
+	self := specfile.Dep{Name: b.Name, Op: "=", Version: evr}
+	for _, d := range b.Provides {
+		if d == self {
+			return b.Provides
+		}
+	}
+	return append([]specfile.Dep{self}, b.Provides...)
 }

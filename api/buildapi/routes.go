@@ -20,6 +20,8 @@ func Bind(app fiber.Router, d Deps) {
 	a.bindFiles(app)
 	a.bindSearch(app)
 	a.bindTrigger(app)
+	a.bindBuildBinaries(app)
+	a.bindPublished(app)
 	// Last: a path no route above took still needs credentials before it hears 404 or 405, so
 	// that without them every build path answers the Basic challenge osc waits for, whether or
 	// not the appliance serves it yet; under /trigger, where a token is the only credential,
