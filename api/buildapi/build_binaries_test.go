@@ -39,6 +39,9 @@ func TestBinaryRoutes(t *testing.T) {
 		{"hidden project", req("GET", "/build/binworld:hidden/standard/x86_64/secret", asBob, ""), code(404, "unknown_project")},
 		{"hidden project's binary", req("GET", "/build/binworld:hidden/standard/x86_64/secret/secret-1.0-1.1.x86_64.rpm", asBob, ""), code(404, "unknown_project")},
 		{"its maintainer sees it", req("GET", "/build/binworld:hidden/standard/x86_64/secret", asAlice, ""), apitest.Expect{Status: 200, Contains: []string{"secret-1.0-1.1.x86_64.rpm"}}},
+		{"a closed package's binary", req("GET", where+"/closed/closed-1.0-1.1.x86_64.rpm", asBob, ""), apitest.Expect{Status: 200}},
+		{"a closed package's source rpm", req("GET", where+"/closed/closed-1.0-1.1.src.rpm", asBob, ""), code(403, "source_access_no_permission")},
+		{"a closed package's source rpm for alice", req("GET", where+"/closed/closed-1.0-1.1.src.rpm", asAlice, ""), apitest.Expect{Status: 200}},
 		{"no credentials", req("GET", where+"/hello", nil, ""), apitest.Expect{Status: 401}},
 	})
 }

@@ -26,6 +26,9 @@ func (a *api) repositoryList(c *fiber.Ctx) error {
 // repositoryFile answers GET …/_repository/<binary> (also ?view=fileinfo|fileinfo_ext).
 func (a *api) repositoryFile(c *fiber.Ctx) error {
 	name := pathParam(c, "binary")
+	if name == "_buildinfo" {
+		return c.Next() // the posted-spec buildinfo's GET twin, routed after this
+	}
 	if done, err := a.fileInfoView(c, buildsvc.RepositoryPackage, name); done {
 		return err
 	}

@@ -12,12 +12,11 @@ import (
 
 // binWorld is the demo world plus a project that has built: binworld/standard/x86_64 with
 // libfoo (provides foo-api) and hello (requires it), both succeeded and published; a package
-// "lost" that is unresolvable; and binworld:hidden, which only alice sees.
+// "lost" that is unresolvable; "closed", whose sources (so its source RPM) only members read; and binworld:hidden, which only alice sees.
 type binWorld struct {
 	*env
 	svc *buildsvc.Service
 }
-
 
 func worldSpec(name, extra string) string {
 	return fmt.Sprintf("Name: %s\nVersion: 1.0\nRelease: 0\nSummary: The %s tool\nLicense: MIT\n%s\n%%description\n%s does things.\n\n%%build\ntrue\n\n%%install\nmkdir -p %%{buildroot}%%{_bindir}\n\n%%files\n%%{_bindir}/%s\n", name, name, extra, name, name)
@@ -35,14 +34,15 @@ func newBinWorldNoCheck(t *testing.T) *binWorld {
 		`<repository name="standard"><arch>x86_64</arch></repository></project>`
 	w.must(t, "PUT", "/source/binworld/_meta", asAdmin, fmt.Sprintf(meta, "binworld", "Bin world", "Where binaries live", ""))
 	w.must(t, "PUT", "/source/binworld:hidden/_meta", asAdmin, fmt.Sprintf(meta, "binworld:hidden", "Hidden", "", "<access><disable/></access>"))
-	for _, k := range []struct{ project, name, extra string }{
-		{"binworld", "libfoo", "Provides: foo-api = 2"},
-		{"binworld", "hello", "BuildRequires: foo-api\nRequires: foo-api >= 2"},
-		{"binworld", "lost", "BuildRequires: nonexistent-devel"},
-		{"binworld:hidden", "secret", ""},
+	for _, k := range []struct{ project, name, extra, meta string }{
+		{"binworld", "libfoo", "Provides: foo-api = 2", ""},
+		{"binworld", "hello", "BuildRequires: foo-api\nRequires: foo-api >= 2", ""},
+		{"binworld", "lost", "BuildRequires: nonexistent-devel", ""},
+		{"binworld", "closed", "", "<sourceaccess><disable/></sourceaccess>"},
+		{"binworld:hidden", "secret", "", ""},
 	} {
 		w.must(t, "PUT", "/source/"+k.project+"/"+k.name+"/_meta", asAdmin,
-			fmt.Sprintf(`<package name="%s" project="%s"><title/><description/></package>`, k.name, k.project))
+			fmt.Sprintf(`<package name="%s" project="%s"><title/><description/>%s</package>`, k.name, k.project, k.meta))
 		w.must(t, "PUT", "/source/"+k.project+"/"+k.name+"/"+k.name+".spec", asAdmin, worldSpec(k.name, k.extra))
 	}
 	for range 10 {
