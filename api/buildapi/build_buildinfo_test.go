@@ -47,7 +47,7 @@ func TestBuildInfoRoutes(t *testing.T) {
 		{"builddepinfo, hidden", req("GET", "/build/binworld:hidden/standard/x86_64/_builddepinfo", asBob, ""), code(404, "unknown_project")},
 
 		{"buildconfig", req("GET", "/build/binworld/standard/_buildconfig", asBob, ""), apitest.Expect{Status: 200,
-			Header: map[string]string{"Content-Type": "text/plain; charset=utf-8"},
+			Header:   map[string]string{"Content-Type": "text/plain; charset=utf-8"},
 			Contains: []string{"%define _project binworld", "### from binworld", "Preinstall: hello", "%define pocket_test 1"}}},
 		{"buildconfig, unknown repository", req("GET", "/build/binworld/nope/_buildconfig", asBob, ""), code(404, "unknown_repository")},
 		{"buildconfig, unknown project", req("GET", "/build/nope/standard/_buildconfig", asBob, ""), code(404, "unknown_project")},
