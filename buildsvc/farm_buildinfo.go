@@ -42,8 +42,9 @@ type BuildInfo struct {
 // BuildInfo answers GET (spec nil: the package's committed recipe) and POST (spec: the body, a
 // spec file osc sends for a local build) /build/<project>/<repository>/<arch>/<package>/
 // _buildinfo. With a spec, pkg may be RepositoryPackage (osc's local build of a package the
-// server does not have); a posted spec that does not parse is 400 with the parser's error.
-func (s *Service) BuildInfo(who buildstore.Person, w buildstore.Where, pkg string, spec []byte) (BuildInfo, error) {
+// server does not have); a posted spec that does not parse is 400 with the parser's error. add
+// names extra build dependencies (osc build -x, the backend's add=).
+func (s *Service) BuildInfo(who buildstore.Person, w buildstore.Where, pkg string, spec []byte, add []string) (BuildInfo, error) {
 	bi := BuildInfo{Where: w, Package: pkg}
 	err := s.db.View(func(tx *bbolt.Tx) error {
 		if spec == nil || pkg != RepositoryPackage {
@@ -103,7 +104,11 @@ func (s *Service) BuildInfo(who buildstore.Person, w buildstore.Where, pkg strin
 			bi.Error = "excluded"
 			return nil
 		}
-		res := env.pool.Expand(bi.SubPacks, parsed.BuildRequires)
+		deps := slices.Clone(parsed.BuildRequires)
+		for _, a := range add {
+			deps = append(deps, specfile.Dep{Name: a})
+		}
+		res := env.pool.Expand(bi.SubPacks, deps)
 		if !res.OK {
 			bi.Error = "unresolvable: " + res.Details()
 			return nil

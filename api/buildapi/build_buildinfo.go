@@ -59,13 +59,17 @@ func flag01(b bool) string {
 }
 
 // buildInfo answers GET and POST /build/<p>/<r>/<a>/<package>/_buildinfo; a POST's body is the
-// spec to use instead of the committed one.
+// spec to use instead of the committed one; repeatable ?add= names extra build dependencies.
 func (a *api) buildInfo(c *fiber.Ctx) error {
 	var spec []byte
 	if c.Method() == fiber.MethodPost {
 		spec = append([]byte{}, c.Body()...)
 	}
-	bi, err := a.Svc.BuildInfo(personOf(c), whereParam(c), pathParam(c, "package"), spec)
+	var add []string
+	for _, v := range c.Context().QueryArgs().PeekMulti("add") {
+		add = append(add, string(v))
+	}
+	bi, err := a.Svc.BuildInfo(personOf(c), whereParam(c), pathParam(c, "package"), spec, add)
 	if err != nil {
 		return err
 	}

@@ -27,6 +27,8 @@ func TestBuildInfoRoutes(t *testing.T) {
 			`package="_repository"`, "<subpack>local</subpack>", `<bdep name="hello" preinstall="1" runscripts="1" notmeta="1"`, `<bdep name="libfoo" version="1.0"`}}},
 		{"posted spec that needs what nobody has", req("POST", where+"/hello/_buildinfo", asBob, worldSpec("hello", "BuildRequires: ghost-lib")), apitest.Expect{Status: 200, Contains: []string{
 			"<error>unresolvable: nothing provides ghost-lib</error>"}}},
+		{"an added dependency is a build dependency (not notmeta)", req("GET", where+"/libfoo/_buildinfo?add=hello", asBob, ""), apitest.Expect{Status: 200, Contains: []string{`<bdep name="hello" preinstall="1" runscripts="1" version="1.0"`}}},
+		{"an added dependency nobody has", req("GET", where+"/libfoo/_buildinfo?add=ghost", asBob, ""), apitest.Expect{Status: 200, Contains: []string{"<error>unresolvable: nothing provides ghost</error>"}}},
 		{"posted spec that does not parse", req("POST", where+"/hello/_buildinfo", asBob, "Name: x\n%if 1\n"), code(400, "400")},
 		{"posted garbage", req("POST", where+"/_repository/_buildinfo", asBob, "\x00\x01"), code(400, "400")},
 		{"GET _repository has no recipe", req("GET", where+"/_repository/_buildinfo", asBob, ""), code(404, "unknown_package")},
