@@ -54,3 +54,14 @@ func TestReadHeader(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadHeader: whatever an uploader sends, ReadHeader answers an RPM or an error, and never
+// panics or loops.
+func FuzzReadHeader(f *testing.F) {
+	f.Add(writeRPM(f, demoBinary()).bytes)
+	f.Add(writeRPM(f, demoSource()).bytes)
+	f.Add([]byte("\xed\xab\xee\xdb"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, _ = ReadHeader(b)
+	})
+}
