@@ -34,9 +34,12 @@ type BuildInfo struct {
 	SrcMD5, Rev, File, VersRel string
 	Bcnt                       int
 	Release                    string
-	BDeps                      []BuildDep
-	Paths                      []buildstore.Path
-	SubPacks                   []string
+	// Deps are the package's own build dependencies as the spec names them (and add):
+	// buildinfo's <dep> elements.
+	Deps     []string
+	BDeps    []BuildDep
+	Paths    []buildstore.Path
+	SubPacks []string
 }
 
 // BuildInfo answers GET (spec nil: the package's committed recipe) and POST (spec: the body, a
@@ -73,11 +76,11 @@ func (s *Service) BuildInfo(who buildstore.Person, w buildstore.Where, pkg strin
 			}
 			spec = src.spec
 		} else {
-			bi.File = "_specfile"
+			bi.File = "upload.spec" // as the backend names a posted recipe
 		}
 		parsed, err := specfile.Parse(spec, specfile.Options{Arch: w.Arch, Macros: env.macros})
 		if err != nil {
-			if bi.File == "_specfile" {
+			if bi.File == "upload.spec" {
 				return BadRequest("400", "%s", err.Error())
 			}
 			bi.Error = bi.File + ": " + err.Error()
@@ -108,6 +111,9 @@ func (s *Service) BuildInfo(who buildstore.Person, w buildstore.Where, pkg strin
 		for _, a := range add {
 			deps = append(deps, specfile.Dep{Name: a})
 		}
+		for _, d := range deps {
+			bi.Deps = append(bi.Deps, d.String())
+		}
 		res := env.pool.Expand(bi.SubPacks, deps)
 		if !res.OK {
 			bi.Error = "unresolvable: " + res.Details()
@@ -118,7 +124,30 @@ func (s *Service) BuildInfo(who buildstore.Person, w buildstore.Where, pkg strin
 		for _, b := range res.Deps {
 			meta[b] = true
 		}
+		// The backend's order: the preinstalls (in the configuration's order), the package's
+		// dependencies, then the rest of what the build installs.
+		byName := map[string]*resolve.Binary{}
 		for _, b := range res.Install {
+			byName[b.Name] = b
+		}
+		var order []*resolve.Binary
+		seen := map[*resolve.Binary]bool{}
+		add := func(b *resolve.Binary) {
+			if b != nil && !seen[b] {
+				seen[b] = true
+				order = append(order, b)
+			}
+		}
+		for _, n := range cfg.Preinstall {
+			add(byName[n])
+		}
+		for _, b := range res.Deps {
+			add(byName[b.Name])
+		}
+		for _, b := range res.Install {
+			add(b)
+		}
+		for _, b := range order {
 			bi.BDeps = append(bi.BDeps, BuildDep{Binary: *b, Preinstall: slices.Contains(cfg.Preinstall, b.Name),
 				Runscripts: slices.Contains(cfg.Runscripts, b.Name), NotMeta: !meta[b]})
 		}

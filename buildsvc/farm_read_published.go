@@ -177,3 +177,23 @@ func (s *Service) PublishedYMP(who buildstore.Person, project, repo, p, external
 	})
 	return doc, err
 }
+
+// PublishedFileInfo answers ?view=fileinfo on a published file: what an RPM's header says of
+// it (only the file name and size for a file that is no RPM).
+func (s *Service) PublishedFileInfo(who buildstore.Person, project, repo, p string) (FileInfo, error) {
+	var fi FileInfo
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		data, err := publishedFile(tx, who, project, repo, p)
+		if err != nil {
+			return err
+		}
+		fi.Binary = buildstore.Binary{Filename: path.Base(p), Size: int64(len(data))}
+		if r, err := rpmout.ReadHeader(data); err == nil {
+			b := &fi.Binary
+			b.Name, b.Epoch, b.Version, b.Release, b.Arch = r.Name, r.Epoch, r.Version, r.Release, r.Arch
+			b.Summary, b.Description, b.Provides, b.Requires = r.Summary, r.Description, r.Provides, r.Requires
+		}
+		return nil
+	})
+	return fi, err
+}

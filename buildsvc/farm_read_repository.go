@@ -4,6 +4,7 @@ import (
 	"crypto/md5"
 	"crypto/sha256"
 	"encoding/hex"
+	"regexp"
 	"strings"
 
 	"github.com/pocketforge/pocketforge/buildfarm/resolve"
@@ -97,26 +98,95 @@ func repositoryAdmin(who buildstore.Person) error {
 	return Forbidden("admin_required", "Only an administrator may change or query the build repository directly")
 }
 
-// MatchRepository answers POST …/_repository?match=: the binaries w offers whose name contains
-// match ("" : all). Admin only.
-func (s *Service) MatchRepository(who buildstore.Person, w buildstore.Where, match string) ([]buildstore.Binary, error) {
-	var out []buildstore.Binary
-	err := s.db.View(func(tx *bbolt.Tx) error {
+// MatchRepository answers POST …/_repository?match=: the names of the binaries builds in w may
+// install — along the whole path chain, one per name as the resolver sees them — that match,
+// by name. Admin only. match is the backend's XPath predicate over a binary's data, of which
+// the forms people write are understood: name='x' (also @name, version, release, arch,
+// provides, requires), starts-with(name,'x') and contains(name,'x') (the same fields), each
+// optionally in [ ]; anything else is 400.
+func (s *Service) MatchRepository(who buildstore.Person, w buildstore.Where, match string) ([]string, error) {
+	pred, err := parseMatch(match)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	err = s.db.View(func(tx *bbolt.Tx) error {
 		if _, err := readableWhere(tx, who, w); err != nil {
 			return err
 		}
 		if err := repositoryAdmin(who); err != nil {
 			return err
 		}
-		list, err := repositoryBinaries(tx, w)
-		for _, b := range list {
-			if strings.Contains(b.Name, match) {
-				out = append(out, b)
+		env, err := loadWhereEnv(tx, w)
+		if err != nil {
+			return err
+		}
+		for _, b := range env.pool.Binaries() {
+			if pred(b) {
+				out = append(out, b.Name)
 			}
 		}
-		return err
+		return nil
 	})
 	return out, err
+}
+
+var (
+	matchEq   = regexp.MustCompile(`^@?(name|version|release|arch|provides|requires)\s*=\s*'([^']*)'$`)
+	matchFunc = regexp.MustCompile(`^(starts-with|contains)\(\s*@?(name|version|release|arch|provides|requires)\s*,\s*'([^']*)'\s*\)$`)
+)
+
+// parseMatch turns a match predicate into a test of a binary.
+func parseMatch(match string) (func(resolve.Binary) bool, error) {
+	m := strings.TrimSpace(match)
+	if strings.HasPrefix(m, "[") && strings.HasSuffix(m, "]") {
+		m = strings.TrimSpace(m[1 : len(m)-1])
+	}
+	var field, op, value string
+	if g := matchEq.FindStringSubmatch(m); g != nil {
+		field, op, value = g[1], "=", g[2]
+	} else if g := matchFunc.FindStringSubmatch(m); g != nil {
+		field, op, value = g[2], g[1], g[3]
+	} else {
+		return nil, BadRequest("400", "unsupported match '%s': use name='x', starts-with(name,'x') or contains(name,'x')", match)
+	}
+	test := func(v string) bool {
+		switch op {
+		case "starts-with":
+			return strings.HasPrefix(v, value)
+		case "contains":
+			return strings.Contains(v, value)
+		}
+		return v == value
+	}
+	return func(b resolve.Binary) bool {
+		var values []string
+		switch field {
+		case "name":
+			values = []string{b.Name}
+		case "version":
+			values = []string{b.Version}
+		case "release":
+			values = []string{b.Release}
+		case "arch":
+			values = []string{b.Arch}
+		case "provides":
+			values = []string{b.Name}
+			for _, d := range b.Provides {
+				values = append(values, d.Name)
+			}
+		case "requires":
+			for _, d := range b.Requires {
+				values = append(values, d.Name)
+			}
+		}
+		for _, v := range values {
+			if test(v) {
+				return true
+			}
+		}
+		return false
+	}, nil
 }
 
 // PutRepositoryBinary answers PUT …/_repository/<file>: Admin uploads an RPM that builds in w
@@ -134,6 +204,9 @@ func (s *Service) PutRepositoryBinary(who buildstore.Person, w buildstore.Where,
 		}
 		if err := validBinaryName(name); err != nil {
 			return err
+		}
+		if !strings.HasSuffix(name, ".rpm") {
+			return BadRequest("400", "file name must end in .rpm")
 		}
 		r, err := rpmout.ReadHeader(data)
 		if err != nil {

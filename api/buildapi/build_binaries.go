@@ -57,6 +57,9 @@ func (a *api) binaryList(c *fiber.Ctx) error {
 	if strings.HasPrefix(pkg, "_") {
 		return c.Next()
 	}
+	if err := listView(c, ""); err != nil {
+		return err
+	}
 	list, err := a.Svc.BinaryList(personOf(c), whereParam(c), pkg)
 	if err != nil {
 		return err
@@ -66,6 +69,15 @@ func (a *api) binaryList(c *fiber.Ctx) error {
 		doc.Binaries = append(doc.Binaries, binaryEntry(b.Filename, b))
 	}
 	return sendXML(c, doc)
+}
+
+// listView refuses a binarylist view this appliance does not serve (cpio, binaryversions,
+// cache, solv, …) with the backend's 400; also is the one other view the list takes as plain.
+func listView(c *fiber.Ctx, also string) error {
+	if v := c.Query("view"); v != "" && v != also {
+		return buildsvc.BadRequest("400", "unsupported view '%s'", v)
+	}
+	return nil
 }
 
 // binaryFile answers GET /build/<p>/<r>/<a>/<package>/<binary>: the file, or with

@@ -15,6 +15,7 @@ func TestBinaryRoutes(t *testing.T) {
 		{"binarylist", req("GET", where+"/hello", asBob, ""), apitest.Expect{Status: 200, Contains: []string{
 			"<binarylist>", `<binary filename="hello-1.0-1.1.x86_64.rpm" size="`, `<binary filename="hello-1.0-1.1.src.rpm"`}}},
 		{"binarylist of an unresolvable package is empty", req("GET", where+"/lost", asBob, ""), apitest.Expect{Status: 200, Exact: "<binarylist></binarylist>\n"}},
+		{"binarylist view=binaryversions is not served", req("GET", where+"/hello?view=binaryversions", asBob, ""), code(400, "400", "unsupported view")},
 		{"a binary", req("GET", where+"/hello/hello-1.0-1.1.x86_64.rpm", asBob, ""), apitest.Expect{Status: 200, Header: rpmType, Contains: []string{"\xed\xab\xee\xdb"}}},
 		{"the source rpm", req("GET", where+"/hello/hello-1.0-1.1.src.rpm", asBob, ""), apitest.Expect{Status: 200, Header: rpmType}},
 		{"fileinfo", req("GET", where+"/hello/hello-1.0-1.1.x86_64.rpm?view=fileinfo", asBob, ""), apitest.Expect{Status: 200, Contains: []string{

@@ -29,6 +29,7 @@ type buildInfoXML struct {
 	Release    string    `xml:"release,omitempty"`
 	Debuginfo  string    `xml:"debuginfo,omitempty"`
 	SubPacks   []string  `xml:"subpack"`
+	Deps       []string  `xml:"dep"`
 	BDeps      []bdepXML `xml:"bdep"`
 	Paths      []pathXML `xml:"path"`
 }
@@ -75,7 +76,7 @@ func (a *api) buildInfo(c *fiber.Ctx) error {
 	}
 	doc := buildInfoXML{Project: bi.Where.Project, Repository: bi.Where.Repository, Package: bi.Package, Arch: bi.Where.Arch,
 		Error: bi.Error, SrcMD5: bi.SrcMD5, VerifyMD5: bi.SrcMD5, Rev: bi.Rev, SpecFile: bi.File, File: bi.File,
-		VersRel: bi.VersRel, Bcnt: bi.Bcnt, Release: bi.Release, SubPacks: bi.SubPacks}
+		VersRel: bi.VersRel, Bcnt: bi.Bcnt, Release: bi.Release, SubPacks: bi.SubPacks, Deps: bi.Deps}
 	if bi.Release != "" {
 		doc.Debuginfo = "0"
 	}

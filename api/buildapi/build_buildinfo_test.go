@@ -17,14 +17,14 @@ func TestBuildInfoRoutes(t *testing.T) {
 		{"buildinfo", req("GET", where+"/hello/_buildinfo", asBob, ""), apitest.Expect{Status: 200, Contains: []string{
 			`<buildinfo project="binworld" repository="standard" package="hello">`, "<arch>x86_64</arch>", "<srcmd5>", "<verifymd5>",
 			"<rev>1</rev>", "<file>hello.spec</file>", "<versrel>1.0-1.2</versrel>", "<bcnt>2</bcnt>", "<release>1.2</release>",
-			"<subpack>hello</subpack>",
+			"<subpack>hello</subpack>", "<dep>foo-api</dep>",
 			`<bdep name="libfoo" version="1.0" release="1.1" arch="x86_64" project="binworld" repository="standard">`,
 			`<bdep name="hello" preinstall="1" runscripts="1" notmeta="1" version="1.0"`,
 			`<path project="binworld" repository="standard">`}, Excludes: []string{"<error>"}}},
 		{"buildinfo of an unresolvable package", req("GET", where+"/lost/_buildinfo", asBob, ""), apitest.Expect{Status: 200, Contains: []string{
 			"<error>unresolvable: nothing provides nonexistent-devel</error>"}}},
 		{"posted spec for _repository", req("POST", where+"/_repository/_buildinfo", asBob, worldSpec("local", "BuildRequires: foo-api")), apitest.Expect{Status: 200, Contains: []string{
-			`package="_repository"`, "<subpack>local</subpack>", `<bdep name="hello" preinstall="1" runscripts="1" notmeta="1"`, `<bdep name="libfoo" version="1.0"`}}},
+			`package="_repository"`, "<file>upload.spec</file>", "<subpack>local</subpack>", `<bdep name="hello" preinstall="1" runscripts="1" notmeta="1"`, `<bdep name="libfoo" version="1.0"`}}},
 		{"posted spec that needs what nobody has", req("POST", where+"/hello/_buildinfo", asBob, worldSpec("hello", "BuildRequires: ghost-lib")), apitest.Expect{Status: 200, Contains: []string{
 			"<error>unresolvable: nothing provides ghost-lib</error>"}}},
 		{"an added dependency is a build dependency (not notmeta)", req("GET", where+"/libfoo/_buildinfo?add=hello", asBob, ""), apitest.Expect{Status: 200, Contains: []string{`<bdep name="hello" preinstall="1" runscripts="1" version="1.0"`}}},
@@ -51,6 +51,7 @@ func TestBuildInfoRoutes(t *testing.T) {
 		{"buildconfig", req("GET", "/build/binworld/standard/_buildconfig", asBob, ""), apitest.Expect{Status: 200,
 			Header:   map[string]string{"Content-Type": "text/plain; charset=utf-8"},
 			Contains: []string{"%define _project binworld", "### from binworld", "Preinstall: hello", "%define pocket_test 1"}}},
+		{"buildconfig under _repository", req("GET", where+"/_repository/_buildconfig", asBob, ""), apitest.Expect{Status: 200, Contains: []string{"### from binworld"}}},
 		{"buildconfig, unknown repository", req("GET", "/build/binworld/nope/_buildconfig", asBob, ""), code(404, "unknown_repository")},
 		{"buildconfig, unknown project", req("GET", "/build/nope/standard/_buildconfig", asBob, ""), code(404, "unknown_project")},
 		{"buildconfig, hidden", req("GET", "/build/binworld:hidden/standard/_buildconfig", asBob, ""), code(404, "unknown_project")},

@@ -12,6 +12,9 @@ import (
 
 // repositoryList answers GET …/_repository: a binarylist naming each binary "<name>.rpm".
 func (a *api) repositoryList(c *fiber.Ctx) error {
+	if err := listView(c, "names"); err != nil {
+		return err
+	}
 	list, err := a.Svc.RepositoryList(personOf(c), whereParam(c))
 	if err != nil {
 		return err
@@ -26,8 +29,11 @@ func (a *api) repositoryList(c *fiber.Ctx) error {
 // repositoryFile answers GET …/_repository/<binary> (also ?view=fileinfo|fileinfo_ext).
 func (a *api) repositoryFile(c *fiber.Ctx) error {
 	name := pathParam(c, "binary")
-	if name == "_buildinfo" {
+	switch name {
+	case "_buildinfo":
 		return c.Next() // the posted-spec buildinfo's GET twin, routed after this
+	case "_buildconfig": // the backend serves the configuration here too
+		return a.getBuildConfig(c)
 	}
 	if done, err := a.fileInfoView(c, buildsvc.RepositoryPackage, name); done {
 		return err
@@ -48,32 +54,18 @@ func (a *api) repositoryPut(c *fiber.Ctx) error {
 	return sendOK(c)
 }
 
-// repoCollectionXML is the answer of POST …/_repository?match=: the matching binaries.
-type repoCollectionXML struct {
-	XMLName  xml.Name         `xml:"collection"`
-	Packages []repoPackageXML `xml:"package"`
-}
-
-type repoPackageXML struct {
-	Name     string `xml:"name,attr"`
-	Epoch    string `xml:"epoch,attr,omitempty"`
-	Version  string `xml:"version,attr"`
-	Release  string `xml:"release,attr"`
-	Arch     string `xml:"arch,attr"`
-	Filename string `xml:"filename,attr"`
-	Package  string `xml:"package,attr"`
+// valueCollectionXML is the answer of POST …/_repository?match=: the matching binaries' names
+// (BSXML collection of <value>).
+type valueCollectionXML struct {
+	XMLName xml.Name `xml:"collection"`
+	Values  []string `xml:"value"`
 }
 
 // repositoryMatch answers POST …/_repository?match= (Admin).
 func (a *api) repositoryMatch(c *fiber.Ctx) error {
-	list, err := a.Svc.MatchRepository(personOf(c), whereParam(c), c.Query("match"))
+	names, err := a.Svc.MatchRepository(personOf(c), whereParam(c), c.Query("match"))
 	if err != nil {
 		return err
 	}
-	doc := repoCollectionXML{}
-	for _, b := range list {
-		doc.Packages = append(doc.Packages, repoPackageXML{Name: b.Name, Epoch: b.Epoch, Version: b.Version, Release: b.Release,
-			Arch: b.Arch, Filename: buildsvc.RepositoryName(b), Package: b.Package})
-	}
-	return sendXML(c, doc)
+	return sendXML(c, valueCollectionXML{Values: names})
 }

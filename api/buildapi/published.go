@@ -9,7 +9,8 @@ import (
 
 // The published tree, /published/<project>/<repository>/…: what a package manager reads
 // (buildsvc farm_read_published.go). Directories answer <directory><entry name=…/>, files their
-// bytes, a binary with ?view=ymp its one-click-install document.
+// bytes, a binary with ?view=ymp its one-click-install document and with ?view=fileinfo what its
+// header says.
 
 // bindPublished registers the published tree's routes.
 func (a *api) bindPublished(r fiber.Router) {
@@ -55,9 +56,19 @@ func (a *api) publishedFile(c *fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		return sendXML(c, doc)
+		if err := sendXML(c, doc); err != nil {
+			return err
+		}
+		c.Set(fiber.HeaderContentType, "text/x-suse-ymp") // as the backend answers it
+		return nil
+	case "fileinfo":
+		fi, err := a.Svc.PublishedFileInfo(personOf(c), project, repo, p)
+		if err != nil {
+			return err
+		}
+		return sendXML(c, fileInfoDoc(pathParam(c, "file"), fi))
 	default:
-		return buildsvc.BadRequest("400", "unknown view '%s' (ymp)", view)
+		return buildsvc.BadRequest("400", "unknown view '%s' (ymp or fileinfo)", view)
 	}
 	data, err := a.Svc.PublishedFile(personOf(c), project, repo, p)
 	if err != nil {

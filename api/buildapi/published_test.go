@@ -29,6 +29,10 @@ func TestPublishedRoutes(t *testing.T) {
 		{"ymp", req("GET", tree+"/x86_64/hello-1.0-1.1.x86_64.rpm?view=ymp", asBob, ""), apitest.Expect{Status: 200, Contains: []string{
 			`<metapackage xmlns:os="http://opensuse.org/Standards/One_Click_Install"`, "<name>binworld</name>", "<summary>Bin world</summary>",
 			"<url>http://example.com/published/binworld/standard/</url>", "<name>hello</name>", "<summary>The hello tool</summary>"}}},
+		{"ymp's type", req("GET", tree+"/x86_64/hello-1.0-1.1.x86_64.rpm?view=ymp", asBob, ""), apitest.Expect{Status: 200, Header: map[string]string{"Content-Type": "text/x-suse-ymp"}}},
+		{"fileinfo", req("GET", tree+"/x86_64/hello-1.0-1.1.x86_64.rpm?view=fileinfo", asBob, ""), apitest.Expect{Status: 200, Contains: []string{
+			`<fileinfo filename="hello-1.0-1.1.x86_64.rpm">`, "<name>hello</name>", "<requires>foo-api &gt;= 2</requires>"}}},
+		{"fileinfo of metadata", req("GET", tree+"/repodata/repomd.xml?view=fileinfo", asBob, ""), apitest.Expect{Status: 200, Contains: []string{`<fileinfo filename="repomd.xml">`}}},
 		{"unknown view", req("GET", tree+"/x86_64/hello-1.0-1.1.x86_64.rpm?view=cpio", asBob, ""), code(400, "400")},
 		{"unknown file", req("GET", tree+"/x86_64/nope.rpm", asBob, ""), code(404, "404")},
 		{"unknown file's ymp", req("GET", tree+"/x86_64/nope.rpm?view=ymp", asBob, ""), code(404, "404")},
