@@ -102,10 +102,18 @@ type RequireExt struct {
 	ProvidedBy []resolve.Binary
 }
 
-// FileInfo is a binary's fileinfo: its header, and for fileinfo_ext each requirement's
-// resolution.
+// ProvideExt is one capability a binary provides with the binaries of the where's path chain
+// that require it (fileinfo_ext's <provides_ext>).
+type ProvideExt struct {
+	Dep        specfile.Dep
+	RequiredBy []resolve.Binary
+}
+
+// FileInfo is a binary's fileinfo: its header, and for fileinfo_ext who requires what it
+// provides and what satisfies what it requires.
 type FileInfo struct {
 	Binary      buildstore.Binary
+	ProvidesExt []ProvideExt // with ext only
 	RequiresExt []RequireExt // with ext only
 }
 
@@ -130,6 +138,9 @@ func (s *Service) FileInfo(who buildstore.Person, w buildstore.Where, pkg, name 
 		env, err := loadWhereEnv(tx, w)
 		if err != nil {
 			return err
+		}
+		for _, d := range fi.Binary.Provides {
+			fi.ProvidesExt = append(fi.ProvidesExt, ProvideExt{Dep: d, RequiredBy: env.pool.WhatRequires(d)})
 		}
 		for _, d := range fi.Binary.Requires {
 			fi.RequiresExt = append(fi.RequiresExt, RequireExt{Dep: d, ProvidedBy: env.pool.WhatProvides(d)})

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildfarm/resolve"
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
@@ -140,7 +141,13 @@ type fileInfoXML struct {
 	MTime       int64            `xml:"mtime"`
 	Provides    []string         `xml:"provides"`
 	Requires    []string         `xml:"requires"`
+	ProvidesExt []providesExtXML `xml:"provides_ext"`
 	RequiresExt []requiresExtXML `xml:"requires_ext"`
+}
+
+type providesExtXML struct {
+	Dep        string          `xml:"dep,attr"`
+	RequiredBy []providedByXML `xml:"requiredby"`
 }
 
 type requiresExtXML struct {
@@ -171,13 +178,25 @@ func fileInfoDoc(name string, fi buildsvc.FileInfo) fileInfoXML {
 	for _, d := range b.Requires {
 		doc.Requires = append(doc.Requires, d.String())
 	}
+	for _, r := range fi.ProvidesExt {
+		x := providesExtXML{Dep: r.Dep.String()}
+		for _, p := range r.RequiredBy {
+			x.RequiredBy = append(x.RequiredBy, binaryRef(p))
+		}
+		doc.ProvidesExt = append(doc.ProvidesExt, x)
+	}
 	for _, r := range fi.RequiresExt {
 		x := requiresExtXML{Dep: r.Dep.String()}
 		for _, p := range r.ProvidedBy {
-			x.ProvidedBy = append(x.ProvidedBy, providedByXML{Name: p.Name, Epoch: p.Epoch, Version: p.Version, Release: p.Release,
-				Arch: p.Arch, Project: p.Project, Repository: p.Repository})
+			x.ProvidedBy = append(x.ProvidedBy, binaryRef(p))
 		}
 		doc.RequiresExt = append(doc.RequiresExt, x)
 	}
 	return doc
+}
+
+// binaryRef is a binary of the path chain as <providedby> and <requiredby> name it.
+func binaryRef(p resolve.Binary) providedByXML {
+	return providedByXML{Name: p.Name, Epoch: p.Epoch, Version: p.Version, Release: p.Release,
+		Arch: p.Arch, Project: p.Project, Repository: p.Repository}
 }

@@ -25,6 +25,9 @@ func TestBinaryRoutes(t *testing.T) {
 		{"fileinfo_ext", req("GET", where+"/hello/hello-1.0-1.1.x86_64.rpm?view=fileinfo_ext", asBob, ""), apitest.Expect{Status: 200, Contains: []string{
 			`<requires_ext dep="foo-api &gt;= 2">`,
 			`<providedby name="libfoo" version="1.0" release="1.1" arch="x86_64" project="binworld" repository="standard">`}}},
+		{"fileinfo_ext of a library", req("GET", where+"/libfoo/libfoo-1.0-1.1.x86_64.rpm?view=fileinfo_ext", asBob, ""), apitest.Expect{Status: 200, Contains: []string{
+			`<provides_ext dep="foo-api = 2">`,
+			`<requiredby name="hello" version="1.0" release="1.1" arch="x86_64" project="binworld" repository="standard">`}}},
 		{"unknown view", req("GET", where+"/hello/hello-1.0-1.1.x86_64.rpm?view=cpio", asBob, ""), code(400, "400")},
 		{"unknown binary", req("GET", where+"/hello/nope.rpm", asBob, ""), code(404, "404", "nope.rpm: No such file or directory")},
 		{"unknown binary's fileinfo", req("GET", where+"/hello/nope.rpm?view=fileinfo", asBob, ""), code(404, "404")},

@@ -22,3 +22,18 @@ func (p *Pool) Binaries() []Binary {
 	}
 	return out
 }
+
+// WhatRequires returns the binaries of the pool with a requirement that d, provided, satisfies:
+// what fileinfo_ext shows as <requiredby> of each capability a binary provides.
+func (p *Pool) WhatRequires(d specfile.Dep) []Binary {
+	var out []Binary
+	for _, i := range p.byRank {
+		for _, r := range p.bins[i].Requires {
+			if r.Name == d.Name && (r.Op == "" || rangesMeet(d.Op, d.Version, r.Op, r.Version)) {
+				out = append(out, p.bins[i].Binary)
+				break
+			}
+		}
+	}
+	return out
+}
