@@ -78,7 +78,7 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	if d.Build == nil {
 		d.Build = buildsvc.New(d.Store, d.Clock, d.Log, BuildOptions(cfg))
 	}
-	buildapi.Bind(app, buildapi.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, Build: d.Build, TrustedProxies: cfg.TrustedProxies})
+	buildapi.Bind(app, buildapi.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, Build: d.Build, ExternalURL: externalURL, TrustedProxies: cfg.TrustedProxies})
 	if d.Explorer == nil {
 		d.Explorer = explorersvc.NewMemory(d.Store, d.Clock.Now, d.Log)
 	}

@@ -280,42 +280,12 @@ func (pl *planner) whereBinaries(w buildstore.Where) []resolve.Binary {
 	if bins, ok := pl.binaries[w]; ok {
 		return bins
 	}
-	list, _ := buildstore.Binaries(pl.tx, w, "")
-	var out []resolve.Binary
-	for _, b := range list {
-		if !b.IsRPM() {
-			continue
-		}
-		out = append(out, resolve.Binary{Name: b.Name, Epoch: b.Epoch, Version: b.Version, Release: b.Release, Arch: b.Arch,
-			Provides: b.Provides, Requires: b.Requires, Package: b.Package, Project: w.Project, Repository: w.Repository, Filename: b.Filename})
-	}
+	out := resolveBinaries(pl.tx, w)
 	pl.binaries[w] = out
 	return out
 }
 
 // config merges the build configurations of the projects along chain (each project once).
 func (pl *planner) config(chain []buildstore.Path) (resolve.Config, error) {
-	var list []resolve.Config
-	seen := map[string]bool{}
-	for _, c := range chain {
-		if seen[c.Project] {
-			continue
-		}
-		seen[c.Project] = true
-		key := c.Project + "/" + c.Repository
-		cfg, ok := pl.configs[key]
-		if !ok {
-			p, err := buildstore.GetProject(pl.tx, c.Project)
-			if err != nil {
-				return resolve.Config{}, err
-			}
-			if cfg, err = resolve.ParseConfig(p.Config); err != nil {
-				return resolve.Config{}, err
-			}
-			cfg.Project, cfg.Repository = c.Project, c.Repository
-			pl.configs[key] = cfg
-		}
-		list = append(list, cfg)
-	}
-	return resolve.Merge(list), nil
+	return chainConfig(pl.tx, chain, pl.configs)
 }

@@ -24,6 +24,9 @@ type Deps struct {
 	// Build is the build service's domain; nil: Bind makes one from Store, Clock, Log and
 	// FileLimit.
 	Build *buildsvc.Service
+	// ExternalURL returns the base of absolute URLs (--external-url; "" or nil: the request's
+	// own base), e.g. the repository URLs of a published binary's ymp.
+	ExternalURL func() string
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the client
 	// (--trusted-proxies): the sign-in throttle counts failures per client (kit.ClientIP).
 	TrustedProxies []netip.Prefix

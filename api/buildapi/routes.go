@@ -20,6 +20,11 @@ func Bind(app fiber.Router, d Deps) {
 	a.bindFiles(app)
 	a.bindSearch(app)
 	a.bindTrigger(app)
+	// The binary routes first: their literal names (_buildconfig, _repository, …) must win
+	// over the directory routes' parameters; names starting with _ they do not serve (_log,
+	// _status, …) they pass on to bindBuild's.
+	a.bindBuildBinaries(app)
+	a.bindPublished(app)
 	a.bindBuild(app)
 	// Last: a path no route above took still needs credentials before it hears 404 or 405, so
 	// that without them every build path answers the Basic challenge osc waits for, whether or
