@@ -14,7 +14,6 @@ import (
 // PackageFarmCommands are the package commands that need the build farm, with what each does.
 // Read only.
 var PackageFarmCommands = map[string]string{
-	"release":         "copies built binaries into the release targets",
 	"rebuild":         "rebuilds the package's binaries",
 	"wipe":            "deletes the package's built binaries",
 	"instantiate":     "creates a package inherited through a project link for a maintenance update",
@@ -27,7 +26,6 @@ var PackageFarmCommands = map[string]string{
 // ProjectFarmCommands are the project commands that need the build farm, with what each does.
 // Read only.
 var ProjectFarmCommands = map[string]string{
-	"release":                   "copies built binaries into the release targets",
 	"createmaintenanceincident": "creates a maintenance incident project for the maintenance workflow",
 	"createpatchinfo":           "creates a patchinfo for a maintenance update",
 	"addchannels":               "adds channel packages and their repositories",

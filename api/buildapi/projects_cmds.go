@@ -71,6 +71,8 @@ func (a *api) postProject(c *fiber.Ctx) error {
 		return a.createKey(c)
 	case "extendkey":
 		return a.extendKey(c)
+	case "release":
+		return a.releaseCmd(c, "")
 	default:
 		if _, farm := buildsvc.ProjectFarmCommands[cmd]; farm {
 			return a.farmProjectCmd(c, cmd)

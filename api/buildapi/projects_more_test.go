@@ -210,7 +210,7 @@ func TestProjectCopy(t *testing.T) {
 func TestProjectFarmCommands(t *testing.T) {
 	e := newEnv(t)
 	var list []scenario
-	for _, cmd := range []string{"release", "createmaintenanceincident", "createpatchinfo", "addchannels", "modifychannels"} {
+	for _, cmd := range []string{"createmaintenanceincident", "createpatchinfo", "addchannels", "modifychannels"} {
 		list = append(list,
 			scenario{cmd, req("POST", "/source/home:alice?cmd="+cmd, asAlice, ""), code(400, "illegal_request", "cmd="+cmd, "build farm")},
 			scenario{cmd + " by a non-maintainer", req("POST", "/source/home:alice?cmd="+cmd, asBob, ""), code(403, "cmd_execution_no_permission")},

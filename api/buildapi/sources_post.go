@@ -47,6 +47,8 @@ func (a *api) postPackage(c *fiber.Ctx) error {
 		return a.showLinkedPackages(c)
 	case "linkdiff":
 		return a.linkDiff(c)
+	case "release":
+		return a.releaseCmd(c, pathParam(c, "package"))
 	case "createSpecFileTemplate":
 		return a.createSpecFileTemplate(c)
 	case "":
