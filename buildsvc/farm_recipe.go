@@ -20,6 +20,9 @@ type sources struct {
 	specName    string
 	spec        []byte
 	broken      string
+	// patchinfo marks a patchinfo package (a _patchinfo file), which the farm does not build
+	// (OBS builds it into updateinfo.xml): the planner calls it excluded.
+	patchinfo bool
 }
 
 // loadSources reads the sources the farm builds for pkg of project.
@@ -34,6 +37,10 @@ func loadSources(tx *bbolt.Tx, project, pkg string) sources {
 	}
 	if len(v.Tree.Files) == 0 {
 		src.broken = "no source uploaded"
+		return src
+	}
+	if _, ok := v.Tree.File(PatchinfoFile); ok {
+		src.patchinfo = true
 		return src
 	}
 	name := recipeFile(pkg, v.Tree.Files)

@@ -20,17 +20,14 @@ var PackageFarmCommands = map[string]string{
 	"collectbuildenv": "collects the build environments of another package's builds",
 	"importchannel":   "imports a channel file into repositories of the build farm",
 	"enablechannel":   "enables a channel package and its repositories",
-	"updatepatchinfo": "updates a patchinfo of a maintenance update",
 }
 
 // ProjectFarmCommands are the project commands that need the build farm, with what each does.
 // Read only.
 var ProjectFarmCommands = map[string]string{
-	"createmaintenanceincident": "creates a maintenance incident project for the maintenance workflow",
-	"createpatchinfo":           "creates a patchinfo for a maintenance update",
-	"addchannels":               "adds channel packages and their repositories",
-	"modifychannels":            "changes the repositories of channel packages",
-	"move":                      "moves a project with its binaries while the schedulers are stopped",
+	"addchannels":    "adds channel packages and their repositories",
+	"modifychannels": "changes the repositories of channel packages",
+	"move":           "moves a project with its binaries while the schedulers are stopped",
 }
 
 // NeedsFarm is the refusal of command cmd, which does what, because it needs the build farm.
@@ -70,19 +67,12 @@ func (s *Service) RefuseProjectFarmCommand(who buildstore.Person, name, cmd stri
 	return NeedsFarm(cmd, ProjectFarmCommands[cmd])
 }
 
-// RootSourceCommand answers POST /source?cmd= (path is the request's, for the message):
-// branching by attribute (cmd=branch) and createmaintenanceincident both belong to the
-// maintenance workflow of the build farm, so they are refused saying so; other commands are
-// unsupported.
+// RootSourceCommand answers the POST /source?cmd= commands that are not served (path is the
+// request's, for the message): a missing cmd, or an unsupported one. branch (by attribute)
+// and createmaintenanceincident are served (maintenance_branch.go, maintenance_incident.go).
 func RootSourceCommand(cmd, path string) error {
-	switch cmd {
-	case "":
+	if cmd == "" {
 		return BadRequest("missing_parameter", "POST %s needs a cmd parameter", path)
-	case "branch":
-		return NeedsFarm(cmd, "without a project branches the packages marked by an attribute ("+BranchAttribute+") for a maintenance update")
-	case "createmaintenanceincident":
-		return NeedsFarm(cmd, ProjectFarmCommands[cmd])
-	default:
-		return BadRequest("illegal_request", "unsupported POST command %s to %s", cmd, path)
 	}
+	return BadRequest("illegal_request", "unsupported POST command %s to %s", cmd, path)
 }

@@ -2,7 +2,6 @@ package buildapi
 
 import (
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
 )
 
 // The commands that need the build farm, refused after the usual checks (buildsvc
@@ -16,9 +15,4 @@ func (a *api) farmPackageCmd(c *fiber.Ctx, cmd string) error {
 // farmProjectCmd refuses a project command of buildsvc.ProjectFarmCommands.
 func (a *api) farmProjectCmd(c *fiber.Ctx, cmd string) error {
 	return a.Svc.RefuseProjectFarmCommand(personOf(c), pathParam(c, "project"), cmd)
-}
-
-// postSource answers POST /source?cmd=: none is served yet (buildsvc.RootSourceCommand).
-func (a *api) postSource(c *fiber.Ctx) error {
-	return buildsvc.RootSourceCommand(c.Query("cmd"), c.Path())
 }

@@ -73,6 +73,10 @@ func (a *api) postProject(c *fiber.Ctx) error {
 		return a.extendKey(c)
 	case "release":
 		return a.releaseCmd(c, "")
+	case "createmaintenanceincident":
+		return a.createIncident(c, pathParam(c, "project"))
+	case "createpatchinfo":
+		return a.createPatchinfo(c)
 	default:
 		if _, farm := buildsvc.ProjectFarmCommands[cmd]; farm {
 			return a.farmProjectCmd(c, cmd)

@@ -210,7 +210,7 @@ func TestProjectCopy(t *testing.T) {
 func TestProjectFarmCommands(t *testing.T) {
 	e := newEnv(t)
 	var list []scenario
-	for _, cmd := range []string{"createmaintenanceincident", "createpatchinfo", "addchannels", "modifychannels"} {
+	for _, cmd := range []string{"addchannels", "modifychannels"} {
 		list = append(list,
 			scenario{cmd, req("POST", "/source/home:alice?cmd="+cmd, asAlice, ""), code(400, "illegal_request", "cmd="+cmd, "build farm")},
 			scenario{cmd + " by a non-maintainer", req("POST", "/source/home:alice?cmd="+cmd, asBob, ""), code(403, "cmd_execution_no_permission")},
@@ -220,8 +220,7 @@ func TestProjectFarmCommands(t *testing.T) {
 		scenario{"move is Admin's", req("POST", "/source/home:alice:moved?cmd=move&oproject=home:alice", asAlice, ""), code(403, "cmd_execution_no_permission")},
 		scenario{"move needs the farm", req("POST", "/source/home:alice:moved?cmd=move&oproject=home:alice", asAdmin, ""), code(400, "illegal_request", "build farm")},
 		scenario{"POST /source without cmd", req("POST", "/source", asAlice, ""), code(400, "missing_parameter")},
-		scenario{"POST /source?cmd=branch", req("POST", "/source?cmd=branch", asAlice, ""), code(400, "illegal_request", "build farm", "OBS:Maintained")},
-		scenario{"POST /source/?cmd=createmaintenanceincident", req("POST", "/source/?cmd=createmaintenanceincident", asAlice, ""), code(400, "illegal_request", "build farm")},
+		scenario{"POST /source/?cmd=createmaintenanceincident", req("POST", "/source/?cmd=createmaintenanceincident", asAlice, ""), code(404, "unknown_project", "maintenance project")},
 		scenario{"POST /source?cmd=frob", req("POST", "/source?cmd=frob", asAlice, ""), code(400, "illegal_request", "unsupported POST command frob")},
 		scenario{"POST /source without credentials", req("POST", "/source?cmd=branch", nil, ""), apitest.Expect{Status: 401}},
 		scenario{"unknown project command", req("POST", "/source/home:alice?cmd=freezelink", asAlice, ""), code(400, "illegal_request", "unsupported POST command freezelink")},

@@ -49,6 +49,8 @@ func (a *api) postPackage(c *fiber.Ctx) error {
 		return a.linkDiff(c)
 	case "release":
 		return a.releaseCmd(c, pathParam(c, "package"))
+	case "updatepatchinfo":
+		return a.updatePatchinfo(c)
 	case "createSpecFileTemplate":
 		return a.createSpecFileTemplate(c)
 	case "":

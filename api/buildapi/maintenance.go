@@ -1,0 +1,64 @@
+package buildapi
+
+import (
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
+)
+
+// The maintenance workflow's commands: createmaintenanceincident (POST /source/M and POST
+// /source), createpatchinfo (POST /source/P), updatepatchinfo (POST /source/P/K) and the branch
+// by attribute (POST /source?cmd=branch). The rules are buildsvc's (maintenance_*.go).
+
+// dataStatus is ok with data elements, as OBS answers the maintenance commands.
+func dataStatus(data ...tokenData) branchStatus {
+	return branchStatus{Code: "ok", Summary: "Ok", Data: data}
+}
+
+// createIncident runs createmaintenanceincident below project ("": the maintenance project).
+func (a *api) createIncident(c *fiber.Ctx, project string) error {
+	name, err := a.Svc.CreateMaintenanceIncident(personOf(c), project, boolParam(c, "noaccess"))
+	if err != nil {
+		return err
+	}
+	return sendXML(c, dataStatus(tokenData{Name: "targetproject", Value: name}))
+}
+
+// createPatchinfo runs cmd=createpatchinfo (name, comment, force).
+func (a *api) createPatchinfo(c *fiber.Ctx) error {
+	out, err := a.Svc.CreatePatchinfo(personOf(c), pathParam(c, "project"), strings.Clone(c.Query("name")),
+		strings.Clone(c.Query("comment")), boolParam(c, "force"))
+	if err != nil {
+		return err
+	}
+	return sendXML(c, dataStatus(tokenData{Name: "targetproject", Value: out.TargetProject}, tokenData{Name: "targetpackage", Value: out.TargetPackage}))
+}
+
+// updatePatchinfo runs cmd=updatepatchinfo (comment).
+func (a *api) updatePatchinfo(c *fiber.Ctx) error {
+	if err := a.Svc.UpdatePatchinfo(personOf(c), pathParam(c, "project"), pathParam(c, "package"), strings.Clone(c.Query("comment"))); err != nil {
+		return err
+	}
+	return sendOK(c)
+}
+
+// postSource answers POST /source?cmd=: branch by attribute and createmaintenanceincident;
+// others are refused (buildsvc.RootSourceCommand).
+func (a *api) postSource(c *fiber.Ctx) error {
+	switch cmd := c.Query("cmd"); cmd {
+	case "createmaintenanceincident":
+		return a.createIncident(c, "")
+	case "branch":
+		target, err := a.Svc.BranchByAttribute(personOf(c), buildsvc.AttributeBranchRequest{
+			Attribute: strings.Clone(c.Query("attribute")), UpdateAttribute: strings.Clone(c.Query("update_project_attribute")),
+			Package: strings.Clone(c.Query("package")), TargetProject: strings.Clone(c.Query("target_project")),
+			NoAccess: boolParam(c, "noaccess"), Request: strings.Clone(c.Query("request"))})
+		if err != nil {
+			return err
+		}
+		return sendXML(c, dataStatus(tokenData{Name: "targetproject", Value: target}))
+	default:
+		return buildsvc.RootSourceCommand(cmd, c.Path())
+	}
+}
