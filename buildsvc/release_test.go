@@ -105,15 +105,6 @@ func TestReleaseCopiesSourcesAndBinaries(t *testing.T) {
 func TestReleaseRefusals(t *testing.T) {
 	f := releaseWorld(t)
 	alice, bob := buildstore.Person{Login: "alice"}, buildstore.Person{Login: "bob"}
-	code := func(err error) string {
-		if e, ok := err.(*fault.Error); ok {
-			return e.Code
-		}
-		if err == nil {
-			return "ok"
-		}
-		return err.Error()
-	}
 	for _, c := range []struct {
 		name string
 		who  buildstore.Person
@@ -142,5 +133,58 @@ func TestReleaseRefusals(t *testing.T) {
 	})
 	if err := f.svc.Release(alice, ReleaseRequest{Project: "dev"}); code(err) != "no_matching_release_target" || !strings.Contains(err.Error(), "manual") {
 		t.Errorf("no manual trigger: %v", err)
+	}
+}
+
+// TestCopyWithBinaries: a project copy withbinaries carries the binaries and build state, so
+// the copy's first pass finds the package built and schedules nothing.
+func TestCopyWithBinaries(t *testing.T) {
+	f := releaseWorld(t)
+	admin := buildstore.Person{Login: "Admin", GlobalRoles: []string{buildstore.RoleAdmin}}
+	if err := f.svc.CopyProject(buildstore.Person{Login: "alice"}, CopyProjectRequest{Project: "dev2", OProject: "dev", WithBinaries: true}); code(err) != "project_copy_no_permission" {
+		t.Fatalf("withbinaries by alice: %v", err)
+	}
+	if err := f.svc.CopyProject(admin, CopyProjectRequest{Project: "dev2", OProject: "dev", WithBinaries: true, Resign: true}); err != nil {
+		t.Fatal(err)
+	}
+	w := buildstore.Where{Project: "dev2", Repository: "standard", Arch: "x86_64"}
+	if got := f.binaryNames(w, "app"); got != "app-1.0-1.1.src.rpm app-1.0-1.1.x86_64.rpm" {
+		t.Fatalf("copied binaries: %q", got)
+	}
+	f.tick()
+	f.db.View(func(tx *bbolt.Tx) error {
+		st, _ := buildstore.GetStatus(tx, w, "app")
+		if st.Code != buildstore.CodeSucceeded {
+			t.Errorf("the copy's first pass: %s (%s)", st.Code, st.Reason.Explain)
+		}
+		return nil
+	})
+}
+
+// code is the fault code of err ("ok" for nil).
+func code(err error) string {
+	if e, ok := err.(*fault.Error); ok {
+		return e.Code
+	}
+	if err == nil {
+		return "ok"
+	}
+	return err.Error()
+}
+
+// TestPatchinfoIsExcluded: the farm does not build a patchinfo (OBS makes updateinfo of it).
+func TestPatchinfoIsExcluded(t *testing.T) {
+	f := newFarmWorld(t, "x86_64")
+	f.write(func(tx *bbolt.Tx) error {
+		if err := buildstore.PutPackage(tx, buildstore.Package{Project: "dev", Name: "patchinfo"}); err != nil {
+			return err
+		}
+		sum, _ := buildstore.PutBlob(tx, []byte("<patchinfo/>"))
+		_, err := buildstore.Commit(tx, "dev", "patchinfo", []buildstore.FileEntry{{Name: PatchinfoFile, MD5: sum}}, "alice", "", f.clk.Now())
+		return err
+	})
+	f.tick()
+	if got := f.codes("x86_64"); got != "patchinfo:excluded" {
+		t.Fatalf("patchinfo: %s", got)
 	}
 }
