@@ -42,6 +42,19 @@ type AttributeBranchRequest struct {
 	NoAccess bool
 	// Request asks for a branch from a request: not supported.
 	Request string
+	// DryRun only lists what would be branched (osc maintained / sm).
+	DryRun bool
+}
+
+// AttributeBranch is what a branch by attribute did (or, with DryRun, would do).
+type AttributeBranch struct {
+	TargetProject string
+	Packages      []AttributeBranchPackage
+}
+
+// AttributeBranchPackage is one package branched: its origin and its name in the target.
+type AttributeBranchPackage struct {
+	Project, Package, TargetPackage string
 }
 
 // branchSource is one package to branch.
@@ -50,10 +63,11 @@ type branchSource struct {
 	pkg     string
 }
 
-// BranchByAttribute runs req for who and returns the branch project.
-func (s *Service) BranchByAttribute(who buildstore.Person, req AttributeBranchRequest) (string, error) {
+// BranchByAttribute runs req for who and returns what it branched.
+func (s *Service) BranchByAttribute(who buildstore.Person, req AttributeBranchRequest) (AttributeBranch, error) {
+	var out AttributeBranch
 	if req.Request != "" {
-		return "", BadRequest("illegal_request", "branching from a request is not supported: branch its packages one by one")
+		return out, BadRequest("illegal_request", "branching from a request is not supported: branch its packages one by one")
 	}
 	if req.Attribute == "" {
 		req.Attribute = BranchAttribute
@@ -63,11 +77,11 @@ func (s *Service) BranchByAttribute(who buildstore.Person, req AttributeBranchRe
 	}
 	ns, name, err := splitAttribute(req.Attribute)
 	if err != nil {
-		return "", err
+		return out, err
 	}
 	uns, uname, err := splitAttribute(req.UpdateAttribute)
 	if err != nil {
-		return "", err
+		return out, err
 	}
 	target := req.TargetProject
 	if target == "" {
@@ -77,10 +91,16 @@ func (s *Service) BranchByAttribute(who buildstore.Person, req AttributeBranchRe
 		}
 	}
 	if !buildstore.ValidProjectName(target) {
-		return "", BadRequest("invalid_project_name", "invalid project name '%s'", target)
+		return out, BadRequest("invalid_project_name", "invalid project name '%s'", target)
 	}
+	out.TargetProject = target
 	now := s.clk.Now()
-	err = s.db.Write(func(tx *bbolt.Tx) error {
+	run := s.db.Write
+	if req.DryRun {
+		run = s.db.View
+	}
+	err = run(func(tx *bbolt.Tx) error {
+		out.Packages = nil // the transaction may run twice
 		if _, err := buildstore.GetAttributeDefinition(tx, ns, name); err != nil {
 			return fault.NotFound("unknown_attribute_type", "Attribute Type %s does not exist", req.Attribute)
 		}
@@ -91,8 +111,10 @@ func (s *Service) BranchByAttribute(who buildstore.Person, req AttributeBranchRe
 		if len(sources) == 0 {
 			return fault.NotFound("not_found", "no packages found by search criteria")
 		}
-		if err := ensureAttributeBranchProject(tx, who, target, req, sources, now); err != nil {
-			return err
+		if !req.DryRun {
+			if err := ensureAttributeBranchProject(tx, who, target, req, sources, now); err != nil {
+				return err
+			}
 		}
 		for _, src := range sources {
 			origin := src.project.Name
@@ -101,15 +123,19 @@ func (s *Service) BranchByAttribute(who buildstore.Person, req AttributeBranchRe
 					origin = a.Values[0]
 				}
 			}
-			_, err := BranchPackage(tx, who, BranchRequest{Project: origin, Package: src.pkg, TargetProject: target,
-				TargetPackage: src.pkg + "." + strings.ReplaceAll(src.project.Name, ":", "_")}, now)
+			b := AttributeBranchPackage{Project: origin, Package: src.pkg, TargetPackage: src.pkg + "." + strings.ReplaceAll(src.project.Name, ":", "_")}
+			out.Packages = append(out.Packages, b)
+			if req.DryRun {
+				continue
+			}
+			_, err := BranchPackage(tx, who, BranchRequest{Project: b.Project, Package: b.Package, TargetProject: target, TargetPackage: b.TargetPackage}, now)
 			if err != nil {
 				return err
 			}
 		}
 		return nil
 	})
-	return target, err
+	return out, err
 }
 
 // attributeCarriers lists the packages carrying ns:name that who may see and read — and,

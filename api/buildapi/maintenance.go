@@ -1,6 +1,7 @@
 package buildapi
 
 import (
+	"encoding/xml"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -50,15 +51,46 @@ func (a *api) postSource(c *fiber.Ctx) error {
 	case "createmaintenanceincident":
 		return a.createIncident(c, "")
 	case "branch":
-		target, err := a.Svc.BranchByAttribute(personOf(c), buildsvc.AttributeBranchRequest{
-			Attribute: strings.Clone(c.Query("attribute")), UpdateAttribute: strings.Clone(c.Query("update_project_attribute")),
-			Package: strings.Clone(c.Query("package")), TargetProject: strings.Clone(c.Query("target_project")),
-			NoAccess: boolParam(c, "noaccess"), Request: strings.Clone(c.Query("request"))})
-		if err != nil {
-			return err
-		}
-		return sendXML(c, dataStatus(tokenData{Name: "targetproject", Value: target}))
+		return a.branchByAttribute(c)
 	default:
 		return buildsvc.RootSourceCommand(cmd, c.Path())
 	}
+}
+
+// branchCollection is a dry run's answer: the packages that would be branched, and where to.
+type branchCollection struct {
+	XMLName  xml.Name              `xml:"collection"`
+	Packages []branchCollectionPkg `xml:"package"`
+}
+
+type branchCollectionPkg struct {
+	Project string       `xml:"project,attr"`
+	Package string       `xml:"package,attr"`
+	Target  branchTarget `xml:"target"`
+}
+
+type branchTarget struct {
+	Project string `xml:"project,attr"`
+	Package string `xml:"package,attr"`
+}
+
+// branchByAttribute runs POST /source?cmd=branch (attribute, update_project_attribute,
+// package, target_project, noaccess, request, dryrun).
+func (a *api) branchByAttribute(c *fiber.Ctx) error {
+	out, err := a.Svc.BranchByAttribute(personOf(c), buildsvc.AttributeBranchRequest{
+		Attribute: strings.Clone(c.Query("attribute")), UpdateAttribute: strings.Clone(c.Query("update_project_attribute")),
+		Package: strings.Clone(c.Query("package")), TargetProject: strings.Clone(c.Query("target_project")),
+		NoAccess: boolParam(c, "noaccess"), Request: strings.Clone(c.Query("request")), DryRun: boolParam(c, "dryrun")})
+	if err != nil {
+		return err
+	}
+	if !boolParam(c, "dryrun") {
+		return sendXML(c, dataStatus(tokenData{Name: "targetproject", Value: out.TargetProject}))
+	}
+	var list branchCollection
+	for _, p := range out.Packages {
+		list.Packages = append(list.Packages, branchCollectionPkg{Project: p.Project, Package: p.Package,
+			Target: branchTarget{Project: out.TargetProject, Package: p.TargetPackage}})
+	}
+	return sendXML(c, list)
 }

@@ -70,6 +70,9 @@ func TestBranchByAttribute(t *testing.T) {
 	target := "/source/home:bob:branches:OBS_Maintained"
 	e.run(t, []scenario{
 		{"without credentials", req("POST", "/source?cmd=branch", nil, ""), apitest.Expect{Status: 401}},
+		{"dry run", req("POST", "/source?cmd=branch&dryrun=1", asBob, ""), want(200, `<collection>`,
+			`<package project="devel:tools" package="pocket-cli">`, `<target project="home:bob:branches:OBS_Maintained" package="pocket-cli.devel_tools">`)},
+		{"nothing made by the dry run", req("GET", target+"/_meta", asBob, ""), code(404, "unknown_project")},
 		{"branch", req("POST", "/source?cmd=branch", asBob, ""), want(200, `<status code="ok">`,
 			`<data name="targetproject">home:bob:branches:OBS_Maintained</data>`)},
 		{"the branch project", req("GET", target+"/_meta", asBob, ""), want(200, `<person userid="bob" role="maintainer">`,
