@@ -16,7 +16,6 @@ import (
 var PackageFarmCommands = map[string]string{
 	"rebuild":         "rebuilds the package's binaries",
 	"wipe":            "deletes the package's built binaries",
-	"instantiate":     "creates a package inherited through a project link for a maintenance update",
 	"collectbuildenv": "collects the build environments of another package's builds",
 	"importchannel":   "imports a channel file into repositories of the build farm",
 	"enablechannel":   "enables a channel package and its repositories",

@@ -94,3 +94,11 @@ func (a *api) branchByAttribute(c *fiber.Ctx) error {
 	}
 	return sendXML(c, list)
 }
+
+// instantiate runs cmd=instantiate (makeoriginolder).
+func (a *api) instantiate(c *fiber.Ctx) error {
+	if err := a.Svc.Instantiate(personOf(c), pathParam(c, "project"), pathParam(c, "package"), boolParam(c, "makeoriginolder")); err != nil {
+		return err
+	}
+	return sendOK(c)
+}

@@ -94,3 +94,22 @@ func TestBranchByAttribute(t *testing.T) {
 		{"no command", req("POST", "/source", asAlice, ""), code(400, "missing_parameter")},
 	})
 }
+
+// TestInstantiate: cmd=instantiate makes a project's own copy of a package it inherits
+// through a project link.
+func TestInstantiate(t *testing.T) {
+	e := newEnv(t)
+	inst := "/source/home:alice:inst"
+	e.run(t, []scenario{
+		{"a project linking devel:tools", req("PUT", inst+"/_meta", asAlice,
+			`<project name="home:alice:inst"><title/><description/><link project="devel:tools"/></project>`), ok},
+		{"bob may not", req("POST", inst+"/pocket-cli?cmd=instantiate", asBob, ""), code(403, "cmd_execution_no_permission")},
+		{"not inherited", req("POST", inst+"/nope?cmd=instantiate", asAlice, ""), code(404, "unknown_package")},
+		{"unknown project", req("POST", "/source/nope/pocket-cli?cmd=instantiate", asAlice, ""), code(404, "unknown_project")},
+		{"instantiate", req("POST", inst+"/pocket-cli?cmd=instantiate&makeoriginolder=1", asAlice, ""), ok},
+		{"its own now", req("GET", inst+"/pocket-cli/_history", asBob, ""), want(200, `<revision rev="1" vrev="2">`, "<comment>initialize package</comment>")},
+		{"the files", req("GET", inst+"/pocket-cli/pocket-cli.spec", asBob, ""), want(200, "Name:")},
+		{"the origin is older", req("GET", "/source/devel:tools/pocket-cli/_history", asBob, ""), want(200, `<revision rev="4" vrev="3">`)},
+		{"again", req("POST", inst+"/pocket-cli?cmd=instantiate", asAlice, ""), code(400, "package_exists")},
+	})
+}

@@ -51,6 +51,8 @@ func (a *api) postPackage(c *fiber.Ctx) error {
 		return a.releaseCmd(c, pathParam(c, "package"))
 	case "updatepatchinfo":
 		return a.updatePatchinfo(c)
+	case "instantiate":
+		return a.instantiate(c)
 	case "createSpecFileTemplate":
 		return a.createSpecFileTemplate(c)
 	case "":
