@@ -20,8 +20,9 @@ type sources struct {
 	specName    string
 	spec        []byte
 	broken      string
-	// patchinfo marks a patchinfo package (a _patchinfo file), which the farm does not build
-	// (OBS builds it into updateinfo.xml): the planner calls it excluded.
+	// patchinfo marks a patchinfo (a _patchinfo file) or channel (a _channel file) package,
+	// which the farm does not build (OBS makes updateinfo.xml of a patchinfo and aggregates a
+	// channel's binaries): the planner calls it excluded.
 	patchinfo bool
 }
 
@@ -39,7 +40,9 @@ func loadSources(tx *bbolt.Tx, project, pkg string) sources {
 		src.broken = "no source uploaded"
 		return src
 	}
-	if _, ok := v.Tree.File(PatchinfoFile); ok {
+	_, patchinfo := v.Tree.File(PatchinfoFile)
+	_, channel := v.Tree.File(ChannelFile)
+	if patchinfo || channel {
 		src.patchinfo = true
 		return src
 	}

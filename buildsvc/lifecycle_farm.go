@@ -17,16 +17,12 @@ var PackageFarmCommands = map[string]string{
 	"rebuild":         "rebuilds the package's binaries",
 	"wipe":            "deletes the package's built binaries",
 	"collectbuildenv": "collects the build environments of another package's builds",
-	"importchannel":   "imports a channel file into repositories of the build farm",
-	"enablechannel":   "enables a channel package and its repositories",
 }
 
 // ProjectFarmCommands are the project commands that need the build farm, with what each does.
 // Read only.
 var ProjectFarmCommands = map[string]string{
-	"addchannels":    "adds channel packages and their repositories",
-	"modifychannels": "changes the repositories of channel packages",
-	"move":           "moves a project with its binaries while the schedulers are stopped",
+	"move": "moves a project with its binaries while the schedulers are stopped",
 }
 
 // NeedsFarm is the refusal of command cmd, which does what, because it needs the build farm.

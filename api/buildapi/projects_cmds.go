@@ -77,6 +77,8 @@ func (a *api) postProject(c *fiber.Ctx) error {
 		return a.createIncident(c, pathParam(c, "project"))
 	case "createpatchinfo":
 		return a.createPatchinfo(c)
+	case "addchannels", "modifychannels":
+		return a.channelsCmd(c, cmd)
 	default:
 		if _, farm := buildsvc.ProjectFarmCommands[cmd]; farm {
 			return a.farmProjectCmd(c, cmd)

@@ -223,12 +223,6 @@ func TestProjectCopyBinaryOptions(t *testing.T) {
 func TestProjectFarmCommands(t *testing.T) {
 	e := newEnv(t)
 	var list []scenario
-	for _, cmd := range []string{"addchannels", "modifychannels"} {
-		list = append(list,
-			scenario{cmd, req("POST", "/source/home:alice?cmd="+cmd, asAlice, ""), code(400, "illegal_request", "cmd="+cmd, "build farm")},
-			scenario{cmd + " by a non-maintainer", req("POST", "/source/home:alice?cmd="+cmd, asBob, ""), code(403, "cmd_execution_no_permission")},
-			scenario{cmd + " on an unknown project", req("POST", "/source/nope?cmd="+cmd, asAlice, ""), code(404, "unknown_project")})
-	}
 	list = append(list,
 		scenario{"move is Admin's", req("POST", "/source/home:alice:moved?cmd=move&oproject=home:alice", asAlice, ""), code(403, "cmd_execution_no_permission")},
 		scenario{"move needs the farm", req("POST", "/source/home:alice:moved?cmd=move&oproject=home:alice", asAdmin, ""), code(400, "illegal_request", "build farm")},

@@ -53,6 +53,10 @@ func (a *api) postPackage(c *fiber.Ctx) error {
 		return a.updatePatchinfo(c)
 	case "instantiate":
 		return a.instantiate(c)
+	case "importchannel":
+		return a.importChannel(c)
+	case "enablechannel":
+		return a.enableChannel(c)
 	case "createSpecFileTemplate":
 		return a.createSpecFileTemplate(c)
 	case "":
