@@ -14,9 +14,8 @@ import (
 // PackageFarmCommands are the package commands that need the build farm, with what each does.
 // Read only.
 var PackageFarmCommands = map[string]string{
-	"rebuild":         "rebuilds the package's binaries",
-	"wipe":            "deletes the package's built binaries",
-	"collectbuildenv": "collects the build environments of another package's builds",
+	"rebuild": "rebuilds the package's binaries",
+	"wipe":    "deletes the package's built binaries",
 }
 
 // ProjectFarmCommands are the project commands that need the build farm, with what each does.

@@ -188,3 +188,41 @@ func TestPatchinfoIsExcluded(t *testing.T) {
 		t.Fatalf("patchinfo: %s", got)
 	}
 }
+
+// TestCollectBuildEnv: the build environment of dev/app's build becomes a _buildenv file.
+func TestCollectBuildEnv(t *testing.T) {
+	f := releaseWorld(t)
+	alice := buildstore.Person{Login: "alice"}
+	f.write(func(tx *bbolt.Tx) error {
+		inc := buildstore.Project{Name: "inc", Persons: []buildstore.Role{{ID: "alice", Role: "maintainer"}},
+			Repositories: []buildstore.Repository{{Name: "standard", Archs: []string{"x86_64"}}}}
+		if err := buildstore.PutProject(tx, inc); err != nil {
+			return err
+		}
+		return buildstore.PutPackage(tx, buildstore.Package{Project: "inc", Name: "app"})
+	})
+	if err := f.svc.CollectBuildEnv(alice, "inc", "app", "dev", "nope", ""); code(err) != "unknown_package" {
+		t.Errorf("an unknown origin package: %v", err)
+	}
+	if err := f.svc.CollectBuildEnv(alice, "inc", "app", "upd", "app", ""); code(err) != "unknown_package" {
+		t.Errorf("an origin without the package: %v", err)
+	}
+	if err := f.svc.CollectBuildEnv(alice, "inc", "app", "dev", "app", "env"); err != nil {
+		t.Fatal(err)
+	}
+	f.db.View(func(tx *bbolt.Tx) error {
+		r, _, _ := buildstore.LatestRevision(tx, "inc", "app")
+		fe, ok := r.File("_buildenv.standard.x86_64")
+		if !ok {
+			t.Fatalf("no _buildenv: %+v", r.Files)
+		}
+		data, _ := buildstore.GetBlob(tx, fe.MD5)
+		for _, w := range []string{`<buildinfo project="dev" repository="standard" package="app" arch="x86_64">`,
+			`<bdep name="gcc" version="1.0" release="1.1" arch="x86_64">`} {
+			if !strings.Contains(string(data), w) {
+				t.Errorf("_buildenv lacks %s:\n%s", w, data)
+			}
+		}
+		return nil
+	})
+}

@@ -102,3 +102,13 @@ func (a *api) instantiate(c *fiber.Ctx) error {
 	}
 	return sendOK(c)
 }
+
+// collectBuildEnv runs cmd=collectbuildenv (oproject, opackage, comment).
+func (a *api) collectBuildEnv(c *fiber.Ctx) error {
+	err := a.Svc.CollectBuildEnv(personOf(c), pathParam(c, "project"), pathParam(c, "package"),
+		strings.Clone(c.Query("oproject")), strings.Clone(c.Query("opackage")), strings.Clone(c.Query("comment")))
+	if err != nil {
+		return err
+	}
+	return sendOK(c)
+}

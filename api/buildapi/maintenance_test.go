@@ -113,3 +113,19 @@ func TestInstantiate(t *testing.T) {
 		{"again", req("POST", inst+"/pocket-cli?cmd=instantiate", asAlice, ""), code(400, "package_exists")},
 	})
 }
+
+// TestCollectBuildEnv: cmd=collectbuildenv's refusals (the collecting itself is buildsvc's
+// TestCollectBuildEnv, where a build ran).
+func TestCollectBuildEnv(t *testing.T) {
+	e := newEnv(t)
+	x := "/source/home:alice/x"
+	e.run(t, []scenario{
+		{"a package", req("PUT", x+"/_meta", asAlice, pkgMeta), ok},
+		{"parameters required", req("POST", x+"?cmd=collectbuildenv&oproject=devel:tools", asAlice, ""), code(400, "missing_parameter")},
+		{"bob may not", req("POST", x+"?cmd=collectbuildenv&oproject=devel:tools&opackage=pocket-cli", asBob, ""), code(403, "cmd_execution_no_permission")},
+		{"unknown origin project", req("POST", x+"?cmd=collectbuildenv&oproject=nope&opackage=pocket-cli", asAlice, ""), code(404, "unknown_project")},
+		{"unknown origin package", req("POST", x+"?cmd=collectbuildenv&oproject=devel:tools&opackage=nope", asAlice, ""), code(404, "unknown_package")},
+		{"unknown package", req("POST", "/source/home:alice/nope?cmd=collectbuildenv&oproject=devel:tools&opackage=pocket-cli", asAlice, ""), code(404, "unknown_package")},
+		{"nothing built", req("POST", x+"?cmd=collectbuildenv&oproject=devel:tools&opackage=pocket-cli", asAlice, ""), code(404, "not_found", "no build environment")},
+	})
+}

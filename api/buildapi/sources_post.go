@@ -53,6 +53,8 @@ func (a *api) postPackage(c *fiber.Ctx) error {
 		return a.updatePatchinfo(c)
 	case "instantiate":
 		return a.instantiate(c)
+	case "collectbuildenv":
+		return a.collectBuildEnv(c)
 	case "importchannel":
 		return a.importChannel(c)
 	case "enablechannel":
