@@ -1,6 +1,7 @@
 package buildapi
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/pocketforge/pocketforge/internal/apitest"
@@ -128,4 +129,44 @@ func TestCollectBuildEnv(t *testing.T) {
 		{"unknown package", req("POST", "/source/home:alice/nope?cmd=collectbuildenv&oproject=devel:tools&opackage=pocket-cli", asAlice, ""), code(404, "unknown_package")},
 		{"nothing built", req("POST", x+"?cmd=collectbuildenv&oproject=devel:tools&opackage=pocket-cli", asAlice, ""), code(404, "not_found", "no build environment")},
 	})
+}
+
+// TestMaintenanceOddInput: odd names, parameters and bodies on the release, maintenance and
+// channel commands answer with a 4xx status document, never a 500.
+func TestMaintenanceOddInput(t *testing.T) {
+	e := newEnv(t)
+	for _, s := range []scenario{
+		{"maintenance project", req("PUT", "/source/Maint/_meta", asAdmin, maintMeta), ok},
+		{"upd", req("PUT", "/source/home:alice:upd/_meta", asAlice, updMeta), ok},
+		{"rel", req("PUT", "/source/home:alice:rel/_meta", asAlice, relMeta), ok},
+	} {
+		e.run(t, []scenario{s})
+	}
+	odd := []string{"", "%00", "..", "a%2Fb", "-", "home:alice:upd", strings.Repeat("x", 300), "\xff"}
+	projects := []string{"Maint", "home:alice:rel", "home:alice", "nope", "%00", strings.Repeat("y", 300)}
+	for _, p := range projects {
+		for _, v := range odd {
+			for _, q := range []string{
+				"?cmd=release&repository=" + v, "?cmd=release&setrelease=" + v, "?cmd=release&target_project=" + v + "&target_repository=" + v + "&repository=standard",
+				"?cmd=release&targetproject=" + v + "&targetrepository=" + v + "&arch=" + v,
+				"?cmd=createmaintenanceincident&noaccess=" + v, "?cmd=createpatchinfo&name=" + v + "&comment=" + v + "&force=" + v,
+				"?cmd=addchannels&mode=" + v, "?cmd=modifychannels&mode=" + v, "?cmd=copy&oproject=" + v + "&withbinaries=1&makeolder=1&resign=1",
+			} {
+				checkNo500(t, e, req("POST", "/source/"+p+q, asAlice, ""))
+				checkNo500(t, e, req("POST", "/source/"+p+q, asAdmin, ""))
+			}
+			for _, q := range []string{"?cmd=release&setrelease=" + v, "?cmd=updatepatchinfo", "?cmd=instantiate&makeoriginolder=" + v,
+				"?cmd=enablechannel", "?cmd=collectbuildenv&oproject=" + v + "&opackage=" + v} {
+				checkNo500(t, e, req("POST", "/source/"+p+"/"+v+q, asAlice, ""))
+				checkNo500(t, e, req("POST", "/source/"+p+"/x"+q, asAlice, ""))
+			}
+			for _, b := range []string{"", "<", "<channel/>", `<channel><binaries><binary/></binaries></channel>`, strings.Repeat("<a>", 3000), "\xff\xfe",
+				`<!DOCTYPE c [<!ENTITY x SYSTEM "file:///etc/passwd">]><channel>&x;</channel>`} {
+				checkNo500(t, e, req("POST", "/source/"+p+"/x?cmd=importchannel&target_project="+v+"&target_repository="+v, asAlice, b))
+			}
+			checkNo500(t, e, req("POST", "/source?cmd=branch&attribute="+v+"&package="+v+"&target_project="+v+"&update_project_attribute="+v, asAlice, ""))
+			checkNo500(t, e, req("POST", "/source?cmd=branch&dryrun=1&package="+v, asAlice, ""))
+			checkNo500(t, e, req("POST", "/source?cmd=createmaintenanceincident&noaccess="+v, asAlice, ""))
+		}
+	}
 }
