@@ -5,8 +5,8 @@ import (
 	"go.etcd.io/bbolt"
 )
 
-// The commands that need the build farm: they work on built binaries, channels or the
-// maintenance workflow. This appliance does not run the farm yet, so they are refused with a
+// The commands that need the build farm: they work on built binaries (the release and
+// maintenance commands are served: release_*.go, maintenance_*.go). They are refused with a
 // 400 illegal_request that says so (rather than the generic "unsupported command"), after the
 // usual checks, so the user learns about a missing project or permission first and knows the
 // command exists.
