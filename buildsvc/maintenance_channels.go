@@ -2,7 +2,9 @@ package buildsvc
 
 import (
 	"encoding/xml"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
@@ -280,7 +282,7 @@ func (s *Service) AddChannels(who buildstore.Person, project, mode string) error
 				if mode == "add_disabled" && !ch.channel.active() {
 					continue
 				}
-				if p, err = addChannelRepos(tx, p, ch.pkg, ch.channel, mode); err != nil {
+				if p, err = addChannelRepos(tx, p, ch.pkg, ch.channel, mode, who.Login, now); err != nil {
 					return err
 				}
 			}
@@ -294,6 +296,7 @@ func (s *Service) ModifyChannels(who buildstore.Person, project, mode string) er
 	if err := checkChannelMode("modifychannels", mode); err != nil {
 		return err
 	}
+	now := s.clk.Now()
 	return s.db.Write(func(tx *bbolt.Tx) error {
 		p, err := MaintainedProject(tx, who, project, "modifychannels", true)
 		if err != nil {
@@ -305,7 +308,7 @@ func (s *Service) ModifyChannels(who buildstore.Person, project, mode string) er
 		}
 		for _, k := range pkgs {
 			if c, ok := readChannel(tx, project, k.Name); ok {
-				if p, err = addChannelRepos(tx, p, k.Name, c, mode); err != nil {
+				if p, err = addChannelRepos(tx, p, k.Name, c, mode, who.Login, now); err != nil {
 					return err
 				}
 			}
@@ -316,6 +319,7 @@ func (s *Service) ModifyChannels(who buildstore.Person, project, mode string) er
 
 // EnableChannel runs cmd=enablechannel on project/pkg for who.
 func (s *Service) EnableChannel(who buildstore.Person, project, pkg string) error {
+	now := s.clk.Now()
 	return s.db.Write(func(tx *bbolt.Tx) error {
 		if err := Writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
 			return err
@@ -325,7 +329,7 @@ func (s *Service) EnableChannel(who buildstore.Person, project, pkg string) erro
 			return BadRequest("illegal_request", "package %s/%s is not a channel: it has no _channel", project, pkg)
 		}
 		p, _ := buildstore.GetProject(tx, project)
-		_, err := addChannelRepos(tx, p, pkg, c, "enable_all")
+		_, err := addChannelRepos(tx, p, pkg, c, "enable_all", who.Login, now)
 		return err
 	})
 }
@@ -389,13 +393,14 @@ func linkOf(tx *bbolt.Tx, project, pkg string) (buildstore.SourceLink, bool) {
 }
 
 // addChannelRepos adds channel c's target repositories to p and enables the channel package
-// pkg there (see the file's comment); it stores p and pkg and returns p as stored.
-func addChannelRepos(tx *bbolt.Tx, p buildstore.Project, pkg string, c Channel, mode string) (buildstore.Project, error) {
+// pkg there (see the file's comment); it stores p and pkg (a changed package meta goes into its
+// meta history, by user) and returns p as stored.
+func addChannelRepos(tx *bbolt.Tx, p buildstore.Project, pkg string, c Channel, mode, user string, now time.Time) (buildstore.Project, error) {
 	k, err := buildstore.GetPackage(tx, p.Name, pkg)
 	if err != nil {
 		return p, NotFoundAs(err, "unknown_package")
 	}
-	changed := false
+	changed, flags := false, slices.Clone(k.Flags)
 	for _, t := range c.Targets {
 		if mode == "skip_disabled" && t.Disabled != nil {
 			continue
@@ -432,5 +437,11 @@ func addChannelRepos(tx *bbolt.Tx, p buildstore.Project, pkg string, c Channel, 
 			return p, err
 		}
 	}
-	return p, buildstore.PutPackage(tx, k)
+	if slices.Equal(flags, k.Flags) {
+		return p, nil
+	}
+	if err := buildstore.PutPackage(tx, k); err != nil {
+		return p, err
+	}
+	return p, RecordMeta(tx, k, user, "", now)
 }
