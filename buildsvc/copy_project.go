@@ -20,11 +20,14 @@ import (
 // the caller a 403 source_access_no_permission.
 //
 // The real service queues the copy as a job and answers "invoked" unless nodelay is given;
-// here the copy is done when the answer comes. The options that act on built binaries are
-// refused, since they need the build farm: withbinaries and resign (binaries, re-signed with
-// the target's key) and makeolder/makeoriginolder (they bump release numbers of built binaries,
-// which only the build farm hands out). Binaries-copying is Admin's on the real service, so
-// others get its 403 first.
+// here the copy is done when the answer comes. The binary options (release_copyproject.go):
+// withbinaries (Admin's, as on the real service; others get its 403) also copies each copied
+// package's binaries and build state into the same-named where of the copy; makeolder (or
+// makeoriginolder; it needs a maintainer of the origin too) makes the copy "older" than the
+// origin, as the backend splits them: the copy's revision gets the origin's vrev + 1 and the
+// origin a new revision of the same files with vrev + 2, so the origin's next builds carry
+// higher release numbers; resign re-signs binaries with the target's key on the real service
+// — this appliance does not sign RPMs, so resign is accepted and changes nothing in the files.
 
 // CopyProjectRequest is a project copy.
 type CopyProjectRequest struct {
@@ -34,7 +37,7 @@ type CopyProjectRequest struct {
 	Comment     string
 	WithHistory bool
 	// WithBinaries, Resign and MakeOlder (makeolder or makeoriginolder) are the binary
-	// options, refused.
+	// options (see above).
 	WithBinaries, Resign, MakeOlder bool
 }
 
@@ -56,6 +59,9 @@ func (s *Service) CopyProject(who buildstore.Person, req CopyProjectRequest) err
 		if err := VisibleProject(tx, who, req.OProject); err != nil {
 			return err
 		}
+		if req.MakeOlder && !Maintains(tx, who, src.Persons, src.Groups) {
+			return Forbidden("cmd_execution_no_permission", "no permission to execute command 'copy', requires modification permission in origin project")
+		}
 		pkgs, err := buildstore.Packages(tx, req.OProject)
 		if err != nil {
 			return err
@@ -73,8 +79,13 @@ func (s *Service) CopyProject(who buildstore.Person, req CopyProjectRequest) err
 			return Forbidden("project_locked", "The target project is locked")
 		}
 		for _, k := range pkgs {
-			if err := copyPackageSources(tx, k, req.Project, who.Login, req.Comment, req.WithHistory, now); err != nil {
+			if err := copyPackageSources(tx, k, req.Project, who.Login, req, now); err != nil {
 				return err
+			}
+			if req.WithBinaries {
+				if err := copyPackageBinaries(tx, src, k.Name, req.Project); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
@@ -82,7 +93,7 @@ func (s *Service) CopyProject(who buildstore.Person, req CopyProjectRequest) err
 }
 
 // copyOptionsAllowed checks the parameters before any lookup: oproject is required, the target
-// name must be valid and differ from the origin, and the binary options are refused.
+// name must be valid and differ from the origin, and withbinaries is Admin's.
 func copyOptionsAllowed(who buildstore.Person, req CopyProjectRequest) error {
 	switch {
 	case req.OProject == "":
@@ -93,12 +104,6 @@ func copyOptionsAllowed(who buildstore.Person, req CopyProjectRequest) error {
 		return BadRequest("illegal_request", "cannot copy project '%s' onto itself", req.Project)
 	case req.WithBinaries && !who.IsAdmin():
 		return Forbidden("project_copy_no_permission", "no permission to copy project with binaries for non admins")
-	case req.WithBinaries:
-		return NeedsFarm("copy&withbinaries", "copies built binaries")
-	case req.Resign:
-		return NeedsFarm("copy&resign", "re-signs built binaries with the target project's key")
-	case req.MakeOlder:
-		return NeedsFarm("copy&makeolder", "bumps the release numbers of built binaries")
 	}
 	return nil
 }
@@ -135,8 +140,9 @@ func copiedProject(src buildstore.Project, name string, who buildstore.Person, n
 
 // copyPackageSources creates origin package k in project when missing (its meta, unlocked; a
 // tombstone there is replaced with a fresh history) and commits k's newest tree, or its whole
-// history, there.
-func copyPackageSources(tx *bbolt.Tx, k buildstore.Package, project, user, comment string, withHistory bool, now time.Time) error {
+// history, there; with MakeOlder the last copied revision gets the origin's vrev + 1 and the
+// origin a new revision with vrev + 2 (makeOlder).
+func copyPackageSources(tx *bbolt.Tx, k buildstore.Package, project, user string, req CopyProjectRequest, now time.Time) error {
 	if _, err := buildstore.GetPackage(tx, project, k.Name); err != nil {
 		meta := k
 		meta.Project, meta.Created, meta.Locked = project, now, false
@@ -145,22 +151,34 @@ func copyPackageSources(tx *bbolt.Tx, k buildstore.Package, project, user, comme
 			return err
 		}
 	}
-	if withHistory {
-		history, err := buildstore.Revisions(tx, k.Project, k.Name)
-		if err != nil {
-			return err
-		}
-		for _, r := range history {
-			if _, err := CommitTree(tx, project, k.Name, r.Files, r.User, time.Unix(r.Time, 0), CommitOptions{Comment: r.Comment}); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
 	last, ok, err := buildstore.LatestRevision(tx, k.Project, k.Name)
 	if err != nil || !ok {
 		return err
 	}
-	_, err = CommitTree(tx, project, k.Name, last.Files, user, now, CommitOptions{Comment: comment})
+	var vrev uint64
+	if req.MakeOlder {
+		vrev = last.VRev + 1
+	}
+	if req.WithHistory {
+		history, err := buildstore.Revisions(tx, k.Project, k.Name)
+		if err != nil {
+			return err
+		}
+		for i, r := range history {
+			opts := CommitOptions{Comment: r.Comment}
+			if i == len(history)-1 {
+				opts.VRev = vrev
+			}
+			if _, err := CommitTree(tx, project, k.Name, r.Files, r.User, time.Unix(r.Time, 0), opts); err != nil {
+				return err
+			}
+		}
+	} else if _, err := CommitTree(tx, project, k.Name, last.Files, user, now, CommitOptions{Comment: req.Comment, VRev: vrev}); err != nil {
+		return err
+	}
+	if !req.MakeOlder {
+		return nil
+	}
+	_, err = CommitTree(tx, k.Project, k.Name, last.Files, user, now, CommitOptions{Comment: "makeolder: copied to " + project, VRev: last.VRev + 2})
 	return err
 }

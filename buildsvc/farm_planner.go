@@ -178,6 +178,10 @@ func (pl *planner) judge(k buildstore.Package, r buildstore.Repository, w builds
 		return nil
 	}
 	src := pl.source(k.Name)
+	if src.patchinfo {
+		st.Code = buildstore.CodeExcluded
+		return nil
+	}
 	if src.broken != "" {
 		st.Code, st.Details = buildstore.CodeBroken, src.broken
 		return nil

@@ -20,6 +20,10 @@ type sources struct {
 	specName    string
 	spec        []byte
 	broken      string
+	// patchinfo marks a patchinfo (a _patchinfo file) or channel (a _channel file) package,
+	// which the farm does not build (OBS makes updateinfo.xml of a patchinfo and aggregates a
+	// channel's binaries): the planner calls it excluded.
+	patchinfo bool
 }
 
 // loadSources reads the sources the farm builds for pkg of project.
@@ -34,6 +38,12 @@ func loadSources(tx *bbolt.Tx, project, pkg string) sources {
 	}
 	if len(v.Tree.Files) == 0 {
 		src.broken = "no source uploaded"
+		return src
+	}
+	_, patchinfo := v.Tree.File(PatchinfoFile)
+	_, channel := v.Tree.File(ChannelFile)
+	if patchinfo || channel {
+		src.patchinfo = true
 		return src
 	}
 	name := recipeFile(pkg, v.Tree.Files)

@@ -5,49 +5,21 @@ import (
 	"go.etcd.io/bbolt"
 )
 
-// The commands that need the build farm: they work on built binaries, channels or the
-// maintenance workflow. This appliance does not run the farm yet, so they are refused with a
-// 400 illegal_request that says so (rather than the generic "unsupported command"), after the
-// usual checks, so the user learns about a missing project or permission first and knows the
-// command exists.
-
-// PackageFarmCommands are the package commands that need the build farm, with what each does.
-// Read only.
-var PackageFarmCommands = map[string]string{
-	"release":         "copies built binaries into the release targets",
-	"instantiate":     "creates a package inherited through a project link for a maintenance update",
-	"collectbuildenv": "collects the build environments of another package's builds",
-	"importchannel":   "imports a channel file into repositories of the build farm",
-	"enablechannel":   "enables a channel package and its repositories",
-	"updatepatchinfo": "updates a patchinfo of a maintenance update",
-}
+// The command the build farm does not serve: project move (Admin's, with the schedulers
+// stopped, moving a project with its binaries). It is refused with a 400 illegal_request that
+// says so (rather than the generic "unsupported command"), after the usual checks, so the user
+// learns about a missing project or permission first and knows the command exists. Every other
+// farm command is served (farm_control.go, release_*.go, maintenance_*.go).
 
 // ProjectFarmCommands are the project commands that need the build farm, with what each does.
 // Read only.
 var ProjectFarmCommands = map[string]string{
-	"release":                   "copies built binaries into the release targets",
-	"createmaintenanceincident": "creates a maintenance incident project for the maintenance workflow",
-	"createpatchinfo":           "creates a patchinfo for a maintenance update",
-	"addchannels":               "adds channel packages and their repositories",
-	"modifychannels":            "changes the repositories of channel packages",
-	"move":                      "moves a project with its binaries while the schedulers are stopped",
+	"move": "moves a project with its binaries while the schedulers are stopped",
 }
 
 // NeedsFarm is the refusal of command cmd, which does what, because it needs the build farm.
 func NeedsFarm(cmd, what string) error {
 	return BadRequest("illegal_request", "cmd=%s %s: it needs the build farm, which this appliance does not run yet", cmd, what)
-}
-
-// RefusePackageFarmCommand answers a package command of PackageFarmCommands: the package must
-// exist and be who's to change, then NeedsFarm.
-func (s *Service) RefusePackageFarmCommand(who buildstore.Person, project, pkg, cmd string) error {
-	err := s.db.View(func(tx *bbolt.Tx) error {
-		return Writable(tx, who, project, pkg, "cmd_execution_no_permission")
-	})
-	if err != nil {
-		return err
-	}
-	return NeedsFarm(cmd, PackageFarmCommands[cmd])
 }
 
 // RefuseProjectFarmCommand answers a project command of ProjectFarmCommands: move is Admin's
@@ -70,19 +42,12 @@ func (s *Service) RefuseProjectFarmCommand(who buildstore.Person, name, cmd stri
 	return NeedsFarm(cmd, ProjectFarmCommands[cmd])
 }
 
-// RootSourceCommand answers POST /source?cmd= (path is the request's, for the message):
-// branching by attribute (cmd=branch) and createmaintenanceincident both belong to the
-// maintenance workflow of the build farm, so they are refused saying so; other commands are
-// unsupported.
+// RootSourceCommand answers the POST /source?cmd= commands that are not served (path is the
+// request's, for the message): a missing cmd, or an unsupported one. branch (by attribute)
+// and createmaintenanceincident are served (maintenance_branch.go, maintenance_incident.go).
 func RootSourceCommand(cmd, path string) error {
-	switch cmd {
-	case "":
+	if cmd == "" {
 		return BadRequest("missing_parameter", "POST %s needs a cmd parameter", path)
-	case "branch":
-		return NeedsFarm(cmd, "without a project branches the packages marked by an attribute ("+BranchAttribute+") for a maintenance update")
-	case "createmaintenanceincident":
-		return NeedsFarm(cmd, ProjectFarmCommands[cmd])
-	default:
-		return BadRequest("illegal_request", "unsupported POST command %s to %s", cmd, path)
 	}
+	return BadRequest("illegal_request", "unsupported POST command %s to %s", cmd, path)
 }

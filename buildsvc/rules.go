@@ -76,6 +76,9 @@ func CheckRepositories(tx *bbolt.Tx, p buildstore.Project) error {
 					path.Project, path.Repository, r.Name)
 			}
 		}
+		if err := checkReleaseTarget(tx, p, r); err != nil {
+			return err
+		}
 	}
 	return nil
 }

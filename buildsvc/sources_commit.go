@@ -49,6 +49,9 @@ func UploadRevision() Change { return Change{kind: uploadRevision} }
 type CommitOptions struct {
 	// Comment is the revision's comment.
 	Comment string
+	// VRev, when not 0, is the new revision's version revision instead of the next one (a
+	// project copy with makeolder sets it).
+	VRev uint64
 	// KeepLink commits a link's expanded tree back as the link (see KeepLink), against the
 	// target tree LinkRev names (default: the newest).
 	KeepLink bool
@@ -114,7 +117,7 @@ func CommitTree(tx *bbolt.Tx, project, pkg string, files []buildstore.FileEntry,
 			return out, err
 		}
 	}
-	if out.Revision, err = buildstore.Commit(tx, project, pkg, files, user, opts.Comment, at); err != nil {
+	if out.Revision, err = buildstore.CommitVRev(tx, project, pkg, files, user, opts.Comment, at, opts.VRev); err != nil {
 		return out, err
 	}
 	if opts.Listing {

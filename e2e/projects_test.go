@@ -83,7 +83,7 @@ func TestOscProjectDeleteUndelete(t *testing.T) {
 
 // TestOscSignkeyAndProjectCommands: osc signkey (show, --create, --extend, --delete), project
 // links with ls -e and showlinked, cmd=copy, patterns with osc meta pattern, and osc release
-// (refused: it needs the build farm), against the built binary as alice.
+// (refused: home:alice has no release target), against the built binary as alice.
 func TestOscSignkeyAndProjectCommands(t *testing.T) {
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
 	p.waitReady(t)
@@ -124,7 +124,7 @@ func TestOscSignkeyAndProjectCommands(t *testing.T) {
 		{name: "the pattern file", args: []string{"api", "/source/home:alice/_pattern/pocket"}, want: []string{"<name>pocket</name>"}},
 		{name: "meta pattern --delete", args: []string{"meta", "pattern", "--delete", "home:alice", "pocket"}},
 		{name: "pattern gone", args: []string{"meta", "pattern", "home:alice"}, wantNone: []string{"pocket"}},
-		{name: "release needs the build farm", args: []string{"release", "home:alice"}, fails: true, want: []string{"build farm"}},
+		{name: "release needs a release target", args: []string{"release", "home:alice"}, fails: true, want: []string{"No defined or matching release target"}},
 	})
 }
 

@@ -2,23 +2,12 @@ package buildapi
 
 import (
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
 )
 
-// The commands that need the build farm, refused after the usual checks (buildsvc
-// lifecycle_farm.go says which and why: PackageFarmCommands, ProjectFarmCommands).
-
-// farmPackageCmd refuses a package command of buildsvc.PackageFarmCommands.
-func (a *api) farmPackageCmd(c *fiber.Ctx, cmd string) error {
-	return a.Svc.RefusePackageFarmCommand(personOf(c), pathParam(c, "project"), pathParam(c, "package"), cmd)
-}
+// The project command the farm does not serve (move: buildsvc lifecycle_farm.go says why),
+// refused after the usual checks.
 
 // farmProjectCmd refuses a project command of buildsvc.ProjectFarmCommands.
 func (a *api) farmProjectCmd(c *fiber.Ctx, cmd string) error {
 	return a.Svc.RefuseProjectFarmCommand(personOf(c), pathParam(c, "project"), cmd)
-}
-
-// postSource answers POST /source?cmd=: none is served yet (buildsvc.RootSourceCommand).
-func (a *api) postSource(c *fiber.Ctx) error {
-	return buildsvc.RootSourceCommand(c.Query("cmd"), c.Path())
 }

@@ -71,6 +71,14 @@ func (a *api) postProject(c *fiber.Ctx) error {
 		return a.createKey(c)
 	case "extendkey":
 		return a.extendKey(c)
+	case "release":
+		return a.releaseCmd(c, "")
+	case "createmaintenanceincident":
+		return a.createIncident(c, pathParam(c, "project"))
+	case "createpatchinfo":
+		return a.createPatchinfo(c)
+	case "addchannels", "modifychannels":
+		return a.channelsCmd(c, cmd)
 	default:
 		if _, farm := buildsvc.ProjectFarmCommands[cmd]; farm {
 			return a.farmProjectCmd(c, cmd)

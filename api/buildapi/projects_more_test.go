@@ -169,7 +169,8 @@ func TestExpandedListingReadProtection(t *testing.T) {
 }
 
 // TestProjectCopy: cmd=copy creates the target from the origin's meta and copies every package's
-// newest tree (or, withhistory=1, every revision); the binary options are refused.
+// newest tree (or, withhistory=1, every revision); withbinaries is Admin's (the binary options
+// are TestProjectCopyBinaryOptions').
 func TestProjectCopy(t *testing.T) {
 	e := newEnv(t)
 	cp := "/source/home:alice:copy"
@@ -179,9 +180,7 @@ func TestProjectCopy(t *testing.T) {
 		{"bob may not create in alice's home", req("POST", cp+"?cmd=copy&oproject=devel:tools", asBob, ""), code(403, "cmd_execution_no_permission")},
 		{"onto itself", req("POST", "/source/devel:tools?cmd=copy&oproject=devel:tools", asAlice, ""), code(400, "illegal_request")},
 		{"withbinaries: Admin's", req("POST", cp+"?cmd=copy&oproject=devel:tools&withbinaries=1", asAlice, ""), code(403, "project_copy_no_permission")},
-		{"withbinaries needs the farm", req("POST", cp+"?cmd=copy&oproject=devel:tools&withbinaries=1", asAdmin, ""), code(400, "illegal_request", "build farm")},
-		{"resign needs the farm", req("POST", cp+"?cmd=copy&oproject=devel:tools&resign=1", asAlice, ""), code(400, "illegal_request", "build farm")},
-		{"makeolder needs the farm", req("POST", cp+"?cmd=copy&oproject=devel:tools&makeolder=1", asAlice, ""), code(400, "illegal_request", "build farm")},
+		{"makeolder needs a maintainer of the origin", req("POST", "/source/home:bob:old?cmd=copy&oproject=devel:tools&makeolder=1", asBob, ""), code(403, "cmd_execution_no_permission", "origin project")},
 		{"copy", req("POST", cp+"?cmd=copy&oproject=devel:tools&comment=copied&nodelay=1", asAlice, ""), ok},
 		{"meta copied", req("GET", cp+"/_meta", asBob, ""), want(200, `<project name="home:alice:copy">`, "<title>Development tools</title>",
 			`<person userid="alice" role="maintainer">`, `<person userid="carol" role="reviewer">`,
@@ -205,23 +204,30 @@ func TestProjectCopy(t *testing.T) {
 	})
 }
 
+// TestProjectCopyBinaryOptions: withbinaries (Admin), resign (accepted, changes nothing) and
+// makeolder (the copy's vrev is the origin's + 1, the origin's + 2).
+func TestProjectCopyBinaryOptions(t *testing.T) {
+	e := newEnv(t)
+	e.run(t, []scenario{
+		{"origin history", req("GET", "/source/devel:tools/pocket-cli/_history", asBob, ""), want(200, `<revision rev="3" vrev="1">`)},
+		{"withbinaries by Admin", req("POST", "/source/home:alice:bin?cmd=copy&oproject=devel:tools&withbinaries=1&resign=1", asAdmin, ""), ok},
+		{"copied", req("GET", "/source/home:alice:bin", asBob, ""), want(200, `<entry name="pocket-cli">`)},
+		{"makeolder", req("POST", "/source/home:alice:old?cmd=copy&oproject=devel:tools&makeolder=1", asAlice, ""), ok},
+		{"the copy: vrev + 1", req("GET", "/source/home:alice:old/pocket-cli/_history", asBob, ""), want(200, `<revision rev="1" vrev="2">`)},
+		{"the origin: vrev + 2", req("GET", "/source/devel:tools/pocket-cli/_history", asBob, ""), want(200, `<revision rev="4" vrev="3">`, "<comment>makeolder: copied to home:alice:old</comment>")},
+	})
+}
+
 // TestProjectFarmCommands: the commands that need the build farm are refused with a sentence
 // saying so, after the project and permission checks; unknown commands stay unsupported.
 func TestProjectFarmCommands(t *testing.T) {
 	e := newEnv(t)
 	var list []scenario
-	for _, cmd := range []string{"release", "createmaintenanceincident", "createpatchinfo", "addchannels", "modifychannels"} {
-		list = append(list,
-			scenario{cmd, req("POST", "/source/home:alice?cmd="+cmd, asAlice, ""), code(400, "illegal_request", "cmd="+cmd, "build farm")},
-			scenario{cmd + " by a non-maintainer", req("POST", "/source/home:alice?cmd="+cmd, asBob, ""), code(403, "cmd_execution_no_permission")},
-			scenario{cmd + " on an unknown project", req("POST", "/source/nope?cmd="+cmd, asAlice, ""), code(404, "unknown_project")})
-	}
 	list = append(list,
 		scenario{"move is Admin's", req("POST", "/source/home:alice:moved?cmd=move&oproject=home:alice", asAlice, ""), code(403, "cmd_execution_no_permission")},
 		scenario{"move needs the farm", req("POST", "/source/home:alice:moved?cmd=move&oproject=home:alice", asAdmin, ""), code(400, "illegal_request", "build farm")},
 		scenario{"POST /source without cmd", req("POST", "/source", asAlice, ""), code(400, "missing_parameter")},
-		scenario{"POST /source?cmd=branch", req("POST", "/source?cmd=branch", asAlice, ""), code(400, "illegal_request", "build farm", "OBS:Maintained")},
-		scenario{"POST /source/?cmd=createmaintenanceincident", req("POST", "/source/?cmd=createmaintenanceincident", asAlice, ""), code(400, "illegal_request", "build farm")},
+		scenario{"POST /source/?cmd=createmaintenanceincident", req("POST", "/source/?cmd=createmaintenanceincident", asAlice, ""), code(404, "unknown_project", "maintenance project")},
 		scenario{"POST /source?cmd=frob", req("POST", "/source?cmd=frob", asAlice, ""), code(400, "illegal_request", "unsupported POST command frob")},
 		scenario{"POST /source without credentials", req("POST", "/source?cmd=branch", nil, ""), apitest.Expect{Status: 401}},
 		scenario{"unknown project command", req("POST", "/source/home:alice?cmd=freezelink", asAlice, ""), code(400, "illegal_request", "unsupported POST command freezelink")},

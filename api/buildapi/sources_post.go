@@ -47,6 +47,18 @@ func (a *api) postPackage(c *fiber.Ctx) error {
 		return a.showLinkedPackages(c)
 	case "linkdiff":
 		return a.linkDiff(c)
+	case "release":
+		return a.releaseCmd(c, pathParam(c, "package"))
+	case "updatepatchinfo":
+		return a.updatePatchinfo(c)
+	case "instantiate":
+		return a.instantiate(c)
+	case "collectbuildenv":
+		return a.collectBuildEnv(c)
+	case "importchannel":
+		return a.importChannel(c)
+	case "enablechannel":
+		return a.enableChannel(c)
 	case "createSpecFileTemplate":
 		return a.createSpecFileTemplate(c)
 	case "rebuild", "wipe":
@@ -54,9 +66,6 @@ func (a *api) postPackage(c *fiber.Ctx) error {
 	case "":
 		return buildsvc.BadRequest("missing_parameter", "POST %s needs a cmd parameter", c.Path())
 	default:
-		if _, farm := buildsvc.PackageFarmCommands[cmd]; farm {
-			return a.farmPackageCmd(c, cmd)
-		}
 		return buildsvc.BadRequest("illegal_request", "unsupported POST command %s to %s", cmd, c.Path())
 	}
 }

@@ -81,7 +81,7 @@ func TestMorePackageCommands(t *testing.T) {
 		{"linkdiff", req("POST", y+"?cmd=linkdiff", asBob, ""), apitest.Expect{Status: 200, Contains: []string{"--- NOTES (added)\n", "+notes\n"}, Excludes: []string{"x.spec"}}},
 		{"linkdiff of a plain package", req("POST", x+"?cmd=linkdiff", asBob, ""), apitest.Expect{Status: 200, Exact: ""}},
 		{"rebuild runs on the farm", req("POST", x+"?cmd=rebuild", asAlice, ""), ok},
-		{"release needs the farm", req("POST", x+"?cmd=release", asAlice, ""), code(400, "illegal_request", "build farm")},
+		{"release without a release target", req("POST", x+"?cmd=release", asAlice, ""), code(404, "no_matching_release_target")},
 		{"but permission comes first", req("POST", x+"?cmd=wipe", asBob, ""), code(403, "cmd_execution_no_permission")},
 		{"and the package", req("POST", "/source/home:alice/nope?cmd=wipe", asAlice, ""), code(404, "unknown_package")},
 		{"unknown command", req("POST", x+"?cmd=frobnicate", asAlice, ""), code(400, "illegal_request", "unsupported POST command frobnicate")},

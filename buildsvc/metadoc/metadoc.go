@@ -7,7 +7,7 @@
 // The documents keep the element order the build service renders (project.rng, package.rng).
 // The same types parse a PUT body: pointers tell "absent" from "empty", which the schema's
 // required title and description need. Elements the appliance does not keep yet (remoteurl,
-// repository download/releasetarget, maintenance) are dropped.
+// repository download and hostsystem, maintenance) are dropped.
 package metadoc
 
 import (
@@ -43,13 +43,20 @@ type pathXML struct {
 	Repository string `xml:"repository,attr"`
 }
 
+type releaseTargetXML struct {
+	Project    string `xml:"project,attr"`
+	Repository string `xml:"repository,attr"`
+	Trigger    string `xml:"trigger,attr,omitempty"`
+}
+
 type repositoryXML struct {
-	Name        string    `xml:"name,attr"`
-	Rebuild     string    `xml:"rebuild,attr,omitempty"`
-	Block       string    `xml:"block,attr,omitempty"`
-	LinkedBuild string    `xml:"linkedbuild,attr,omitempty"`
-	Paths       []pathXML `xml:"path"`
-	Archs       []string  `xml:"arch"`
+	Name          string            `xml:"name,attr"`
+	Rebuild       string            `xml:"rebuild,attr,omitempty"`
+	Block         string            `xml:"block,attr,omitempty"`
+	LinkedBuild   string            `xml:"linkedbuild,attr,omitempty"`
+	ReleaseTarget *releaseTargetXML `xml:"releasetarget"`
+	Paths         []pathXML         `xml:"path"`
+	Archs         []string          `xml:"arch"`
 }
 
 // flagBlocks are the flag elements of both metas, in render order.
@@ -211,8 +218,12 @@ func FromProject(p buildstore.Project) Project {
 	repos := append([]buildstore.Repository(nil), p.Repositories...)
 	sort.SliceStable(repos, func(i, j int) bool { return repos[i].Name > repos[j].Name })
 	for _, r := range repos {
-		d.Repositories = append(d.Repositories, repositoryXML{Name: r.Name, Rebuild: r.Rebuild, Block: r.Block,
-			LinkedBuild: r.LinkedBuild, Paths: convert(r.Paths, func(p buildstore.Path) pathXML { return pathXML(p) }), Archs: r.Archs})
+		x := repositoryXML{Name: r.Name, Rebuild: r.Rebuild, Block: r.Block,
+			LinkedBuild: r.LinkedBuild, Paths: convert(r.Paths, func(p buildstore.Path) pathXML { return pathXML(p) }), Archs: r.Archs}
+		if t := r.ReleaseTarget; t != nil {
+			x.ReleaseTarget = &releaseTargetXML{Project: t.Project, Repository: t.Repository, Trigger: t.Trigger}
+		}
+		d.Repositories = append(d.Repositories, x)
 	}
 	return d
 }
@@ -228,8 +239,12 @@ func (d Project) Record() buildstore.Project {
 		p.Devel = deref(d.Devel.Project)
 	}
 	for _, r := range d.Repositories {
-		p.Repositories = append(p.Repositories, buildstore.Repository{Name: r.Name, Rebuild: r.Rebuild, Block: r.Block,
-			LinkedBuild: r.LinkedBuild, Paths: convert(r.Paths, func(p pathXML) buildstore.Path { return buildstore.Path(p) }), Archs: r.Archs})
+		rec := buildstore.Repository{Name: r.Name, Rebuild: r.Rebuild, Block: r.Block,
+			LinkedBuild: r.LinkedBuild, Paths: convert(r.Paths, func(p pathXML) buildstore.Path { return buildstore.Path(p) }), Archs: r.Archs}
+		if t := r.ReleaseTarget; t != nil {
+			rec.ReleaseTarget = &buildstore.ReleaseTarget{Project: t.Project, Repository: t.Repository, Trigger: t.Trigger}
+		}
+		p.Repositories = append(p.Repositories, rec)
 	}
 	return p
 }

@@ -58,12 +58,24 @@ type Path struct {
 // Repository is a build target of a project: what it builds against and for which
 // architectures.
 type Repository struct {
-	Name        string   `json:"name"`
-	Rebuild     string   `json:"rebuild,omitempty"`
-	Block       string   `json:"block,omitempty"`
-	LinkedBuild string   `json:"linkedbuild,omitempty"`
-	Paths       []Path   `json:"paths,omitempty"`
-	Archs       []string `json:"archs,omitempty"`
+	Name        string `json:"name"`
+	Rebuild     string `json:"rebuild,omitempty"`
+	Block       string `json:"block,omitempty"`
+	LinkedBuild string `json:"linkedbuild,omitempty"`
+	// ReleaseTarget is where cmd=release copies the repository's sources and binaries (nil:
+	// none; the schema allows one).
+	ReleaseTarget *ReleaseTarget `json:"releasetarget,omitempty"`
+	Paths         []Path         `json:"paths,omitempty"`
+	Archs         []string       `json:"archs,omitempty"`
+}
+
+// ReleaseTarget is a repository's <releasetarget project= repository= trigger=/>: the
+// repository a release copies into, and what starts one ("manual": cmd=release; "maintenance":
+// the maintenance release of an incident, which cmd=release also runs; "": no release).
+type ReleaseTarget struct {
+	Project    string `json:"project"`
+	Repository string `json:"repository"`
+	Trigger    string `json:"trigger,omitempty"`
 }
 
 // Link is a project link (<link project="X" vrevmode="…"/> in the meta): the project inherits

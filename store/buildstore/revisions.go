@@ -147,6 +147,12 @@ func nextVRev(tx *bbolt.Tx, project, pkg, version string) (uint64, error) {
 // Commit appends a revision whose tree is files (name and md5 given; every md5 must be a stored
 // blob). Sizes come from the blobs; a file unchanged since the last revision keeps its mtime.
 func Commit(tx *bbolt.Tx, project, pkg string, files []FileEntry, user, comment string, now time.Time) (Revision, error) {
+	return CommitVRev(tx, project, pkg, files, user, comment, now, 0)
+}
+
+// CommitVRev is Commit with the new revision's version revision set to vrev when vrev is not
+// 0 (a project copy with makeolder sets it; see buildsvc's copy).
+func CommitVRev(tx *bbolt.Tx, project, pkg string, files []FileEntry, user, comment string, now time.Time, vrev uint64) (Revision, error) {
 	last, _, err := LatestRevision(tx, project, pkg)
 	if err != nil {
 		return Revision{}, err
@@ -171,9 +177,10 @@ func Commit(tx *bbolt.Tx, project, pkg string, files []FileEntry, user, comment 
 	if version == "" {
 		version = "unknown"
 	}
-	vrev, err := nextVRev(tx, project, pkg, version)
-	if err != nil {
-		return Revision{}, err
+	if vrev == 0 {
+		if vrev, err = nextVRev(tx, project, pkg, version); err != nil {
+			return Revision{}, err
+		}
 	}
 	r := Revision{Rev: last.Rev + 1, VRev: vrev, SrcMD5: SrcMD5(tree), Version: version,
 		Time: now.Unix(), User: user, Comment: comment, Files: tree}

@@ -1,0 +1,47 @@
+package buildsvc
+
+import (
+	"slices"
+
+	"github.com/pocketforge/pocketforge/store/buildstore"
+	"go.etcd.io/bbolt"
+)
+
+// copyPackageBinaries copies, for a project copy withbinaries, package pkg's binaries from
+// every where of origin into the same where of project (a repository and architecture the
+// copy has too), with its build state: the finished build's outcome and the sources and
+// dependencies it was built from, so the copy's first scheduler pass finds it up to date
+// rather than building it again (the backend copies a repository's build state likewise).
+func copyPackageBinaries(tx *bbolt.Tx, origin buildstore.Project, pkg, project string) error {
+	dst, err := buildstore.GetProject(tx, project)
+	if err != nil {
+		return err
+	}
+	for _, r := range origin.Repositories {
+		to, ok := dst.Repository(r.Name)
+		if !ok {
+			continue
+		}
+		for _, arch := range r.Archs {
+			if !slices.Contains(to.Archs, arch) {
+				continue
+			}
+			from := buildstore.Where{Project: origin.Name, Repository: r.Name, Arch: arch}
+			w := buildstore.Where{Project: project, Repository: r.Name, Arch: arch}
+			if err := copyBinaries(tx, from, pkg, w, pkg, func(b buildstore.Binary) string { return b.Filename }); err != nil {
+				return err
+			}
+			st, err := buildstore.GetStatus(tx, from, pkg)
+			if err != nil || st.Last == "" {
+				continue // never built there: the copy's pass decides
+			}
+			copied := buildstore.BuildStatus{Package: pkg, Code: st.Last, SrcMD5: st.LastSrcMD5, Rev: st.Rev, DepsHash: st.LastDepsHash,
+				Version: st.Version, VRev: st.VRev, Bcnt: st.Bcnt, Reason: st.Reason,
+				Last: st.Last, LastSrcMD5: st.LastSrcMD5, LastDepsHash: st.LastDepsHash, LastEnd: st.LastEnd}
+			if err := buildstore.PutStatus(tx, w, copied); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
