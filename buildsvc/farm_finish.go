@@ -97,9 +97,7 @@ func (s *Service) storeBinaries(tx *bbolt.Tx, w buildstore.Where, st buildstore.
 			Summary: p.Summary, Description: p.Description, License: spec.License, Group: p.Group, URL: spec.URL,
 			Vendor: "pocketforge", DistURL: disturl, SourceRPM: srcName, BuildHost: strings.ReplaceAll(st.Worker, ":", "-"),
 			BuildTime: now, Provides: p.Provides, Requires: p.Requires}
-		for _, f := range p.Files {
-			r.Files = append(r.Files, simulatedFile(f, p.Name, spec.Version))
-		}
+		r.Files = simulatedFiles(p.Entries, p.Name, spec.Version)
 		rpms = append(rpms, r)
 	}
 	src, err := s.sourceRPM(tx, w, st, spec, release, disturl, now)
@@ -146,6 +144,38 @@ func (s *Service) sourceRPM(tx *bbolt.Tx, w buildstore.Where, st buildstore.Buil
 		r.Files = append(r.Files, rpmout.File{Path: f.Name, Body: append([]byte(nil), data...), Mode: 0o644})
 	}
 	return r, nil
+}
+
+// simulatedFiles is the payload of a subpackage from its %files entries as rpm reads them
+// (directives applied, relative %doc and %license files placed): %exclude and %ghost paths are
+// not shipped, a %dir is a directory, and a wildcard stands for one file — "/usr/bin/*" for
+// /usr/bin/<package>, "libfoo.so.1*" for libfoo.so.1 — since nothing was really built for it
+// to match.
+func simulatedFiles(entries []specfile.FileEntry, pkg, version string) []rpmout.File {
+	var out []rpmout.File
+	seen := map[string]bool{}
+	for _, e := range entries {
+		if e.Exclude || e.Ghost {
+			continue
+		}
+		p := e.Path
+		if e.Glob() {
+			dir, base := path.Split(p)
+			if base = strings.Trim(base, "*?[]"); base == "" {
+				base = pkg
+			}
+			p = dir + base
+		}
+		if !path.IsAbs(p) || seen[p] {
+			continue
+		}
+		seen[p] = true
+		if e.Dir {
+			p += "/"
+		}
+		out = append(out, simulatedFile(p, pkg, version))
+	}
+	return out
 }
 
 // simulatedFile is the content a simulated build puts at a %files path: a directory for a path
