@@ -97,7 +97,16 @@ func (s *Service) storeBinaries(tx *bbolt.Tx, w buildstore.Where, st buildstore.
 			Summary: p.Summary, Description: p.Description, License: spec.License, Group: p.Group, URL: spec.URL,
 			Vendor: "pocketforge", DistURL: disturl, SourceRPM: srcName, BuildHost: strings.ReplaceAll(st.Worker, ":", "-"),
 			BuildTime: now, Provides: p.Provides, Requires: p.Requires}
-		r.Files = simulatedFiles(p.Entries, p.Name, spec.Version)
+		for _, e := range p.Entries { // as rpm reads %files: directives applied, %license placed
+			if e.Exclude || e.Ghost || e.Path == "" {
+				continue
+			}
+			f := e.Path
+			if e.Dir {
+				f += "/"
+			}
+			r.Files = append(r.Files, simulatedFile(f, p.Name, spec.Version))
+		}
 		rpms = append(rpms, r)
 	}
 	src, err := s.sourceRPM(tx, w, st, spec, release, disturl, now)
@@ -146,42 +155,20 @@ func (s *Service) sourceRPM(tx *bbolt.Tx, w buildstore.Where, st buildstore.Buil
 	return r, nil
 }
 
-// simulatedFiles is the payload of a subpackage from its %files entries as rpm reads them
-// (directives applied, relative %doc and %license files placed): %exclude and %ghost paths are
-// not shipped, a %dir is a directory, and a wildcard stands for one file — "/usr/bin/*" for
-// /usr/bin/<package>, "libfoo.so.1*" for libfoo.so.1 — since nothing was really built for it
-// to match.
-func simulatedFiles(entries []specfile.FileEntry, pkg, version string) []rpmout.File {
-	var out []rpmout.File
-	seen := map[string]bool{}
-	for _, e := range entries {
-		if e.Exclude || e.Ghost {
-			continue
-		}
-		p := e.Path
-		if e.Glob() {
-			dir, base := path.Split(p)
-			if base = strings.Trim(base, "*?[]"); base == "" {
-				base = pkg
-			}
-			p = dir + base
-		}
-		if !path.IsAbs(p) || seen[p] {
-			continue
-		}
-		seen[p] = true
-		if e.Dir {
-			p += "/"
-		}
-		out = append(out, simulatedFile(p, pkg, version))
-	}
-	return out
-}
-
 // simulatedFile is the content a simulated build puts at a %files path: a directory for a path
 // ending in "/", else a small text naming the package that owns it (executables under a bin
 // directory are scripts that say so).
+//
+// A wildcard stands for one file, since nothing was really built for it to match:
+// "/usr/bin/*" is /usr/bin/<package>, "libfoo.so.1*" is libfoo.so.1.
 func simulatedFile(p, pkg, version string) rpmout.File {
+	if strings.ContainsAny(p, "*?[") {
+		dir, base := path.Split(p)
+		if base = strings.Trim(base, "*?[]"); base == "" {
+			base = pkg
+		}
+		p = dir + base
+	}
 	if strings.HasSuffix(p, "/") {
 		return rpmout.File{Path: strings.TrimSuffix(p, "/"), Dir: true, Mode: 0o755}
 	}
