@@ -108,7 +108,8 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 
 // BuildOptions are the build domain's settings from cfg (one place for serve and New).
 func BuildOptions(cfg *config.Config) buildsvc.Options {
-	return buildsvc.Options{FileLimit: cfg.SourceFileLimit}
+	return buildsvc.Options{FileLimit: cfg.SourceFileLimit,
+		Farm: buildsvc.FarmOptions{Workers: cfg.BuildWorkers, BuildTime: cfg.BuildTime}}
 }
 
 // CloudOptions are the cloud domain's settings from cfg; externalURL is the base of the

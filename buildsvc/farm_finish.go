@@ -158,7 +158,17 @@ func (s *Service) sourceRPM(tx *bbolt.Tx, w buildstore.Where, st buildstore.Buil
 // simulatedFile is the content a simulated build puts at a %files path: a directory for a path
 // ending in "/", else a small text naming the package that owns it (executables under a bin
 // directory are scripts that say so).
+//
+// A wildcard stands for one file, since nothing was really built for it to match:
+// "/usr/bin/*" is /usr/bin/<package>, "libfoo.so.1*" is libfoo.so.1.
 func simulatedFile(p, pkg, version string) rpmout.File {
+	if strings.ContainsAny(p, "*?[") {
+		dir, base := path.Split(p)
+		if base = strings.Trim(base, "*?[]"); base == "" {
+			base = pkg
+		}
+		p = dir + base
+	}
 	if strings.HasSuffix(p, "/") {
 		return rpmout.File{Path: strings.TrimSuffix(p, "/"), Dir: true, Mode: 0o755}
 	}

@@ -23,6 +23,7 @@ type planner struct {
 	sources  map[string]sources
 	binaries map[buildstore.Where][]resolve.Binary // per where, read once
 	configs  map[string]resolve.Config             // per project/repository, parsed once
+	specs    *specCache                            // parsed specs across passes (nil: parse each)
 }
 
 func newPlanner(tx *bbolt.Tx, p buildstore.Project, now time.Time) *planner {
@@ -63,8 +64,9 @@ type candidate struct {
 // buildEnv is what the packages of one where resolve and parse against: the binaries along the
 // repository's path chain, indexed once, and the configuration's macros for the arch.
 type buildEnv struct {
-	pool   *resolve.Pool
-	macros map[string]string
+	pool      *resolve.Pool
+	macros    map[string]string
+	macrosKey string // macrosDigest(macros), for the spec cache
 }
 
 // planWhere decides one where: first each package on its own (flags, sources, spec,
@@ -101,6 +103,9 @@ func (pl *planner) planWhere(r buildstore.Repository, w buildstore.Where) (where
 			Binaries: pl.whereBinaries(buildstore.Where{Project: c.Project, Repository: c.Repository, Arch: w.Arch})}
 	}
 	env := buildEnv{pool: resolve.NewPool(layers, cfg, w.Arch), macros: cfg.ForArch(w.Arch).MacroMap()}
+	if pl.specs != nil {
+		env.macrosKey = macrosDigest(env.macros)
+	}
 
 	plan := wherePlan{w: w}
 	cands := map[string]*candidate{}
@@ -186,7 +191,13 @@ func (pl *planner) judge(k buildstore.Package, r buildstore.Repository, w builds
 		st.Code, st.Details = buildstore.CodeBroken, src.broken
 		return nil
 	}
-	spec, err := specfile.Parse(src.spec, specfile.Options{Arch: w.Arch, Macros: env.macros})
+	var spec *specfile.Spec
+	var err error
+	if pl.specs != nil {
+		spec, err = pl.specs.parse(src, w.Arch, env.macros, env.macrosKey)
+	} else {
+		spec, err = specfile.Parse(src.spec, specfile.Options{Arch: w.Arch, Macros: env.macros})
+	}
 	if err != nil {
 		st.Code, st.Details = buildstore.CodeBroken, src.specName+": "+err.Error()
 		return nil

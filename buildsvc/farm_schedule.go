@@ -70,7 +70,9 @@ func (s *Service) schedulePass(project string, ticket uint64) (bool, error) {
 		if err != nil {
 			return err
 		}
-		plans, err = newPlanner(tx, p, now).plan()
+		pl := newPlanner(tx, p, now)
+		pl.specs = &s.specs
+		plans, err = pl.plan()
 		return err
 	})
 	if err != nil {

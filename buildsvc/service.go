@@ -40,6 +40,8 @@ type Service struct {
 	opts Options
 	// signIns throttles failed password sign-ins (people_auth.go's policy).
 	signIns *ratelimit.SignIns
+	// specs keeps the scheduler's parsed specs across passes (farm_speccache.go).
+	specs specCache
 }
 
 // New returns the build service over db.

@@ -38,6 +38,8 @@ type Config struct {
 	LogFormat       string         // --log-format: "text" or "json"
 	BodyLimit       int64          // --body-limit: largest accepted request body, in bytes
 	SourceFileLimit int64          // --source-file-limit: largest source file of a build-service package, in bytes
+	BuildWorkers    int            // --build-workers: simulated build jobs that run at once
+	BuildTime       time.Duration  // --build-time: how long a simulated build runs by the appliance clock
 	ShutdownTimeout time.Duration  // --shutdown-timeout: grace period for in-flight requests
 	HeadTimeout     time.Duration  // --head-timeout: time a client has to send a request's head
 	MinUploadRate   int64          // --min-upload-rate: slowest accepted body upload, bytes per second

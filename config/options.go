@@ -76,6 +76,17 @@ var options = []option{
 		usage: "largest file the build service takes into a package's sources, a `size` (1KiB..16GiB; --body-limit caps it too)",
 		set:   func(c *Config, s string) (err error) { c.SourceFileLimit, err = parseBodyLimit(s); return },
 		get:   func(c *Config) string { return formatSize(c.SourceFileLimit) }},
+	{name: "build-workers", def: "4",
+		usage: "how many simulated build jobs run at once, a `count` (1..64)",
+		set:   func(c *Config, s string) (err error) { c.BuildWorkers, err = parseIntRange(s, 1, 64); return },
+		get:   func(c *Config) string { return strconv.Itoa(c.BuildWorkers) }},
+	{name: "build-time", def: "8s",
+		usage: "how long a simulated build runs by the appliance clock, a `duration` (1s..1h; --dev-clock can skip it)",
+		set: func(c *Config, s string) (err error) {
+			c.BuildTime, err = parseDurationRange(s, time.Second, time.Hour)
+			return
+		},
+		get: func(c *Config) string { return c.BuildTime.String() }},
 	{name: "explorer-rate", def: "100/1h",
 		usage: "the explorer's rate limit per client IP on /api and the build proxy, `requests/window` such as 100/1h (0 turns it off)",
 		set:   func(c *Config, s string) (err error) { c.ExplorerRate, err = parseRate(s); return },

@@ -199,6 +199,18 @@ func parseDuration(s string, max time.Duration) (time.Duration, error) {
 	return d, nil
 }
 
+// parseDurationRange parses a Go duration within lo..hi.
+func parseDurationRange(s string, lo, hi time.Duration) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		return 0, errors.New("want a duration such as 250ms, 10s or 1m")
+	}
+	if d < lo || d > hi {
+		return 0, fmt.Errorf("want %s..%s", lo, hi)
+	}
+	return d, nil
+}
+
 // parseIntRange parses a decimal integer in lo..hi.
 func parseIntRange(s string, lo, hi int) (int, error) {
 	n, err := strconv.Atoi(strings.TrimSpace(s))
