@@ -71,21 +71,30 @@ func TestConnectionCapRefusesAndRecovers(t *testing.T) {
 		}
 		conns = append(conns, c)
 	}
-	time.Sleep(300 * time.Millisecond) // let the server take them all
-	// On a loaded machine the server may not have taken every held connection yet when the
-	// first probes come, so most, not all, of them must be refused.
-	refused := 0
-	for range 10 {
+	// probe sends one request on a new connection and reports whether it was refused with 503.
+	probe := func() bool {
 		c, err := net.Dial("tcp", u.Host)
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer c.Close()
 		c.SetDeadline(time.Now().Add(2 * time.Second))
 		fmt.Fprint(c, "GET /_appliance/livez HTTP/1.1\r\nHost: x\r\n\r\n")
 		buf := make([]byte, 64)
 		n, _ := c.Read(buf)
-		c.Close()
-		if strings.HasPrefix(string(buf[:n]), "HTTP/1.1 503") {
+		return strings.HasPrefix(string(buf[:n]), "HTTP/1.1 503")
+	}
+	// Wait until the server has taken the held connections (on a loaded machine it may take a
+	// while): the first refusal says the cap is reached. Then the next probes are refused too.
+	for deadline := time.Now().Add(10 * time.Second); !probe(); {
+		if time.Now().After(deadline) {
+			t.Fatal("no connection past the cap was ever refused")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	refused := 0
+	for range 10 {
+		if probe() {
 			refused++
 		}
 	}
