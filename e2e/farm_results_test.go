@@ -96,6 +96,11 @@ func TestOscFarmResults(t *testing.T) {
 		if out := must("rblt", prj, "hello", "standard", "x86_64"); !strings.Contains(out, `finished "build hello.spec"`) {
 			t.Fatalf("osc rblt:\n%s", out)
 		}
+		// osc buildlog (bl) reads the log of the package checked out in the working directory.
+		must("co", prj, "hello")
+		if code, out := run(filepath.Join(dir, prj, "hello"), "buildlog", "standard", "x86_64"); code != 0 || !strings.Contains(out, `finished "build hello.spec"`) {
+			t.Fatalf("osc buildlog in a checkout: exit %d\n%s", code, out)
+		}
 		if out := must("jobhistory", prj, "standard", "x86_64"); !strings.Contains(out, "hello") || !strings.Contains(out, "failed") {
 			t.Fatalf("osc jobhistory:\n%s", out)
 		}
