@@ -3,6 +3,7 @@ package buildsvc
 import (
 	"crypto/md5"
 	"encoding/hex"
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -24,6 +25,7 @@ type planner struct {
 	binaries map[buildstore.Where][]resolve.Binary // per where, read once
 	configs  map[string]resolve.Config             // per project/repository, parsed once
 	specs    *specCache                            // parsed specs across passes (nil: parse each)
+	workers  int                                   // the farm's workers, for a queued job's details
 }
 
 func newPlanner(tx *bbolt.Tx, p buildstore.Project, now time.Time) *planner {
@@ -225,9 +227,7 @@ func (pl *planner) decideBuild(st *buildstore.BuildStatus, c *candidate) {
 	deps := depsHash(c.deps)
 	active := st.Code == buildstore.CodeScheduled || st.Code == buildstore.CodeBuilding
 	if active && st.SrcMD5 == c.src.srcmd5 && st.DepsHash == deps {
-		if st.Code == buildstore.CodeBuilding {
-			st.Details = "building on " + st.Worker
-		}
+		st.Details = pl.jobDetails(*st)
 		return
 	}
 	var reason buildstore.Reason
@@ -250,6 +250,17 @@ func (pl *planner) decideBuild(st *buildstore.BuildStatus, c *candidate) {
 	*st = buildstore.BuildStatus{Package: st.Package, Code: buildstore.CodeScheduled, SrcMD5: c.src.srcmd5, Rev: c.src.rev,
 		DepsHash: deps, Version: c.src.version, VRev: c.src.vrev, Reason: reason, ReadyTime: pl.now, Forced: st.Forced, Install: install,
 		Last: st.Last, LastSrcMD5: st.LastSrcMD5, LastDepsHash: st.LastDepsHash, LastEnd: st.LastEnd, Bcnt: st.Bcnt}
+	st.Details = pl.jobDetails(*st)
+}
+
+// jobDetails is what a scheduled or running job's status says: the dispatcher's "waiting for
+// N compliant workers" while it waits (every simulated worker can build every arch), the
+// worker while it runs.
+func (pl *planner) jobDetails(st buildstore.BuildStatus) string {
+	if st.Code == buildstore.CodeBuilding {
+		return "building on " + st.Worker
+	}
+	return fmt.Sprintf("waiting for %d compliant workers", max(pl.workers, 1))
 }
 
 // repoCode is a where's repository code from its packages' codes, as the backend's scheduler

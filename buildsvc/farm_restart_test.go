@@ -37,7 +37,7 @@ func TestFarmRestartMidBuild(t *testing.T) {
 	f.commit("tool1", spec("tool1", ""))
 	f.commit("tool2", spec("tool2", ""))
 	f.tick()
-	if got := f.codes("x86_64"); got != "libfoo:building (building on pocketforge:1) tool1:building (building on pocketforge:2) tool2:scheduled" {
+	if got := f.codes("x86_64"); got != "libfoo:building (building on pocketforge:1) tool1:building (building on pocketforge:2) tool2:scheduled (waiting for 2 compliant workers)" {
 		t.Fatalf("before the restart: %s", got)
 	}
 	f.clk.Advance(4 * time.Second)
@@ -54,7 +54,7 @@ func TestFarmRestartMidBuild(t *testing.T) {
 	}
 
 	f.reopen()
-	if got := f.codes("x86_64"); !strings.HasPrefix(got, "libfoo:building (building on pocketforge:1)") || !strings.HasSuffix(got, "tool2:scheduled") {
+	if got := f.codes("x86_64"); !strings.HasPrefix(got, "libfoo:building (building on pocketforge:1)") || !strings.HasSuffix(got, "tool2:scheduled (waiting for 2 compliant workers)") {
 		t.Fatalf("after the restart: %s", got)
 	}
 	f.tick() // nothing is due yet: the job goes on

@@ -71,7 +71,7 @@ func (s *Service) schedulePass(project string, ticket uint64) (bool, error) {
 			return err
 		}
 		pl := newPlanner(tx, p, now)
-		pl.specs = &s.specs
+		pl.specs, pl.workers = &s.specs, s.farmOptions().Workers
 		plans, err = pl.plan()
 		return err
 	})
