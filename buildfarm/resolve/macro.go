@@ -130,6 +130,9 @@ func matchingBrace(s string, open int) int {
 
 func isNameByte(c byte) bool { return c == '_' || isDigit(c) || isAlpha(c) }
 
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
 // errBadExpr is what an %if expression that does not parse evaluates to.
 var errBadExpr = errors.New("bad %if expression")
 

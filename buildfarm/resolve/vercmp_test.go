@@ -1,6 +1,10 @@
 package resolve
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+)
 
 // The cases of rpm's tests/rpmvercmp.at (basic, tilde and caret sorting).
 var rpmvercmpCases = []struct {
@@ -46,8 +50,8 @@ var rpmvercmpCases = []struct {
 
 func TestRpmvercmp(t *testing.T) {
 	for _, c := range rpmvercmpCases {
-		if got := rpmvercmp(c.a, c.b); got != c.want {
-			t.Errorf("rpmvercmp(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		if got := specfile.Vercmp(c.a, c.b); got != c.want {
+			t.Errorf("Vercmp(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
 		}
 	}
 }

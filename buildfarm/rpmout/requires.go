@@ -96,95 +96,9 @@ func compareLibc(a, b string) int {
 	case dj > je:
 		return 1
 	}
-	if c := rpmvercmp(a[di:ie], b[dj:je]); c < 0 {
+	if c := specfile.Vercmp(a[di:ie], b[dj:je]); c < 0 {
 		return 2
 	} else {
 		return c
 	}
-}
-
-// rpmvercmp compares two version strings as rpm does: alternating runs of digits (numeric,
-// leading zeros ignored) and letters, separators skipped, "~" sorting before anything and "^"
-// after the end but before anything else.
-func rpmvercmp(a, b string) int {
-	if a == b {
-		return 0
-	}
-	isAlpha := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
-	skip := func(s string) string {
-		for len(s) > 0 && !isAlpha(s[0]) && !isDigit(s[0]) && s[0] != '~' && s[0] != '^' {
-			s = s[1:]
-		}
-		return s
-	}
-	for len(a) > 0 || len(b) > 0 {
-		a, b = skip(a), skip(b)
-		if strings.HasPrefix(a, "~") || strings.HasPrefix(b, "~") {
-			if !strings.HasPrefix(a, "~") {
-				return 1
-			}
-			if !strings.HasPrefix(b, "~") {
-				return -1
-			}
-			a, b = a[1:], b[1:]
-			continue
-		}
-		if strings.HasPrefix(a, "^") || strings.HasPrefix(b, "^") {
-			switch {
-			case a == "":
-				return -1
-			case b == "":
-				return 1
-			case a[0] != '^':
-				return 1
-			case b[0] != '^':
-				return -1
-			}
-			a, b = a[1:], b[1:]
-			continue
-		}
-		if a == "" || b == "" {
-			break
-		}
-		class := isAlpha
-		if isDigit(a[0]) {
-			class = isDigit
-		}
-		n := 0
-		for n < len(a) && class(a[n]) {
-			n++
-		}
-		m := 0
-		for m < len(b) && class(b[m]) {
-			m++
-		}
-		if m == 0 {
-			if isDigit(a[0]) {
-				return 1
-			}
-			return -1
-		}
-		sa, sb := a[:n], b[:m]
-		if isDigit(a[0]) {
-			sa, sb = strings.TrimLeft(sa, "0"), strings.TrimLeft(sb, "0")
-			if len(sa) != len(sb) {
-				if len(sa) > len(sb) {
-					return 1
-				}
-				return -1
-			}
-		}
-		if c := strings.Compare(sa, sb); c != 0 {
-			return c
-		}
-		a, b = a[n:], b[m:]
-	}
-	switch {
-	case a == "" && b == "":
-		return 0
-	case a == "":
-		return -1
-	}
-	return 1
 }

@@ -46,8 +46,8 @@ var verCmpCases = []verCmpCase{
 
 func TestRPMVerCmp(t *testing.T) {
 	for _, tc := range verCmpCases {
-		if got := rpmvercmp(tc.a, tc.b); got != tc.want {
-			t.Errorf("rpmvercmp(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		if got := specfile.Vercmp(tc.a, tc.b); got != tc.want {
+			t.Errorf("Vercmp(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
 		}
 	}
 }
