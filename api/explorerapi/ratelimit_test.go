@@ -3,7 +3,6 @@ package explorerapi
 import (
 	"io"
 	"net/http"
-	"net/netip"
 	"strconv"
 	"testing"
 	"time"
@@ -15,19 +14,6 @@ import (
 // The explorer's per-IP rate limit (its client IP is kit.ClientIP, tested there): the
 // middleware through app.Test (whose peer is always 0.0.0.0), and over an in-memory listener
 // whose connections come from chosen addresses.
-
-func prefixes(t testing.TB, list ...string) []netip.Prefix {
-	t.Helper()
-	var out []netip.Prefix
-	for _, s := range list {
-		p, err := netip.ParsePrefix(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, p)
-	}
-	return out
-}
 
 var defaultRate = config.Rate{Max: 100, Window: time.Hour}
 
@@ -168,7 +154,7 @@ func TestRateLimitPeers(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e := newEnv(t, envOptions{empty: true, rate: config.Rate{Max: 3, Window: time.Hour}, trusted: prefixes(t, c.trusted...)})
+			e := newEnv(t, envOptions{empty: true, rate: config.Rate{Max: 3, Window: time.Hour}, trusted: apitest.Prefixes(t, c.trusted...)})
 			ln := apitest.Serve(t, e.app)
 			clients := map[string]*http.Client{}
 			for i, s := range c.steps {

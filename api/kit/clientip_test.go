@@ -2,9 +2,10 @@ package kit
 
 import (
 	"net"
-	"net/netip"
 	"strings"
 	"testing"
+
+	"github.com/pocketforge/pocketforge/internal/apitest"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fasthttp"
@@ -12,19 +13,6 @@ import (
 
 // ClientIP straight, on a fasthttp.RequestCtx with the peer address set (app.Test's peer is
 // always 0.0.0.0); the APIs' tests check that their limits and throttles count by it.
-
-func prefixes(t testing.TB, list ...string) []netip.Prefix {
-	t.Helper()
-	var out []netip.Prefix
-	for _, s := range list {
-		p, err := netip.ParsePrefix(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, p)
-	}
-	return out
-}
 
 func TestClientIP(t *testing.T) {
 	app := fiber.New()
@@ -75,7 +63,7 @@ func TestClientIP(t *testing.T) {
 			fctx.Init(&req, &net.TCPAddr{IP: net.ParseIP(c.peer), Port: 40000}, nil)
 			ctx := app.AcquireCtx(&fctx)
 			defer app.ReleaseCtx(ctx)
-			if got := ClientIP(ctx, prefixes(t, c.trusted...)); got != c.want {
+			if got := ClientIP(ctx, apitest.Prefixes(t, c.trusted...)); got != c.want {
 				t.Errorf("ClientIP = %s, want %s", got, c.want)
 			}
 		})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"net/netip"
 	"testing"
 
 	"github.com/gofiber/fiber/v2"
@@ -35,4 +36,19 @@ func PeerClient(ln *fasthttputil.InmemoryListener, addr string) *http.Client {
 		},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
+}
+
+// Prefixes parses CIDR prefixes (as --trusted-proxies lists them) for a test, failing it on a
+// bad one.
+func Prefixes(t testing.TB, list ...string) []netip.Prefix {
+	t.Helper()
+	var out []netip.Prefix
+	for _, s := range list {
+		p, err := netip.ParsePrefix(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
 }
