@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -18,22 +17,8 @@ func TestFarmSurvivesKill9(t *testing.T) {
 	args := []string{"--data", data, "--admin-password", e2eAdminPassword, "--bootstrap-token", e2eToken, "--dev-clock"}
 	p := start(t, args...)
 	p.waitReady(t)
-	run, dir := oscIn(t, p.url, "alice", "alice-password")
-	osc := func(args ...string) string {
-		t.Helper()
-		code, out := run(dir, args...)
-		if code != 0 {
-			t.Fatalf("osc %v: exit %d\n%s", args, code, out)
-		}
-		return out
-	}
-	write := func(name, body string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	first := newOscSession(t, p.url, "alice", "alice-password")
+	osc, write := first.must, first.write
 	const prj = "home:alice:kill"
 	osc("meta", "prj", "-F", write("prj.xml", `<project name="home:alice:kill"><title>Kill</title><description/>`+
 		`<repository name="standard"><arch>x86_64</arch></repository></project>`), prj)
@@ -59,15 +44,7 @@ func TestFarmSurvivesKill9(t *testing.T) {
 
 	q := start(t, args...)
 	q.waitReady(t)
-	run2, dir2 := oscIn(t, q.url, "alice", "alice-password")
-	osc2 := func(args ...string) string {
-		t.Helper()
-		code, out := run2(dir2, args...)
-		if code != 0 {
-			t.Fatalf("osc %v: exit %d\n%s", args, code, out)
-		}
-		return out
-	}
+	osc2 := newOscSession(t, q.url, "alice", "alice-password").must
 	res := osc2("api", "/build/"+prj+"/_result")
 	if !building.MatchString(res) {
 		t.Fatalf("after kill -9 the running build is gone:\n%s", res)

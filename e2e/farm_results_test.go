@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -25,23 +24,8 @@ func TestOscFarmResults(t *testing.T) {
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword,
 		"--bootstrap-token", e2eToken, "--dev-clock")
 	p.waitReady(t)
-	run, dir := oscIn(t, p.url, "alice", "alice-password")
-	osc := func(args ...string) (int, string) { return run(dir, args...) }
-	must := func(args ...string) string {
-		t.Helper()
-		code, out := osc(args...)
-		if code != 0 {
-			t.Fatalf("osc %v: exit %d\n%s", args, code, out)
-		}
-		return out
-	}
-	write := func(name, body string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	o := newOscSession(t, p.url, "alice", "alice-password")
+	run, dir, osc, must, write := o.run, o.dir, o.osc, o.must, o.write
 	const prj = "home:alice:farm"
 	must("meta", "prj", "-F", write("prj.xml", `<project name="home:alice:farm"><title>Farm</title><description/>`+
 		`<repository name="standard"><arch>x86_64</arch></repository></project>`), prj)
