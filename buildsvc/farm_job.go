@@ -47,13 +47,8 @@ func planJob(tx *bbolt.Tx, w buildstore.Where, st buildstore.BuildStatus, d time
 	src := loadSources(tx, w.Project, st.Package)
 	var run jobRun
 	if src.broken == "" {
-		p, err := buildstore.GetProject(tx, w.Project)
-		if err != nil {
-			return run, err
-		}
 		chain, _ := repoChain(tx, w.Project, w.Repository)
-		pl := newPlanner(tx, p, st.StartTime)
-		cfg, err := pl.config(chain)
+		cfg, err := chainConfig(tx, chain, nil)
 		if err == nil {
 			run.spec, err = specfile.Parse(src.spec, specfile.Options{Arch: w.Arch, Macros: cfg.ForArch(w.Arch).MacroMap()})
 		}
