@@ -49,6 +49,8 @@ func UploadRevision() Change { return Change{kind: uploadRevision} }
 type CommitOptions struct {
 	// Comment is the revision's comment.
 	Comment string
+	// RequestID is the request whose accept makes the commit (the revision shows it).
+	RequestID uint64
 	// VRev, when not 0, is the new revision's version revision instead of the next one (a
 	// project copy with makeolder sets it).
 	VRev uint64
@@ -117,7 +119,8 @@ func CommitTree(tx *bbolt.Tx, project, pkg string, files []buildstore.FileEntry,
 			return out, err
 		}
 	}
-	if out.Revision, err = buildstore.CommitVRev(tx, project, pkg, files, user, opts.Comment, at, opts.VRev); err != nil {
+	as := buildstore.Revision{User: user, Comment: opts.Comment, VRev: opts.VRev, RequestID: opts.RequestID}
+	if out.Revision, err = buildstore.CommitAs(tx, project, pkg, files, as, at); err != nil {
 		return out, err
 	}
 	if opts.Listing {

@@ -99,6 +99,12 @@ const (
 	BuildFarmJobHistory = "build/farm_jobhistory" // where 0x00 BE seq → JobHistoryEntry
 	BuildFarmPublished  = "build/farm_published"  // project 0x00 repository 0x00 path → published file (raw bytes)
 
+	// Build service requests and comments (store/buildstore/requests*.go, comments.go).
+	BuildRequests     = "build/requests"      // BE id → Request
+	BuildRequestIndex = "build/request_index" // kind 0x00 value 0x00 BE id → "" (requests.go's RequestKeys)
+	BuildComments     = "build/comments"      // BE id → Comment
+	BuildCommentIndex = "build/comment_index" // kind 0x00 object 0x00 BE id → "": the comments of one project, package or request
+
 	// Explorer (store/explorer holds the key layout). Each index bucket holds one nested bucket
 	// per product, so a product is imported with keys in order (fast in bbolt) and removed by
 	// dropping its buckets; a search seeks in each product's bucket (products are few).
@@ -145,6 +151,7 @@ var registry = []bucketSpec{
 	{name: BuildSignKeys}, {name: BuildPatterns},
 	{name: BuildFarmDirty}, {name: BuildFarmStatus}, {name: BuildFarmRepos}, {name: BuildFarmBinaries}, {name: BuildFarmFiles},
 	{name: BuildFarmLogs}, {name: BuildFarmHistory}, {name: BuildFarmJobHistory}, {name: BuildFarmPublished},
+	{name: BuildRequests}, {name: BuildRequestIndex}, {name: BuildComments}, {name: BuildCommentIndex},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.

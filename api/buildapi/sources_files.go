@@ -115,10 +115,12 @@ type revisionXML struct {
 	Time    int64    `xml:"time"`
 	User    string   `xml:"user"`
 	Comment string   `xml:"comment,omitempty"`
+	// RequestID is the request whose accept made the revision.
+	RequestID uint64 `xml:"requestid,omitempty"`
 }
 
 func revisionDoc(r buildstore.Revision) revisionXML {
-	return revisionXML{Rev: r.Rev, VRev: r.VRev, Srcmd5: r.SrcMD5, Version: r.Version, Time: r.Time, User: r.User, Comment: r.Comment}
+	return revisionXML{Rev: r.Rev, VRev: r.VRev, Srcmd5: r.SrcMD5, Version: r.Version, Time: r.Time, User: r.User, Comment: r.Comment, RequestID: r.RequestID}
 }
 
 type revisionListXML struct {

@@ -24,6 +24,8 @@ type Revision struct {
 	User    string      `json:"user"`
 	Comment string      `json:"comment,omitempty"`
 	Files   []FileEntry `json:"files"`
+	// RequestID is the request whose accept made the revision.
+	RequestID uint64 `json:"requestid,omitempty"`
 }
 
 // File returns the revision's entry called name.
@@ -153,6 +155,13 @@ func Commit(tx *bbolt.Tx, project, pkg string, files []FileEntry, user, comment 
 // CommitVRev is Commit with the new revision's version revision set to vrev when vrev is not
 // 0 (a project copy with makeolder sets it; see buildsvc's copy).
 func CommitVRev(tx *bbolt.Tx, project, pkg string, files []FileEntry, user, comment string, now time.Time, vrev uint64) (Revision, error) {
+	return CommitAs(tx, project, pkg, files, Revision{User: user, Comment: comment, VRev: vrev}, now)
+}
+
+// CommitAs is Commit with the new revision's user, comment, request and version revision (when
+// not 0) taken from as; the rest (rev, srcmd5, version, time, tree) is computed.
+func CommitAs(tx *bbolt.Tx, project, pkg string, files []FileEntry, as Revision, now time.Time) (Revision, error) {
+	user, comment, vrev := as.User, as.Comment, as.VRev
 	last, _, err := LatestRevision(tx, project, pkg)
 	if err != nil {
 		return Revision{}, err
@@ -183,7 +192,7 @@ func CommitVRev(tx *bbolt.Tx, project, pkg string, files []FileEntry, user, comm
 		}
 	}
 	r := Revision{Rev: last.Rev + 1, VRev: vrev, SrcMD5: SrcMD5(tree), Version: version,
-		Time: now.Unix(), User: user, Comment: comment, Files: tree}
+		Time: now.Unix(), User: user, Comment: comment, Files: tree, RequestID: as.RequestID}
 	if err := clearPending(tx, tree); err != nil {
 		return Revision{}, err
 	}
