@@ -101,9 +101,18 @@ func TestRequestRefusals(t *testing.T) {
 		err  error
 		want string
 	}{
-		{"source package missing", func() error { _, err := w.svc.CreateRequest(w.who["bob"], submit("dev", "nope", "home:bob:branches:dev"), false); return err }(), "unknown_package"},
-		{"source project missing", func() error { _, err := w.svc.CreateRequest(w.who["bob"], submit("nope", "p", "dev"), false); return err }(), "unknown_project"},
-		{"target project missing", func() error { _, err := w.svc.CreateRequest(w.who["bob"], submit("dev", "p", "nope"), false); return err }(), "unknown_project"},
+		{"source package missing", func() error {
+			_, err := w.svc.CreateRequest(w.who["bob"], submit("dev", "nope", "home:bob:branches:dev"), false)
+			return err
+		}(), "unknown_package"},
+		{"source project missing", func() error {
+			_, err := w.svc.CreateRequest(w.who["bob"], submit("nope", "p", "dev"), false)
+			return err
+		}(), "unknown_project"},
+		{"target project missing", func() error {
+			_, err := w.svc.CreateRequest(w.who["bob"], submit("dev", "p", "nope"), false)
+			return err
+		}(), "unknown_project"},
 		{"no target", func() error {
 			_, err := w.svc.CreateRequest(w.who["bob"], buildstore.Request{Actions: []buildstore.RequestAction{{Type: "delete"}}}, false)
 			return err
