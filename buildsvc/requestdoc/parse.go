@@ -68,7 +68,7 @@ func Parse(body []byte) (buildstore.Request, Request, error) {
 		if v.ByPackage != "" && v.ByProject == "" {
 			return buildstore.Request{}, d, schemaErr("review: by_package needs by_project")
 		}
-		r.Reviews = append(r.Reviews, buildstore.Review{ByUser: v.ByUser, ByGroup: v.ByGroup, ByProject: v.ByProject, ByPackage: v.ByPackage})
+		r.Reviews = append(r.Reviews, buildstore.Review{State: v.State, ByUser: v.ByUser, ByGroup: v.ByGroup, ByProject: v.ByProject, ByPackage: v.ByPackage})
 	}
 	return r, d, nil
 }
