@@ -35,8 +35,8 @@ import (
 //     request of the instance.
 //   - Unknown states, review states, types and roles are refused with 400 invalid_parameter;
 //     OBS compares them in SQL and silently matches nothing.
-//   - Any signed-in person may list any user's requests; requests whose every named project is
-//     hidden from the caller (read protection) are left out, as those projects are.
+//   - Any signed-in person may list any user's requests; a request the caller may not read
+//     (RequestVisible: every project it names is hidden from them) is left out.
 // There is no limit or offset in 2.7: the whole collection comes back, by ascending id.
 
 // RequestFilter selects the requests of a collection (GET /request?view=collection).
@@ -90,8 +90,7 @@ func (s *Service) RequestCollection(who buildstore.Person, f RequestFilter) ([]b
 		if err != nil {
 			return err
 		}
-		visible := newVisibility(tx, who)
-		keep := func(r buildstore.Request) bool { return q.match(r) && visible.request(r) }
+		keep := func(r buildstore.Request) bool { return q.match(r) && RequestVisible(tx, who, r) }
 		if all {
 			return buildstore.EachRequest(tx, func(r buildstore.Request) (bool, error) {
 				if keep(r) {
@@ -139,68 +138,6 @@ func checkCollectionValues(f RequestFilter) error {
 	return nil
 }
 
-// visibility answers whether who may see a request: not when every project it names is hidden
-// from who. Each project is looked up once per collection.
-type visibility struct {
-	tx     *bbolt.Tx
-	who    buildstore.Person
-	hidden map[string]bool
-}
-
-func newVisibility(tx *bbolt.Tx, who buildstore.Person) *visibility {
-	return &visibility{tx: tx, who: who, hidden: map[string]bool{}}
-}
-
-// project reports whether the project called name is hidden from who (a missing one is not).
-func (v *visibility) project(name string) bool {
-	h, ok := v.hidden[name]
-	if !ok {
-		p, err := buildstore.GetProject(v.tx, name)
-		h = err == nil && HiddenFrom(v.tx, v.who, p)
-		v.hidden[name] = h
-	}
-	return h
-}
-
-// request reports whether r may be shown: it names no project, or one not hidden from who.
-func (v *visibility) request(r buildstore.Request) bool {
-	if v.who.IsAdmin() {
-		return true
-	}
-	named := false
-	for _, a := range r.Actions {
-		for _, p := range []string{sourceProject(a), targetProject(a)} {
-			if p != "" {
-				if named = true; !v.project(p) {
-					return true
-				}
-			}
-		}
-	}
-	for _, rv := range r.Reviews {
-		if rv.ByProject != "" {
-			if named = true; !v.project(rv.ByProject) {
-				return true
-			}
-		}
-	}
-	return !named
-}
-
-func sourceProject(a buildstore.RequestAction) string {
-	if a.Source == nil {
-		return ""
-	}
-	return a.Source.Project
-}
-
-func targetProject(a buildstore.RequestAction) string {
-	if a.Target == nil {
-		return ""
-	}
-	return a.Target.Project
-}
-
 // RequestNumbers lists the numbers of every request who may see, ascending: GET /request
 // without view=collection, which OBS keeps "for backward compatibility". Only the requests that
 // name a project hidden from who are read, to check whether they name a visible one too.
@@ -221,10 +158,9 @@ func (s *Service) RequestNumbers(who buildstore.Person) ([]uint64, error) {
 		if err != nil || len(doubtful) == 0 {
 			return err
 		}
-		visible := newVisibility(tx, who)
 		gone := map[uint64]bool{}
 		for _, id := range doubtful {
-			if r, err := buildstore.GetRequest(tx, id); err == nil && !visible.request(r) {
+			if r, err := buildstore.GetRequest(tx, id); err == nil && !RequestVisible(tx, who, r) {
 				gone[id] = true
 			}
 		}
