@@ -37,7 +37,10 @@ import (
 //     OBS compares them in SQL and silently matches nothing.
 //   - Any signed-in person may list any user's requests; a request the caller may not read
 //     (RequestVisible: every project it names is hidden from them) is left out.
-// There is no limit or offset in 2.7: the whole collection comes back, by ascending id.
+// A call without a user, project, states, types, review states or ids is refused with OBS's
+// 404 require_filter (a 404, as OBS answers it, although the request is what is wrong); a
+// package or group alone does not count, as in OBS. There is no limit or offset in 2.7 (later
+// versions added limit): the whole collection comes back, by ascending id.
 
 // RequestFilter selects the requests of a collection (GET /request?view=collection).
 type RequestFilter struct {
