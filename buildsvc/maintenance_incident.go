@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
@@ -39,29 +40,37 @@ func (s *Service) CreateMaintenanceIncident(who buildstore.Person, project strin
 	var name string
 	now := s.clk.Now()
 	err := s.db.Write(func(tx *bbolt.Tx) error {
-		m, err := maintenanceProject(tx, who, project)
-		if err != nil {
-			return err
-		}
-		if m.Kind != "maintenance" {
-			return BadRequest("incident_has_no_maintenance_project", "incident has no maintenance project")
-		}
-		n, err := nextIncident(tx, m.Name)
-		if err != nil {
-			return err
-		}
-		name = m.Name + ":" + strconv.Itoa(n)
-		p := buildstore.Project{Name: name, Kind: "maintenance_incident", Persons: slices.Clone(m.Persons), Groups: slices.Clone(m.Groups),
-			Flags: []buildstore.Flag{{Name: "build", Status: "disable"}, {Name: "publish", Status: "disable"}}, Created: now}
-		if noAccess {
-			p.Flags = append(p.Flags, buildstore.Flag{Name: "access", Status: "disable"})
-		}
-		if !slices.ContainsFunc(p.Persons, func(r buildstore.Role) bool { return r.Role == "bugowner" }) {
-			p.Persons = append(p.Persons, buildstore.Role{ID: who.Login, Role: "bugowner"})
-		}
-		return buildstore.PutProject(tx, p)
+		var err error
+		name, err = createIncident(tx, who, project, noAccess, now)
+		return err
 	})
 	return name, err
+}
+
+// createIncident is CreateMaintenanceIncident inside tx (accepting a maintenance_incident
+// request creates one too).
+func createIncident(tx *bbolt.Tx, who buildstore.Person, project string, noAccess bool, now time.Time) (string, error) {
+	m, err := maintenanceProject(tx, who, project)
+	if err != nil {
+		return "", err
+	}
+	if m.Kind != "maintenance" {
+		return "", BadRequest("incident_has_no_maintenance_project", "incident has no maintenance project")
+	}
+	n, err := nextIncident(tx, m.Name)
+	if err != nil {
+		return "", err
+	}
+	name := m.Name + ":" + strconv.Itoa(n)
+	p := buildstore.Project{Name: name, Kind: "maintenance_incident", Persons: slices.Clone(m.Persons), Groups: slices.Clone(m.Groups),
+		Flags: []buildstore.Flag{{Name: "build", Status: "disable"}, {Name: "publish", Status: "disable"}}, Created: now}
+	if noAccess {
+		p.Flags = append(p.Flags, buildstore.Flag{Name: "access", Status: "disable"})
+	}
+	if !slices.ContainsFunc(p.Persons, func(r buildstore.Role) bool { return r.Role == "bugowner" }) {
+		p.Persons = append(p.Persons, buildstore.Role{ID: who.Login, Role: "bugowner"})
+	}
+	return name, buildstore.PutProject(tx, p)
 }
 
 // maintenanceProject is the project an incident goes below: the one named, which who must

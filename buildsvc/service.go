@@ -59,8 +59,10 @@ func (s *Service) Now() time.Time { return s.clk.Now() }
 // FileLimit is the largest source file a write stores; 0: no limit.
 func (s *Service) FileLimit() int64 { return s.opts.FileLimit }
 
-// RegisterJobs adds the build service's clock jobs to r: the sweep of uploads never committed.
+// RegisterJobs adds the build service's clock jobs to r: the sweep of uploads never committed,
+// the build farm, and the requests accepted at the time set for them.
 func (s *Service) RegisterJobs(r *jobs.Runner) {
 	r.Add("build-blob-sweep", s.SweepBlobs)
 	r.Add("build-farm", func(time.Time) error { return s.FarmTick() })
+	r.Add("build-request-accept-at", s.AcceptDue)
 }

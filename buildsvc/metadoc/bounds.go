@@ -25,6 +25,8 @@ var (
 		"value":        10000, // attribute values
 		"attribute":    10000,
 		"distribution": 1000,
+		"action":       1000, // a request's actions
+		"review":       1000, // a request's reviews
 	}
 	// MaxElements bounds the elements of one document, of any name.
 	MaxElements = 100000

@@ -150,7 +150,11 @@ const (
 	IndexReviewProject = "review_project" // project
 	IndexReviewPackage = "review_package" // project 0x00 package
 	IndexType          = "type"           // action type
+	IndexAcceptAt      = "accept_at"      // UTC time as 20060102T150405, for open requests only
 )
+
+// acceptAtLayout writes accept times in the index so that key order is time order.
+const acceptAtLayout = "20060102T150405"
 
 // IndexKey is the key prefix of kind with value (values of two parts are joined with 0x00).
 func IndexKey(kind string, value ...string) []byte {
@@ -188,6 +192,9 @@ func requestKeys(r Request) [][]byte {
 			add(IndexSource, a.Source.Project)
 			add(IndexSourcePackage, a.Source.Project, a.Source.Package)
 		}
+	}
+	if r.AcceptAt != nil && r.Open() {
+		add(IndexAcceptAt, r.AcceptAt.UTC().Format(acceptAtLayout))
 	}
 	for _, v := range r.Reviews {
 		switch {
@@ -245,6 +252,24 @@ func RequestIDs(tx *bbolt.Tx, prefix []byte) ([]uint64, error) {
 	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
 		if len(k) == len(prefix)+8 {
 			ids = append(ids, binary.BigEndian.Uint64(k[len(prefix):]))
+		}
+	}
+	return ids, nil
+}
+
+// DueRequests lists the open requests whose accept time is not after now, earliest first.
+func DueRequests(tx *bbolt.Tx, now time.Time) ([]uint64, error) {
+	b, err := store.Bucket(tx, store.BuildRequestIndex)
+	if err != nil {
+		return nil, err
+	}
+	prefix := []byte(IndexAcceptAt + "\x00")
+	limit := IndexKey(IndexAcceptAt, now.UTC().Format(acceptAtLayout))
+	var ids []uint64
+	c := b.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && bytes.Compare(k[:min(len(k), len(limit))], limit) <= 0; k, _ = c.Next() {
+		if len(k) == len(limit)+8 {
+			ids = append(ids, binary.BigEndian.Uint64(k[len(limit):]))
 		}
 	}
 	return ids, nil
