@@ -3,6 +3,7 @@ package buildsvc
 import (
 	"encoding/xml"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
@@ -17,9 +18,9 @@ import (
 // record's document as the service renders it — a request with its full history (so
 // `history/@who` finds who changed it), a package or project meta as GET …/_meta shows it.
 //
-// Simplified: every search is a scan of the records it may match (requests in id order,
-// projects and packages by name), each rendered and evaluated; issue 16 answers equality
-// predicates from indexes. What who may not see is skipped before it is counted: requests
+// Simplified: a search evaluates every record it may match (requests in id order, projects and
+// packages by name), each rendered anew; only the equalities search_plan.go can read from what
+// the store already keys narrow that down (issue 16 adds indexes for the rest). What who may not see is skipped before it is counted: requests
 // RequestVisible refuses, projects hidden from who and their packages.
 
 // Found is one page of a search's matches: Matches counts them all (the collection's
@@ -84,7 +85,7 @@ func (s *Service) SearchRequests(who buildstore.Person, match string, idOnly boo
 		return p.found, err
 	}
 	err = s.db.View(func(tx *bbolt.Tx) error {
-		return buildstore.EachRequest(tx, func(r buildstore.Request) (bool, error) {
+		visit := func(r buildstore.Request) (bool, error) {
 			if !RequestVisible(tx, who, r) {
 				return true, nil
 			}
@@ -93,7 +94,21 @@ func (s *Service) SearchRequests(who buildstore.Person, match string, idOnly boo
 				p.add(r)
 			}
 			return err == nil, err
-		})
+		}
+		ids, planned, err := requestCandidates(tx, q.Plan())
+		if err != nil || !planned {
+			return errors.Join(err, buildstore.EachRequest(tx, visit))
+		}
+		for _, id := range ids {
+			r, err := buildstore.GetRequest(tx, id)
+			if err != nil {
+				return err
+			}
+			if _, err := visit(r); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	return p.found, err
 }
@@ -106,9 +121,11 @@ func (s *Service) SearchPackages(who buildstore.Person, match string, idOnly boo
 	if err != nil {
 		return p.found, err
 	}
+	plan := q.Plan()
+	names, byName := plannedValues(plan, "@name")
 	err = s.db.View(func(tx *bbolt.Tx) error {
-		return eachVisibleProject(tx, who, func(prj buildstore.Project) error {
-			pkgs, err := buildstore.Packages(tx, prj.Name)
+		return eachVisibleProject(tx, who, plan, func(prj buildstore.Project) error {
+			pkgs, err := packageCandidates(tx, prj.Name, names, byName)
 			if err != nil {
 				return err
 			}
@@ -127,6 +144,21 @@ func (s *Service) SearchPackages(who buildstore.Person, match string, idOnly boo
 	return p.found, err
 }
 
+// packageCandidates are the live packages of project called names, or all of them when
+// byName is false.
+func packageCandidates(tx *bbolt.Tx, project string, names []string, byName bool) ([]buildstore.Package, error) {
+	if !byName {
+		return buildstore.Packages(tx, project)
+	}
+	var out []buildstore.Package
+	for _, name := range names {
+		if k, err := buildstore.GetPackage(tx, project, name); err == nil {
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}
+
 // SearchProjects answers /search/project[/id]: the live projects who may see that match, by
 // name, paged.
 func (s *Service) SearchProjects(who buildstore.Person, match string, idOnly bool, page Page) (Found[buildstore.Project], error) {
@@ -135,8 +167,9 @@ func (s *Service) SearchProjects(who buildstore.Person, match string, idOnly boo
 	if err != nil {
 		return p.found, err
 	}
+	plan := renameKey(q.Plan(), "@name", "@project")
 	err = s.db.View(func(tx *bbolt.Tx) error {
-		return eachVisibleProject(tx, who, func(prj buildstore.Project) error {
+		return eachVisibleProject(tx, who, plan, func(prj buildstore.Project) error {
 			ok, err := matches(q, metadoc.FromProject(prj))
 			if ok {
 				p.add(prj)
@@ -147,11 +180,21 @@ func (s *Service) SearchProjects(who buildstore.Person, match string, idOnly boo
 	return p.found, err
 }
 
-// eachVisibleProject calls fn with every live project not hidden from who, by name.
-func eachVisibleProject(tx *bbolt.Tx, who buildstore.Person, fn func(buildstore.Project) error) error {
-	projects, err := buildstore.Projects(tx)
-	if err != nil {
-		return err
+// eachVisibleProject calls fn with every live project not hidden from who, by name: those a
+// term of plan on @project names, or all.
+func eachVisibleProject(tx *bbolt.Tx, who buildstore.Person, plan [][]xpath.Eq, fn func(buildstore.Project) error) error {
+	var projects []buildstore.Project
+	if names, ok := plannedValues(plan, "@project"); ok {
+		for _, name := range names {
+			if prj, err := buildstore.GetProject(tx, name); err == nil {
+				projects = append(projects, prj)
+			}
+		}
+	} else {
+		var err error
+		if projects, err = buildstore.Projects(tx); err != nil {
+			return err
+		}
 	}
 	for _, prj := range projects {
 		if !who.IsAdmin() && HiddenFrom(tx, who, prj) {
@@ -162,4 +205,20 @@ func eachVisibleProject(tx *bbolt.Tx, who buildstore.Person, fn func(buildstore.
 		}
 	}
 	return nil
+}
+
+// renameKey is plan with the equalities on key from read as on key to (a project's @name is
+// what eachVisibleProject reads as @project; a project document has no @project of its own).
+func renameKey(plan [][]xpath.Eq, from, to string) [][]xpath.Eq {
+	var out [][]xpath.Eq
+	for _, term := range plan {
+		t := slices.Clone(term)
+		for i := range t {
+			if t[i].Key == from {
+				t[i].Key = to
+			}
+		}
+		out = append(out, t)
+	}
+	return out
 }
