@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// FuzzCompile: no input makes Compile or Match panic, and every refusal is ErrEmptyMatch or
+// FuzzCompile: no input makes Compile, Match or Plan panic, and every refusal is ErrEmptyMatch or
 // an *Error (the 400s the service answers), never another error.
 func FuzzCompile(f *testing.F) {
 	for _, s := range []string{
@@ -32,6 +32,7 @@ func FuzzCompile(f *testing.F) {
 				continue
 			}
 			q.Match(doc(t, docs[i]))
+			q.Plan()
 		}
 	})
 }

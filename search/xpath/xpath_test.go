@@ -92,6 +92,10 @@ func TestMatch(t *testing.T) {
 		{"target alias", "request", `target/@project='devel:test' and source/@package='hello'`,
 			[]want{{submitRequest, true}, {deleteRequest, false}}},
 		{"submit keys are taken, match nothing", "request", `submit/target/@project='devel:test'`, []want{{submitRequest, false}}},
+		{"nested state, double quotes (openSUSE's bots)", "request", `(state[@name="new"] or state[@name="review"]) and review[starts-with(@by_group, "POCKET-") and @state="new"]`,
+			[]want{{submitRequest, false}, {deleteRequest, false}}},
+		{"nested state, a pending review", "request", `(state[@name="new"] or state[@name="review"]) and review[starts-with(@by_user, "TEST") and @state="new"]`,
+			[]want{{submitRequest, true}, {deleteRequest, false}}},
 		{"id", "request", `@id > 1`, []want{{submitRequest, false}, {deleteRequest, true}}},
 		{"creator", "request", `@creator='alice'`, []want{{submitRequest, false}, {deleteRequest, true}}},
 		// osc rq accept: the devel search OBS tolerates
