@@ -61,12 +61,14 @@ func requestNotFoundForComment(id string) error {
 	return fault.NotFound("not_found", "Couldn't find Request with id %s", id)
 }
 
-// moderates reports whether who may delete anyone's comment on t: whoever may change the
-// object (Admin included). For a request, the service's is_target_maintainer?: who may change
+// moderates reports whether who may delete anyone's comment on t: Admin, and whoever may
+// change the object. For a request, the service's is_target_maintainer?: who may change
 // every existing target (the package when it exists, else the project) of its actions, and
 // there is at least one.
 func moderates(tx *bbolt.Tx, who buildstore.Person, t commented) bool {
 	switch {
+	case who.IsAdmin():
+		return true
 	case t.request != nil:
 		found := false
 		for _, a := range t.request.Actions {
