@@ -7,7 +7,6 @@ import (
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"github.com/pocketforge/pocketforge/store/outbox"
 	"go.etcd.io/bbolt"
 )
 
@@ -105,21 +104,14 @@ func maintainsPackage(tx *bbolt.Tx, who buildstore.Person, project, pkg string) 
 // not to the author. Simplified: the service lets each person choose which events mail them;
 // here these always do, and earlier commenters are not added.
 func mailComment(tx *bbolt.Tx, t commented, c buildstore.Comment) error {
-	to := recipients{tx: tx, skip: map[string]bool{c.Who: true}}
+	to := newRecipients(tx, c.Who)
 	var subject string
 	switch {
 	case t.request != nil:
 		subject = fmt.Sprintf("Request %s commented by %s", t.obj.Request, c.Who)
 		to.person(t.request.Creator)
 		for _, r := range t.request.Reviews {
-			to.person(r.ByUser)
-			to.group(r.ByGroup)
-			if r.ByProject != "" {
-				p, _ := buildstore.GetProject(tx, r.ByProject)
-				k, _ := buildstore.GetPackage(tx, r.ByProject, r.ByPackage)
-				to.maintainers(p.Persons, p.Groups)
-				to.maintainers(k.Persons, k.Groups)
-			}
+			to.reviewer(reviewerOf(r))
 		}
 	case t.pkg != nil:
 		subject = fmt.Sprintf("New comment in package %s/%s by %s", t.project.Name, t.pkg.Name, c.Who)
@@ -129,68 +121,5 @@ func mailComment(tx *bbolt.Tx, t commented, c buildstore.Comment) error {
 		subject = fmt.Sprintf("New comment in project %s by %s", t.project.Name, c.Who)
 		to.maintainers(t.project.Persons, t.project.Groups)
 	}
-	if len(to.addresses) == 0 {
-		return nil
-	}
-	body := fmt.Sprintf("%s wrote:\n\n%s\n", c.Who, strings.TrimRight(c.Body, "\n"))
-	return outbox.Send(tx, &outbox.Mail{Time: c.When, API: "build", From: "no-reply@pocketforge.test",
-		To: to.addresses, Subject: subject, Body: body})
-}
-
-// recipients collects mail addresses once each, leaving out the persons in skip and those
-// without an address.
-type recipients struct {
-	tx        *bbolt.Tx
-	skip      map[string]bool
-	addresses []string
-}
-
-func (r *recipients) add(address string) {
-	for _, a := range r.addresses {
-		if a == address {
-			return
-		}
-	}
-	r.addresses = append(r.addresses, address)
-}
-
-func (r *recipients) person(login string) {
-	if login == "" || r.skip[login] {
-		return
-	}
-	if p, err := buildstore.GetPerson(r.tx, login); err == nil && p.Email != "" {
-		r.add(p.Email)
-	}
-}
-
-// group adds the group's address, or its members' when it has none.
-func (r *recipients) group(title string) {
-	if title == "" {
-		return
-	}
-	g, err := buildstore.GetGroup(r.tx, title)
-	if err != nil {
-		return
-	}
-	if g.Email != "" {
-		r.add(g.Email)
-		return
-	}
-	for _, m := range g.Members {
-		r.person(m)
-	}
-}
-
-// maintainers adds the persons and groups with the maintainer role.
-func (r *recipients) maintainers(persons, groups []buildstore.Role) {
-	for _, p := range persons {
-		if p.Role == buildstore.RoleMaintainer {
-			r.person(p.ID)
-		}
-	}
-	for _, g := range groups {
-		if g.Role == buildstore.RoleMaintainer {
-			r.group(g.ID)
-		}
-	}
+	return to.send(c.When, subject, fmt.Sprintf("%s wrote:\n\n%s\n", c.Who, strings.TrimRight(c.Body, "\n")))
 }
