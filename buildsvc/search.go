@@ -1,7 +1,6 @@
 package buildsvc
 
 import (
-	"encoding/xml"
 	"errors"
 	"slices"
 	"strings"
@@ -67,13 +66,13 @@ func compileSearch(root, match string, idOnly bool) (*xpath.Query, error) {
 	return q, err
 }
 
-// matches renders doc and evaluates q on it.
+// matches evaluates q on doc, a document of the service (xpath.Document builds its tree).
 func matches(q *xpath.Query, doc any) (bool, error) {
-	b, err := xml.Marshal(doc)
+	d, err := xpath.Document(doc)
 	if err != nil {
 		return false, err
 	}
-	return q.MatchXML(b)
+	return q.Match(d), nil
 }
 
 // SearchRequests answers /search/request[/id]: the requests who may see that match, in id
