@@ -20,12 +20,12 @@
 // `person[@userid='u' and @role='r']` for that. `<`, `>`, `<=` and `>=` compare numbers, as
 // XPath 1.0 does, so they order ids but not times (OBS compares its time columns).
 //
-// The package imports nothing of pocketforge's; the build domain renders its records as
-// documents and asks Match.
+// The package imports nothing of pocketforge's; the build domain hands it its records'
+// documents (Document builds their trees), asks Plan which equalities its indexes may answer,
+// and asks Match.
 package xpath
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -56,9 +56,8 @@ const maxDepth = 64
 
 // Query is a compiled search predicate for one root.
 type Query struct {
-	root, predicate string
-	tree            expr // nil for the match-all `*`
-	expr            *axpath.Expr
+	tree expr // nil for the match-all `*`
+	expr *axpath.Expr
 }
 
 // Compile compiles match, the `match` parameter of /search/<root>, for documents whose root
@@ -81,7 +80,7 @@ func Compile(root, match string) (*Query, error) {
 	if len(pred) > MaxLength {
 		return nil, illegal("failed to parse: the predicate is longer than %d bytes", MaxLength)
 	}
-	q := &Query{root: root, predicate: pred}
+	q := &Query{}
 	if pred == "*" {
 		q.expr = axpath.MustCompile("/" + root)
 		return q, nil
@@ -117,12 +116,6 @@ func Unwrap(match string) string {
 	return match
 }
 
-// Root is the root element the query is for.
-func (q *Query) Root() string { return q.root }
-
-// Predicate is the predicate as given (without the outer brackets).
-func (q *Query) Predicate() string { return q.predicate }
-
 // XPath is the expression Match evaluates: `/<root>[<rewritten predicate>]`.
 func (q *Query) XPath() string { return q.expr.String() }
 
@@ -130,13 +123,4 @@ func (q *Query) XPath() string { return q.expr.String() }
 // child of the document node), matches. It is safe for concurrent use.
 func (q *Query) Match(doc *xmlquery.Node) bool {
 	return q.expr.Select(xmlquery.CreateXPathNavigator(doc)).MoveNext()
-}
-
-// MatchXML parses the XML document b and reports whether it matches.
-func (q *Query) MatchXML(b []byte) (bool, error) {
-	doc, err := xmlquery.Parse(bytes.NewReader(b))
-	if err != nil {
-		return false, err
-	}
-	return q.Match(doc), nil
 }
