@@ -69,4 +69,10 @@ func TestOscSearch(t *testing.T) {
 	if out := alice.must("search", "--project", prj); !strings.Contains(out, prj) {
 		t.Errorf("osc search --project:\n%s", out)
 	}
+	// osc's other listings that go through /search only (osc my rq and my sr read GET /request).
+	for _, args := range [][]string{{"rq", "list"}, {"rq", "list", "-M"}, {"rq", "list", "-s", "all", prj},
+		{"search", "-i", "alice"}, {"search", "-m", "alice"}, {"search", "-b", "bob"}, {"my", "pkg"}, {"my", "prj"},
+		{"review", "list", "-G", "pocket-reviewers"}, {"review", "list", "-P", prj}} {
+		alice.must(args...)
+	}
 }
