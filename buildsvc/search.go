@@ -18,9 +18,11 @@ import (
 // `history/@who` finds who changed it), a package or project meta as GET …/_meta shows it.
 //
 // Simplified: a search evaluates every record it may match (requests in id order, projects and
-// packages by name), each rendered anew; only the equalities search_plan.go can read from what
-// the store already keys narrow that down (issue 16 adds indexes for the rest). What who may not see is skipped before it is counted: requests
-// RequestVisible refuses, projects hidden from who and their packages.
+// packages by name), each record's tree built anew; only the equalities search_plan.go can read
+// from what the store already keys narrow that down (issue 16 adds indexes for the rest). OBS
+// orders requests by priority and age; here they come in id order. What who may not see is
+// skipped before it is counted: requests RequestVisible refuses, projects hidden from who and
+// their packages.
 
 // Found is one page of a search's matches: Matches counts them all (the collection's
 // matches attribute), Records holds the page.
