@@ -171,7 +171,7 @@ func completeSubmit(tx *bbolt.Tx, who buildstore.Person, a *buildstore.RequestAc
 		if err := VisibleProject(tx, who, a.Target.Project); err != nil {
 			return false, err
 		}
-		if cur, err := ResolveView(tx, t.Project, t.Name, "", true, ""); err == nil && cur.Tree.SrcMD5 == src.Tree.SrcMD5 {
+		if cur, err := ResolveView(tx, t.Project, t.Name, "", true, ""); err == nil && sameFiles(cur.Tree.Files, src.Tree.Files) {
 			return false, nil
 		}
 	}
@@ -284,4 +284,10 @@ func defaultReviews(tx *bbolt.Tx, creator buildstore.Person, r buildstore.Reques
 		}
 	}
 	return out
+}
+
+// sameFiles reports whether two trees hold the same files (an expanded link's srcmd5 is its
+// xsrcmd5, so the file lists are compared, not the checksums).
+func sameFiles(a, b []buildstore.FileEntry) bool {
+	return buildstore.SrcMD5(a) == buildstore.SrcMD5(b)
 }

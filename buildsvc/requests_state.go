@@ -161,6 +161,9 @@ func (s *Service) mayChangeState(tx *bbolt.Tx, who buildstore.Person, r buildsto
 			return refuse("No permission to supersede request %d", r.ID)
 		}
 	case buildstore.RequestNew:
+		if r.Open() {
+			return refuse("Request %d is %s: only a declined, revoked or superseded request can be reopened", r.ID, from)
+		}
 		if from == buildstore.RequestRevoked && !creator {
 			return refuse("No permission to reopen request %d: only its creator may reopen a revoked request", r.ID)
 		}

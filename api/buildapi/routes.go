@@ -16,6 +16,7 @@ func Bind(app fiber.Router, d Deps) {
 	a.bindInstance(app)
 	a.bindPeople(app)
 	a.bindAttributes(app)
+	a.bindComments(app)
 	a.bindSources(app)
 	a.bindFiles(app)
 	a.bindSearch(app)

@@ -116,13 +116,16 @@ func packagesWhere(tx *bbolt.Tx, project string, deleted bool) ([]Package, error
 }
 
 // DeletePackage turns a package into a tombstone: its meta and revisions are kept for
-// undelete; a pending upload is dropped.
+// undelete; a pending upload and the comments on it are dropped.
 func DeletePackage(tx *bbolt.Tx, project, name string) error {
 	k, err := GetPackage(tx, project, name)
 	if err != nil {
 		return err
 	}
 	if err := DropUpload(tx, project, name); err != nil {
+		return err
+	}
+	if err := deletePackageComments(tx, project, name); err != nil {
 		return err
 	}
 	k.Deleted = true

@@ -248,7 +248,7 @@ func DependentPaths(tx *bbolt.Tx, project string) ([]string, error) {
 // DeleteProject turns a project into a tombstone. Its live packages become tombstones marked
 // as deleted with the project (their pending uploads are dropped), so UndeleteProject brings
 // back exactly those and leaves packages deleted before alone, as the real backend does. The
-// project's and its packages' attribute values are dropped. Other
+// project's and its packages' attribute values and comments are dropped. Other
 // projects' repository paths to it are pointed at deleted/standard, as the real service does on
 // a forced delete; an undelete does not point them back.
 func DeleteProject(tx *bbolt.Tx, name string) error {
@@ -272,6 +272,10 @@ func DeleteProject(tx *bbolt.Tx, name string) error {
 	// Attribute values die with their container, as on the real service, where undelete
 	// restores the meta and the packages but not the attributes.
 	if err := DeleteAttributes(tx, name, ""); err != nil {
+		return err
+	}
+	// So do the comments on the project and its packages.
+	if err := deleteProjectComments(tx, name); err != nil {
 		return err
 	}
 	p.Deleted = true
