@@ -137,7 +137,8 @@ func TestOscRequestAccept(t *testing.T) {
 // TestOscRequestStates: the other ends of a request with osc — alice declines bob's submit to
 // devel:libs (no reviewers there: it is new at once) with a reason, bob reopens it and then
 // revokes it; `rq show -d` prints its diff; bob's submit of libforge is superseded by alice's
-// submit of the same package with `rq supersede` (both wait for carol, libforge's reviewer); and the demo world's requests show as the
+// submit of the same package with `rq supersede` (both wait for carol, libforge's reviewer),
+// and bob, asked for a review of alice's by `review add`, declines it with `review decline`; and the demo world's requests show as the
 // fixtures made them.
 func TestOscRequestStates(t *testing.T) {
 	w := newRequestWorld(t)
@@ -165,6 +166,14 @@ func TestOscRequestStates(t *testing.T) {
 		"Request got superseded by request "+replacement)
 	expect(t, w.bob, []string{"api", "/request/" + old}, `<state name="superseded" who="bob"`, `superseded_by="`+replacement+`"`)
 	expect(t, w.alice, []string{"rq", "show", replacement}, "State:   review", "Review:  new        User: carol")
+
+	// alice asks bob for a review too; his negative one declines her request.
+	expect(t, w.alice, []string{"review", "add", "-m", "You know the parser.", "-U", "bob", replacement}, "ok")
+	expect(t, w.alice, []string{"rq", "show", replacement}, "Review:  new        User: bob")
+	refused(t, w.carol, []string{"review", "accept", "-m", "ok", "-U", "bob", replacement}, "review state change is not permitted for carol")
+	expect(t, w.bob, []string{"review", "decline", "-m", "The test does not cover nested recipes.", "-U", "bob", replacement}, "ok")
+	expect(t, w.alice, []string{"rq", "show", replacement}, "State:   declined", "Comment: The test does not cover nested recipes.",
+		"Review:  declined   User: bob")
 
 	t.Run("demo requests", func(t *testing.T) {
 		expect(t, w.carol, []string{"rq", "show", "1"}, "home:bob/forge-changelog@2 -> devel:tools", "State:   accepted",
