@@ -19,10 +19,16 @@ import (
 // do not authenticate first, renders errors itself so that the final status is known, settles a
 // body nobody read, then writes the access-log line and the journal entry. One function, so the
 // per-request cost is one closure call.
+//
+// A path that starts with several slashes is routed as if it had one, as OBS's Rails does: osc
+// 0.169.1 asks `GET //search/package?match=…` after `rq accept` and exits 1 on a 404.
 func front(d Deps) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		start := time.Now()
 		id := kit.SetRequestID(c)
+		if p := c.Path(); strings.HasPrefix(p, "//") {
+			c.Path("/" + strings.TrimLeft(p, "/"))
+		}
 		ar := areaOf(c.Path())
 		if err := guarded(c, d, ar, id); err != nil {
 			answer(c, d, ar, id, err)

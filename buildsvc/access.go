@@ -54,6 +54,17 @@ func HiddenFrom(tx *bbolt.Tx, who buildstore.Person, p buildstore.Project) bool 
 	return !Member(tx, who, p.Persons, p.Groups)
 }
 
+// projectHiddenFrom is HiddenFrom by name: a missing project is not hidden, and one whose
+// record holds no access flag is not decoded (buildstore.ProjectMayHide), so checking the
+// hundreds of projects a request collection names costs a lookup each.
+func projectHiddenFrom(tx *bbolt.Tx, who buildstore.Person, name string) bool {
+	if !buildstore.ProjectMayHide(tx, name) {
+		return false
+	}
+	p, err := buildstore.GetProject(tx, name)
+	return err == nil && HiddenFrom(tx, who, p)
+}
+
 // GuardProject answers 404 unknown_project for a project hidden from who, as if it did not
 // exist; a missing project passes (the operation answers its own 404). The HTTP layer runs it
 // on every route that names a project, so the rule is applied in one place.

@@ -25,18 +25,11 @@ func TestURLKey(t *testing.T) {
 	}
 }
 
-func TestArchitectureAndSearch(t *testing.T) {
+func TestArchitecture(t *testing.T) {
 	if a, err := Architecture("x86_64"); a != "x86_64" || err != nil {
 		t.Fatalf("Architecture(x86_64) = %q, %v", a, err)
 	}
 	if _, err := Architecture("z80"); fault.Code(err) != "unknown_architecture" {
 		t.Fatalf("Architecture(z80): %v, want unknown_architecture", err)
-	}
-	var s Service
-	if _, err := s.SearchRequests(""); fault.Code(err) != "empty_match" {
-		t.Fatalf("SearchRequests(\"\"): %v, want empty_match", err)
-	}
-	if n, err := s.SearchRequests("state/@name='new'"); n != 0 || err != nil {
-		t.Fatalf("SearchRequests: %d, %v", n, err)
 	}
 }

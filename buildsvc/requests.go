@@ -51,8 +51,7 @@ func RequestVisible(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request) b
 		return true
 	}
 	for _, name := range projects {
-		p, err := buildstore.GetProject(tx, name)
-		if err != nil || !HiddenFrom(tx, who, p) {
+		if !projectHiddenFrom(tx, who, name) {
 			return true
 		}
 	}

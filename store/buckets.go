@@ -104,6 +104,10 @@ const (
 	BuildRequestIndex = "build/request_index" // kind 0x00 value 0x00 BE id → "" (requests.go's RequestKeys)
 	BuildComments     = "build/comments"      // BE id → Comment
 	BuildCommentIndex = "build/comment_index" // kind 0x00 object 0x00 BE id → "": the comments of one project, package or request
+	// BuildRoleIndex says who holds which role where (store/buildstore/roles_index.go): holder
+	// 0x00 role 0x00 project 0x00 package → "", the holder a login or "group:" + title, the
+	// package "" for a project role. Only live projects and packages are in it.
+	BuildRoleIndex = "build/role_index"
 
 	// Explorer (store/explorer holds the key layout). Each index bucket holds one nested bucket
 	// per product, so a product is imported with keys in order (fast in bbolt) and removed by
@@ -152,6 +156,7 @@ var registry = []bucketSpec{
 	{name: BuildFarmDirty}, {name: BuildFarmStatus}, {name: BuildFarmRepos}, {name: BuildFarmBinaries}, {name: BuildFarmFiles},
 	{name: BuildFarmLogs}, {name: BuildFarmHistory}, {name: BuildFarmJobHistory}, {name: BuildFarmPublished},
 	{name: BuildRequests}, {name: BuildRequestIndex}, {name: BuildComments}, {name: BuildCommentIndex},
+	{name: BuildRoleIndex},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.

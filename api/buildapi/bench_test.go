@@ -30,18 +30,20 @@ type benchEnv struct {
 	took   []time.Duration
 }
 
-func newBenchEnv(b *testing.B) *benchEnv {
-	e := newEnv(b)
+func newBenchEnv(b *testing.B) *benchEnv { return benchEnvOn(b, newEnv(b).db) }
+
+// benchEnvOn serves the build API over db (open for the benchmark's lifetime) on loopback.
+func benchEnvOn(b *testing.B, db *store.DB) *benchEnv {
 	app := fiber.New(fiber.Config{ErrorHandler: RenderError, DisableStartupMessage: true, BodyLimit: 64 << 20})
 	clk := clock.NewFixed(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
-	Bind(app, Deps{Store: e.db, Clock: clk, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	Bind(app, Deps{Store: db, Clock: clk, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
 	}
 	go app.Listener(ln)
 	b.Cleanup(func() { app.Shutdown() })
-	return &benchEnv{env: &env{app: app, db: e.db}, base: "http://" + ln.Addr().String(),
+	return &benchEnv{env: &env{app: app, db: db}, base: "http://" + ln.Addr().String(),
 		auth:   basic("Admin", adminPassword)["Authorization"],
 		client: &fasthttp.Client{MaxConnsPerHost: 8, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second}}
 }

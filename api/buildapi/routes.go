@@ -21,6 +21,7 @@ func Bind(app fiber.Router, d Deps) {
 	a.bindFiles(app)
 	a.bindSearch(app)
 	a.bindRequests(app)
+	a.bindRequestCollection(app)
 	a.bindTrigger(app)
 	// The binary routes first: their literal names (_buildconfig, _repository, …) must win
 	// over the directory routes' parameters; names starting with _ they do not serve (_log,

@@ -2,24 +2,125 @@ package buildapi
 
 import (
 	"encoding/xml"
+	"strconv"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
+	"github.com/pocketforge/pocketforge/buildsvc/requestdoc"
+	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
-// bindSearch registers the searches that exist so far. osc asks GET /search/request after
-// every co, ci and up (check_for_request_on_action) and fails the command on a 404; requests
-// do not exist yet, so every match is the empty collection.
+// The xpath searches (seed: "Search"; build-notes §6): `match`, `limit` and `offset` as query
+// or form parameters, GET or POST (osc sends GET; OBS routes both). Full routes answer the
+// matching documents, /id routes their identifying elements, both in <collection matches="N">
+// where N counts every match, not only the page. The rules (what matches, what who may see,
+// 400 empty_match and illegal_xpath_error) are buildsvc's Search* functions.
+
+// bindSearch registers the xpath search routes.
 func (a *api) bindSearch(r fiber.Router) {
-	a.get(r, "/search/request", a.searchRequests)
+	routes := []struct {
+		path string
+		h    fiber.Handler
+	}{
+		{"/search/request", a.searchRequests(false)},
+		{"/search/request/id", a.searchRequests(true)},
+		{"/search/package", a.searchPackages(false)},
+		{"/search/package/id", a.searchPackages(true)},
+		{"/search/project", a.searchProjects(false)},
+		{"/search/project/id", a.searchProjects(true)},
+	}
+	for _, rt := range routes {
+		a.get(r, rt.path, rt.h)
+		r.Post(rt.path, a.authenticated, rt.h)
+	}
 }
 
-// collectionXML is a search result.
-type collectionXML struct {
+// collectionXML is a collection answer (searches, request listings): Matches counts every
+// match, Items are the page's documents, each named by its own XMLName.
+type collectionXML[T any] struct {
 	XMLName xml.Name `xml:"collection"`
 	Matches int      `xml:"matches,attr"`
+	Items   []T
 }
 
-// searchRequests answers the collection of requests that match (buildsvc.SearchRequests).
-func (a *api) searchRequests(c *fiber.Ctx) error {
-	return replyXML(c, func(n int) collectionXML { return collectionXML{Matches: n} })(a.Svc.SearchRequests(c.Query("match")))
+type requestIDXML struct {
+	XMLName xml.Name `xml:"request"`
+	ID      uint64   `xml:"id,attr"`
+}
+
+type packageIDXML struct {
+	XMLName xml.Name `xml:"package"`
+	Project string   `xml:"project,attr"`
+	Name    string   `xml:"name,attr"`
+}
+
+type projectIDXML struct {
+	XMLName xml.Name `xml:"project"`
+	Name    string   `xml:"name,attr"`
+}
+
+// sendCollection renders the page of found with doc.
+func sendCollection[T, D any](c *fiber.Ctx, found buildsvc.Found[T], doc func(T) D) error {
+	return sendXML(c, collectionXML[D]{Matches: found.Matches, Items: docsOf(found.Records, doc)})
+}
+
+// searchParam reads a search parameter from the query, or from a POST's form body.
+func searchParam(c *fiber.Ctx, name string) string {
+	if v := c.Query(name); v != "" || c.Method() != fiber.MethodPost {
+		return v
+	}
+	return c.FormValue(name)
+}
+
+// searchPage reads limit and offset; what is not a number is left out, as OBS does.
+func searchPage(c *fiber.Ctx) buildsvc.Page {
+	limit, _ := strconv.Atoi(strings.TrimSpace(searchParam(c, "limit")))
+	offset, _ := strconv.Atoi(strings.TrimSpace(searchParam(c, "offset")))
+	return buildsvc.Page{Limit: limit, Offset: offset}
+}
+
+// searchRequests answers /search/request (the documents, with the history withhistory or
+// withfullhistory asks for, as OBS renders them there) or /search/request/id.
+func (a *api) searchRequests(idOnly bool) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		found, err := a.Svc.SearchRequests(personOf(c), searchParam(c, "match"), idOnly, searchPage(c))
+		if err != nil {
+			return err
+		}
+		if idOnly {
+			return sendCollection(c, found, func(r buildstore.Request) requestIDXML { return requestIDXML{ID: r.ID} })
+		}
+		h := historyMode(c)
+		return sendCollection(c, found, func(r buildstore.Request) requestdoc.Request { return requestdoc.Render(r, h) })
+	}
+}
+
+// searchPackages answers /search/package (package metas) or /search/package/id.
+func (a *api) searchPackages(idOnly bool) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		found, err := a.Svc.SearchPackages(personOf(c), searchParam(c, "match"), idOnly, searchPage(c))
+		if err != nil {
+			return err
+		}
+		if idOnly {
+			return sendCollection(c, found, func(k buildstore.Package) packageIDXML { return packageIDXML{Project: k.Project, Name: k.Name} })
+		}
+		return sendCollection(c, found, metadoc.FromPackage)
+	}
+}
+
+// searchProjects answers /search/project (project metas) or /search/project/id.
+func (a *api) searchProjects(idOnly bool) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		found, err := a.Svc.SearchProjects(personOf(c), searchParam(c, "match"), idOnly, searchPage(c))
+		if err != nil {
+			return err
+		}
+		if idOnly {
+			return sendCollection(c, found, func(p buildstore.Project) projectIDXML { return projectIDXML{Name: p.Name} })
+		}
+		return sendCollection(c, found, metadoc.FromProject)
+	}
 }

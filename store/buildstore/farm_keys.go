@@ -106,19 +106,25 @@ func PurgeFarm(tx *bbolt.Tx, project string) error {
 	return nil
 }
 
-// putProjectRecord stores p and queues it for the scheduler: the one place a project record is
-// written.
+// putProjectRecord stores p, keeps the role index in step and queues p for the scheduler: the
+// one place a project record is written.
 func putProjectRecord(tx *bbolt.Tx, p Project) error {
 	if err := MarkDirty(tx, p.Name); err != nil {
+		return err
+	}
+	if err := indexProjectRoles(tx, p); err != nil {
 		return err
 	}
 	return store.Put(tx, store.BuildProjects, []byte(p.Name), p)
 }
 
-// putPackageRecord stores k and queues its project for the scheduler: the one place a package
-// record is written.
+// putPackageRecord stores k, keeps the role index in step and queues its project for the
+// scheduler: the one place a package record is written.
 func putPackageRecord(tx *bbolt.Tx, k Package) error {
 	if err := MarkDirty(tx, k.Project); err != nil {
+		return err
+	}
+	if err := indexPackageRoles(tx, k.Project, k.Name, &k); err != nil {
 		return err
 	}
 	return store.Put(tx, store.BuildPackages, packageKey(k.Project, k.Name), k)

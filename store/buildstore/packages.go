@@ -154,5 +154,8 @@ func PurgePackage(tx *bbolt.Tx, project, name string) error {
 	if err := MarkDirty(tx, project); err != nil {
 		return err
 	}
+	if err := indexPackageRoles(tx, project, name, nil); err != nil {
+		return err
+	}
 	return store.Delete(tx, store.BuildPackages, packageKey(project, name))
 }

@@ -1,0 +1,97 @@
+package xpath
+
+import "strings"
+
+// Eq is an equality on a document: the path Key (its steps joined with slashes, as the
+// document has it: a request's `target/@project` is `action/target/@project`) has the value
+// Value.
+type Eq struct{ Key, Value string }
+
+// maxTerms bounds the terms Plan derives from an `or` (each side's terms pair up).
+const maxTerms = 32
+
+// Plan lists what every matching document has, for a store to read candidates from its
+// indexes instead of scanning: each term is a disjunction, a document matches only if it has
+// one of the term's equalities, and every term holds. A caller takes the terms whose keys it
+// indexes (the union of one term's entries, intersected across terms) and still evaluates
+// Match on each candidate; with no term it can use, it scans. Only string literals are
+// taken, compared exactly, as Match compares them.
+func (q *Query) Plan() [][]Eq {
+	if q.tree == nil {
+		return nil
+	}
+	return implied(q.tree, nil)
+}
+
+// implied derives the terms e implies, nested in the steps of prefix.
+func implied(e expr, prefix []string) [][]Eq {
+	switch e := e.(type) {
+	case binary:
+		switch e.op {
+		case "and":
+			return append(implied(e.l, prefix), implied(e.r, prefix)...)
+		case "or":
+			var out [][]Eq
+			for _, l := range implied(e.l, prefix) {
+				for _, r := range implied(e.r, prefix) {
+					if len(out) == maxTerms {
+						return out
+					}
+					out = append(out, append(append([]Eq(nil), l...), r...))
+				}
+			}
+			return out
+		case "=":
+			out := append(pathTerms(e.l, prefix), pathTerms(e.r, prefix)...)
+			if eq, ok := equality(e.l, e.r, prefix); ok {
+				out = append(out, []Eq{eq})
+			} else if eq, ok := equality(e.r, e.l, prefix); ok {
+				out = append(out, []Eq{eq})
+			}
+			return out
+		}
+		return append(pathTerms(e.l, prefix), pathTerms(e.r, prefix)...)
+	case *path:
+		return pathTerms(e, prefix)
+	}
+	return nil
+}
+
+// equality is `path = 'literal'` as an Eq.
+func equality(l, r expr, prefix []string) (Eq, bool) {
+	p, ok := l.(*path)
+	lit, isLit := r.(literal)
+	if !ok || !isLit {
+		return Eq{}, false
+	}
+	return Eq{Key: strings.Join(steps(p, prefix, len(p.steps)), "/"), Value: lit.value}, true
+}
+
+// pathTerms are the terms the predicates along a path imply (a step's predicate holds on some
+// node at that step).
+func pathTerms(e expr, prefix []string) [][]Eq {
+	p, ok := e.(*path)
+	if !ok {
+		return nil
+	}
+	var out [][]Eq
+	for i, s := range p.steps {
+		for _, pr := range s.preds {
+			out = append(out, implied(pr, steps(p, prefix, i+1))...)
+		}
+	}
+	return out
+}
+
+// steps are prefix and the first n steps of p, attributes with their @.
+func steps(p *path, prefix []string, n int) []string {
+	out := append([]string(nil), prefix...)
+	for _, s := range p.steps[:n] {
+		if s.attr {
+			out = append(out, "@"+s.name)
+		} else {
+			out = append(out, s.name)
+		}
+	}
+	return out
+}

@@ -1,0 +1,43 @@
+package xpath
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestPlan: the terms osc's queries imply, which the request and package indexes answer.
+func TestPlan(t *testing.T) {
+	cases := []struct {
+		name, root, match string
+		want              [][]Eq
+	}{
+		{"co/ci/up", "request", `(state/@name='new' or state/@name='review') and (action/target/@project='P' or action/source/@project='P') and (action/target/@package='K' or action/source/@package='K')`,
+			[][]Eq{{{"state/@name", "new"}, {"state/@name", "review"}},
+				{{"action/target/@project", "P"}, {"action/source/@project", "P"}},
+				{{"action/target/@package", "K"}, {"action/source/@package", "K"}}}},
+		{"sr", "request", `(state/@name='new' or state/@name='review' or state/@name='declined') and action[source/@project='A' and source/@package='B' and target/@project='C' and target/@package='D'] and action/@type='submit'`,
+			[][]Eq{{{"state/@name", "new"}, {"state/@name", "review"}, {"state/@name", "declined"}},
+				{{"action/source/@project", "A"}}, {{"action/source/@package", "B"}}, {{"action/target/@project", "C"}}, {{"action/target/@package", "D"}},
+				{{"action/@type", "submit"}}}},
+		{"review list", "request", `((state/@name='review') and review/@state='new') and review[@by_user='u' and @state='new']`,
+			[][]Eq{{{"state/@name", "review"}}, {{"review/@state", "new"}}, {{"review/@by_user", "u"}}, {{"review/@state", "new"}}}},
+		{"rq list -U", "request", `(state/@who='u' or history/@who='u')`, [][]Eq{{{"state/@who", "u"}, {"history/@who", "u"}}}},
+		{"alias", "request", `'x' = target/@project`, [][]Eq{{{"action/target/@project", "x"}}}},
+		{"devel", "package", `([devel/[@project='P' and @package='K']])`, [][]Eq{{{"devel/@project", "P"}}, {{"devel/@package", "K"}}}},
+		{"or with a side that implies nothing", "package", `@name='a' or contains(title, 'a')`, nil},
+		{"not implies nothing", "package", `not(@name='a')`, nil},
+		{"numbers are not taken", "request", `@id=5`, nil},
+		{"star", "package", `*`, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			q, err := Compile(c.root, c.match)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := q.Plan(); !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("Plan = %v\nwant %v", got, c.want)
+			}
+		})
+	}
+}

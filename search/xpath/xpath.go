@@ -1,0 +1,126 @@
+// Package xpath is the build service's search predicate: the `match` parameter of
+// /search/<root> compiled as OBS 2.7's search takes it, then evaluated on a root's XML document
+// (a request, a package or project meta …) with antchfx/xpath.
+//
+// OBS does not run XPath: it parses the predicate and maps each path to a database column,
+// refusing paths it has no column for and every function but contains, starts-with,
+// ends-with, not and boolean. Compile refuses the same, with OBS's words, and rewrites what it
+// takes into an XPath expression that behaves like OBS's SQL on the document:
+//   - the match's outer `([…])` or `[…]` is taken off, and `devel/[…]` (osc's `rq accept`
+//     sends it) reads as `devel[…]`;
+//   - contains, starts-with and ends-with ignore case (OBS lower-cases both sides) and hold when
+//     any of the nodes a path names holds them (a SQL join has a row per node), where XPath
+//     would look at the first node only;
+//   - the request aliases `target/…` and `source/…` read as `action/target/…`,
+//     `action/source/…`.
+//
+// Simplified: `=` compares exactly (OBS's MySQL collation makes it case-insensitive), and two
+// conditions on one repeated element (`person/@userid='u' and person/@role='r'`) may hold on
+// different entries, as XPath has it, where OBS's join wants one entry with both; write
+// `person[@userid='u' and @role='r']` for that. `<`, `>`, `<=` and `>=` compare numbers, as
+// XPath 1.0 does, so they order ids but not times (OBS compares its time columns).
+//
+// The package imports nothing of pocketforge's; the build domain hands it its records'
+// documents (Document builds their trees), asks Plan which equalities its indexes may answer,
+// and asks Match.
+package xpath
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/antchfx/xmlquery"
+	axpath "github.com/antchfx/xpath"
+)
+
+// ErrEmptyMatch is a blank match: the full search routes answer it 400 empty_match (the /id
+// routes search for `*` instead).
+var ErrEmptyMatch = errors.New("No predicate found in match argument")
+
+// Error is a predicate the search refuses; the build service answers it 400
+// illegal_xpath_error with Error() as the summary.
+type Error struct{ Msg string }
+
+func (e *Error) Error() string { return e.Msg }
+
+func illegal(format string, args ...any) error { return &Error{fmt.Sprintf(format, args...)} }
+
+// MaxLength bounds a match: far above anything osc sends, it keeps a hostile predicate cheap
+// to parse and evaluate.
+const MaxLength = 16 << 10
+
+// maxDepth bounds how deeply parentheses, predicates and calls nest (and/or chains are bounded
+// by MaxLength only).
+const maxDepth = 64
+
+// Query is a compiled search predicate for one root.
+type Query struct {
+	tree expr // nil for the match-all `*`
+	expr *axpath.Expr
+}
+
+// Compile compiles match, the `match` parameter of /search/<root>, for documents whose root
+// element is root (request, package, project, person, repository, issue, channel,
+// channel_binary, released_binary). An empty match is ErrEmptyMatch; a predicate OBS refuses is
+// an *Error. The bare predicate `*`, and an empty one in brackets (`[]`), match every document,
+// as in OBS.
+func Compile(root, match string) (*Query, error) {
+	t, ok := tables[root]
+	if !ok {
+		return nil, illegal("unknown table %s", root)
+	}
+	if strings.TrimSpace(match) == "" {
+		return nil, ErrEmptyMatch
+	}
+	pred := strings.TrimSpace(Unwrap(match))
+	if pred == "" {
+		pred = "*"
+	}
+	if len(pred) > MaxLength {
+		return nil, illegal("failed to parse: the predicate is longer than %d bytes", MaxLength)
+	}
+	q := &Query{}
+	if pred == "*" {
+		q.expr = axpath.MustCompile("/" + root)
+		return q, nil
+	}
+	tree, err := parse(pred)
+	if err != nil {
+		return nil, err
+	}
+	c := checker{t: t}
+	if err := c.boolean(tree, nil); err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	b.WriteString("/" + root + "[")
+	render(&b, tree)
+	b.WriteString("]")
+	x, err := axpath.Compile(b.String())
+	if err != nil {
+		return nil, illegal("failed to parse: %v", err)
+	}
+	q.tree, q.expr = tree, x
+	return q, nil
+}
+
+// Unwrap takes off the outer `([…])` or `[…]` of a match, as OBS does before reading it.
+func Unwrap(match string) string {
+	switch {
+	case strings.HasPrefix(match, "([") && strings.HasSuffix(match, "])") && len(match) >= 4:
+		return match[2 : len(match)-2]
+	case strings.HasPrefix(match, "[") && strings.HasSuffix(match, "]") && len(match) >= 2:
+		return match[1 : len(match)-1]
+	}
+	return match
+}
+
+// XPath is the expression Match evaluates: `/<root>[<rewritten predicate>]`.
+func (q *Query) XPath() string { return q.expr.String() }
+
+// Match reports whether doc, a document as xmlquery.Parse returns it (its root element a
+// child of the document node), matches. It is safe for concurrent use.
+func (q *Query) Match(doc *xmlquery.Node) bool {
+	return q.expr.Select(xmlquery.CreateXPathNavigator(doc)).MoveNext()
+}
