@@ -3,6 +3,7 @@ package buildsvc
 import (
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
@@ -28,49 +29,56 @@ import (
 func (s *Service) CreateRequest(who buildstore.Person, r buildstore.Request, addRevision bool) (buildstore.Request, error) {
 	now := s.clk.Now()
 	err := s.db.Write(func(tx *bbolt.Tx) error {
-		var actions []buildstore.RequestAction
-		for i := range r.Actions {
-			a := r.Actions[i]
-			keep, err := completeAction(tx, who, &a, addRevision)
-			if err != nil {
-				return err
-			}
-			if keep {
-				actions = append(actions, a)
-			}
-		}
-		if len(actions) == 0 {
-			return BadRequest("missing_action", "The request contains no actions. Submit requests without source changes may have skipped!")
-		}
-		r.Actions = actions
-		for _, v := range r.Reviews {
-			if err := checkReviewer(tx, reviewerOf(v)); err != nil {
-				return err
-			}
-		}
-		id, err := buildstore.NewRequestID(tx)
-		if err != nil {
-			return err
-		}
-		r.ID, r.Creator = id, who.Login
-		r.State = buildstore.RequestState{Name: buildstore.RequestNew, Who: who.Login, When: now, Created: now}
-		r.History = nil
-		addHistory(&r, who.Login, now, "Request created", r.Description)
-		for i := range r.Reviews {
-			r.Reviews[i].State, r.Reviews[i].When, r.Reviews[i].Who = buildstore.RequestNew, now, who.Login
-		}
-		for _, v := range defaultReviews(tx, who, r) {
-			addReviewOnce(&r, v, who.Login, now)
-		}
-		if openReviews(r) {
-			r.State.Name = buildstore.RequestReview
-		}
-		if err := buildstore.PutRequest(tx, r); err != nil {
+		var err error
+		if r, err = createRequest(tx, who, r, addRevision, now); err != nil {
 			return err
 		}
 		return s.mailCreated(tx, r, now)
 	})
 	return r, err
+}
+
+// createRequest is CreateRequest inside tx at now, without the e-mail (the demo world creates
+// its requests through it: see CreateRequestTx).
+func createRequest(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request, addRevision bool, now time.Time) (buildstore.Request, error) {
+	var actions []buildstore.RequestAction
+	for i := range r.Actions {
+		a := r.Actions[i]
+		keep, err := completeAction(tx, who, &a, addRevision)
+		if err != nil {
+			return r, err
+		}
+		if keep {
+			actions = append(actions, a)
+		}
+	}
+	if len(actions) == 0 {
+		return r, BadRequest("missing_action", "The request contains no actions. Submit requests without source changes may have skipped!")
+	}
+	r.Actions = actions
+	for _, v := range r.Reviews {
+		if err := checkReviewer(tx, reviewerOf(v)); err != nil {
+			return r, err
+		}
+	}
+	id, err := buildstore.NewRequestID(tx)
+	if err != nil {
+		return r, err
+	}
+	r.ID, r.Creator = id, who.Login
+	r.State = buildstore.RequestState{Name: buildstore.RequestNew, Who: who.Login, When: now, Created: now}
+	r.History = nil
+	addHistory(&r, who.Login, now, "Request created", r.Description)
+	for i := range r.Reviews {
+		r.Reviews[i].State, r.Reviews[i].When, r.Reviews[i].Who = buildstore.RequestNew, now, who.Login
+	}
+	for _, v := range defaultReviews(tx, who, r) {
+		addReviewOnce(&r, v, who.Login, now)
+	}
+	if openReviews(r) {
+		r.State.Name = buildstore.RequestReview
+	}
+	return r, buildstore.PutRequest(tx, r)
 }
 
 // completeAction checks action a of a new request and fills in its defaults; keep is false for

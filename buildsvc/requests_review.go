@@ -129,37 +129,51 @@ func isReviewer(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request) bool 
 // ChangeReviewState records who's answer newstate (accepted, declined, or new to reopen) to the
 // review by by of request id (cmd=changereviewstate).
 func (s *Service) ChangeReviewState(who buildstore.Person, id uint64, by Reviewer, newstate, comment string) error {
-	if !slices.Contains([]string{buildstore.RequestAccepted, buildstore.RequestDeclined, buildstore.RequestNew}, newstate) {
-		return BadRequest("invalid_state", "review state '%s' is not one of accepted, declined, new", newstate)
+	if err := reviewStateValid(newstate); err != nil {
+		return err
 	}
 	now := s.clk.Now()
 	return s.updateRequest(who, id, func(tx *bbolt.Tx, r *buildstore.Request) error {
-		if r.State.Name != buildstore.RequestDeclined || newstate != buildstore.RequestNew {
-			if err := modifiable(*r); err != nil {
-				return err
-			}
-		}
-		i := slices.IndexFunc(r.Reviews, by.matches)
-		if i < 0 {
-			return fault.NotFound("review_not_found", "Request %d has no review by %s", r.ID, by.describe())
-		}
-		if !mayReview(tx, who, by) {
-			return Forbidden("review_change_state_no_permission", "review state change is not permitted for %s", who.Login)
-		}
-		v := &r.Reviews[i]
-		if v.State == newstate {
-			return nil
-		}
-		v.State, v.Who, v.When, v.Comment = newstate, who.Login, now, comment
-		v.History = append(v.History, buildstore.HistoryRecord{Who: who.Login, When: now, Description: reviewEvent[newstate], Comment: comment})
-		r.Updated = now
 		before := r.State.Name
-		followReviews(r, who.Login, now, newstate, comment)
-		if r.State.Name != before {
-			return s.mailStateChanged(tx, *r, now)
+		if err := changeReviewState(tx, who, r, by, newstate, comment, now); err != nil || r.State.Name == before {
+			return err
 		}
-		return nil
+		return s.mailStateChanged(tx, *r, now)
 	})
+}
+
+// reviewStateValid: a review is answered with accepted, declined, or new to reopen it.
+func reviewStateValid(newstate string) error {
+	if !slices.Contains([]string{buildstore.RequestAccepted, buildstore.RequestDeclined, buildstore.RequestNew}, newstate) {
+		return BadRequest("invalid_state", "review state '%s' is not one of accepted, declined, new", newstate)
+	}
+	return nil
+}
+
+// changeReviewState is ChangeReviewState on r inside tx at now, without the e-mail (the demo
+// world answers its reviews through it: see ChangeReviewStateTx).
+func changeReviewState(tx *bbolt.Tx, who buildstore.Person, r *buildstore.Request, by Reviewer, newstate, comment string, now time.Time) error {
+	if r.State.Name != buildstore.RequestDeclined || newstate != buildstore.RequestNew {
+		if err := modifiable(*r); err != nil {
+			return err
+		}
+	}
+	i := slices.IndexFunc(r.Reviews, by.matches)
+	if i < 0 {
+		return fault.NotFound("review_not_found", "Request %d has no review by %s", r.ID, by.describe())
+	}
+	if !mayReview(tx, who, by) {
+		return Forbidden("review_change_state_no_permission", "review state change is not permitted for %s", who.Login)
+	}
+	v := &r.Reviews[i]
+	if v.State == newstate {
+		return nil
+	}
+	v.State, v.Who, v.When, v.Comment = newstate, who.Login, now, comment
+	v.History = append(v.History, buildstore.HistoryRecord{Who: who.Login, When: now, Description: reviewEvent[newstate], Comment: comment})
+	r.Updated = now
+	followReviews(r, who.Login, now, newstate, comment)
+	return nil
 }
 
 // reviewEvent is the history line of a review's new state.
