@@ -70,10 +70,10 @@ func createRequest(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request, ad
 	r.History = nil
 	addHistory(&r, who.Login, now, "Request created", r.Description)
 	for i := range r.Reviews {
-		r.Reviews[i].State, r.Reviews[i].When, r.Reviews[i].Who = buildstore.RequestNew, now, who.Login
+		r.Reviews[i].State, r.Reviews[i].When, r.Reviews[i].Who = buildstore.RequestNew, now, ""
 	}
 	for _, v := range defaultReviews(tx, who, r) {
-		addReviewOnce(&r, v, who.Login, now)
+		addReviewOnce(&r, v, now)
 	}
 	if openReviews(r) {
 		r.State.Name = buildstore.RequestReview

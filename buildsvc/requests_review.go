@@ -60,12 +60,13 @@ func checkReviewer(tx *bbolt.Tx, r Reviewer) error {
 }
 
 // addReviewOnce adds review v (state new) unless an open review by the same reviewer exists.
-func addReviewOnce(r *buildstore.Request, v buildstore.Review, who string, now time.Time) bool {
+// A review names who answered it only once somebody has (its history says who asked).
+func addReviewOnce(r *buildstore.Request, v buildstore.Review, now time.Time) bool {
 	by := reviewerOf(v)
 	if slices.ContainsFunc(r.Reviews, func(x buildstore.Review) bool { return x.State == buildstore.RequestNew && by.matches(x) }) {
 		return false
 	}
-	v.State, v.When, v.Who = buildstore.RequestNew, now, who
+	v.State, v.When, v.Who = buildstore.RequestNew, now, ""
 	r.Reviews = append(r.Reviews, v)
 	return true
 }
@@ -112,7 +113,7 @@ func (s *Service) AddReview(who buildstore.Person, id uint64, by Reviewer, comme
 		}
 		v := by.review()
 		v.History = []buildstore.HistoryRecord{{Who: who.Login, When: now, Description: "Review got added", Comment: comment}}
-		if !addReviewOnce(r, v, who.Login, now) {
+		if !addReviewOnce(r, v, now) {
 			return nil
 		}
 		addHistory(r, who.Login, now, "Request got a new review request", comment)
@@ -242,7 +243,7 @@ func (s *Service) AssignReview(who buildstore.Person, id uint64, from Reviewer, 
 		note := "Review got assigned to user " + to
 		v.State, v.Who, v.When, v.Comment = buildstore.RequestAccepted, who.Login, now, note
 		v.History = append(v.History, buildstore.HistoryRecord{Who: who.Login, When: now, Description: "Review got assigned", Comment: comment})
-		addReviewOnce(r, buildstore.Review{ByUser: to, History: []buildstore.HistoryRecord{{Who: who.Login, When: now, Description: "Review got assigned", Comment: comment}}}, who.Login, now)
+		addReviewOnce(r, buildstore.Review{ByUser: to, History: []buildstore.HistoryRecord{{Who: who.Login, When: now, Description: "Review got assigned", Comment: comment}}}, now)
 		addHistory(r, who.Login, now, "Request got a new review request", note)
 		r.Updated = now
 		return s.mailReviewWanted(tx, *r, Reviewer{User: to}, now)

@@ -39,21 +39,21 @@ func TestOscSearch(t *testing.T) {
 		t.Fatalf("osc sr: no request id in\n%s", out)
 	}
 	id := m[1]
-	if code, out := bob.run(wc, "up"); code != 0 || !strings.Contains(out, id) {
+	if code, out := bob.run(wc, "up"); code != 0 || !listsRequest(out, id) {
 		t.Errorf("osc up in the branch does not name the open request %s: %d\n%s", id, code, out)
 	}
-	if out := alice.must("rq", "list", prj); !strings.Contains(out, id) || !strings.Contains(out, "please take 1.1") {
+	if out := alice.must("rq", "list", prj); !listsRequest(out, id) || !strings.Contains(out, "please take 1.1") {
 		t.Errorf("osc rq list %s:\n%s", prj, out)
 	}
-	if out := alice.must("rq", "list", "-U", "bob"); !strings.Contains(out, id) {
+	if out := alice.must("rq", "list", "-U", "bob"); !listsRequest(out, id) {
 		t.Errorf("osc rq list -U bob:\n%s", out)
 	}
 	alice.must("review", "add", "-m", "please review", "-U", "carol", id)
-	if out := carol.must("review", "list", "-U", "carol"); !strings.Contains(out, id) {
+	if out := carol.must("review", "list", "-U", "carol"); !listsRequest(out, id) {
 		t.Errorf("osc review list -U carol:\n%s", out)
 	}
 	carol.must("review", "accept", "-m", "fine", "-U", "carol", id)
-	if out := carol.must("review", "list", "-U", "carol"); strings.Contains(out, id) {
+	if out := carol.must("review", "list", "-U", "carol"); listsRequest(out, id) {
 		t.Errorf("osc review list -U carol still lists %s:\n%s", id, out)
 	}
 	if code, out := alice.osc("rq", "accept", "-m", "thanks", id); code != 0 {
@@ -75,4 +75,10 @@ func TestOscSearch(t *testing.T) {
 		{"review", "list", "-G", "pocket-reviewers"}, {"review", "list", "-P", prj}} {
 		alice.must(args...)
 	}
+}
+
+// listsRequest reports whether osc's request listing out has request id: a line starting with
+// the number and its state (a bare substring would also find the number in a time of day).
+func listsRequest(out, id string) bool {
+	return regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(id) + `\s+State:`).MatchString(out)
 }
