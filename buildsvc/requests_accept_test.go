@@ -1,6 +1,7 @@
 package buildsvc
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -29,9 +30,27 @@ func TestSubmitReviewAccept(t *testing.T) {
 	if r, _ = w.svc.Request(w.who["bob"], id); r.State.Name != "new" {
 		t.Fatalf("after the last review: %s", r.State.Name)
 	}
+	clearDirty := func(tx *bbolt.Tx) error {
+		names, tickets, err := buildstore.DirtyProjects(tx)
+		for i := range names {
+			if err := buildstore.ClearDirty(tx, names[i], tickets[i]); err != nil {
+				return err
+			}
+		}
+		return err
+	}
+	if err := w.svc.db.Write(clearDirty); err != nil {
+		t.Fatal(err)
+	}
 	if err := w.svc.ChangeState(w.who["alice"], id, StateChange{NewState: "accepted", Comment: "thanks"}); err != nil {
 		t.Fatal(err)
 	}
+	w.svc.db.View(func(tx *bbolt.Tx) error {
+		if names, _, _ := buildstore.DirtyProjects(tx); !slices.Contains(names, "dev") {
+			t.Errorf("the accepted submit's target is not scheduled: dirty %v", names)
+		}
+		return nil
+	})
 	r, _ = w.svc.Request(w.who["bob"], id)
 	info := r.Actions[0].AcceptInfo
 	if r.State.Name != "accepted" || info == nil || info.Rev != "2" {

@@ -77,3 +77,30 @@ func TestRenderParseRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParse: no posted document panics the parser, and what it accepts renders back into a
+// document that parses to the same actions.
+func FuzzParse(f *testing.F) {
+	for _, seed := range []string{
+		`<request><action type="submit"><source project="a" package="b" rev="1"/><target project="c"/><options><sourceupdate>cleanup</sourceupdate></options></action><description>d</description></request>`,
+		`<request><action type="add_role"><target project="p"/><person name="u" role="maintainer"/></action><review state="new" by_group="g"/></request>`,
+		`<request><action type="group"><grouped id="3"/></action><priority>critical</priority></request>`,
+		`<request><action`, `<project/>`, ``,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		r, _, err := Parse(body)
+		if err != nil {
+			return
+		}
+		out, err := xml.Marshal(Render(r, WithFullHistory))
+		if err != nil {
+			t.Fatalf("render: %v", err)
+		}
+		again, _, err := Parse(out)
+		if err != nil || len(again.Actions) != len(r.Actions) {
+			t.Fatalf("re-parse of %s: %v (%d actions, want %d)", out, err, len(again.Actions), len(r.Actions))
+		}
+	})
+}
