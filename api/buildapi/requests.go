@@ -25,6 +25,31 @@ func (a *api) bindRequests(r fiber.Router) {
 	r.Post("/request/:id", a.authenticated, a.postRequest)
 }
 
+// sendRequests answers <collection matches="N"> with the documents of list: the bytes sendXML
+// would write, from requestdoc's writer (listings of hundreds of requests spent more in
+// encoding/xml than in the store).
+func sendRequests(c *fiber.Ctx, matches int, list []buildstore.Request, h requestdoc.History) error {
+	b := append(make([]byte, 0, 64+len(list)*1024), `<collection matches="`...)
+	b = strconv.AppendInt(b, int64(matches), 10)
+	b = append(b, `">`...)
+	for _, r := range list {
+		b = requestdoc.Render(r, h).AppendIndented(b, 1)
+	}
+	if len(list) == 0 {
+		b = append(b, "</collection>\n"...)
+	} else {
+		b = append(b, "\n</collection>\n"...)
+	}
+	c.Set(fiber.HeaderContentType, "application/xml; charset=utf-8")
+	return c.Send(b)
+}
+
+// sendRequest answers one request's document.
+func sendRequest(c *fiber.Ctx, r buildstore.Request, h requestdoc.History) error {
+	c.Set(fiber.HeaderContentType, "application/xml; charset=utf-8")
+	return c.Send(append(requestdoc.Render(r, h).AppendIndented(nil, 0), '\n'))
+}
+
 // requestID reads the :id path parameter; anything but a request number is OBS's 404.
 func requestID(c *fiber.Ctx) (uint64, error) {
 	raw := pathParam(c, "id")
@@ -73,7 +98,7 @@ func (a *api) createRequest(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return sendXML(c, requestdoc.Render(created, requestdoc.NoHistory))
+	return sendRequest(c, created, requestdoc.NoHistory)
 }
 
 // getRequest is GET /request/<id>[?withhistory=1|withfullhistory=1].
@@ -86,7 +111,7 @@ func (a *api) getRequest(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return sendXML(c, requestdoc.Render(r, historyMode(c)))
+	return sendRequest(c, r, historyMode(c))
 }
 
 // putRequest is Admin's PUT /request/<id>: the whole request from the body.
@@ -110,7 +135,7 @@ func (a *api) putRequest(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return sendXML(c, requestdoc.Render(out, requestdoc.NoHistory))
+	return sendRequest(c, out, requestdoc.NoHistory)
 }
 
 // postRequest dispatches the commands on one request. The comment is comment= or, as osc sends

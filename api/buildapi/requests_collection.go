@@ -7,7 +7,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
-	"github.com/pocketforge/pocketforge/buildsvc/requestdoc"
 )
 
 // The request listing, GET /request: with view=collection the requests the filters select
@@ -16,13 +15,6 @@ import (
 
 // bindRequestCollection registers GET /request.
 func (a *api) bindRequestCollection(r fiber.Router) { a.get(r, "/request", a.listRequests) }
-
-// requestCollection is <collection matches="N"> with the full request documents.
-type requestCollection struct {
-	XMLName  xml.Name             `xml:"collection"`
-	Matches  int                  `xml:"matches,attr"`
-	Requests []requestdoc.Request `xml:"request"`
-}
 
 // requestDirectory is OBS's plain listing: <directory><entry name="<number>"/>…</directory>,
 // without the count other directories carry.
@@ -56,12 +48,7 @@ func (a *api) listRequests(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	h := historyMode(c)
-	d := requestCollection{Matches: len(list), Requests: make([]requestdoc.Request, len(list))}
-	for i, r := range list {
-		d.Requests[i] = requestdoc.Render(r, h)
-	}
-	return sendXML(c, d)
+	return sendRequests(c, len(list), list, historyMode(c))
 }
 
 // commaList splits a comma-separated parameter, leaving out empty items.

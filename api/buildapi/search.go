@@ -8,7 +8,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
-	"github.com/pocketforge/pocketforge/buildsvc/requestdoc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
@@ -92,8 +91,7 @@ func (a *api) searchRequests(idOnly bool) fiber.Handler {
 		if idOnly {
 			return sendCollection(c, found, func(r buildstore.Request) requestIDXML { return requestIDXML{ID: r.ID} })
 		}
-		h := historyMode(c)
-		return sendCollection(c, found, func(r buildstore.Request) requestdoc.Request { return requestdoc.Render(r, h) })
+		return sendRequests(c, found.Matches, found.Records, historyMode(c))
 	}
 }
 
