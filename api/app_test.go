@@ -3,9 +3,11 @@ package api
 import (
 	"bytes"
 	"encoding/base64"
+	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -209,14 +211,14 @@ func TestSnapshotRestoreResetReseed(t *testing.T) {
 	}
 	put("before")
 	resp, snap := e.do(t, call{path: "/_appliance/snapshot", auth: "token"})
-	if resp.Status != 200 || resp.Header.Get("X-Pocketforge-Schema-Version") != "1" ||
+	if resp.Status != 200 || resp.Header.Get("X-Pocketforge-Schema-Version") != strconv.FormatUint(store.SchemaVersion(), 10) ||
 		!strings.Contains(resp.Header.Get("Content-Disposition"), "attachment") || len(snap) < 4096 {
 		t.Fatalf("snapshot: %d %v (%d bytes)", resp.Status, resp.Header, len(snap))
 	}
 	put("after")
 	e.run(t, []call{
 		{name: "restore", method: "POST", path: "/_appliance/restore", body: snap, auth: "token", wantStatus: 200,
-			wantBody: []string{`"status":"restored"`, `"schema_version":1`}},
+			wantBody: []string{`"status":"restored"`, fmt.Sprintf(`"schema_version":%d`, store.SchemaVersion())}},
 	})
 	if !has("before") || has("after") {
 		t.Fatal("restore did not bring back the snapshot's state")

@@ -364,7 +364,7 @@ func TestStartToReady(t *testing.T) {
 
 func TestVersionAndHelp(t *testing.T) {
 	code, out, _ := runCLI(t, "version")
-	if code != 0 || !strings.HasPrefix(out, "pocketforge ") || !strings.Contains(out, "schema 1") {
+	if code != 0 || !strings.HasPrefix(out, "pocketforge ") || !strings.Contains(out, fmt.Sprintf("schema %d", store.SchemaVersion())) {
 		t.Fatalf("version: %d %q", code, out)
 	}
 	code, out, _ = runCLI(t, "--help")

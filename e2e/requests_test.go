@@ -112,6 +112,10 @@ func TestOscRequestAccept(t *testing.T) {
 		expect(t, w.carol, []string{"review", "list", "-U", "carol"}, id+"  State:review", branch+"/"+pkg)
 		expect(t, w.bob, []string{"rq", "list", "-U", "bob"}, id+"  State:review", branch+"/"+pkg)
 		expect(t, w.alice, []string{"rq", "list", "devel:tools", pkg}, id+"  State:review")
+		// osc my sr / my rq read GET /request?view=collection: the creator's requests, and
+		// the reviews waiting for the reviewer (states=review&reviewstates=new&roles=reviewer).
+		expect(t, w.bob, []string{"my", "sr"}, id+"  State:review", branch+"/"+pkg)
+		expect(t, w.carol, []string{"my", "rq"}, "Requests which request a review by you", id+"  State:review")
 	})
 	// Not while carol's review waits, and only by the maintainers of the target.
 	refused(t, w.alice, []string{"rq", "accept", "-m", "early", id}, "Request is in review state.")
