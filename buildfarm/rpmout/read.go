@@ -42,7 +42,7 @@ const (
 
 // ReadHeader reads what a repository needs to know of an RPM file someone uploads (PUT
 // /build/<project>/<repository>/<arch>/_repository/<file>): name, epoch, version, release,
-// arch, summary, description, provides, requires and file paths. A source package comes back
+// arch, summary, description, DISTURL, provides, requires and file paths. A source package comes back
 // with Arch "src" (rpm keeps the build arch in its header; the missing SOURCERPM tag is what
 // marks it). The file must be an RPM whose headers parse; the payload is not read.
 func ReadHeader(file []byte) (RPM, error) {
@@ -66,7 +66,7 @@ func ReadHeader(file []byte) (RPM, error) {
 		return list[0]
 	}
 	r := RPM{Name: str(tagName), Version: str(tagVersion), Release: str(tagRelease), Arch: str(tagArch),
-		Summary: str(tagSummary), Description: str(tagDescription)}
+		Summary: str(tagSummary), Description: str(tagDescription), DistURL: str(tagDistURL)}
 	if r.Name == "" || r.Version == "" {
 		return RPM{}, errors.New("not an RPM package header: no name or version")
 	}

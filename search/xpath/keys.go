@@ -51,7 +51,16 @@ var tables = map[string]table{
 		updatefor/@project updatefor/@arch updatefor/@product updatefor/@baseversion
 		updatefor/@patchlevel updatefor/@version product/@project product/@version
 		product/@release product/@baseversion product/@patchlevel product/@name product/@arch
-		product/@medium`)},
+		product/@medium @medium`)},
+	// The published binaries and patterns, which OBS's backend searches in its database of
+	// published repositories rather than in the API's tables: the fields of its records (a
+	// binary's versrel, which osc's --binaryversion asks for, included), and the repository's
+	// expanded path. The backend names no table; these names are the appliance's.
+	"published_binary": {name: "published_binaries", keys: keySet(`@name @version @release @versrel
+		@arch @type @project @repository @package @filename @filepath @baseproject path/@project
+		path/@repository`)},
+	"published_pattern": {name: "published_patterns", keys: keySet(`@name @type @project @repository
+		@filename @filepath @baseproject summary description path/@project path/@repository`)},
 	"request": {name: "requests", keys: keySet(`@id @creator state/@name state/@who state/@when
 		action/@type action/grouped/@id action/target/@project action/target/@package
 		action/source/@project action/source/@package target/@project target/@package
