@@ -38,7 +38,7 @@ import (
 //
 // Left out: the channel's binaries are not aggregated by the farm (a channel package is
 // "excluded", like a patchinfo), products and id templates are kept in the file but not acted
-// on, and the channel search routes (/search/channel…) are not served.
+// on, and /search/channel is not served (/search/channel/binary is: search_binaries_channels.go).
 
 // ChannelFile is the file that makes a package a channel.
 const ChannelFile = "_channel"

@@ -1,0 +1,207 @@
+package buildsvc
+
+import (
+	"encoding/xml"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+	"github.com/pocketforge/pocketforge/store/buildstore"
+	"go.etcd.io/bbolt"
+)
+
+// PublishedBinary is one RPM of a published repository, as /search/published/binary/id
+// shows it (OBS's backend's record of a published binary).
+type PublishedBinary struct {
+	Name, Version, Release, Arch string
+	Project, Repository          string
+	// Package is the package that built it ("" when the farm no longer holds that binary).
+	Package string
+	// Filename is the file's name; Filepath its path in the published area
+	// (home:/alice/standard/x86_64/hello-1.0-1.1.x86_64.rpm, as the backend spells it).
+	Filename, Filepath string
+	// BaseProject is the project of the last repository of the repository's expanded path.
+	BaseProject string
+	Type        string // "rpm"
+}
+
+// publishedBinaryDoc is what a published binary search evaluates: the record, with versrel
+// (version-release, what osc's --binaryversion asks for) and the repository's expanded path
+// (path/@project is what osc's --baseproject asks for), which the answer leaves out.
+type publishedBinaryDoc struct {
+	XMLName     xml.Name  `xml:"published_binary"`
+	Name        string    `xml:"name,attr"`
+	Version     string    `xml:"version,attr"`
+	Release     string    `xml:"release,attr"`
+	VersRel     string    `xml:"versrel,attr"`
+	Arch        string    `xml:"arch,attr"`
+	Type        string    `xml:"type,attr"`
+	Project     string    `xml:"project,attr"`
+	Repository  string    `xml:"repository,attr"`
+	Package     string    `xml:"package,attr,omitempty"`
+	Filename    string    `xml:"filename,attr"`
+	Filepath    string    `xml:"filepath,attr"`
+	BaseProject string    `xml:"baseproject,attr,omitempty"`
+	Path        []pathDoc `xml:"path"`
+}
+
+// SearchPublishedBinaries answers /search/published/binary/id: the RPMs (source RPMs too) in
+// the published trees of the projects who may see, newest version first, then by name and
+// arch, as OBS's backend orders them (then by where they are published).
+func (s *Service) SearchPublishedBinaries(who buildstore.Person, match string, page Page) (Found[PublishedBinary], error) {
+	q, err := compileIDSearch("published_binary", match)
+	if err != nil {
+		return Found[PublishedBinary]{}, err
+	}
+	var all []PublishedBinary
+	err = s.db.View(func(tx *bbolt.Tx) error {
+		sc := newSearchScope(tx, who, q.Plan())
+		for _, pr := range buildstore.PublishedRepositories(tx) {
+			project, repo := pr[0], pr[1]
+			if !sc.allowsProject(project) || !sc.sees(project) {
+				continue
+			}
+			var origins map[string]string
+			var pathDocs []pathDoc
+			var base string
+			for _, f := range buildstore.PublishedFiles(tx, project, repo, "") {
+				dir, file := path.Split(f.Path)
+				dir = strings.TrimSuffix(dir, "/")
+				if dir == "" || strings.Contains(dir, "/") || dir == "repodata" {
+					continue
+				}
+				name, version, release, _, ok := splitRPMName(file)
+				if !ok || !sc.allows(project, name) {
+					continue
+				}
+				if origins == nil {
+					origins = publishedOrigins(tx, project, repo)
+					pathDocs, base = expandedPath(tx, project, repo)
+				}
+				b := PublishedBinary{Name: name, Version: version, Release: release, Arch: dir, Project: project,
+					Repository: repo, Package: origins[dir+"/"+file], Filename: file,
+					Filepath: publishedName(project, repo) + "/" + f.Path, BaseProject: base, Type: "rpm"}
+				ok, err := matches(q, publishedBinaryDoc{Name: b.Name, Version: b.Version, Release: b.Release,
+					VersRel: b.Version + "-" + b.Release, Arch: b.Arch, Type: b.Type, Project: b.Project, Repository: b.Repository,
+					Package: b.Package, Filename: b.Filename, Filepath: b.Filepath, BaseProject: b.BaseProject, Path: pathDocs})
+				if err != nil {
+					return err
+				}
+				if ok {
+					all = append(all, b)
+				}
+			}
+		}
+		return nil
+	})
+	slices.SortStableFunc(all, func(a, b PublishedBinary) int {
+		if c := specfile.Vercmp(b.Version, a.Version); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name+"\x00"+a.Arch, b.Name+"\x00"+b.Arch)
+	})
+	return pageOf(all, page), err
+}
+
+// publishedOrigins maps dir/file of the RPMs published for project's repository repo to the
+// package that built them (OBS's binaryorigins), from the binaries of the repository's
+// architectures, placed as publishing places them.
+func publishedOrigins(tx *bbolt.Tx, project, repo string) map[string]string {
+	out := map[string]string{}
+	p, err := buildstore.GetProject(tx, project)
+	if err != nil {
+		return out
+	}
+	r, _ := p.Repository(repo)
+	for _, arch := range r.Archs {
+		bins, _ := buildstore.Binaries(tx, buildstore.Where{Project: project, Repository: repo, Arch: arch}, "")
+		for _, b := range bins {
+			dir := b.Arch
+			if b.Arch == "src" || b.Arch == "nosrc" {
+				dir = "src"
+			}
+			if key := dir + "/" + b.Filename; out[key] == "" {
+				out[key] = b.Package
+			}
+		}
+	}
+	return out
+}
+
+// PublishedPattern is one pattern of a published repository, as /search/published/pattern/id
+// shows it.
+type PublishedPattern struct {
+	// Name is the pattern's <name> (its file's name when it has none).
+	Name                string
+	Project, Repository string
+	// Filename is the pattern file's name in the project (/source/<project>/_pattern/<file>).
+	Filename    string
+	BaseProject string
+}
+
+// publishedPatternDoc is what a published pattern search evaluates.
+type publishedPatternDoc struct {
+	XMLName     xml.Name  `xml:"published_pattern"`
+	Name        string    `xml:"name,attr"`
+	Project     string    `xml:"project,attr"`
+	Repository  string    `xml:"repository,attr"`
+	Filename    string    `xml:"filename,attr"`
+	BaseProject string    `xml:"baseproject,attr,omitempty"`
+	Summary     string    `xml:"summary,omitempty"`
+	Description string    `xml:"description,omitempty"`
+	Path        []pathDoc `xml:"path"`
+}
+
+// SearchPublishedPatterns answers /search/published/pattern/id: the patterns of the projects
+// who may see, once for each of their repositories with a published tree, by project,
+// repository and file name.
+//
+// Simplified: OBS's publisher writes a project's patterns into each repository it publishes
+// and the backend searches those published files. The appliance's publisher writes RPMs and
+// rpm-md metadata only, so this search answers the project's pattern files (PUT
+// /source/<project>/_pattern/<file>) as they would be published with each published
+// repository: the answer names the pattern file, and has no filepath and no type, since no
+// published file exists for them (@filepath and @type match nothing).
+func (s *Service) SearchPublishedPatterns(who buildstore.Person, match string, page Page) (Found[PublishedPattern], error) {
+	q, err := compileIDSearch("published_pattern", match)
+	if err != nil {
+		return Found[PublishedPattern]{}, err
+	}
+	var all []PublishedPattern
+	err = s.db.View(func(tx *bbolt.Tx) error {
+		sc := newSearchScope(tx, who, q.Plan())
+		for _, pr := range buildstore.PublishedRepositories(tx) {
+			project, repo := pr[0], pr[1]
+			if !sc.allowsProject(project) || !sc.sees(project) {
+				continue
+			}
+			patterns, err := buildstore.Patterns(tx, project)
+			if err != nil || len(patterns) == 0 {
+				continue
+			}
+			pathDocs, base := expandedPath(tx, project, repo)
+			for _, pt := range patterns {
+				name := xmlText(pt.Data, "name")
+				if name == "" {
+					name = strings.TrimSuffix(pt.Name, ".xml")
+				}
+				if !sc.allows(project, name) {
+					continue
+				}
+				p := PublishedPattern{Name: name, Project: project, Repository: repo, Filename: pt.Name, BaseProject: base}
+				ok, err := matches(q, publishedPatternDoc{Name: p.Name, Project: p.Project, Repository: p.Repository,
+					Filename: p.Filename, BaseProject: p.BaseProject, Summary: xmlText(pt.Data, "summary"),
+					Description: xmlText(pt.Data, "description"), Path: pathDocs})
+				if err != nil {
+					return err
+				}
+				if ok {
+					all = append(all, p)
+				}
+			}
+		}
+		return nil
+	})
+	return pageOf(all, page), err
+}
