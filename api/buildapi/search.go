@@ -29,6 +29,12 @@ func (a *api) bindSearch(r fiber.Router) {
 		{"/search/package/id", a.searchPackages(true)},
 		{"/search/project", a.searchProjects(false)},
 		{"/search/project/id", a.searchProjects(true)},
+		{"/search/published/binary/id", a.searchPublishedBinaries},
+		{"/search/published/pattern/id", a.searchPublishedPatterns},
+		{"/search/channel/binary", a.searchChannelBinaries(false)},
+		{"/search/channel/binary/id", a.searchChannelBinaries(true)},
+		{"/search/released/binary", a.searchReleasedBinaries(false)},
+		{"/search/released/binary/id", a.searchReleasedBinaries(true)},
 	}
 	for _, rt := range routes {
 		a.get(r, rt.path, rt.h)
