@@ -29,6 +29,11 @@ func (a *api) bindSearch(r fiber.Router) {
 		{"/search/package/id", a.searchPackages(true)},
 		{"/search/project", a.searchProjects(false)},
 		{"/search/project/id", a.searchProjects(true)},
+		{"/search/person", a.searchPerson},
+		{"/search/repository/id", a.searchRepositoryIDs},
+		{"/search/issue", a.searchIssue},
+		{"/search/owner", a.searchOwner},
+		{"/search/missing_owner", a.searchMissingOwner},
 	}
 	for _, rt := range routes {
 		a.get(r, rt.path, rt.h)
