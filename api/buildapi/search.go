@@ -35,6 +35,11 @@ func (a *api) bindSearch(r fiber.Router) {
 		{"/search/channel/binary/id", a.searchChannelBinaries(true)},
 		{"/search/released/binary", a.searchReleasedBinaries(false)},
 		{"/search/released/binary/id", a.searchReleasedBinaries(true)},
+		{"/search/person", a.searchPerson},
+		{"/search/repository/id", a.searchRepositoryIDs},
+		{"/search/issue", a.searchIssue},
+		{"/search/owner", a.searchOwner},
+		{"/search/missing_owner", a.searchMissingOwner},
 	}
 	for _, rt := range routes {
 		a.get(r, rt.path, rt.h)
