@@ -24,6 +24,14 @@ func oscFor(t *testing.T, url, user, password string) func(args ...string) (int,
 // the directory it made for the oscrc, a place to run osc in when nothing else matters.
 func oscIn(t *testing.T, url, user, password string) (func(dir string, args ...string) (int, string), string) {
 	t.Helper()
+	run, dir := oscWithInput(t, url, user, password)
+	return func(wd string, args ...string) (int, string) { return run(wd, "", args...) }, dir
+}
+
+// oscWithInput is oscIn whose commands also read stdin (the answers to osc's prompts; empty:
+// none, osc reads end of file).
+func oscWithInput(t *testing.T, url, user, password string) (func(dir, stdin string, args ...string) (int, string), string) {
+	t.Helper()
 	osc, err := exec.LookPath("osc")
 	if err != nil {
 		t.Skip("osc is not installed (CI installs it: apt-get install -y osc)")
@@ -35,10 +43,13 @@ func oscIn(t *testing.T, url, user, password string) (func(dir string, args ...s
 	if err := os.WriteFile(rc, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return func(wd string, args ...string) (int, string) {
+	return func(wd, stdin string, args ...string) (int, string) {
 		cmd := exec.Command(osc, append([]string{"-A", url}, args...)...)
 		cmd.Env = append(cleanEnv("OSC_CONFIG="+rc, "XDG_CACHE_HOME="+dir, "XDG_CONFIG_HOME="+dir), "EDITOR=true")
 		cmd.Dir = wd
+		if stdin != "" {
+			cmd.Stdin = strings.NewReader(stdin)
+		}
 		done := make(chan struct{})
 		var out []byte
 		go func() { out, _ = cmd.CombinedOutput(); close(done) }()

@@ -9,15 +9,17 @@ import (
 // oscSession is the real osc signed in as one person against one appliance, with a scratch
 // directory for the files its commands read (metas, specs).
 type oscSession struct {
-	t   *testing.T
-	run func(dir string, args ...string) (int, string)
-	dir string
+	t     *testing.T
+	run   func(dir string, args ...string) (int, string)
+	input func(dir, stdin string, args ...string) (int, string)
+	dir   string
 }
 
 func newOscSession(t *testing.T, url, user, password string) *oscSession {
 	t.Helper()
-	run, dir := oscIn(t, url, user, password)
-	return &oscSession{t: t, run: run, dir: dir}
+	input, dir := oscWithInput(t, url, user, password)
+	run := func(wd string, args ...string) (int, string) { return input(wd, "", args...) }
+	return &oscSession{t: t, run: run, input: input, dir: dir}
 }
 
 // osc runs osc in the scratch directory and returns its exit code and output.

@@ -12,13 +12,14 @@ import (
 // demo persons who take part in requests.
 type requestWorld struct {
 	alice, bob, carol *oscSession
+	url               string
 }
 
 func newRequestWorld(t *testing.T) *requestWorld {
 	t.Helper()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
 	p.waitReady(t)
-	return &requestWorld{alice: newOscSession(t, p.url, "alice", "alice-password"),
+	return &requestWorld{url: p.url, alice: newOscSession(t, p.url, "alice", "alice-password"),
 		bob: newOscSession(t, p.url, "bob", "bob-password"), carol: newOscSession(t, p.url, "carol", "carol-password")}
 }
 
