@@ -2,10 +2,12 @@ package buildsvc
 
 import (
 	"encoding/xml"
+	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/pocketforge/pocketforge/buildfarm/rpmout"
+	"github.com/pocketforge/pocketforge/search/xpath"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -66,10 +68,19 @@ type publishDoc struct {
 // rather than released (a target that builds) are listed too. OBS does not refuse a predicate
 // without @name or @disturl (its xpath engine and search controller have no such rule); the
 // seed's advice to give one is about the size of OBS's table, and the appliance takes any.
+// namesBinary finds a released binary's @name or disturl in a predicate (not as the end of a
+// path such as repository/@name): the seed asks every released binary search for one of
+// them, which keeps it from listing every binary ever released. OBS itself does not refuse such
+// a search; the seed's rule wins.
+var namesBinary = regexp.MustCompile(`(^|[^/\w@])(@name|@disturl|disturl)\b`)
+
 func (s *Service) SearchReleasedBinaries(who buildstore.Person, match string, idOnly bool, page Page) (Found[ReleasedBinary], error) {
 	q, err := compileSearch("released_binary", match, idOnly)
 	if err != nil {
 		return Found[ReleasedBinary]{}, err
+	}
+	if !namesBinary.MatchString(xpath.Unwrap(strings.TrimSpace(match))) {
+		return Found[ReleasedBinary]{}, BadRequest("illegal_xpath_error", "a released binary search needs @name or @disturl in its predicate, not only '%s'", match)
 	}
 	var all []ReleasedBinary
 	err = s.db.View(func(tx *bbolt.Tx) error {

@@ -191,11 +191,11 @@ func TestSearchReleasedBinaries(t *testing.T) {
 		{"@name='hello' and @version='1.0' and @release='1.1' and @arch='x86_64'", 1},
 		{"repository/[@project='upd' and @name='update']", 1},
 		{"@name='hello' and obsolete[not(@time)]", 1},
-		{"publish/@package='hello'", 1},
+		{"@name='hello' and publish/@package='hello'", 1},
 		{"@name='hello' and @version='1.1'", 0},
 		{"@name='doc'", 0}, // published, not released
-		{"supportstatus='l3'", 0},
-		{"updatefor/@project='upd'", 0},
+		{"@name='hello' and supportstatus='l3'", 0},
+		{"@name='hello' and updatefor/@project='upd'", 0},
 	} {
 		found, err := s.SearchReleasedBinaries(searchBob, c.match, false, Page{})
 		if err != nil || found.Matches != c.want {
@@ -210,8 +210,10 @@ func TestSearchReleasedBinaries(t *testing.T) {
 	if _, err := s.SearchReleasedBinaries(searchBob, "", false, Page{}); err == nil {
 		t.Error("an empty match on the full route is not refused")
 	}
-	if found, err := s.SearchReleasedBinaries(searchBob, "", true, Page{}); err != nil || found.Matches != 1 {
-		t.Errorf("an empty match on the /id route: %d %v", found.Matches, err)
+	for _, match := range []string{"", "publish/@package='hello'", "repository/@name='update'"} {
+		if _, err := s.SearchReleasedBinaries(searchBob, match, true, Page{}); err == nil {
+			t.Errorf("%q names no binary and is not refused (the seed asks for @name or @disturl)", match)
+		}
 	}
 }
 
