@@ -10,6 +10,10 @@ type Eq struct{ Key, Value string }
 // maxTerms bounds the terms Plan derives from an `or` (each side's terms pair up).
 const maxTerms = 32
 
+// maxTermEqs bounds the equalities of one term: an `or` of many equalities is a long term, and a
+// term no index narrows much is not worth its copies.
+const maxTermEqs = 64
+
 // Plan lists what every matching document has, for a store to read candidates from its
 // indexes instead of scanning: each term is a disjunction, a document matches only if it has
 // one of the term's equalities, and every term holds. A caller takes the terms whose keys it
@@ -36,6 +40,9 @@ func implied(e expr, prefix []string) [][]Eq {
 				for _, r := range implied(e.r, prefix) {
 					if len(out) == maxTerms {
 						return out
+					}
+					if len(l)+len(r) > maxTermEqs {
+						continue // leaving a term out only narrows less
 					}
 					out = append(out, append(append([]Eq(nil), l...), r...))
 				}
@@ -64,7 +71,7 @@ func equality(l, r expr, prefix []string) (Eq, bool) {
 	if !ok || !isLit {
 		return Eq{}, false
 	}
-	return Eq{Key: strings.Join(steps(p, prefix, len(p.steps)), "/"), Value: lit.value}, true
+	return Eq{Key: strings.Join(pathSteps(p, prefix, len(p.steps)), "/"), Value: lit.value}, true
 }
 
 // pathTerms are the terms the predicates along a path imply (a step's predicate holds on some
@@ -77,14 +84,14 @@ func pathTerms(e expr, prefix []string) [][]Eq {
 	var out [][]Eq
 	for i, s := range p.steps {
 		for _, pr := range s.preds {
-			out = append(out, implied(pr, steps(p, prefix, i+1))...)
+			out = append(out, implied(pr, pathSteps(p, prefix, i+1))...)
 		}
 	}
 	return out
 }
 
-// steps are prefix and the first n steps of p, attributes with their @.
-func steps(p *path, prefix []string, n int) []string {
+// pathSteps are prefix and the first n steps of p, attributes with their @.
+func pathSteps(p *path, prefix []string, n int) []string {
 	out := append([]string(nil), prefix...)
 	for _, s := range p.steps[:n] {
 		if s.attr {
