@@ -111,14 +111,7 @@ func (s *Service) SearchRequests(who buildstore.Person, match string, idOnly boo
 		if err != nil || !planned {
 			return errors.Join(err, buildstore.EachRawRequest(tx, visit))
 		}
-		for _, id := range ids {
-			if raw := buildstore.RawRequest(tx, id); raw != nil {
-				if _, err := visit(id, raw); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
+		return buildstore.EachRawRequestIn(tx, ids, visit)
 	})
 	return p.found, err
 }

@@ -131,7 +131,10 @@ func newByteFilter(plan [][]xpath.Eq, verbatim map[string]string) byteFilter {
 				needles = nil
 				break
 			}
-			needles = append(needles, []byte(`"`+eq.Value+`"`))
+			n := []byte(`"` + eq.Value + `"`)
+			if !slices.ContainsFunc(needles, func(have []byte) bool { return bytes.Equal(have, n) }) {
+				needles = append(needles, n) // rq list -U asks for one login in two places
+			}
 		}
 		if needles != nil {
 			f = append(f, needles)

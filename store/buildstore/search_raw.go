@@ -182,3 +182,35 @@ func DecodeProject(raw []byte) (Project, error) {
 	err := json.Unmarshal(raw, &p)
 	return p, err
 }
+
+// EachRawRequestIn calls fn with the id and stored JSON of each request of ids (ascending),
+// skipping those there are none of, until fn returns false or an error. One cursor serves
+// them all: it steps forward to an id near the last one and seeks only to a far one, which
+// for the thousands of ids a search's index terms may name costs a fraction of a Get each.
+func EachRawRequestIn(tx *bbolt.Tx, ids []uint64, fn func(id uint64, raw []byte) (bool, error)) error {
+	b, err := store.Bucket(tx, store.BuildRequests)
+	if err != nil {
+		return err
+	}
+	c := b.Cursor()
+	var k, v []byte
+	at := func() uint64 { return store.Btoi(k) }
+	for i, id := range ids {
+		for steps := 0; i > 0 && k != nil && at() < id && steps < 16; steps++ {
+			k, v = c.Next()
+		}
+		if i == 0 || k != nil && at() < id {
+			k, v = c.Seek(store.Itob(id))
+		}
+		if k == nil {
+			return nil
+		}
+		if at() != id || v == nil {
+			continue
+		}
+		if more, err := fn(id, v); err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
