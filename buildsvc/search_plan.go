@@ -157,7 +157,7 @@ func (f byteFilter) pass(raw []byte) bool {
 	for _, needles := range f {
 		found := false
 		for _, n := range needles {
-			if bytes.Contains(raw, n) {
+			if quoted(raw, n) {
 				found = true
 				break
 			}
@@ -316,4 +316,22 @@ func eachProjectCandidate(tx *bbolt.Tx, plan [][]xpath.Eq, fn func(name string, 
 		}
 	}
 	return nil
+}
+
+// quoted reports whether raw holds n (a value between quotes). It looks for the value and its
+// closing quote first: JSON is full of quotes, and a search that starts from each of them is
+// several times slower than one that starts from the value's first byte.
+func quoted(raw, n []byte) bool {
+	tail := n[1:]
+	for i := 1; i < len(raw); {
+		j := bytes.Index(raw[i:], tail)
+		if j < 0 {
+			return false
+		}
+		if raw[i+j-1] == '"' {
+			return true
+		}
+		i += j + 1
+	}
+	return false
 }
