@@ -41,6 +41,13 @@ type pager[T any] struct {
 	found Found[T]
 }
 
+// wants reports whether the next match lands on the page (else add only counts it, and the
+// record need not be decoded).
+func (p *pager[T]) wants() bool {
+	n := p.found.Matches
+	return n >= p.page.Offset && (p.page.Limit <= 0 || n < p.page.Offset+p.page.Limit)
+}
+
 func (p *pager[T]) add(v T) {
 	n := p.found.Matches
 	p.found.Matches++
@@ -118,8 +125,9 @@ func (s *Service) SearchRequests(who buildstore.Person, match string, idOnly boo
 
 // SearchPackages answers /search/package[/id]: the live packages of the projects who may see
 // that match, by project and name, paged. A predicate that reads only @name and @project is
-// evaluated on a document of the package's key alone (keyDoc); any other on the stored bytes
-// first (byteFilter), then on the meta.
+// evaluated on a document of the package's key alone (keyDoc), and then a record is decoded
+// only for the full route's page (the /id route's records hold only Project and Name); any
+// other predicate on the stored bytes first (byteFilter), then on the meta.
 func (s *Service) SearchPackages(who buildstore.Person, match string, idOnly bool, page Page) (Found[buildstore.Package], error) {
 	p := pager[buildstore.Package]{page: page}
 	q, err := compileSearch("package", match, idOnly)
@@ -135,6 +143,10 @@ func (s *Service) SearchPackages(who buildstore.Person, match string, idOnly boo
 		return eachPackageCandidate(tx, plan, func(project, name string, raw []byte) (bool, error) {
 			if keyOnly && !q.Match(stub.with(name, project)) || !keyOnly && !filter.pass(raw) ||
 				buildstore.Tombstone(raw) || !gate.open(project) {
+				return true, nil
+			}
+			if keyOnly && (idOnly || !p.wants()) {
+				p.add(buildstore.Package{Project: project, Name: name})
 				return true, nil
 			}
 			k, err := buildstore.DecodePackage(raw)
@@ -154,7 +166,8 @@ func (s *Service) SearchPackages(who buildstore.Person, match string, idOnly boo
 }
 
 // SearchProjects answers /search/project[/id]: the live projects who may see that match, by
-// name, paged. A predicate that reads only @name is evaluated on a document of the name alone.
+// name, paged. A predicate that reads only @name is evaluated on a document of the name alone
+// (and the /id route's records then hold only Name).
 func (s *Service) SearchProjects(who buildstore.Person, match string, idOnly bool, page Page) (Found[buildstore.Project], error) {
 	p := pager[buildstore.Project]{page: page}
 	q, err := compileSearch("project", match, idOnly)
@@ -169,6 +182,10 @@ func (s *Service) SearchProjects(who buildstore.Person, match string, idOnly boo
 		gate := newProjectGate(tx, who)
 		return eachProjectCandidate(tx, plan, func(name string, raw []byte) (bool, error) {
 			if keyOnly && !q.Match(stub.with(name)) || !keyOnly && !filter.pass(raw) || !gate.open(name) {
+				return true, nil
+			}
+			if keyOnly && (idOnly || !p.wants()) {
+				p.add(buildstore.Project{Name: name})
 				return true, nil
 			}
 			prj, err := buildstore.DecodeProject(raw)

@@ -82,6 +82,15 @@ func TestSearchTablePackages(t *testing.T) {
 				got = append(got, shortProject[k.Project]+"/"+k.Name)
 			}
 			check(t, got, found.Matches, c.want, scanPackages(t, s, c))
+			ids, err := s.SearchPackages(whoOf(c.who), c.match, true, Page{})
+			if err != nil || ids.Matches != found.Matches || len(ids.Records) != len(found.Records) {
+				t.Fatalf("/id: %+v, %v", ids, err)
+			}
+			for i, k := range ids.Records {
+				if k.Project != found.Records[i].Project || k.Name != found.Records[i].Name {
+					t.Errorf("/id: %s/%s, the full route %s/%s", k.Project, k.Name, found.Records[i].Project, found.Records[i].Name)
+				}
+			}
 		})
 	}
 }
@@ -99,6 +108,15 @@ func TestSearchTableProjects(t *testing.T) {
 				got = append(got, shortProject[p.Name])
 			}
 			check(t, got, found.Matches, c.want, scanProjects(t, s, c))
+			ids, err := s.SearchProjects(whoOf(c.who), c.match, true, Page{})
+			if err != nil || ids.Matches != found.Matches || len(ids.Records) != len(found.Records) {
+				t.Fatalf("/id: %+v, %v", ids, err)
+			}
+			for i, p := range ids.Records {
+				if p.Name != found.Records[i].Name {
+					t.Errorf("/id: %s, the full route %s", p.Name, found.Records[i].Name)
+				}
+			}
 		})
 	}
 }
@@ -196,4 +214,21 @@ func compileOrFail(t *testing.T, root, match string) *xpath.Query {
 		t.Fatal(errors.Join(errors.New(match), err))
 	}
 	return q
+}
+
+// TestSearchKeyOnlyPage: a predicate on names alone decodes the records of the page only, and
+// those fully.
+func TestSearchKeyOnlyPage(t *testing.T) {
+	s := tableWorld(t)
+	got, err := s.SearchPackages(searchAdmin, `starts-with(@name, 'h')`, false, Page{Offset: 1, Limit: 2})
+	if err != nil || got.Matches != 6 || len(got.Records) != 2 {
+		t.Fatalf("%+v, %v", got, err)
+	}
+	if k := got.Records[0]; k.Project != "home:alice" || k.Name != "hello" || k.Title != "hello" || k.Devel == nil {
+		t.Errorf("first of the page: %+v", k)
+	}
+	prj, err := s.SearchProjects(searchAdmin, `starts-with(@name, 'home')`, false, Page{Offset: 1})
+	if err != nil || prj.Matches != 2 || len(prj.Records) != 1 || prj.Records[0].Title != "Branch of devel:tools" {
+		t.Fatalf("%+v, %v", prj, err)
+	}
 }
