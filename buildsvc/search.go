@@ -140,7 +140,7 @@ func (s *Service) SearchPackages(who buildstore.Person, match string, idOnly boo
 	stub := newKeyDoc("package", "name", "project")
 	err = s.db.View(func(tx *bbolt.Tx) error {
 		gate := newProjectGate(tx, who)
-		return eachPackageCandidate(tx, plan, func(project, name string, raw []byte) (bool, error) {
+		return eachPackageCandidate(tx, q, plan, func(project, name string, raw []byte) (bool, error) {
 			if keyOnly && !q.Match(stub.with(name, project)) || !keyOnly && !filter.pass(raw) ||
 				buildstore.Tombstone(raw) || !gate.open(project) {
 				return true, nil
@@ -180,7 +180,7 @@ func (s *Service) SearchProjects(who buildstore.Person, match string, idOnly boo
 	stub := newKeyDoc("project", "name")
 	err = s.db.View(func(tx *bbolt.Tx) error {
 		gate := newProjectGate(tx, who)
-		return eachProjectCandidate(tx, plan, func(name string, raw []byte) (bool, error) {
+		return eachProjectCandidate(tx, q, plan, func(name string, raw []byte) (bool, error) {
 			if keyOnly && !q.Match(stub.with(name)) || !keyOnly && !filter.pass(raw) || !gate.open(name) {
 				return true, nil
 			}

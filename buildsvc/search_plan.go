@@ -253,7 +253,7 @@ func comparePlaces(a, b buildstore.RolePlace) int {
 // the projects (and names) its @project (and @name) equalities name, or of the places the role
 // index gives for a person or group, or else every package, by one cursor. Tombstones may be
 // among them (buildstore.Tombstone).
-func eachPackageCandidate(tx *bbolt.Tx, plan [][]xpath.Eq, fn func(project, name string, raw []byte) (bool, error)) error {
+func eachPackageCandidate(tx *bbolt.Tx, q *xpath.Query, plan [][]xpath.Eq, fn func(project, name string, raw []byte) (bool, error)) error {
 	projects, byProject := plannedValues(plan, "@project")
 	names, byName := plannedValues(plan, "@name")
 	if byProject {
@@ -276,6 +276,14 @@ func eachPackageCandidate(tx *bbolt.Tx, plan [][]xpath.Eq, fn func(project, name
 	}
 	places, byHolder, err := holderPlaces(tx, plan)
 	if err != nil || !byHolder {
+		if prefix, ok := q.Prefix("@project"); ok && err == nil {
+			for _, start := range caseVariants(prefix) {
+				if err := buildstore.EachRawPackage(tx, []byte(start), fn); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
 		return errors.Join(err, buildstore.EachRawPackage(tx, nil, fn))
 	}
 	for _, pl := range places {
@@ -293,13 +301,21 @@ func eachPackageCandidate(tx *bbolt.Tx, plan [][]xpath.Eq, fn func(project, name
 
 // eachProjectCandidate calls fn with the live projects plan allows, by name: those its @name
 // equalities name, or the places of a person or group, or else every project, by one cursor.
-func eachProjectCandidate(tx *bbolt.Tx, plan [][]xpath.Eq, fn func(name string, raw []byte) (bool, error)) error {
+func eachProjectCandidate(tx *bbolt.Tx, q *xpath.Query, plan [][]xpath.Eq, fn func(name string, raw []byte) (bool, error)) error {
 	var names []string
 	if byName, ok := plannedValues(plan, "@name"); ok {
 		names = byName
 	} else {
 		places, byHolder, err := holderPlaces(tx, plan)
 		if err != nil || !byHolder {
+			if prefix, ok := q.Prefix("@name"); ok && err == nil {
+				for _, start := range caseVariants(prefix) {
+					if err := buildstore.EachRawProjectUnder(tx, []byte(start), fn); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
 			return errors.Join(err, buildstore.EachRawProject(tx, fn))
 		}
 		for _, pl := range places {
@@ -334,4 +350,41 @@ func quoted(raw, n []byte) bool {
 		i += j + 1
 	}
 	return false
+}
+
+// maxCaseLetters bounds the letters caseVariants varies: 2^5 = 32 seeks at most.
+const maxCaseLetters = 5
+
+// caseVariants are the byte strings a name starting with prefix (lower-cased) may start with,
+// sorted, none a prefix of another (so that reading each one's keys in turn reads them in key
+// order): each ASCII letter in either case. Project and package names are ASCII
+// (buildstore.ValidProjectName, ValidPackageName), so no other byte lower-cases to an ASCII
+// letter in them. Past maxCaseLetters letters, at a non-ASCII byte or at a NUL (which no key's
+// name part holds) the prefix is cut: a shorter prefix only reads more candidates, each still
+// evaluated.
+func caseVariants(prefix string) []string {
+	out := []string{""}
+	letters := 0
+	for i := 0; i < len(prefix); i++ {
+		c := prefix[i]
+		if c >= 0x80 || c == 0 {
+			break
+		}
+		if 'a' <= c && c <= 'z' {
+			if letters++; letters > maxCaseLetters {
+				break
+			}
+			next := make([]string, 0, 2*len(out))
+			for _, v := range out {
+				next = append(next, v+string(c-'a'+'A'), v+string(c))
+			}
+			out = next
+			continue
+		}
+		for j := range out {
+			out[j] += string(c)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

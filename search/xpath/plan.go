@@ -102,3 +102,52 @@ func pathSteps(p *path, prefix []string, n int) []string {
 	}
 	return out
 }
+
+// Prefix says what every matching document's value at the root attribute key starts with,
+// ignoring case (lower-cased), when the predicate is an `and` one of whose operands is
+// `starts-with(key, 'literal')` or `key = 'literal'`: a store that keeps its records by that
+// value reads only the keys that start so, in any case. ok is false when there is no such
+// operand, or the literal is empty.
+func (q *Query) Prefix(key string) (prefix string, ok bool) {
+	if q.tree == nil {
+		return "", false
+	}
+	var found func(e expr) bool
+	found = func(e expr) bool {
+		switch e := e.(type) {
+		case binary:
+			if e.op == "and" {
+				return found(e.l) || found(e.r)
+			}
+			if e.op == "=" {
+				if v, ok := attrLiteral(e.l, e.r, key); ok {
+					prefix = strings.ToLower(v)
+					return true
+				}
+				if v, ok := attrLiteral(e.r, e.l, key); ok {
+					prefix = strings.ToLower(v)
+					return true
+				}
+			}
+		case call:
+			if e.name == "starts-with" {
+				if v, ok := attrLiteral(e.args[0], e.args[1], key); ok {
+					prefix = strings.ToLower(v)
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return prefix, found(q.tree) && prefix != ""
+}
+
+// attrLiteral is the literal of `@attr <op> 'literal'` when p is the root attribute key.
+func attrLiteral(p, lit expr, key string) (string, bool) {
+	a, ok := p.(*path)
+	l, isLit := lit.(literal)
+	if !ok || !isLit || len(a.steps) != 1 || !a.steps[0].attr || len(a.steps[0].preds) > 0 || "@"+a.steps[0].name != key {
+		return "", false
+	}
+	return l.value, true
+}

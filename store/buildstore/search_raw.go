@@ -214,3 +214,21 @@ func EachRawRequestIn(tx *bbolt.Tx, ids []uint64, fn func(id uint64, raw []byte)
 	}
 	return nil
 }
+
+// EachRawProjectUnder is EachRawProject for the projects whose name starts with prefix.
+func EachRawProjectUnder(tx *bbolt.Tx, prefix []byte, fn func(name string, raw []byte) (bool, error)) error {
+	b, err := store.Bucket(tx, store.BuildProjects)
+	if err != nil {
+		return err
+	}
+	c := b.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		if v == nil || isTombstone(v) {
+			continue
+		}
+		if more, err := fn(string(k), v); err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
