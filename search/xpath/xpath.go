@@ -151,7 +151,7 @@ func (q *Query) Match(doc *xmlquery.Node) bool {
 // joined to the steps it is nested in; a path tested for existence is there as written), sorted;
 // none for `*`. A store that can give a candidate's values for every one of them may evaluate
 // Match on a document holding only those (ReadsOnly).
-func (q *Query) Keys() []string { return q.keys }
+func (q *Query) Keys() []string { return slices.Clone(q.keys) } // a Query is shared (the cache)
 
 // ReadsOnly reports whether every key the predicate reads is one of keys: then Match answers
 // the same on any two documents of the root that agree on those keys, and a document built
