@@ -2,7 +2,6 @@ package buildsvc
 
 import (
 	"errors"
-	"slices"
 	"strings"
 
 	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
@@ -17,12 +16,13 @@ import (
 // record's document as the service renders it — a request with its full history (so
 // `history/@who` finds who changed it), a package or project meta as GET …/_meta shows it.
 //
-// Simplified: a search evaluates every record it may match (requests in id order, projects and
-// packages by name), each record's tree built anew; only the equalities search_plan.go can read
-// from what the store already keys narrow that down (issue 16 adds indexes for the rest). OBS
-// orders requests by priority and age; here they come in id order. What who may not see is
-// skipped before it is counted: requests RequestVisible refuses, projects hidden from who and
-// their packages.
+// A search reads its candidates from the indexes its plan allows, else streams every record of
+// its root with one cursor (search_plan.go); each candidate is tested on its key or stored
+// bytes before it is decoded, and evaluated with antchfx on its document only if that test
+// passes: the answer is always what evaluating the predicate on every record gives. What who
+// may not see is skipped before it is counted: requests RequestVisible refuses, projects hidden
+// from who and their packages. Simplified: OBS orders requests by priority and age; here they
+// come in id order.
 
 // Found is one page of a search's matches: Matches counts them all (the collection's
 // matches attribute), Records holds the page.
@@ -39,6 +39,13 @@ type Page struct{ Limit, Offset int }
 type pager[T any] struct {
 	page  Page
 	found Found[T]
+}
+
+// wants reports whether the next match lands on the page (else add only counts it, and the
+// record need not be decoded).
+func (p *pager[T]) wants() bool {
+	n := p.found.Matches
+	return n >= p.page.Offset && (p.page.Limit <= 0 || n < p.page.Offset+p.page.Limit)
 }
 
 func (p *pager[T]) add(v T) {
@@ -78,15 +85,26 @@ func matches(q *xpath.Query, doc any) (bool, error) {
 }
 
 // SearchRequests answers /search/request[/id]: the requests who may see that match, in id
-// order, paged.
+// order, paged. Candidates come from the request index when the plan allows (search_plan.go),
+// else from one cursor over every request; each is tested on its stored bytes first
+// (byteFilter) and decoded, checked for visibility, rendered and evaluated only if it passes.
 func (s *Service) SearchRequests(who buildstore.Person, match string, idOnly bool, page Page) (Found[buildstore.Request], error) {
 	p := pager[buildstore.Request]{page: page}
 	q, err := compileSearch("request", match, idOnly)
 	if err != nil {
 		return p.found, err
 	}
+	plan := q.Plan()
+	filter := newByteFilter(plan, requestVerbatim)
 	err = s.db.View(func(tx *bbolt.Tx) error {
-		visit := func(r buildstore.Request) (bool, error) {
+		visit := func(_ uint64, raw []byte) (bool, error) {
+			if !filter.pass(raw) {
+				return true, nil
+			}
+			r, err := buildstore.DecodeRequest(raw)
+			if err != nil {
+				return false, err
+			}
 			if !RequestVisible(tx, who, r) {
 				return true, nil
 			}
@@ -96,26 +114,20 @@ func (s *Service) SearchRequests(who buildstore.Person, match string, idOnly boo
 			}
 			return err == nil, err
 		}
-		ids, planned, err := requestCandidates(tx, q.Plan())
+		ids, planned, err := requestCandidates(tx, plan)
 		if err != nil || !planned {
-			return errors.Join(err, buildstore.EachRequest(tx, visit))
+			return errors.Join(err, buildstore.EachRawRequest(tx, visit))
 		}
-		for _, id := range ids {
-			r, err := buildstore.GetRequest(tx, id)
-			if err != nil {
-				return err
-			}
-			if _, err := visit(r); err != nil {
-				return err
-			}
-		}
-		return nil
+		return buildstore.EachRawRequestIn(tx, ids, visit)
 	})
 	return p.found, err
 }
 
 // SearchPackages answers /search/package[/id]: the live packages of the projects who may see
-// that match, by project and name, paged.
+// that match, by project and name, paged. A predicate that reads only @name and @project is
+// evaluated on a document of the package's key alone (keyDoc), and then a record is decoded
+// only for the full route's page (the /id route's records hold only Project and Name); any
+// other predicate on the stored bytes first (byteFilter), then on the meta.
 func (s *Service) SearchPackages(who buildstore.Person, match string, idOnly bool, page Page) (Found[buildstore.Package], error) {
 	p := pager[buildstore.Package]{page: page}
 	q, err := compileSearch("package", match, idOnly)
@@ -123,59 +135,70 @@ func (s *Service) SearchPackages(who buildstore.Person, match string, idOnly boo
 		return p.found, err
 	}
 	plan := q.Plan()
-	names, byName := plannedValues(plan, "@name")
+	keyOnly := q.ReadsOnly("@name", "@project")
+	filter := newByteFilter(plan, packageVerbatim)
+	stub := newKeyDoc("package", "name", "project")
 	err = s.db.View(func(tx *bbolt.Tx) error {
-		return eachVisibleProject(tx, who, plan, func(prj buildstore.Project) error {
-			pkgs, err := packageCandidates(tx, prj.Name, names, byName)
+		gate := newProjectGate(tx, who)
+		return eachPackageCandidate(tx, q, plan, func(project, name string, raw []byte) (bool, error) {
+			if keyOnly && !q.Match(stub.with(name, project)) || !keyOnly && !filter.pass(raw) ||
+				buildstore.Tombstone(raw) || !gate.open(project) {
+				return true, nil
+			}
+			if keyOnly && (idOnly || !p.wants()) {
+				p.add(buildstore.Package{Project: project, Name: name})
+				return true, nil
+			}
+			k, err := buildstore.DecodePackage(raw)
 			if err != nil {
-				return err
+				return false, err
 			}
-			for _, k := range pkgs {
-				ok, err := matches(q, metadoc.FromPackage(k))
-				if err != nil {
-					return err
-				}
-				if ok {
-					p.add(k)
+			if !keyOnly {
+				if ok, err := matches(q, metadoc.FromPackage(k)); err != nil || !ok {
+					return err == nil, err
 				}
 			}
-			return nil
+			p.add(k)
+			return true, nil
 		})
 	})
 	return p.found, err
 }
 
-// packageCandidates are the live packages of project called names, or all of them when
-// byName is false.
-func packageCandidates(tx *bbolt.Tx, project string, names []string, byName bool) ([]buildstore.Package, error) {
-	if !byName {
-		return buildstore.Packages(tx, project)
-	}
-	var out []buildstore.Package
-	for _, name := range names {
-		if k, err := buildstore.GetPackage(tx, project, name); err == nil {
-			out = append(out, k)
-		}
-	}
-	return out, nil
-}
-
 // SearchProjects answers /search/project[/id]: the live projects who may see that match, by
-// name, paged.
+// name, paged. A predicate that reads only @name is evaluated on a document of the name alone
+// (and the /id route's records then hold only Name).
 func (s *Service) SearchProjects(who buildstore.Person, match string, idOnly bool, page Page) (Found[buildstore.Project], error) {
 	p := pager[buildstore.Project]{page: page}
 	q, err := compileSearch("project", match, idOnly)
 	if err != nil {
 		return p.found, err
 	}
-	plan := renameKey(q.Plan(), "@name", "@project")
+	plan := q.Plan()
+	keyOnly := q.ReadsOnly("@name")
+	filter := newByteFilter(plan, projectVerbatim)
+	stub := newKeyDoc("project", "name")
 	err = s.db.View(func(tx *bbolt.Tx) error {
-		return eachVisibleProject(tx, who, plan, func(prj buildstore.Project) error {
-			ok, err := matches(q, metadoc.FromProject(prj))
-			if ok {
-				p.add(prj)
+		gate := newProjectGate(tx, who)
+		return eachProjectCandidate(tx, q, plan, func(name string, raw []byte) (bool, error) {
+			if keyOnly && !q.Match(stub.with(name)) || !keyOnly && !filter.pass(raw) || !gate.open(name) {
+				return true, nil
 			}
-			return err
+			if keyOnly && (idOnly || !p.wants()) {
+				p.add(buildstore.Project{Name: name})
+				return true, nil
+			}
+			prj, err := buildstore.DecodeProject(raw)
+			if err != nil {
+				return false, err
+			}
+			if !keyOnly {
+				if ok, err := matches(q, metadoc.FromProject(prj)); err != nil || !ok {
+					return err == nil, err
+				}
+			}
+			p.add(prj)
+			return true, nil
 		})
 	})
 	return p.found, err
@@ -206,20 +229,4 @@ func eachVisibleProject(tx *bbolt.Tx, who buildstore.Person, plan [][]xpath.Eq, 
 		}
 	}
 	return nil
-}
-
-// renameKey is plan with the equalities on key from read as on key to (a project's @name is
-// what eachVisibleProject reads as @project; a project document has no @project of its own).
-func renameKey(plan [][]xpath.Eq, from, to string) [][]xpath.Eq {
-	var out [][]xpath.Eq
-	for _, term := range plan {
-		t := slices.Clone(term)
-		for i := range t {
-			if t[i].Key == from {
-				t[i].Key = to
-			}
-		}
-		out = append(out, t)
-	}
-	return out
 }

@@ -1,9 +1,13 @@
 package buildsvc
 
 import (
+	"bytes"
+	"encoding/xml"
+	"errors"
 	"slices"
 	"strings"
 
+	"github.com/antchfx/xmlquery"
 	"github.com/pocketforge/pocketforge/search/xpath"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -12,7 +16,7 @@ import (
 // Candidates of a search: the records its plan's equalities (xpath.Query.Plan) allow, read
 // from what the store already keys, so that osc's lookups after every co, ci and up read the
 // requests of one package instead of all. Every candidate is still evaluated; a search whose
-// plan has no equality the store answers exactly scans. Issue 16 adds indexes for the rest.
+// plan has no equality the store answers exactly streams every record.
 
 // requestIndexes are the request index kinds (buildstore.IndexKey) that answer an equality of
 // a request search exactly: the request's document has the key with the value if and only if
@@ -82,4 +86,305 @@ func plannedValues(plan [][]xpath.Eq, key string) (values []string, ok bool) {
 		values, ok = these, true
 	}
 	return values, ok
+}
+
+// Cheaper than a document: what a candidate's key and stored bytes already say.
+
+// Verbatim keys: the document's value at the key is a string field of the stored record,
+// copied as it is (requestdoc.Render, metadoc.FromPackage, metadoc.FromProject), so a record
+// whose document has the value holds its JSON string in its stored bytes.
+var (
+	requestVerbatim = keySet("@creator", "state/@name", "state/@who", "action/@type",
+		"action/target/@project", "action/target/@package", "action/source/@project",
+		"action/source/@package", "review/@by_user", "review/@by_group", "review/@by_project",
+		"review/@by_package", "review/@state", "history/@who")
+	packageVerbatim = keySet("@name", "@project", "devel/@project", "devel/@package",
+		"person/@userid", "person/@role", "group/@groupid", "group/@role")
+	projectVerbatim = keySet("@name", "person/@userid", "person/@role", "group/@groupid", "group/@role")
+)
+
+func keySet(keys ...string) map[string]string {
+	m := map[string]string{}
+	for _, k := range keys {
+		m[k] = k
+	}
+	return m
+}
+
+// byteFilter tests a candidate's stored JSON against the plan's terms whose every equality is
+// on a verbatim key: a document matches only if each such term has an equality whose value
+// (JSON-quoted) is somewhere in the record's bytes. A pass proves nothing (the bytes may be
+// another field's); a failure proves the document does not match, without decoding it.
+type byteFilter [][][]byte
+
+// newByteFilter takes the terms of plan it can test. A value is tested only when encoding/json
+// writes it as it is between quotes (printable ASCII but for the characters it escapes).
+func newByteFilter(plan [][]xpath.Eq, verbatim map[string]string) byteFilter {
+	var f byteFilter
+	for _, term := range plan {
+		if !usable(term, verbatim) {
+			continue
+		}
+		var needles [][]byte
+		for _, eq := range term {
+			if !plainJSON(eq.Value) {
+				needles = nil
+				break
+			}
+			n := []byte(`"` + eq.Value + `"`)
+			if !slices.ContainsFunc(needles, func(have []byte) bool { return bytes.Equal(have, n) }) {
+				needles = append(needles, n) // rq list -U asks for one login in two places
+			}
+		}
+		if needles != nil {
+			f = append(f, needles)
+		}
+	}
+	return f
+}
+
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// pass reports whether raw may be a match's record.
+func (f byteFilter) pass(raw []byte) bool {
+	for _, needles := range f {
+		found := false
+		for _, n := range needles {
+			if quoted(raw, n) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// keyDoc is a document of a root element with some attributes only, reused for every
+// candidate: a predicate that reads nothing else (xpath.Query.ReadsOnly) answers on it what it
+// answers on the record's whole document, without the record being decoded.
+type keyDoc struct{ doc, el *xmlquery.Node }
+
+func newKeyDoc(root string, attrs ...string) keyDoc {
+	d := keyDoc{doc: &xmlquery.Node{Type: xmlquery.DocumentNode}, el: &xmlquery.Node{Type: xmlquery.ElementNode, Data: root}}
+	for _, a := range attrs {
+		d.el.Attr = append(d.el.Attr, xmlquery.Attr{Name: xml.Name{Local: a}})
+	}
+	xmlquery.AddChild(d.doc, d.el)
+	return d
+}
+
+// with sets the attributes' values, in newKeyDoc's order, and answers the document.
+func (d keyDoc) with(values ...string) *xmlquery.Node {
+	for i, v := range values {
+		d.el.Attr[i].Value = v
+	}
+	return d.doc
+}
+
+// projectGate says whether the packages of a project may be listed to who: the project lives
+// and is not hidden from who; asked once per project of a search.
+type projectGate struct {
+	tx   *bbolt.Tx
+	who  buildstore.Person
+	seen map[string]bool
+}
+
+func newProjectGate(tx *bbolt.Tx, who buildstore.Person) *projectGate {
+	return &projectGate{tx: tx, who: who, seen: map[string]bool{}}
+}
+
+func (g *projectGate) open(project string) bool {
+	ok, known := g.seen[project]
+	if !known {
+		ok = buildstore.ProjectLive(g.tx, project) && (g.who.IsAdmin() || !projectHiddenFrom(g.tx, g.who, project))
+		g.seen[project] = ok
+	}
+	return ok
+}
+
+// holderKeys are the keys of a package or project document the role index answers: a
+// document has person/@userid u (group/@groupid g) only if the index lists u (g) in it.
+var holderKeys = keySet("person/@userid", "group/@groupid")
+
+// holderPlaces are the places the first term of plan on holderKeys alone allows, by project
+// and package; ok is false when there is no such term.
+func holderPlaces(tx *bbolt.Tx, plan [][]xpath.Eq) (places []buildstore.RolePlace, ok bool, err error) {
+	for _, term := range plan {
+		if !usable(term, holderKeys) || slices.ContainsFunc(term, func(eq xpath.Eq) bool {
+			return eq.Key == "person/@userid" && strings.Contains(eq.Value, ":") // a group's holder
+		}) {
+			continue
+		}
+		for _, eq := range term {
+			holder := eq.Value
+			if eq.Key == "group/@groupid" {
+				holder = buildstore.GroupHolder(eq.Value)
+			}
+			got, err := buildstore.HolderPlaces(tx, holder)
+			if err != nil {
+				return nil, false, err
+			}
+			places = append(places, got...)
+		}
+		slices.SortFunc(places, comparePlaces)
+		return slices.Compact(places), true, nil
+	}
+	return nil, false, nil
+}
+
+func comparePlaces(a, b buildstore.RolePlace) int {
+	if c := strings.Compare(a.Project, b.Project); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Package, b.Package)
+}
+
+// eachPackageCandidate calls fn with the packages plan allows, by project and name: those of
+// the projects (and names) its @project (and @name) equalities name, or of the places the role
+// index gives for a person or group, or else every package, by one cursor. Tombstones may be
+// among them (buildstore.Tombstone).
+func eachPackageCandidate(tx *bbolt.Tx, q *xpath.Query, plan [][]xpath.Eq, fn func(project, name string, raw []byte) (bool, error)) error {
+	projects, byProject := plannedValues(plan, "@project")
+	names, byName := plannedValues(plan, "@name")
+	if byProject {
+		for _, prj := range projects {
+			if !byName {
+				if err := buildstore.EachRawPackage(tx, buildstore.PackagePrefix(prj), fn); err != nil {
+					return err
+				}
+				continue
+			}
+			for _, name := range names {
+				if raw := buildstore.RawPackage(tx, prj, name); raw != nil {
+					if more, err := fn(prj, name, raw); err != nil || !more {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	}
+	places, byHolder, err := holderPlaces(tx, plan)
+	if err != nil || !byHolder {
+		if prefix, ok := q.Prefix("@project"); ok && err == nil {
+			for _, start := range caseVariants(prefix) {
+				if err := buildstore.EachRawPackage(tx, []byte(start), fn); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		return errors.Join(err, buildstore.EachRawPackage(tx, nil, fn))
+	}
+	for _, pl := range places {
+		if pl.Package == "" || byName && !slices.Contains(names, pl.Package) {
+			continue
+		}
+		if raw := buildstore.RawPackage(tx, pl.Project, pl.Package); raw != nil {
+			if more, err := fn(pl.Project, pl.Package, raw); err != nil || !more {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// eachProjectCandidate calls fn with the live projects plan allows, by name: those its @name
+// equalities name, or the places of a person or group, or else every project, by one cursor.
+func eachProjectCandidate(tx *bbolt.Tx, q *xpath.Query, plan [][]xpath.Eq, fn func(name string, raw []byte) (bool, error)) error {
+	var names []string
+	if byName, ok := plannedValues(plan, "@name"); ok {
+		names = byName
+	} else {
+		places, byHolder, err := holderPlaces(tx, plan)
+		if err != nil || !byHolder {
+			if prefix, ok := q.Prefix("@name"); ok && err == nil {
+				for _, start := range caseVariants(prefix) {
+					if err := buildstore.EachRawProjectUnder(tx, []byte(start), fn); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			return errors.Join(err, buildstore.EachRawProject(tx, fn))
+		}
+		for _, pl := range places {
+			if pl.Package == "" {
+				names = append(names, pl.Project)
+			}
+		}
+	}
+	for _, name := range names {
+		if raw := buildstore.RawProject(tx, name); raw != nil {
+			if more, err := fn(name, raw); err != nil || !more {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// quoted reports whether raw holds n (a value between quotes). It looks for the value and its
+// closing quote first: JSON is full of quotes, and a search that starts from each of them is
+// several times slower than one that starts from the value's first byte.
+func quoted(raw, n []byte) bool {
+	tail := n[1:]
+	for i := 1; i < len(raw); {
+		j := bytes.Index(raw[i:], tail)
+		if j < 0 {
+			return false
+		}
+		if raw[i+j-1] == '"' {
+			return true
+		}
+		i += j + 1
+	}
+	return false
+}
+
+// maxCaseLetters bounds the letters caseVariants varies: 2^5 = 32 seeks at most.
+const maxCaseLetters = 5
+
+// caseVariants are the byte strings a name starting with prefix (lower-cased) may start with,
+// sorted, none a prefix of another (so that reading each one's keys in turn reads them in key
+// order): each ASCII letter in either case. Project and package names are ASCII
+// (buildstore.ValidProjectName, ValidPackageName), so no other byte lower-cases to an ASCII
+// letter in them. Past maxCaseLetters letters, at a non-ASCII byte or at a NUL (which no key's
+// name part holds) the prefix is cut: a shorter prefix only reads more candidates, each still
+// evaluated.
+func caseVariants(prefix string) []string {
+	out := []string{""}
+	letters := 0
+	for i := 0; i < len(prefix); i++ {
+		c := prefix[i]
+		if c >= 0x80 || c == 0 {
+			break
+		}
+		if 'a' <= c && c <= 'z' {
+			if letters++; letters > maxCaseLetters {
+				break
+			}
+			next := make([]string, 0, 2*len(out))
+			for _, v := range out {
+				next = append(next, v+string(c-'a'+'A'), v+string(c))
+			}
+			out = next
+			continue
+		}
+		for j := range out {
+			out[j] += string(c)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

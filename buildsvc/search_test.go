@@ -91,6 +91,8 @@ func TestSearchPlanAgreesWithScan(t *testing.T) {
 		`((state/@name='review') and review/@state='new') and review[@by_user='carol' and @state='new']`,
 		`(state/@who='bob' or history/@who='bob')`, `@creator='alice' and not(state/@name='accepted')`,
 		`target/@project='home:alice' or @creator='nobody'`, `state/@name='nope'`,
+		`(state/@name='new' or state/@name='review' or state/@name='declined') and (state/@who='carol' or history/@who='carol')`,
+		`state/@who='alice' and action/target/@package='zlib'`, `review/@state='new' and not(review/@by_user='bob')`,
 	}
 	for _, m := range requestQueries {
 		got, err := s.SearchRequests(searchAdmin, m, false, Page{})
@@ -119,7 +121,8 @@ func TestSearchPlanAgreesWithScan(t *testing.T) {
 		}
 	}
 	packageQueries := []string{`@project='devel:tools'`, `@name='hello' and (@project='home:alice' or @project='openSUSE:Factory')`,
-		`([devel/[@project='devel:tools' and @package='zlib']])`, `@project='nope'`, `@name='zlib' or title='bash'`}
+		`([devel/[@project='devel:tools' and @package='zlib']])`, `@project='nope'`, `@name='zlib' or title='bash'`,
+		`contains(@name, 'L')`, `starts-with(@project, 'home:')`, `@name='hello'`, `devel/@package='zlib' and @name='bash'`}
 	for _, m := range packageQueries {
 		got, err := s.SearchPackages(searchAdmin, m, true, Page{})
 		if err != nil {

@@ -7,7 +7,10 @@ import (
 // checker holds a parsed predicate to what OBS's engine takes for one table: every path a
 // key of the table (or, tested for existence, leading to one), literals only where values go,
 // functions with the arguments they need. It rewrites the request aliases on the way.
-type checker struct{ t table }
+type checker struct {
+	t    table
+	keys map[string]bool // every path checked, as the document has it (Query.Keys)
+}
 
 // opNames are OBS's parser's names of the operators, which its messages use.
 var opNames = map[string]string{"or": "or", "and": "and", "=": "eq", "!=": "neq", "<": "lt",
@@ -98,6 +101,9 @@ func (c checker) path(p *path, prefix []string) (string, error) {
 		head[len(head)-1].preds = p.steps[0].preds
 		p.steps = append(head, p.steps[1:]...)
 	}
+	if c.keys != nil {
+		c.keys[strings.Join(pathSteps(p, prefix, len(p.steps)), "/")] = true
+	}
 	return strings.Join(steps, "/"), nil
 }
 
@@ -119,7 +125,7 @@ func render(b *strings.Builder, e expr) {
 	switch e := e.(type) {
 	case binary:
 		b.WriteString("(")
-		render(b, e.l)
+		renderOperand(b, e.l, e.op)
 		b.WriteString(" " + e.op + " ")
 		render(b, e.r)
 		b.WriteString(")")
@@ -139,6 +145,20 @@ func render(b *strings.Builder, e expr) {
 			b.WriteString(")")
 		}
 	}
+}
+
+// renderOperand writes the left operand of op: a chain of the same and/or without the
+// parentheses around each link, so that antchfx's recursive parser meets `a or b or c` and not
+// `((a or b) or c)`.
+func renderOperand(b *strings.Builder, e expr, op string) {
+	l, ok := e.(binary)
+	if !ok || l.op != op || op != "and" && op != "or" {
+		render(b, e)
+		return
+	}
+	renderOperand(b, l.l, op)
+	b.WriteString(" " + op + " ")
+	render(b, l.r)
 }
 
 // renderPath writes p; extra, if any, is a further predicate on its last step.

@@ -2,11 +2,13 @@ package xpath
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
-// FuzzCompile: no input makes Compile, Match or Plan panic, and every refusal is ErrEmptyMatch or
-// an *Error (the 400s the service answers), never another error.
+// FuzzCompile: no input makes Compile, Match, Plan or Keys panic, and every refusal is
+// ErrEmptyMatch or an *Error (the 400s the service answers), never another error. The planner
+// that uses Plan and Keys on a store is fuzzed in buildsvc (FuzzSearchPlan).
 func FuzzCompile(f *testing.F) {
 	for _, s := range []string{
 		`(state/@name='new' or state/@name='review') and (action/target/@project='devel:test' or action/source/@project='devel:test') and (action/target/@package='hello' or action/source/@package='hello')`,
@@ -16,6 +18,8 @@ func FuzzCompile(f *testing.F) {
 		`contains(@name, 'ell')`, `@name = 'x' or title = 'x' or description = 'x'`, `person/@userid = 'u'`,
 		`not(devel)`, `boolean(devel/@package)`, `child::person[attribute::userid='carol']`, `*`, `[]`,
 		`position() = 1`, `a | b`, `@id + 1`, `//x`, `$x`, `"'`, `(((`, `]]`, `devel/[`, `@id > 1.5.3`,
+		strings.Repeat("(", 70) + "@id=1" + strings.Repeat(")", 70), strings.Repeat("@id=1 or ", 300) + "@id=2",
+		strings.Repeat("not(", 70) + "@id" + strings.Repeat(")", 70), `person[@userid='u']/@role='r' and 'a'='a'`,
 	} {
 		f.Add(s)
 	}
@@ -32,7 +36,14 @@ func FuzzCompile(f *testing.F) {
 				continue
 			}
 			q.Match(doc(t, docs[i]))
-			q.Plan()
+			for _, term := range q.Plan() {
+				if len(term) == 0 || len(term) > maxTermEqs {
+					t.Fatalf("Plan(%q) has a term of %d equalities", match, len(term))
+				}
+			}
+			if q.ReadsOnly(q.Keys()...) != true {
+				t.Fatalf("%q does not read only its own keys", match)
+			}
 		}
 	})
 }

@@ -140,13 +140,20 @@ func parse(s string) (expr, error) {
 	if err != nil {
 		return nil, illegal("failed to parse: %v", err)
 	}
-	depth := 0
+	// Bounded before the recursive descent below (and antchfx's own, which is recursive too),
+	// so that no predicate can take much stack or time: the depth of parentheses, brackets and
+	// calls, and how many conditions and/or join.
+	depth, joins := 0, 0
 	for _, t := range toks {
 		switch {
+		case t.kind == tName && (t.text == "and" || t.text == "or"):
+			if joins++; joins >= maxConditions {
+				return nil, illegal("failed to parse: more than %d conditions joined by and/or", maxConditions)
+			}
 		case t.kind != tOp:
 		case t.text == "(" || t.text == "[":
 			if depth++; depth > maxDepth {
-				return nil, illegal("failed to parse: nested too deeply")
+				return nil, illegal("failed to parse: nested deeper than %d levels", maxDepth)
 			}
 		case t.text == ")" || t.text == "]":
 			depth--

@@ -10,6 +10,10 @@ type Eq struct{ Key, Value string }
 // maxTerms bounds the terms Plan derives from an `or` (each side's terms pair up).
 const maxTerms = 32
 
+// maxTermEqs bounds the equalities of one term: an `or` of many equalities is a long term, and a
+// term no index narrows much is not worth its copies.
+const maxTermEqs = 64
+
 // Plan lists what every matching document has, for a store to read candidates from its
 // indexes instead of scanning: each term is a disjunction, a document matches only if it has
 // one of the term's equalities, and every term holds. A caller takes the terms whose keys it
@@ -36,6 +40,9 @@ func implied(e expr, prefix []string) [][]Eq {
 				for _, r := range implied(e.r, prefix) {
 					if len(out) == maxTerms {
 						return out
+					}
+					if len(l)+len(r) > maxTermEqs {
+						continue // leaving a term out only narrows less
 					}
 					out = append(out, append(append([]Eq(nil), l...), r...))
 				}
@@ -64,7 +71,7 @@ func equality(l, r expr, prefix []string) (Eq, bool) {
 	if !ok || !isLit {
 		return Eq{}, false
 	}
-	return Eq{Key: strings.Join(steps(p, prefix, len(p.steps)), "/"), Value: lit.value}, true
+	return Eq{Key: strings.Join(pathSteps(p, prefix, len(p.steps)), "/"), Value: lit.value}, true
 }
 
 // pathTerms are the terms the predicates along a path imply (a step's predicate holds on some
@@ -77,14 +84,14 @@ func pathTerms(e expr, prefix []string) [][]Eq {
 	var out [][]Eq
 	for i, s := range p.steps {
 		for _, pr := range s.preds {
-			out = append(out, implied(pr, steps(p, prefix, i+1))...)
+			out = append(out, implied(pr, pathSteps(p, prefix, i+1))...)
 		}
 	}
 	return out
 }
 
-// steps are prefix and the first n steps of p, attributes with their @.
-func steps(p *path, prefix []string, n int) []string {
+// pathSteps are prefix and the first n steps of p, attributes with their @.
+func pathSteps(p *path, prefix []string, n int) []string {
 	out := append([]string(nil), prefix...)
 	for _, s := range p.steps[:n] {
 		if s.attr {
@@ -94,4 +101,53 @@ func steps(p *path, prefix []string, n int) []string {
 		}
 	}
 	return out
+}
+
+// Prefix says what every matching document's value at the root attribute key starts with,
+// ignoring case (lower-cased), when the predicate is an `and` one of whose operands is
+// `starts-with(key, 'literal')` or `key = 'literal'`: a store that keeps its records by that
+// value reads only the keys that start so, in any case. ok is false when there is no such
+// operand, or the literal is empty.
+func (q *Query) Prefix(key string) (prefix string, ok bool) {
+	if q.tree == nil {
+		return "", false
+	}
+	var found func(e expr) bool
+	found = func(e expr) bool {
+		switch e := e.(type) {
+		case binary:
+			if e.op == "and" {
+				return found(e.l) || found(e.r)
+			}
+			if e.op == "=" {
+				if v, ok := attrLiteral(e.l, e.r, key); ok {
+					prefix = strings.ToLower(v)
+					return true
+				}
+				if v, ok := attrLiteral(e.r, e.l, key); ok {
+					prefix = strings.ToLower(v)
+					return true
+				}
+			}
+		case call:
+			if e.name == "starts-with" {
+				if v, ok := attrLiteral(e.args[0], e.args[1], key); ok {
+					prefix = strings.ToLower(v)
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return prefix, found(q.tree) && prefix != ""
+}
+
+// attrLiteral is the literal of `@attr <op> 'literal'` when p is the root attribute key.
+func attrLiteral(p, lit expr, key string) (string, bool) {
+	a, ok := p.(*path)
+	l, isLit := lit.(literal)
+	if !ok || !isLit || len(a.steps) != 1 || !a.steps[0].attr || len(a.steps[0].preds) > 0 || "@"+a.steps[0].name != key {
+		return "", false
+	}
+	return l.value, true
 }

@@ -41,3 +41,28 @@ func TestPlan(t *testing.T) {
 		})
 	}
 }
+
+// TestPrefix: the prefix of a root attribute an `and` operand demands, lower-cased.
+func TestPrefix(t *testing.T) {
+	for _, c := range []struct {
+		match, key, want string
+		ok               bool
+	}{
+		{`starts-with(@project, 'Home:')`, "@project", "home:", true},
+		{`contains(@name, 'x') and starts-with(@project, 'home:')`, "@project", "home:", true},
+		{`@project='devel:Tools' and @name='x'`, "@project", "devel:tools", true},
+		{`starts-with(@project, 'a') or @name='b'`, "@project", "", false},
+		{`not(starts-with(@project, 'a'))`, "@project", "", false},
+		{`starts-with(@project, '')`, "@project", "", false},
+		{`starts-with(devel/@project, 'a')`, "@project", "", false},
+		{`starts-with(@name, 'a')`, "@project", "", false},
+	} {
+		q, err := Compile("package", c.match)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := q.Prefix(c.key); got != c.want || ok != c.ok {
+			t.Errorf("%s: Prefix = %q %v, want %q %v", c.match, got, ok, c.want, c.ok)
+		}
+	}
+}

@@ -28,6 +28,7 @@ package xpath
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/antchfx/xmlquery"
@@ -50,14 +51,19 @@ func illegal(format string, args ...any) error { return &Error{fmt.Sprintf(forma
 // to parse and evaluate.
 const MaxLength = 16 << 10
 
-// maxDepth bounds how deeply parentheses, predicates and calls nest (and/or chains are bounded
-// by MaxLength only).
-const maxDepth = 64
+// maxDepth bounds how deeply parentheses, predicates and calls nest; maxConditions how many
+// conditions and/or join (osc joins a dozen at most; OBS has no such bound, but evaluates
+// its SQL no faster for a longer chain).
+const (
+	maxDepth      = 64
+	maxConditions = 256
+)
 
 // Query is a compiled search predicate for one root.
 type Query struct {
 	tree expr // nil for the match-all `*`
 	expr *axpath.Expr
+	keys []string // the document paths the predicate reads, sorted
 }
 
 // Compile compiles match, the `match` parameter of /search/<root>, for documents whose root
@@ -66,6 +72,17 @@ type Query struct {
 // an *Error. The bare predicate `*`, and an empty one in brackets (`[]`), match every document,
 // as in OBS.
 func Compile(root, match string) (*Query, error) {
+	if q := cached(root, match); q != nil {
+		return q, nil
+	}
+	q, err := compile(root, match)
+	if err == nil {
+		remember(root, match, q)
+	}
+	return q, err
+}
+
+func compile(root, match string) (*Query, error) {
 	t, ok := tables[root]
 	if !ok {
 		return nil, illegal("unknown table %s", root)
@@ -89,10 +106,14 @@ func Compile(root, match string) (*Query, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := checker{t: t}
+	c := checker{t: t, keys: map[string]bool{}}
 	if err := c.boolean(tree, nil); err != nil {
 		return nil, err
 	}
+	for k := range c.keys {
+		q.keys = append(q.keys, k)
+	}
+	slices.Sort(q.keys)
 	var b strings.Builder
 	b.WriteString("/" + root + "[")
 	render(&b, tree)
@@ -123,4 +144,23 @@ func (q *Query) XPath() string { return q.expr.String() }
 // child of the document node), matches. It is safe for concurrent use.
 func (q *Query) Match(doc *xmlquery.Node) bool {
 	return q.expr.Select(xmlquery.CreateXPathNavigator(doc)).MoveNext()
+}
+
+// Keys are the paths of the document the predicate reads, as the document has them (a
+// request's `target/@project` is `action/target/@project`; a path nested in a predicate is
+// joined to the steps it is nested in; a path tested for existence is there as written), sorted;
+// none for `*`. A store that can give a candidate's values for every one of them may evaluate
+// Match on a document holding only those (ReadsOnly).
+func (q *Query) Keys() []string { return slices.Clone(q.keys) } // a Query is shared (the cache)
+
+// ReadsOnly reports whether every key the predicate reads is one of keys: then Match answers
+// the same on any two documents of the root that agree on those keys, and a document built
+// from them alone stands for the record.
+func (q *Query) ReadsOnly(keys ...string) bool {
+	for _, k := range q.keys {
+		if !slices.Contains(keys, k) {
+			return false
+		}
+	}
+	return true
 }

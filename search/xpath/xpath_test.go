@@ -164,7 +164,7 @@ func TestCompileRefuses(t *testing.T) {
 		{"unknown table", "nope", `@name='x'`, "unknown table nope"},
 		{"unbalanced", "package", `(@name='x'`, "failed to parse"},
 		{"unterminated", "package", `@name='x`, "failed to parse"},
-		{"too deep", "package", strings.Repeat("(", 100) + "@name='x'" + strings.Repeat(")", 100), "nested too deeply"},
+		{"too deep", "package", strings.Repeat("(", 100) + "@name='x'" + strings.Repeat(")", 100), "nested deeper than 64 levels"},
 		{"bad character", "package", `@name ~ 'x'`, "failed to parse"},
 	}
 	for _, c := range cases {
