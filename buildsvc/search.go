@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/antchfx/xmlquery"
 	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
 	"github.com/pocketforge/pocketforge/buildsvc/requestdoc"
 	"github.com/pocketforge/pocketforge/search/xpath"
@@ -96,19 +97,28 @@ func (s *Service) SearchRequests(who buildstore.Person, match string, idOnly boo
 	}
 	plan := q.Plan()
 	filter := newByteFilter(plan, requestVerbatim)
+	keyOnly := q.ReadsOnly(requestKeyKeys...)
 	err = s.db.View(func(tx *bbolt.Tx) error {
-		visit := func(_ uint64, raw []byte) (bool, error) {
+		visit := func(id uint64, raw []byte) (bool, error) {
 			if !filter.pass(raw) {
 				return true, nil
 			}
-			r, err := buildstore.DecodeRequest(raw)
+			r, err := s.requests.decode(id, raw)
 			if err != nil {
 				return false, err
 			}
 			if !RequestVisible(tx, who, r) {
 				return true, nil
 			}
-			ok, err := matches(q, requestdoc.Render(r, requestdoc.WithFullHistory))
+			var ok bool
+			if keyOnly {
+				var doc *xmlquery.Node
+				if doc, err = requestKeyDoc(r); err == nil {
+					ok = q.Match(doc)
+				}
+			} else {
+				ok, err = matches(q, requestdoc.Render(r, requestdoc.WithFullHistory))
+			}
 			if ok {
 				p.add(r)
 			}

@@ -42,6 +42,8 @@ type Service struct {
 	signIns *ratelimit.SignIns
 	// specs keeps the scheduler's parsed specs across passes (farm_speccache.go).
 	specs specCache
+	// requests keeps recently decoded requests for the request search (search_request_cache.go).
+	requests decodedRequests
 }
 
 // New returns the build service over db.
