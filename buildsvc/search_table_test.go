@@ -18,9 +18,9 @@ import (
 // (search_table_world_test.go), as Admin unless a case says who. Every query osc 0.169 sends
 // is here (build-notes §6), and the documented simplifications show as they are:
 //   - `=` compares exactly (OBS's collation would ignore case): `@creator='ALICE'` finds nothing;
-//   - two conditions on one repeated element may hold on different entries
-//     (`person/@userid='alice' and person/@role='maintainer'` finds devel:tools/hello, where
-//     alice is bugowner and bob maintainer); `person[…]` asks for one entry;
+//   - (OBS's rule, not a simplification) conditions joined by and on one repeated element read
+//     one entry: `person/@userid='alice' and person/@role='maintainer'` does not find
+//     devel:tools/hello, where alice is bugowner and bob maintainer (search/xpath's pairRows);
 //   - a project's document holds no packages, so `package/@name` finds no project.
 // Each query is also evaluated on every record's document (the full scan the planner must
 // agree with): search_table_test's scan functions.

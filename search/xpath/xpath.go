@@ -14,11 +14,13 @@
 //   - the request aliases `target/…` and `source/…` read as `action/target/…`,
 //     `action/source/…`.
 //
-// Simplified: `=` compares exactly (OBS's MySQL collation makes it case-insensitive), and two
-// conditions on one repeated element (`person/@userid='u' and person/@role='r'`) may hold on
-// different entries, as XPath has it, where OBS's join wants one entry with both; write
-// `person[@userid='u' and @role='r']` for that. `<`, `>`, `<=` and `>=` compare numbers, as
-// XPath 1.0 does, so they order ids but not times (OBS compares its time columns).
+//   - conditions joined by and on one repeated element (`person/@userid='u' and
+//     person/@role='r'`) read one entry, as OBS's join does, where XPath would take any two
+//     (rows.go).
+//
+// Simplified: `=` compares exactly (OBS's MySQL collation makes it case-insensitive).
+// `<`, `>`, `<=` and `>=` compare numbers, as XPath 1.0 does, so they order ids but not times
+// (OBS compares its time columns).
 //
 // The package imports nothing of pocketforge's; the build domain hands it its records'
 // documents (Document builds their trees), asks Plan which equalities its indexes may answer,
@@ -114,6 +116,7 @@ func compile(root, match string) (*Query, error) {
 		q.keys = append(q.keys, k)
 	}
 	slices.Sort(q.keys)
+	tree = pairRows(tree)
 	var b strings.Builder
 	b.WriteString("/" + root + "[")
 	render(&b, tree)

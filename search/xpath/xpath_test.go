@@ -217,3 +217,23 @@ func TestConcurrentMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestPairRows: and-ed conditions on one repeated element are read inside one entry, as OBS's
+// join reads them; or, not() and different elements are left as they are.
+func TestPairRows(t *testing.T) {
+	cases := []struct{ root, match, xpath string }{
+		{"package", `person/@userid='u' and person/@role='maintainer'`, `/package[person[((@userid = 'u') and (@role = 'maintainer'))]]`},
+		{"package", `person/@userid='u' and not(person/@role='bugowner')`, `/package[((person/@userid = 'u') and not((person/@role = 'bugowner')))]`},
+		{"package", `person/@userid='u' or person/@role='maintainer'`, `/package[((person/@userid = 'u') or (person/@role = 'maintainer'))]`},
+		{"request", `review/@state='new' and review[@by_user='u']`, `/request[review[((@state = 'new') and (@by_user = 'u'))]]`},
+	}
+	for _, c := range cases {
+		q, err := Compile(c.root, c.match)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.ReplaceAll(q.XPath(), " ", ""); got != strings.ReplaceAll(c.xpath, " ", "") {
+			t.Errorf("%s:\n%s\nwant\n%s", c.match, q.XPath(), c.xpath)
+		}
+	}
+}
