@@ -6,11 +6,14 @@
 // refusing paths it has no column for and every function but contains, starts-with,
 // ends-with, not and boolean. Compile refuses the same, with OBS's words, and rewrites what it
 // takes into an XPath expression that behaves like OBS's SQL on the document:
+//
 //   - the match's outer `([…])` or `[…]` is taken off, and `devel/[…]` (osc's `rq accept`
 //     sends it) reads as `devel[…]`;
+//
 //   - contains, starts-with and ends-with ignore case (OBS lower-cases both sides) and hold when
 //     any of the nodes a path names holds them (a SQL join has a row per node), where XPath
 //     would look at the first node only;
+//
 //   - the request aliases `target/…` and `source/…` read as `action/target/…`,
 //     `action/source/…`.
 //
