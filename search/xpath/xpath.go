@@ -9,14 +9,11 @@
 //
 //   - the match's outer `([…])` or `[…]` is taken off, and `devel/[…]` (osc's `rq accept`
 //     sends it) reads as `devel[…]`;
-//
 //   - contains, starts-with and ends-with ignore case (OBS lower-cases both sides) and hold when
 //     any of the nodes a path names holds them (a SQL join has a row per node), where XPath
 //     would look at the first node only;
-//
 //   - the request aliases `target/…` and `source/…` read as `action/target/…`,
-//     `action/source/…`.
-//
+//     `action/source/…`;
 //   - conditions joined by and on one repeated element (`person/@userid='u' and
 //     person/@role='r'`) read one entry, as OBS's join does, where XPath would take any two
 //     (rows.go).
