@@ -33,7 +33,7 @@ import (
 // The accepter needs to be able to write every target (locked projects refuse), as in OBS.
 
 // acceptActions applies every action of r for who at now.
-func (s *Service) acceptActions(tx *bbolt.Tx, who buildstore.Person, r *buildstore.Request, now time.Time) error {
+func acceptActions(tx *bbolt.Tx, who buildstore.Person, r *buildstore.Request, now time.Time) error {
 	for i := range r.Actions {
 		a := &r.Actions[i]
 		var err error

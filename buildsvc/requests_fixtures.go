@@ -21,9 +21,7 @@ func CreateRequestTx(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request, 
 // accepting applies the actions as ChangeState does.
 func ChangeStateTx(tx *bbolt.Tx, who buildstore.Person, id uint64, c StateChange, now time.Time) error {
 	return updateRequestTx(tx, who, id, func(r *buildstore.Request) error {
-		// changeState uses nothing of the Service (ChangeState's e-mail and log are outside
-		// it); the nil receiver makes any later use of one fail the demo world's tests.
-		return (*Service)(nil).changeState(tx, who, r, c, now)
+		return changeState(tx, who, r, c, now)
 	})
 }
 

@@ -38,7 +38,7 @@ func (s *Service) ChangeState(who buildstore.Person, id uint64, c StateChange) e
 	now := s.clk.Now()
 	var accepted *buildstore.Request
 	err := s.updateRequest(who, id, func(tx *bbolt.Tx, r *buildstore.Request) error {
-		if err := s.changeState(tx, who, r, c, now); err != nil {
+		if err := changeState(tx, who, r, c, now); err != nil {
 			return err
 		}
 		if r.State.Name == buildstore.RequestAccepted {
@@ -58,14 +58,14 @@ func refuse(format string, args ...any) error {
 }
 
 // changeState applies c to r inside tx (the state machine of the file comment).
-func (s *Service) changeState(tx *bbolt.Tx, who buildstore.Person, r *buildstore.Request, c StateChange, now time.Time) error {
+func changeState(tx *bbolt.Tx, who buildstore.Person, r *buildstore.Request, c StateChange, now time.Time) error {
 	to := c.NewState
-	if err := s.mayChangeState(tx, who, *r, c); err != nil {
+	if err := mayChangeState(tx, who, *r, c); err != nil {
 		return err
 	}
 	switch to {
 	case buildstore.RequestAccepted:
-		if err := s.acceptActions(tx, who, r, now); err != nil {
+		if err := acceptActions(tx, who, r, now); err != nil {
 			return err
 		}
 		endReviews(r, who.Login, now)
@@ -92,7 +92,7 @@ func (s *Service) changeState(tx *bbolt.Tx, who buildstore.Person, r *buildstore
 }
 
 // mayChangeState checks c against the state machine and who's part in r.
-func (s *Service) mayChangeState(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request, c StateChange) error {
+func mayChangeState(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request, c StateChange) error {
 	from, to := r.State.Name, c.NewState
 	switch to {
 	case buildstore.RequestAccepted, buildstore.RequestDeclined, buildstore.RequestRevoked,

@@ -121,9 +121,6 @@ func (a *api) putRequest(c *fiber.Ctx) error {
 		return err
 	}
 	who := personOf(c)
-	if !who.IsAdmin() {
-		return buildsvc.Forbidden("put_request_no_permission", "Only admins can change all parts of a request")
-	}
 	r, d, err := parseRequest(c.Body())
 	if err != nil {
 		return err
