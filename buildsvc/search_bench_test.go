@@ -178,7 +178,7 @@ func BenchmarkSearch(b *testing.B) {
 		{"package-project-name", "package", fmt.Sprintf(`@project='%s' and @name='%s'`, benchPrj(500), benchPkg(500, 3)), false},
 		{"package-contains", "package", `contains(@name,'x')`, false},
 		{"package-contains-id", "package", `contains(@name,'x')`, true},
-		{"package-starts-with", "package", `starts-with(@project,'PRJ:5')`, false},
+		{"package-starts-with", "package", `starts-with(@project,'prj:5')`, false},
 		{"package-person", "package", fmt.Sprintf(`person/@userid='%s'`, benchUser(7)), false},
 		{"request-co", "request", co(tp, tk), false},
 		{"request-list-U", "request", sprintf4(rqListU, who, who), false},

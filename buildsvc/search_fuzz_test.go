@@ -18,7 +18,9 @@ func FuzzSearchPlan(f *testing.F) {
 		}
 	}
 	for _, s := range []string{`@name='a' | @name='b'`, `(((`, `person/@userid='group:x'`, `@name="it's"`,
-		`@project='devel:tools' and @name='hello\'`, `contains(@name, '&lt;')`} {
+		`@project='devel:tools' and @name='hello\'`, `contains(@name, '&lt;')`,
+		`group/@groupid='FACTORY-team' or person/@userid='Bob'`, `state/@who='DAVE' or history/@who='Dave'`,
+		`review[@by_user='ALICE'] and action/source/@project='SECRET'`} {
 		f.Add(s)
 	}
 	s := tableWorld(f)

@@ -2,6 +2,7 @@ package buildsvc
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/xml"
 	"errors"
 	"slices"
@@ -20,7 +21,8 @@ import (
 
 // requestIndexes are the request index kinds (buildstore.IndexKey) that answer an equality of
 // a request search exactly: the request's document has the key with the value if and only if
-// the index lists the request under it.
+// the index lists the request under it. The index keeps the values OBS compares ignoring case
+// in lower case (buildstore.IndexKey), so it answers an equality in any case (Eq.Fold).
 var requestIndexes = map[string]string{
 	"state/@name":            buildstore.IndexState,
 	"@creator":               buildstore.IndexCreator,
@@ -30,11 +32,12 @@ var requestIndexes = map[string]string{
 	"review/@by_user":        buildstore.IndexReviewUser,
 }
 
-// usable reports whether every equality of term has an index in kinds (values with a NUL
-// cannot be index keys; no record holds one).
-func usable(term []xpath.Eq, kinds map[string]string) bool {
+// usable reports whether every equality of term has an index in kinds that answers it: an
+// exact one (values with a NUL cannot be index keys; no record holds one), which an equality
+// that ignores case (Eq.Fold) may use only when folds says so.
+func usable(term []xpath.Eq, kinds map[string]string, folds bool) bool {
 	for _, eq := range term {
-		if kinds[eq.Key] == "" || strings.ContainsRune(eq.Value, 0) {
+		if kinds[eq.Key] == "" || strings.ContainsRune(eq.Value, 0) || eq.Fold && !folds {
 			return false
 		}
 	}
@@ -45,7 +48,7 @@ func usable(term []xpath.Eq, kinds map[string]string) bool {
 // index entries together, intersected across terms); ok is false when no term is usable.
 func requestCandidates(tx *bbolt.Tx, plan [][]xpath.Eq) (ids []uint64, ok bool, err error) {
 	for _, term := range plan {
-		if !usable(term, requestIndexes) {
+		if !usable(term, requestIndexes, true) {
 			continue
 		}
 		var union []uint64
@@ -71,7 +74,7 @@ func requestCandidates(tx *bbolt.Tx, plan [][]xpath.Eq) (ids []uint64, ok bool, 
 // false when no such term exists.
 func plannedValues(plan [][]xpath.Eq, key string) (values []string, ok bool) {
 	for _, term := range plan {
-		if !usable(term, map[string]string{key: key}) {
+		if !usable(term, map[string]string{key: key}, false) {
 			continue
 		}
 		var these []string
@@ -113,31 +116,50 @@ func keySet(keys ...string) map[string]string {
 
 // byteFilter tests a candidate's stored JSON against the plan's terms whose every equality is
 // on a verbatim key: a document matches only if each such term has an equality whose value
-// (JSON-quoted) is somewhere in the record's bytes. A pass proves nothing (the bytes may be
-// another field's); a failure proves the document does not match, without decoding it.
-type byteFilter [][][]byte
+// (JSON-quoted; in any case for an equality that ignores case) is somewhere in the record's
+// bytes. A pass proves nothing (the bytes may be another field's); a failure proves the
+// document does not match, without decoding it. One filter serves one search (it keeps a
+// buffer).
+type byteFilter struct {
+	terms   [][]needle
+	lowered []byte // the record being tested, in lower case (lowerASCII), once a needle asks
+}
+
+// needle is a JSON-quoted value the filter looks for; one that ignores case is looked for as
+// written, then in lower case in the record in lower case. The verbatim keys hold names and
+// logins, which are ASCII (ValidProjectName, ValidLogin), so no other byte folds to one of
+// theirs.
+type needle struct {
+	quoted []byte
+	lower  []byte // nil for a needle that heeds case
+}
 
 // newByteFilter takes the terms of plan it can test. A value is tested only when encoding/json
 // writes it as it is between quotes (printable ASCII but for the characters it escapes).
-func newByteFilter(plan [][]xpath.Eq, verbatim map[string]string) byteFilter {
-	var f byteFilter
+func newByteFilter(plan [][]xpath.Eq, verbatim map[string]string) *byteFilter {
+	f := &byteFilter{}
 	for _, term := range plan {
-		if !usable(term, verbatim) {
+		if !usable(term, verbatim, true) {
 			continue
 		}
-		var needles [][]byte
+		var needles []needle
 		for _, eq := range term {
 			if !plainJSON(eq.Value) {
 				needles = nil
 				break
 			}
-			n := []byte(`"` + eq.Value + `"`)
-			if !slices.ContainsFunc(needles, func(have []byte) bool { return bytes.Equal(have, n) }) {
+			n := needle{quoted: []byte(`"` + eq.Value + `"`)}
+			if eq.Fold {
+				n.lower = bytes.ToLower(n.quoted)
+			}
+			if !slices.ContainsFunc(needles, func(have needle) bool {
+				return bytes.Equal(have.quoted, n.quoted) && (have.lower == nil) == (n.lower == nil)
+			}) {
 				needles = append(needles, n) // rq list -U asks for one login in two places
 			}
 		}
 		if needles != nil {
-			f = append(f, needles)
+			f.terms = append(f.terms, needles)
 		}
 	}
 	return f
@@ -153,13 +175,23 @@ func plainJSON(s string) bool {
 }
 
 // pass reports whether raw may be a match's record.
-func (f byteFilter) pass(raw []byte) bool {
-	for _, needles := range f {
+func (f *byteFilter) pass(raw []byte) bool {
+	lowered := false
+	for _, needles := range f.terms {
 		found := false
 		for _, n := range needles {
-			if quoted(raw, n) {
+			if quoted(raw, n.quoted) {
 				found = true
 				break
+			}
+			if n.lower != nil {
+				if !lowered {
+					f.lowered, lowered = lowerASCII(f.lowered, raw), true
+				}
+				if quoted(f.lowered, n.lower) {
+					found = true
+					break
+				}
 			}
 		}
 		if !found {
@@ -217,24 +249,30 @@ func (g *projectGate) open(project string) bool {
 var holderKeys = keySet("person/@userid", "group/@groupid")
 
 // holderPlaces are the places the first term of plan on holderKeys alone allows, by project
-// and package; ok is false when there is no such term.
+// and package; ok is false when there is no such term. A group's title compares ignoring case
+// (OBS's groups.title is a *_ci column): such an equality reads the places of every group the
+// role index names in any case of it.
 func holderPlaces(tx *bbolt.Tx, plan [][]xpath.Eq) (places []buildstore.RolePlace, ok bool, err error) {
 	for _, term := range plan {
-		if !usable(term, holderKeys) || slices.ContainsFunc(term, func(eq xpath.Eq) bool {
+		if !usable(term, holderKeys, true) || slices.ContainsFunc(term, func(eq xpath.Eq) bool {
 			return eq.Key == "person/@userid" && strings.Contains(eq.Value, ":") // a group's holder
 		}) {
 			continue
 		}
 		for _, eq := range term {
-			holder := eq.Value
+			holders := []string{eq.Value}
 			if eq.Key == "group/@groupid" {
-				holder = buildstore.GroupHolder(eq.Value)
+				if holders, err = buildstore.GroupHolders(tx, eq.Value, eq.Fold); err != nil {
+					return nil, false, err
+				}
 			}
-			got, err := buildstore.HolderPlaces(tx, holder)
-			if err != nil {
-				return nil, false, err
+			for _, holder := range holders {
+				got, err := buildstore.HolderPlaces(tx, holder)
+				if err != nil {
+					return nil, false, err
+				}
+				places = append(places, got...)
 			}
-			places = append(places, got...)
 		}
 		slices.SortFunc(places, comparePlaces)
 		return slices.Compact(places), true, nil
@@ -277,12 +315,7 @@ func eachPackageCandidate(tx *bbolt.Tx, q *xpath.Query, plan [][]xpath.Eq, fn fu
 	places, byHolder, err := holderPlaces(tx, plan)
 	if err != nil || !byHolder {
 		if prefix, ok := q.Prefix("@project"); ok && err == nil {
-			for _, start := range caseVariants(prefix) {
-				if err := buildstore.EachRawPackage(tx, []byte(start), fn); err != nil {
-					return err
-				}
-			}
-			return nil
+			return buildstore.EachRawPackage(tx, []byte(prefix), fn)
 		}
 		return errors.Join(err, buildstore.EachRawPackage(tx, nil, fn))
 	}
@@ -309,12 +342,7 @@ func eachProjectCandidate(tx *bbolt.Tx, q *xpath.Query, plan [][]xpath.Eq, fn fu
 		places, byHolder, err := holderPlaces(tx, plan)
 		if err != nil || !byHolder {
 			if prefix, ok := q.Prefix("@name"); ok && err == nil {
-				for _, start := range caseVariants(prefix) {
-					if err := buildstore.EachRawProjectUnder(tx, []byte(start), fn); err != nil {
-						return err
-					}
-				}
-				return nil
+				return buildstore.EachRawProjectUnder(tx, []byte(prefix), fn)
 			}
 			return errors.Join(err, buildstore.EachRawProject(tx, fn))
 		}
@@ -352,39 +380,28 @@ func quoted(raw, n []byte) bool {
 	return false
 }
 
-// maxCaseLetters bounds the letters caseVariants varies: 2^5 = 32 seeks at most.
-const maxCaseLetters = 5
-
-// caseVariants are the byte strings a name starting with prefix (lower-cased) may start with,
-// sorted, none a prefix of another (so that reading each one's keys in turn reads them in key
-// order): each ASCII letter in either case. Project and package names are ASCII
-// (buildstore.ValidProjectName, ValidPackageName), so no other byte lower-cases to an ASCII
-// letter in them. Past maxCaseLetters letters, at a non-ASCII byte or at a NUL (which no key's
-// name part holds) the prefix is cut: a shorter prefix only reads more candidates, each still
-// evaluated.
-func caseVariants(prefix string) []string {
-	out := []string{""}
-	letters := 0
-	for i := 0; i < len(prefix); i++ {
-		c := prefix[i]
-		if c >= 0x80 || c == 0 {
-			break
-		}
-		if 'a' <= c && c <= 'z' {
-			if letters++; letters > maxCaseLetters {
-				break
-			}
-			next := make([]string, 0, 2*len(out))
-			for _, v := range out {
-				next = append(next, v+string(c-'a'+'A'), v+string(c))
-			}
-			out = next
-			continue
-		}
-		for j := range out {
-			out[j] += string(c)
-		}
+// lowerASCII writes src with its ASCII letters in lower case into dst's array (grown when
+// short), eight bytes at a time: a byte's high bit marks, after two additions that cannot carry
+// into the next byte, whether it lies in 'A'..'Z'; that bit moved to 0x20 lowers it. Bytes
+// beyond ASCII are copied as they are.
+func lowerASCII(dst, src []byte) []byte {
+	dst = slices.Grow(dst[:0], len(src))[:len(src)]
+	const hi, lo7 = 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
+	i := 0
+	for ; i+8 <= len(src); i += 8 {
+		w := binary.LittleEndian.Uint64(src[i:])
+		h := w & lo7
+		atLeastA := h + 0x3f3f3f3f3f3f3f3f // 0x80 - 'A'
+		pastZ := h + 0x2525252525252525    // 0x80 - 'Z' - 1
+		upper := atLeastA &^ pastZ &^ w & hi
+		binary.LittleEndian.PutUint64(dst[i:], w|upper>>2)
 	}
-	slices.Sort(out)
-	return out
+	for ; i < len(src); i++ {
+		c := src[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst[i] = c
+	}
+	return dst
 }

@@ -1,27 +1,46 @@
 package buildsvc
 
 import (
-	"slices"
+	"bytes"
 	"testing"
 )
 
-// TestCaseVariants: every way a name starting with a lower-cased prefix may begin, sorted.
-func TestCaseVariants(t *testing.T) {
-	for _, c := range []struct {
-		prefix string
-		want   []string
-	}{
-		{"a:b", []string{"A:B", "A:b", "a:B", "a:b"}},
-		{"1:", []string{"1:"}},
-		{"", []string{""}},
-		{"x\x00y", []string{"X", "x"}},
-		{"é", []string{""}},
-	} {
-		if got := caseVariants(c.prefix); !slices.Equal(got, c.want) {
-			t.Errorf("%q: %q, want %q", c.prefix, got, c.want)
+// TestLowerASCII: every byte value, at every offset of a word, lowered as bytes.ToLower lowers
+// ASCII and left alone beyond it.
+func TestLowerASCII(t *testing.T) {
+	src := make([]byte, 256+7)
+	for i := range 256 {
+		src[i] = byte(i)
+	}
+	for off := range 8 {
+		in := src[off : off+256]
+		want := make([]byte, len(in))
+		for i, c := range in {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			want[i] = c
+		}
+		if got := lowerASCII(nil, in); !bytes.Equal(got, want) {
+			t.Fatalf("offset %d: %q\nwant %q", off, got, want)
 		}
 	}
-	if got := caseVariants("abcdefgh"); len(got) != 32 || got[0] != "ABCDE" || got[31] != "abcde" {
-		t.Errorf("abcdefgh: %d variants %q…", len(got), got[0])
+}
+
+// TestByteFilterFold: a value that ignores case passes a record holding it in another case;
+// one that heeds case does not.
+func TestByteFilterFold(t *testing.T) {
+	raw := []byte(`{"creator":"Alice","state":{"name":"new","who":"BOB"},"history":[{"who":"carol"}]}`)
+	f := &byteFilter{terms: [][]needle{{{quoted: []byte(`"bob"`), lower: []byte(`"bob"`)}}}}
+	if !f.pass(raw) {
+		t.Error(`"bob" ignoring case: rejected`)
+	}
+	f = &byteFilter{terms: [][]needle{{{quoted: []byte(`"bob"`)}}}}
+	if f.pass(raw) {
+		t.Error(`"bob" heeding case: passed`)
+	}
+	f = &byteFilter{terms: [][]needle{{{quoted: []byte(`"Carol"`), lower: []byte(`"carol"`)}}, {{quoted: []byte(`"alicE"`), lower: []byte(`"alice"`)}}}}
+	if !f.pass(raw) {
+		t.Error("two terms ignoring case: rejected")
 	}
 }

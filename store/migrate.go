@@ -28,6 +28,10 @@ var migrations = []migration{
 	// 2: who holds which role in which project and package (issue 15's request collection asks
 	// it for every "maintainer" and "reviewer" role); filled from the stored metas.
 	{"build/role_index", rebuildIndex(BuildRoleIndex)},
+	// 3: the request index keeps the values OBS compares ignoring case (creators, states,
+	// projects, packages, reviewers) in lower case, so /search/request and the collection find
+	// them in any case (issue 16).
+	{"build/request_index folded", rebuildIndex(BuildRequestIndex)},
 }
 
 // SchemaVersion returns the schema version this build writes. A snapshot carries the version of

@@ -169,7 +169,9 @@ func TestSearchPackageAndProject(t *testing.T) {
 
 		{"search --project", req("GET", searchURL("/search/project", `@name = 'home:alice:search'`, ""), asBob, ""),
 			want(200, `<collection matches="1">`, `<project name="home:alice:search">`, `<title>Search Me</title>`)},
-		{"project /id", req("GET", searchURL("/search/project/id", `starts-with(@name, 'HOME:ALICE:SE')`, ""), asBob, ""),
+		{"a project's name heeds case (utf8_bin)", req("GET", searchURL("/search/project/id", `starts-with(@name, 'HOME:ALICE:SE') or @name='HOME:alice:search'`, ""), asBob, ""),
+			apitest.Expect{Status: 200, Exact: `<collection matches="0"></collection>` + "\n"}},
+		{"project /id", req("GET", searchURL("/search/project/id", `starts-with(@name, 'home:alice:se')`, ""), asBob, ""),
 			apitest.Expect{Status: 200, Exact: `<collection matches="1">` + "\n" + `  <project name="home:alice:search"></project>` + "\n</collection>\n"}},
 		{"a member finds the hidden project", req("GET", searchURL("/search/project/id", `starts-with(@name, 'home:alice:se')`, ""), asAlice, ""),
 			want(200, `<collection matches="2">`, `<project name="home:alice:secret">`)},

@@ -120,49 +120,62 @@ func tokenName(e expr) string {
 	return ":child"
 }
 
-// render writes e as the XPath antchfx evaluates (see the package comment for the rewrites).
-func render(b *strings.Builder, e expr) {
+// renderer writes a checked predicate as the XPath antchfx evaluates (see the package comment
+// for the rewrites). fold holds the keys whose values compare ignoring case, lower those of
+// them whose values are all in lower case (table).
+type renderer struct {
+	b           *strings.Builder
+	fold, lower map[string]bool
+}
+
+// expr writes e, nested in the steps of prefix.
+func (r renderer) expr(e expr, prefix []string) {
+	b := r.b
 	switch e := e.(type) {
 	case binary:
+		if r.foldedComparison(e, prefix) {
+			return
+		}
 		b.WriteString("(")
-		renderOperand(b, e.l, e.op)
+		r.operand(e.l, e.op, prefix)
 		b.WriteString(" " + e.op + " ")
-		render(b, e.r)
+		r.expr(e.r, prefix)
 		b.WriteString(")")
 	case literal:
 		quote(b, e.value)
 	case number:
 		b.WriteString(e.text)
 	case *path:
-		renderPath(b, e, nil)
+		r.path(e, prefix, nil)
 	case call:
 		switch e.name {
 		case "contains", "starts-with", "ends-with":
-			renderMatch(b, e)
+			r.match(e, prefix)
 		default:
 			b.WriteString(e.name + "(")
-			render(b, e.args[0])
+			r.expr(e.args[0], prefix)
 			b.WriteString(")")
 		}
 	}
 }
 
-// renderOperand writes the left operand of op: a chain of the same and/or without the
-// parentheses around each link, so that antchfx's recursive parser meets `a or b or c` and not
+// operand writes the left operand of op: a chain of the same and/or without the parentheses
+// around each link, so that antchfx's recursive parser meets `a or b or c` and not
 // `((a or b) or c)`.
-func renderOperand(b *strings.Builder, e expr, op string) {
+func (r renderer) operand(e expr, op string, prefix []string) {
 	l, ok := e.(binary)
 	if !ok || l.op != op || op != "and" && op != "or" {
-		render(b, e)
+		r.expr(e, prefix)
 		return
 	}
-	renderOperand(b, l.l, op)
-	b.WriteString(" " + op + " ")
-	render(b, l.r)
+	r.operand(l.l, op, prefix)
+	r.b.WriteString(" " + op + " ")
+	r.expr(l.r, prefix)
 }
 
-// renderPath writes p; extra, if any, is a further predicate on its last step.
-func renderPath(b *strings.Builder, p *path, extra func()) {
+// path writes p; extra, if any, is a further predicate on its last step.
+func (r renderer) path(p *path, prefix []string, extra func()) {
+	b := r.b
 	for i, s := range p.steps {
 		if i > 0 {
 			b.WriteString("/")
@@ -173,7 +186,7 @@ func renderPath(b *strings.Builder, p *path, extra func()) {
 		b.WriteString(s.name)
 		for _, pr := range s.preds {
 			b.WriteString("[")
-			render(b, pr)
+			r.expr(pr, pathSteps(p, prefix, i+1))
 			b.WriteString("]")
 		}
 		if extra != nil && i == len(p.steps)-1 {
@@ -184,34 +197,108 @@ func renderPath(b *strings.Builder, p *path, extra func()) {
 	}
 }
 
-// renderMatch writes contains, starts-with or ends-with ignoring case, as OBS's LOWER … LIKE
-// does; on a path, as a predicate on its nodes, so that any of them may hold it.
-func renderMatch(b *strings.Builder, e call) {
+// folded reports whether the values at p compare ignoring case, and whether they are all in
+// lower case already.
+func (r renderer) folded(p *path, prefix []string) (fold, lower bool) {
+	key := strings.Join(pathSteps(p, prefix, len(p.steps)), "/")
+	return r.fold[key], r.lower[key]
+}
+
+// foldedComparison writes `path = 'literal'` or `!=` on a key whose column OBS's database
+// compares ignoring case as `path[lower-case(.) = 'literal in lower case']` (any of the nodes
+// may hold it, as with =), or as `path = 'literal in lower case'` when its values are in lower
+// case, and reports whether it did.
+func (r renderer) foldedComparison(e binary, prefix []string) bool {
+	if e.op != "=" && e.op != "!=" {
+		return false
+	}
+	p, isPath := e.l.(*path)
+	lit, isLit := e.r.(literal)
+	if !isPath || !isLit {
+		p, isPath = e.r.(*path)
+		lit, isLit = e.l.(literal)
+	}
+	if !isPath || !isLit || !hasCase(lit.value) {
+		return false
+	}
+	fold, lower := r.folded(p, prefix)
+	switch {
+	case !fold:
+		return false
+	case lower:
+		r.b.WriteString("(")
+		r.path(p, prefix, nil)
+		r.b.WriteString(" " + e.op + " ")
+		quote(r.b, strings.ToLower(lit.value))
+		r.b.WriteString(")")
+		return true
+	}
+	r.path(p, prefix, func() {
+		r.b.WriteString("lower-case(.) " + e.op + " ")
+		quote(r.b, strings.ToLower(lit.value))
+	})
+	return true
+}
+
+// hasCase reports whether s has a letter lower-case would change or one it would have changed.
+func hasCase(s string) bool { return strings.ToLower(s) != strings.ToUpper(s) }
+
+// match writes contains, starts-with or ends-with. contains ignores case everywhere, as OBS's
+// LOWER … LIKE does; starts-with and ends-with are a plain LIKE in OBS, which ignores case as
+// the column's collation does (fold). On a path, the test is a predicate on its nodes, so that
+// any of them may hold it.
+func (r renderer) match(e call, prefix []string) {
+	b := r.b
+	hay, isPath := e.args[0].(*path)
+	_, isPathNeedle := e.args[1].(*path)
+	fold, lower := e.name == "contains" || !isPath, false
+	if !fold {
+		fold, lower = r.folded(hay, prefix)
+	}
 	needle := func() {
 		switch n := e.args[1].(type) {
 		case literal:
-			quote(b, strings.ToLower(n.value))
+			if fold || lower {
+				quote(b, strings.ToLower(n.value))
+			} else {
+				quote(b, n.value)
+			}
 		case number:
 			quote(b, n.text)
 		default:
-			b.WriteString("lower-case(")
-			render(b, n)
-			b.WriteString(")")
+			if fold {
+				b.WriteString("lower-case(")
+			}
+			r.expr(n, prefix)
+			if fold {
+				b.WriteString(")")
+			}
 		}
 	}
-	hay, isPath := e.args[0].(*path)
-	_, isPathNeedle := e.args[1].(*path)
+	if lower {
+		fold = false // the values are in lower case: only the literal needs lowering
+	}
 	if isPath && !isPathNeedle {
-		renderPath(b, hay, func() {
-			b.WriteString(e.name + "(lower-case(.), ")
+		r.path(hay, prefix, func() {
+			if fold {
+				b.WriteString(e.name + "(lower-case(.), ")
+			} else {
+				b.WriteString(e.name + "(., ")
+			}
 			needle()
 			b.WriteString(")")
 		})
 		return
 	}
-	b.WriteString(e.name + "(lower-case(")
-	render(b, e.args[0])
-	b.WriteString("), ")
+	b.WriteString(e.name + "(")
+	if fold {
+		b.WriteString("lower-case(")
+	}
+	r.expr(e.args[0], prefix)
+	if fold {
+		b.WriteString(")")
+	}
+	b.WriteString(", ")
 	needle()
 	b.WriteString(")")
 }

@@ -4,8 +4,12 @@ import "strings"
 
 // Eq is an equality on a document: the path Key (its steps joined with slashes, as the
 // document has it: a request's `target/@project` is `action/target/@project`) has the value
-// Value.
-type Eq struct{ Key, Value string }
+// Value — ignoring case when Fold is set (the key compares so and Value has letters), so a
+// store keeping the values as they are written must look for every case of Value.
+type Eq struct {
+	Key, Value string
+	Fold       bool
+}
 
 // maxTerms bounds the terms Plan derives from an `or` (each side's terms pair up).
 const maxTerms = 32
@@ -19,25 +23,28 @@ const maxTermEqs = 64
 // one of the term's equalities, and every term holds. A caller takes the terms whose keys it
 // indexes (the union of one term's entries, intersected across terms) and still evaluates
 // Match on each candidate; with no term it can use, it scans. Only string literals are
-// taken, compared exactly, as Match compares them.
+// taken, compared as Match compares them (Eq.Fold).
 func (q *Query) Plan() [][]Eq {
 	if q.tree == nil {
 		return nil
 	}
-	return implied(q.tree, nil)
+	return planner(q.t).implied(q.tree, nil)
 }
 
+// planner derives a predicate's terms for its table (which keys compare ignoring case).
+type planner table
+
 // implied derives the terms e implies, nested in the steps of prefix.
-func implied(e expr, prefix []string) [][]Eq {
+func (pl planner) implied(e expr, prefix []string) [][]Eq {
 	switch e := e.(type) {
 	case binary:
 		switch e.op {
 		case "and":
-			return append(implied(e.l, prefix), implied(e.r, prefix)...)
+			return append(pl.implied(e.l, prefix), pl.implied(e.r, prefix)...)
 		case "or":
 			var out [][]Eq
-			for _, l := range implied(e.l, prefix) {
-				for _, r := range implied(e.r, prefix) {
+			for _, l := range pl.implied(e.l, prefix) {
+				for _, r := range pl.implied(e.r, prefix) {
 					if len(out) == maxTerms {
 						return out
 					}
@@ -49,34 +56,38 @@ func implied(e expr, prefix []string) [][]Eq {
 			}
 			return out
 		case "=":
-			out := append(pathTerms(e.l, prefix), pathTerms(e.r, prefix)...)
-			if eq, ok := equality(e.l, e.r, prefix); ok {
+			out := append(pl.pathTerms(e.l, prefix), pl.pathTerms(e.r, prefix)...)
+			if eq, ok := pl.equality(e.l, e.r, prefix); ok {
 				out = append(out, []Eq{eq})
-			} else if eq, ok := equality(e.r, e.l, prefix); ok {
+			} else if eq, ok := pl.equality(e.r, e.l, prefix); ok {
 				out = append(out, []Eq{eq})
 			}
 			return out
 		}
-		return append(pathTerms(e.l, prefix), pathTerms(e.r, prefix)...)
+		return append(pl.pathTerms(e.l, prefix), pl.pathTerms(e.r, prefix)...)
 	case *path:
-		return pathTerms(e, prefix)
+		return pl.pathTerms(e, prefix)
 	}
 	return nil
 }
 
 // equality is `path = 'literal'` as an Eq.
-func equality(l, r expr, prefix []string) (Eq, bool) {
+func (pl planner) equality(l, r expr, prefix []string) (Eq, bool) {
 	p, ok := l.(*path)
 	lit, isLit := r.(literal)
 	if !ok || !isLit {
 		return Eq{}, false
 	}
-	return Eq{Key: strings.Join(pathSteps(p, prefix, len(p.steps)), "/"), Value: lit.value}, true
+	key := strings.Join(pathSteps(p, prefix, len(p.steps)), "/")
+	if pl.lower[key] {
+		return Eq{Key: key, Value: strings.ToLower(lit.value)}, true
+	}
+	return Eq{Key: key, Value: lit.value, Fold: pl.fold[key] && hasCase(lit.value)}, true
 }
 
 // pathTerms are the terms the predicates along a path imply (a step's predicate holds on some
 // node at that step).
-func pathTerms(e expr, prefix []string) [][]Eq {
+func (pl planner) pathTerms(e expr, prefix []string) [][]Eq {
 	p, ok := e.(*path)
 	if !ok {
 		return nil
@@ -84,7 +95,7 @@ func pathTerms(e expr, prefix []string) [][]Eq {
 	var out [][]Eq
 	for i, s := range p.steps {
 		for _, pr := range s.preds {
-			out = append(out, implied(pr, pathSteps(p, prefix, i+1))...)
+			out = append(out, pl.implied(pr, pathSteps(p, prefix, i+1))...)
 		}
 	}
 	return out
@@ -104,12 +115,12 @@ func pathSteps(p *path, prefix []string, n int) []string {
 }
 
 // Prefix says what every matching document's value at the root attribute key starts with,
-// ignoring case (lower-cased), when the predicate is an `and` one of whose operands is
-// `starts-with(key, 'literal')` or `key = 'literal'`: a store that keeps its records by that
-// value reads only the keys that start so, in any case. ok is false when there is no such
-// operand, or the literal is empty.
+// when the predicate is an `and` one of whose operands is `starts-with(key, 'literal')` or
+// `key = 'literal'`: a store that keeps its records by that value reads only the keys that
+// start so. ok is false when there is no such operand, the literal is empty, or the key
+// compares ignoring case (no one prefix then).
 func (q *Query) Prefix(key string) (prefix string, ok bool) {
-	if q.tree == nil {
+	if q.tree == nil || q.t.fold[key] {
 		return "", false
 	}
 	var found func(e expr) bool
@@ -121,18 +132,18 @@ func (q *Query) Prefix(key string) (prefix string, ok bool) {
 			}
 			if e.op == "=" {
 				if v, ok := attrLiteral(e.l, e.r, key); ok {
-					prefix = strings.ToLower(v)
+					prefix = v
 					return true
 				}
 				if v, ok := attrLiteral(e.r, e.l, key); ok {
-					prefix = strings.ToLower(v)
+					prefix = v
 					return true
 				}
 			}
 		case call:
 			if e.name == "starts-with" {
 				if v, ok := attrLiteral(e.args[0], e.args[1], key); ok {
-					prefix = strings.ToLower(v)
+					prefix = v
 					return true
 				}
 			}

@@ -12,20 +12,23 @@ func TestPlan(t *testing.T) {
 		want              [][]Eq
 	}{
 		{"co/ci/up", "request", `(state/@name='new' or state/@name='review') and (action/target/@project='P' or action/source/@project='P') and (action/target/@package='K' or action/source/@package='K')`,
-			[][]Eq{{{"state/@name", "new"}, {"state/@name", "review"}},
-				{{"action/target/@project", "P"}, {"action/source/@project", "P"}},
-				{{"action/target/@package", "K"}, {"action/source/@package", "K"}}}},
+			[][]Eq{{{"state/@name", "new", false}, {"state/@name", "review", false}},
+				{{"action/target/@project", "P", true}, {"action/source/@project", "P", true}},
+				{{"action/target/@package", "K", true}, {"action/source/@package", "K", true}}}},
 		{"sr", "request", `(state/@name='new' or state/@name='review' or state/@name='declined') and action[source/@project='A' and source/@package='B' and target/@project='C' and target/@package='D'] and action/@type='submit'`,
-			[][]Eq{{{"state/@name", "new"}, {"state/@name", "review"}, {"state/@name", "declined"}},
-				{{"action/source/@project", "A"}}, {{"action/source/@package", "B"}}, {{"action/target/@project", "C"}}, {{"action/target/@package", "D"}},
-				{{"action/@type", "submit"}}}},
+			[][]Eq{{{"state/@name", "new", false}, {"state/@name", "review", false}, {"state/@name", "declined", false}},
+				{{"action/source/@project", "A", true}}, {{"action/source/@package", "B", true}}, {{"action/target/@project", "C", true}}, {{"action/target/@package", "D", true}},
+				{{"action/@type", "submit", false}}}},
 		{"review list", "request", `((state/@name='review') and review/@state='new') and review[@by_user='u' and @state='new']`,
-			[][]Eq{{{"state/@name", "review"}}, {{"review/@state", "new"}}, {{"review/@by_user", "u"}}, {{"review/@state", "new"}}}},
-		{"rq list -U", "request", `(state/@who='u' or history/@who='u')`, [][]Eq{{{"state/@who", "u"}, {"history/@who", "u"}}}},
-		{"alias", "request", `'x' = target/@project`, [][]Eq{{{"action/target/@project", "x"}}}},
-		{"devel", "package", `([devel/[@project='P' and @package='K']])`, [][]Eq{{{"devel/@project", "P"}}, {{"devel/@package", "K"}}}},
+			[][]Eq{{{"state/@name", "review", false}}, {{"review/@state", "new", false}}, {{"review/@by_user", "u", true}}, {{"review/@state", "new", false}}}},
+		{"rq list -U", "request", `(state/@who='u' or history/@who='u')`, [][]Eq{{{"state/@who", "u", true}, {"history/@who", "u", false}}}},
+		{"alias", "request", `'x' = target/@project`, [][]Eq{{{"action/target/@project", "x", true}}}},
+		{"devel", "package", `([devel/[@project='P' and @package='K']])`, [][]Eq{{{"devel/@project", "P", false}}, {{"devel/@package", "K", false}}}},
 		{"or with a side that implies nothing", "package", `@name='a' or contains(title, 'a')`, nil},
 		{"not implies nothing", "package", `not(@name='a')`, nil},
+		{"a state in another case: its values are in lower case", "request", `state/@name='NEW' and @creator='Bob'`,
+			[][]Eq{{{"state/@name", "new", false}}, {{"@creator", "Bob", true}}}},
+		{"a name heeds case", "package", `@name='Foo' and title='Foo'`, [][]Eq{{{"@name", "Foo", false}}, {{"title", "Foo", true}}}},
 		{"numbers are not taken", "request", `@id=5`, nil},
 		{"star", "package", `*`, nil},
 	}
@@ -42,20 +45,21 @@ func TestPlan(t *testing.T) {
 	}
 }
 
-// TestPrefix: the prefix of a root attribute an `and` operand demands, lower-cased.
+// TestPrefix: the prefix of a root attribute an `and` operand demands (names compare exactly).
 func TestPrefix(t *testing.T) {
 	for _, c := range []struct {
 		match, key, want string
 		ok               bool
 	}{
-		{`starts-with(@project, 'Home:')`, "@project", "home:", true},
+		{`starts-with(@project, 'Home:')`, "@project", "Home:", true},
 		{`contains(@name, 'x') and starts-with(@project, 'home:')`, "@project", "home:", true},
-		{`@project='devel:Tools' and @name='x'`, "@project", "devel:tools", true},
+		{`@project='devel:Tools' and @name='x'`, "@project", "devel:Tools", true},
 		{`starts-with(@project, 'a') or @name='b'`, "@project", "", false},
 		{`not(starts-with(@project, 'a'))`, "@project", "", false},
 		{`starts-with(@project, '')`, "@project", "", false},
 		{`starts-with(devel/@project, 'a')`, "@project", "", false},
 		{`starts-with(@name, 'a')`, "@project", "", false},
+		{`starts-with(title, 'a')`, "title", "", false}, // ignores case: no exact prefix
 	} {
 		q, err := Compile("package", c.match)
 		if err != nil {

@@ -9,16 +9,20 @@
 //
 //   - the match's outer `([…])` or `[…]` is taken off, and `devel/[…]` (osc's `rq accept`
 //     sends it) reads as `devel[…]`;
-//   - contains, starts-with and ends-with ignore case (OBS lower-cases both sides) and hold when
-//     any of the nodes a path names holds them (a SQL join has a row per node), where XPath
-//     would look at the first node only;
+//   - contains ignores case (OBS lower-cases both sides); `=`, `!=`, starts-with and ends-with
+//     ignore case where OBS's column does (its MySQL collation: titles, descriptions, roles,
+//     group names, a request's creator, states, projects and packages, …) and heed it where
+//     the column is utf8_bin (project, package and repository names, logins, action types):
+//     keys.go says which. Each holds when any of the nodes a path names holds it (a SQL join
+//     has a row per node), where XPath would look at the first node only;
 //   - the request aliases `target/…` and `source/…` read as `action/target/…`,
 //     `action/source/…`;
 //   - conditions joined by and on one repeated element (`person/@userid='u' and
 //     person/@role='r'`) read one entry, as OBS's join does, where XPath would take any two
 //     (rows.go).
 //
-// Simplified: `=` compares exactly (OBS's MySQL collation makes it case-insensitive).
+// Simplified: ignoring case is lower-casing (MySQL's *_ci collations also equate accented
+// letters with plain ones).
 // `<`, `>`, `<=` and `>=` compare numbers, as XPath 1.0 does, so they order ids but not times
 // (OBS compares its time columns).
 //
@@ -66,6 +70,7 @@ type Query struct {
 	tree expr // nil for the match-all `*`
 	expr *axpath.Expr
 	keys []string // the document paths the predicate reads, sorted
+	t    table
 }
 
 // Compile compiles match, the `match` parameter of /search/<root>, for documents whose root
@@ -119,13 +124,13 @@ func compile(root, match string) (*Query, error) {
 	tree = pairRows(tree)
 	var b strings.Builder
 	b.WriteString("/" + root + "[")
-	render(&b, tree)
+	renderer{b: &b, fold: t.fold, lower: t.lower}.expr(tree, nil)
 	b.WriteString("]")
 	x, err := axpath.Compile(b.String())
 	if err != nil {
 		return nil, illegal("failed to parse: %v", err)
 	}
-	q.tree, q.expr = tree, x
+	q.tree, q.expr, q.t = tree, x, t
 	return q, nil
 }
 

@@ -107,7 +107,20 @@ func TestMatch(t *testing.T) {
 		{"search -s --package", "package", `contains(@name, 'ell')`, []want{{helloPackage, true}, {zlibPackage, false}}},
 		{"contains ignores case", "package", `contains(@name, 'ELL')`, []want{{helloPackage, true}}},
 		{"contains on any person", "package", `contains(person/@userid, 'bo')`, []want{{helloPackage, true}, {zlibPackage, false}}},
-		{"starts-with", "package", `starts-with(@project, 'OPENSUSE')`, []want{{helloPackage, false}, {zlibPackage, true}}},
+		{"starts-with", "package", `starts-with(@project, 'openSUSE')`, []want{{helloPackage, false}, {zlibPackage, true}}},
+		// OBS's names are utf8_bin columns: =, starts-with and ends-with on them heed case
+		{"starts-with on a name heeds case", "package", `starts-with(@project, 'OPENSUSE')`, []want{{zlibPackage, false}}},
+		{"= on a name heeds case", "package", `@name = 'ZLIB' or @project = 'OPENSUSE:Factory'`, []want{{zlibPackage, false}}},
+		{"= on a login heeds case", "package", `person/@userid = 'bob'`, []want{{helloPackage, false}}},
+		// … and its titles, roles, request states and request projects are *_ci columns
+		{"= on a title ignores case", "package", `title = 'HELLO world'`, []want{{helloPackage, true}, {zlibPackage, false}}},
+		{"!= on a title ignores case", "package", `title != 'ZLIB'`, []want{{helloPackage, true}, {zlibPackage, false}}},
+		{"= on a role ignores case", "package", `person[@userid = 'Bob' and @role = 'BugOwner']`, []want{{helloPackage, true}}},
+		{"starts-with on a title ignores case", "package", `starts-with(title, 'hELLO')`, []want{{helloPackage, true}}},
+		{"= on a request state ignores case", "request", `state/@name = 'DECLINED'`, []want{{submitRequest, false}, {deleteRequest, true}}},
+		{"= on a request creator ignores case", "request", `@creator = 'ALICE'`, []want{{deleteRequest, true}}},
+		{"= on a target package ignores case", "request", `target/@package = 'old_stuff'`, []want{{deleteRequest, true}}},
+		{"= on an action type heeds case", "request", `action/@type = 'Delete'`, []want{{deleteRequest, false}}},
 		{"ends-with", "package", `ends-with(title, 'WORLD')`, []want{{helloPackage, true}, {zlibPackage, false}}},
 		{"search name or title or description", "package", `@name = 'zlib' or title = 'zlib' or description = 'zlib'`,
 			[]want{{helloPackage, false}, {zlibPackage, true}}},
@@ -225,7 +238,7 @@ func TestPairRows(t *testing.T) {
 		{"package", `person/@userid='u' and person/@role='maintainer'`, `/package[person[((@userid = 'u') and (@role = 'maintainer'))]]`},
 		{"package", `person/@userid='u' and not(person/@role='bugowner')`, `/package[((person/@userid = 'u') and not((person/@role = 'bugowner')))]`},
 		{"package", `person/@userid='u' or person/@role='maintainer'`, `/package[((person/@userid = 'u') or (person/@role = 'maintainer'))]`},
-		{"request", `review/@state='new' and review[@by_user='u']`, `/request[review[((@state = 'new') and (@by_user = 'u'))]]`},
+		{"request", `review/@state='New' and review[@by_user='u']`, `/request[review[((@state = 'new') and @by_user[lower-case(.) = 'u'])]]`},
 	}
 	for _, c := range cases {
 		q, err := Compile(c.root, c.match)

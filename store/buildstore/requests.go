@@ -3,6 +3,7 @@ package buildstore
 import (
 	"bytes"
 	"encoding/binary"
+	"strings"
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
@@ -156,12 +157,25 @@ const (
 // acceptAtLayout writes accept times in the index so that key order is time order.
 const acceptAtLayout = "20060102T150405"
 
-// IndexKey is the key prefix of kind with value (values of two parts are joined with 0x00).
+// foldedKinds are the request index kinds whose values OBS's database compares ignoring case
+// (the creator, state, action projects and packages, reviewers: *_ci columns; an action's
+// type is utf8_bin): IndexKey keeps their values in lower case, so that a search or a
+// collection asking in any case reads the same entries.
+var foldedKinds = map[string]bool{IndexCreator: true, IndexState: true, IndexTarget: true,
+	IndexTargetPackage: true, IndexSource: true, IndexSourcePackage: true, IndexReviewUser: true,
+	IndexReviewGroup: true, IndexReviewProject: true, IndexReviewPackage: true}
+
+// IndexKey is the key prefix of kind with value (values of two parts are joined with 0x00),
+// in lower case for foldedKinds.
 func IndexKey(kind string, value ...string) []byte {
+	fold := foldedKinds[kind]
 	k := append([]byte(kind), 0)
 	for i, v := range value {
 		if i > 0 {
 			k = append(k, 0)
+		}
+		if fold {
+			v = strings.ToLower(v)
 		}
 		k = append(k, v...)
 	}
@@ -209,6 +223,25 @@ func requestKeys(r Request) [][]byte {
 		}
 	}
 	return keys
+}
+
+func init() { store.RegisterIndexBuilder(store.BuildRequestIndex, rebuildRequestIndex) }
+
+// rebuildRequestIndex fills the empty request index from every stored request (the migration
+// that folded its values' case). A file without requests has nothing to index.
+func rebuildRequestIndex(tx *bbolt.Tx) error {
+	if tx.Bucket([]byte(store.BuildRequests)) == nil {
+		return nil
+	}
+	idx := tx.Bucket([]byte(store.BuildRequestIndex))
+	return store.Each(tx, store.BuildRequests, nil, func(_ []byte, r Request) (bool, error) {
+		for _, k := range requestKeys(r) {
+			if err := idx.Put(k, nil); err != nil {
+				return false, err
+			}
+		}
+		return true, nil
+	})
 }
 
 // GetRequest reads request id; ErrNotFound when there is none.

@@ -232,3 +232,27 @@ func EachRawProjectUnder(tx *bbolt.Tx, prefix []byte, fn func(name string, raw [
 	}
 	return nil
 }
+
+// GroupHolders are the role index's holders for the group title: GroupHolder(title), or, when
+// fold is set, every group holder the index has whose title equals title ignoring case (OBS
+// compares group titles so). It seeks from one holder to the next, reading one key of each.
+func GroupHolders(tx *bbolt.Tx, title string, fold bool) ([]string, error) {
+	if !fold {
+		return []string{GroupHolder(title)}, nil
+	}
+	b, err := store.Bucket(tx, store.BuildRoleIndex)
+	if err != nil {
+		return nil, err
+	}
+	prefix := []byte(GroupHolder(""))
+	var out []string
+	c := b.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); {
+		holder, _, _ := bytes.Cut(k, []byte(sep))
+		if strings.EqualFold(string(holder[len(prefix):]), title) {
+			out = append(out, string(holder))
+		}
+		k, _ = c.Seek(append(holder, sep[0]+1))
+	}
+	return out, nil
+}
