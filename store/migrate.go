@@ -28,6 +28,9 @@ var migrations = []migration{
 	// 2: who holds which role in which project and package (issue 15's request collection asks
 	// it for every "maintainer" and "reviewer" role); filled from the stored metas.
 	{"build/role_index", rebuildIndex(BuildRoleIndex)},
+	// 4: the issues that packages' sources, patchinfos and attributes name, and which package
+	// names which (issue 16's /search/issue and ?view=issues); filled from the newest revisions.
+	{"build/issue_index", rebuildIndex(BuildIssueIndex)},
 }
 
 // SchemaVersion returns the schema version this build writes. A snapshot carries the version of
