@@ -24,10 +24,11 @@ import (
 // (a buildstore.Issue* change; "" for an attribute's issue and in a search).
 type IssueView struct {
 	buildstore.Issue
-	Label  string
-	URL    string
-	Owner  *buildstore.Person
-	Change string
+	Label string
+	URL   string
+	// OwnerPerson is the person Issue.Owner names, when it names one.
+	OwnerPerson *buildstore.Person
+	Change      string
 }
 
 // issueViewer renders issues with the trackers read once.
@@ -50,7 +51,7 @@ func (v issueViewer) view(i buildstore.Issue, change string) IssueView {
 	out := IssueView{Issue: i, Label: t.LabelFor(i.Name), URL: t.ShowURLFor(i.Name), Change: change}
 	if i.Owner != "" {
 		if p, err := buildstore.GetPerson(v.tx, i.Owner); err == nil {
-			out.Owner = &p
+			out.OwnerPerson = &p
 		}
 	}
 	return out
@@ -83,8 +84,8 @@ type issueOwnerDoc struct {
 
 func issueMatch(v IssueView) issueMatchDoc {
 	d := issueMatchDoc{Name: v.Name, Tracker: v.Tracker, State: v.State}
-	if v.Owner != nil {
-		d.Owner = &issueOwnerDoc{Login: v.Owner.Login, Email: v.Owner.Email}
+	if v.OwnerPerson != nil {
+		d.Owner = &issueOwnerDoc{Login: v.OwnerPerson.Login, Email: v.OwnerPerson.Email}
 	}
 	return d
 }
@@ -155,7 +156,7 @@ func (f IssueFilter) keeps(v IssueView) bool {
 		return false
 	case f.States != nil && (v.State == "" || !slices.Contains(f.States, v.State)):
 		return false
-	case f.Login != "" && (v.Owner == nil || v.Owner.Login != f.Login):
+	case f.Login != "" && (v.OwnerPerson == nil || v.OwnerPerson.Login != f.Login):
 		return false
 	}
 	return true

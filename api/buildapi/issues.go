@@ -48,8 +48,8 @@ func issueDoc(v buildsvc.IssueView, withChange bool) issueRecordXML {
 	if withChange {
 		d.Change = v.Change
 	}
-	if v.Owner != nil {
-		d.Owner = &issueOwnerXML{Login: v.Owner.Login, Email: v.Owner.Email, Realname: v.Owner.Realname}
+	if o := v.OwnerPerson; o != nil {
+		d.Owner = &issueOwnerXML{Login: o.Login, Email: o.Email, Realname: o.Realname}
 	}
 	return d
 }
