@@ -190,6 +190,11 @@ func (s *Service) SetAttributes(who buildstore.Person, r AttributeRoute, list []
 				if err := buildstore.PutAttribute(tx, at); err != nil {
 					return err
 				}
+				// The issues it names join the issue records, as OBS's attribute update
+				// creates them (the attribute keeps its own list for ?view=issues).
+				if err := buildstore.NoteAttributeIssues(tx, at, s.clk.Now()); err != nil {
+					return err
+				}
 			}
 			return nil
 		})

@@ -49,10 +49,7 @@ func (s *Service) IssueURL(issue string) (string, error) {
 		if len(m) > 1 {
 			id = m[1]
 		}
-		if t.Kind == "github" || t.Kind == "gitlab" || t.Kind == "giteaforge" {
-			id = strings.Replace(id, "#", "/issues/", 1)
-		}
-		return strings.ReplaceAll(t.ShowURL, "@@@", id), nil
+		return t.ShowURLFor(id), nil
 	}
 	return "", fault.NotFound("issue_tracker_not_found", "No issue tracker knows the issue '%s'", issue)
 }

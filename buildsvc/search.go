@@ -146,6 +146,7 @@ func (s *Service) SearchPackages(who buildstore.Person, match string, idOnly boo
 	}
 	plan := q.Plan()
 	keyOnly := q.ReadsOnly("@name", "@project")
+	withIssues := readsIssues(q) // issues.go: the package's issues join its document
 	filter := newByteFilter(plan, packageVerbatim)
 	stub := newKeyDoc("package", "name", "project")
 	err = s.db.View(func(tx *bbolt.Tx) error {
@@ -164,7 +165,11 @@ func (s *Service) SearchPackages(who buildstore.Person, match string, idOnly boo
 				return false, err
 			}
 			if !keyOnly {
-				if ok, err := matches(q, metadoc.FromPackage(k)); err != nil || !ok {
+				doc, err := packageMatchDoc(tx, k, withIssues)
+				if err != nil {
+					return false, err
+				}
+				if ok, err := matches(q, doc); err != nil || !ok {
 					return err == nil, err
 				}
 			}

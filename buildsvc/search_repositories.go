@@ -13,12 +13,6 @@ import (
 // repository's project and name as attributes, and its paths. OBS's
 // targetproduct/… keys name the products a release target's repository updates; the service
 // has no products, so they are taken and match nothing, as OBS's empty join would.
-//
-// /search/issue: OBS answers the issues its issue table holds — those the backend found in
-// packages' .changes files on commit, and those attributes carry, each with its tracker's
-// state fetched later. The service keeps no issue records (its trackers are configuration;
-// only a patchinfo collects issue ids, when it is made), so a valid predicate finds nothing:
-// the search answers an empty collection, and an invalid one the 400 every search gives.
 
 // RepositoryMatch is one repository a search found.
 type RepositoryMatch struct {
@@ -69,11 +63,4 @@ func (s *Service) SearchRepositories(who buildstore.Person, match string, page P
 		})
 	})
 	return p.found, err
-}
-
-// SearchIssues answers /search/issue: an empty collection for every valid predicate (see the
-// file's comment); a blank match is 400 empty_match, a refused one 400 illegal_xpath_error.
-func (s *Service) SearchIssues(who buildstore.Person, match string, page Page) (Found[struct{}], error) {
-	_, err := compileSearch("issue", match, false)
-	return Found[struct{}]{}, err
 }

@@ -108,6 +108,13 @@ const (
 	// 0x00 role 0x00 project 0x00 package → "", the holder a login or "group:" + title, the
 	// package "" for a project role. Only live projects and packages are in it.
 	BuildRoleIndex = "build/role_index"
+	// BuildIssues holds the issues of the trackers that sources, patchinfos and attributes
+	// mention (store/buildstore/issues.go): tracker 0x00 name → Issue.
+	BuildIssues = "build/issues"
+	// BuildIssueIndex links packages and issues both ways: "p" 0x00 project 0x00 package 0x00
+	// tracker 0x00 name → change and "i" 0x00 tracker 0x00 name 0x00 project 0x00 package →
+	// change. Only live packages are in it.
+	BuildIssueIndex = "build/issue_index"
 
 	// Explorer (store/explorer holds the key layout). Each index bucket holds one nested bucket
 	// per product, so a product is imported with keys in order (fast in bbolt) and removed by
@@ -156,7 +163,7 @@ var registry = []bucketSpec{
 	{name: BuildFarmDirty}, {name: BuildFarmStatus}, {name: BuildFarmRepos}, {name: BuildFarmBinaries}, {name: BuildFarmFiles},
 	{name: BuildFarmLogs}, {name: BuildFarmHistory}, {name: BuildFarmJobHistory}, {name: BuildFarmPublished},
 	{name: BuildRequests}, {name: BuildRequestIndex}, {name: BuildComments}, {name: BuildCommentIndex},
-	{name: BuildRoleIndex},
+	{name: BuildRoleIndex}, {name: BuildIssues}, {name: BuildIssueIndex},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.

@@ -32,6 +32,9 @@ var migrations = []migration{
 	// projects, packages, reviewers) in lower case, so /search/request and the collection find
 	// them in any case (issue 16).
 	{"build/request_index folded", rebuildIndex(BuildRequestIndex)},
+	// 4: the issues that packages' sources, patchinfos and attributes name, and which package
+	// names which (issue 16's /search/issue and ?view=issues); filled from the newest revisions.
+	{"build/issue_index", rebuildIndex(BuildIssueIndex)},
 }
 
 // SchemaVersion returns the schema version this build writes. A snapshot carries the version of

@@ -62,8 +62,11 @@ type expandedEntry struct {
 // of a deleted project that the person may restore; ?expand=1 adds the packages inherited
 // through project links that the person may see (see boolParam for what counts as set).
 func (a *api) listPackages(c *fiber.Ctx) error {
-	if c.Query("view") == "info" {
+	switch c.Query("view") {
+	case "info":
 		return a.projectInfo(c)
+	case "issues":
+		return a.projectIssues(c)
 	}
 	name, who, deleted := pathParam(c, "project"), personOf(c), boolParam(c, "deleted")
 	if boolParam(c, "expand") && !deleted {

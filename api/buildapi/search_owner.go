@@ -10,7 +10,7 @@ import (
 
 // The other searches (seed "Search"; build-notes §3, §6): /search/person (persons as GET
 // /person shows them), /search/repository/id (<repository project= name=/>), /search/issue
-// (always empty: the service keeps no issue records, see buildsvc.SearchIssues), and the owner
+// (the issue records as OBS renders them, issues.go), and the owner
 // searches /search/owner and /search/missing_owner, which take parameters instead of a match
 // and answer a <collection> without a matches count, as OBS renders them. GET and POST, like
 // every search; the rules are buildsvc's.
@@ -83,7 +83,7 @@ func (a *api) searchIssue(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return sendCollection(c, found, func(struct{}) struct{} { return struct{}{} })
+	return sendCollection(c, found, func(v buildsvc.IssueView) issueRecordXML { return issueDoc(v, false) })
 }
 
 // ownerQuery reads the owner search parameters; filter is told apart from an empty one.

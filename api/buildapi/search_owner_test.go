@@ -177,7 +177,10 @@ func TestSearchPersonRepositoryIssue(t *testing.T) {
 		{"a member sees the hidden one", req("GET", searchURL(r, `@name='hidden'`, ""), asAlice, ""), want(200, `<collection matches="1">`, `project="home:alice:secret"`)},
 		{"repository: unknown key", req("GET", searchURL(r, `@foo='x'`, ""), asBob, ""), code(400, "illegal_xpath_error", "unable to evaluate '@foo' for 'repositories'")},
 
-		{"issues: none are kept", req("GET", searchURL(i, `@tracker='pocket' and @name='1'`, ""), asBob, ""), apitest.Expect{Status: 200, Exact: "<collection matches=\"0\"></collection>\n"}},
+		{"an issue the demo changes name", req("GET", searchURL(i, `@tracker='pocket' and @name='8'`, ""), asBob, ""), apitest.Expect{Status: 200,
+			Exact: "<collection matches=\"1\">\n  <issue>\n    <created_at>2026-11-21 10:00:00 UTC</created_at>\n    <updated_at>2026-11-21 10:00:00 UTC</updated_at>\n" +
+				"    <name>8</name>\n    <tracker>pocket</tracker>\n    <label>pocket#8</label>\n    <url>https://issues.pocketforge.test/8</url>\n  </issue>\n</collection>\n"}},
+		{"an issue nothing names", req("GET", searchURL(i, `@tracker='pocket' and @name='1'`, ""), asBob, ""), apitest.Expect{Status: 200, Exact: "<collection matches=\"0\"></collection>\n"}},
 		{"issue: empty match", req("GET", i+"?match=", asBob, ""), code(400, "empty_match")},
 		{"issue: unknown key", req("GET", searchURL(i, `@label='x'`, ""), asBob, ""), code(400, "illegal_xpath_error", "unable to evaluate '@label' for 'issues'")},
 	})

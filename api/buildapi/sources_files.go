@@ -80,9 +80,11 @@ func (a *api) getPackage(c *fiber.Ctx) error {
 		return a.packageInfo(c)
 	case "cpio":
 		return a.packageCpio(c)
+	case "issues":
+		return a.packageIssues(c)
 	case "":
 	default:
-		return buildsvc.BadRequest("400", "unknown view '%s' (info or cpio)", view)
+		return buildsvc.BadRequest("400", "unknown view '%s' (info, cpio or issues)", view)
 	}
 	if boolParam(c, "meta") {
 		return a.getMetaListing(c)

@@ -494,6 +494,12 @@ func PutExpansion(tx *bbolt.Tx, project, pkg string, e Expansion) error {
 // itself expanded when the target is a link; msg is a link error. A keeplink commit needs it
 // even when the link's own expansion conflicts: the commit is how a packager resolves that.
 func TargetTree(tx *bbolt.Tx, project, pkg string, l SourceLink, linkrev string) (t Revision, msg string, err error) {
+	var scratch Expansion
+	return linkTreeOf(tx, project, pkg, l, linkrev, &scratch)
+}
+
+// linkTreeOf is TargetTree keeping the contents the target's own expansion made in e.
+func linkTreeOf(tx *bbolt.Tx, project, pkg string, l SourceLink, linkrev string, e *Expansion) (Revision, string, error) {
 	rev := l.Rev
 	switch linkrev {
 	case "":
@@ -503,6 +509,5 @@ func TargetTree(tx *bbolt.Tx, project, pkg string, l SourceLink, linkrev string)
 		rev = linkrev
 	}
 	tp, tk := l.Target(project, pkg)
-	var scratch Expansion
-	return linkTarget(tx, tp, tk, rev, l.MissingOK, 0, &scratch)
+	return linkTarget(tx, tp, tk, rev, l.MissingOK, 0, e)
 }

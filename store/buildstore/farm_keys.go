@@ -118,11 +118,16 @@ func putProjectRecord(tx *bbolt.Tx, p Project) error {
 	return store.Put(tx, store.BuildProjects, []byte(p.Name), p)
 }
 
-// putPackageRecord stores k, keeps the role index in step and queues its project for the
-// scheduler: the one place a package record is written.
+// putPackageRecord stores k, keeps the role and issue indexes in step (a tombstone names no
+// issues) and queues its project for the scheduler: the one place a package record is written.
 func putPackageRecord(tx *bbolt.Tx, k Package) error {
 	if err := MarkDirty(tx, k.Project); err != nil {
 		return err
+	}
+	if k.Deleted {
+		if err := dropPackageIssues(tx, k.Project, k.Name); err != nil {
+			return err
+		}
 	}
 	if err := indexPackageRoles(tx, k.Project, k.Name, &k); err != nil {
 		return err

@@ -157,5 +157,8 @@ func PurgePackage(tx *bbolt.Tx, project, name string) error {
 	if err := indexPackageRoles(tx, project, name, nil); err != nil {
 		return err
 	}
+	if err := dropPackageIssues(tx, project, name); err != nil {
+		return err
+	}
 	return store.Delete(tx, store.BuildPackages, packageKey(project, name))
 }

@@ -202,5 +202,8 @@ func CommitAs(tx *bbolt.Tx, project, pkg string, files []FileEntry, as Revision,
 	if err := MarkDirty(tx, project); err != nil {
 		return Revision{}, err
 	}
-	return r, store.Put(tx, store.BuildRevisions, revisionKey(project, pkg, r.Rev), r)
+	if err := store.Put(tx, store.BuildRevisions, revisionKey(project, pkg, r.Rev), r); err != nil {
+		return Revision{}, err
+	}
+	return r, indexRevisionIssues(tx, project, pkg, r, now)
 }

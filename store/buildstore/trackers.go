@@ -1,6 +1,8 @@
 package buildstore
 
 import (
+	"strings"
+
 	"github.com/pocketforge/pocketforge/store"
 	"go.etcd.io/bbolt"
 )
@@ -35,12 +37,24 @@ func PutTracker(tx *bbolt.Tx, t IssueTracker) error {
 	return store.Put(tx, store.BuildTrackers, []byte(t.Name), t)
 }
 
-// DeleteTracker removes a tracker.
+// DeleteTracker removes a tracker with its issues (issues.go).
 func DeleteTracker(tx *bbolt.Tx, name string) error {
 	if err := store.Delete(tx, store.BuildTrackers, []byte(name)); err != nil {
 		return store.NotFoundf("Couldn't find IssueTracker with name = %s", name)
 	}
-	return nil
+	return deleteTrackerIssues(tx, name)
+}
+
+// LabelFor is how the tracker writes issue id ("pocket#12"): its label with @@@ replaced.
+func (t IssueTracker) LabelFor(id string) string { return strings.ReplaceAll(t.Label, "@@@", id) }
+
+// ShowURLFor is the page of issue id: the show-url with @@@ replaced by it; a GitHub-style id
+// "owner/repo#12" becomes "owner/repo/issues/12" first, the page GitHub (GitLab, Gitea) has.
+func (t IssueTracker) ShowURLFor(id string) string {
+	if t.Kind == "github" || t.Kind == "gitlab" || t.Kind == "giteaforge" {
+		id = strings.Replace(id, "#", "/issues/", 1)
+	}
+	return strings.ReplaceAll(t.ShowURL, "@@@", id)
 }
 
 // Trackers lists every tracker by name.

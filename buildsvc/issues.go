@@ -1,0 +1,329 @@
+package buildsvc
+
+import (
+	"encoding/xml"
+	"slices"
+	"strings"
+
+	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
+	"github.com/pocketforge/pocketforge/search/xpath"
+	"github.com/pocketforge/pocketforge/store/buildstore"
+	"go.etcd.io/bbolt"
+)
+
+// Issues as OBS shows them: /search/issue over the issue records, GET /source/P/K?view=issues
+// and GET /source/P?view=issues over the issues packages name (buildstore/issues.go keeps both
+// in step with every commit). An issue record is global, as in OBS — /search/issue lists every
+// one, whoever named it — while which package names it is read through the package, so a
+// hidden project's packages show in neither the package search nor view=issues to who may not
+// see it. The appliance fetches no tracker (it is air-gapped): an issue has no state, summary or
+// owner, as OBS's have before their first fetch, so a filter on state or owner keeps none.
+
+// IssueView is an issue as the API renders it: the record, its label and page from its tracker,
+// its owner's person record when it has one, and for a package's issue how the package names it
+// (a buildstore.Issue* change; "" for an attribute's issue and in a search).
+type IssueView struct {
+	buildstore.Issue
+	Label string
+	URL   string
+	// OwnerPerson is the person Issue.Owner names, when it names one.
+	OwnerPerson *buildstore.Person
+	Change      string
+}
+
+// issueViewer renders issues with the trackers read once.
+type issueViewer struct {
+	tx       *bbolt.Tx
+	trackers map[string]buildstore.IssueTracker
+}
+
+func newIssueViewer(tx *bbolt.Tx) (issueViewer, error) {
+	list, err := buildstore.Trackers(tx)
+	v := issueViewer{tx: tx, trackers: map[string]buildstore.IssueTracker{}}
+	for _, t := range list {
+		v.trackers[t.Name] = t
+	}
+	return v, err
+}
+
+func (v issueViewer) view(i buildstore.Issue, change string) IssueView {
+	t := v.trackers[i.Tracker]
+	out := IssueView{Issue: i, Label: t.LabelFor(i.Name), URL: t.ShowURLFor(i.Name), Change: change}
+	if i.Owner != "" {
+		if p, err := buildstore.GetPerson(v.tx, i.Owner); err == nil {
+			out.OwnerPerson = &p
+		}
+	}
+	return out
+}
+
+// issue is the record of tracker's issue name; a link to a record that is gone (it cannot be,
+// the index and the records move together) shows the names alone.
+func (v issueViewer) issue(tracker, name, change string) IssueView {
+	i, err := buildstore.GetIssue(v.tx, tracker, name)
+	if err != nil {
+		i = buildstore.Issue{Tracker: tracker, Name: name}
+	}
+	return v.view(i, change)
+}
+
+// issueMatchDoc is what /search/issue evaluates OBS's keys on (@name @state @tracker
+// owner/@email owner/@login).
+type issueMatchDoc struct {
+	XMLName xml.Name       `xml:"issue"`
+	Name    string         `xml:"name,attr"`
+	Tracker string         `xml:"tracker,attr"`
+	State   string         `xml:"state,attr,omitempty"`
+	Owner   *issueOwnerDoc `xml:"owner"`
+}
+
+type issueOwnerDoc struct {
+	Login string `xml:"login,attr"`
+	Email string `xml:"email,attr"`
+}
+
+func issueMatch(v IssueView) issueMatchDoc {
+	d := issueMatchDoc{Name: v.Name, Tracker: v.Tracker, State: v.State}
+	if v.OwnerPerson != nil {
+		d.Owner = &issueOwnerDoc{Login: v.OwnerPerson.Login, Email: v.OwnerPerson.Email}
+	}
+	return d
+}
+
+// SearchIssues answers /search/issue: every issue record that matches, by tracker and name,
+// paged. Equalities on @tracker (and @name) read those records alone; any other predicate
+// streams the records. A blank match is 400 empty_match, a refused one 400
+// illegal_xpath_error. who sees every issue: the records are global, as OBS's issues table.
+func (s *Service) SearchIssues(who buildstore.Person, match string, page Page) (Found[IssueView], error) {
+	p := pager[IssueView]{page: page}
+	q, err := compileSearch("issue", match, false)
+	if err != nil {
+		return p.found, err
+	}
+	plan := q.Plan()
+	err = s.db.View(func(tx *bbolt.Tx) error {
+		v, err := newIssueViewer(tx)
+		if err != nil {
+			return err
+		}
+		visit := func(i buildstore.Issue) (bool, error) {
+			iv := v.view(i, "")
+			ok, err := matches(q, issueMatch(iv))
+			if ok {
+				p.add(iv)
+			}
+			return err == nil, err
+		}
+		trackers, byTracker := plannedValues(plan, "@tracker")
+		names, byName := plannedValues(plan, "@name")
+		switch {
+		case byTracker && byName:
+			for _, t := range trackers {
+				for _, n := range names {
+					if i, err := buildstore.GetIssue(tx, t, n); err == nil {
+						if more, err := visit(i); err != nil || !more {
+							return err
+						}
+					}
+				}
+			}
+			return nil
+		case byTracker:
+			for _, t := range trackers {
+				if err := buildstore.EachIssue(tx, t, visit); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		return buildstore.EachIssue(tx, "", visit)
+	})
+	return p.found, err
+}
+
+// IssueFilter is ?view=issues' filters (OBS's states=, changes=, login=): each, when set, keeps
+// only the issues with a state, a change or an owner it lists — an issue without one is left
+// out, so on the appliance a states or login filter keeps none.
+type IssueFilter struct {
+	States  []string // nil: any
+	Changes []string // nil: any
+	Login   string   // "": any
+}
+
+func (f IssueFilter) keeps(v IssueView) bool {
+	switch {
+	case f.Changes != nil && (v.Change == "" || !slices.Contains(f.Changes, v.Change)):
+		return false
+	case f.States != nil && (v.State == "" || !slices.Contains(f.States, v.State)):
+		return false
+	case f.Login != "" && (v.OwnerPerson == nil || v.OwnerPerson.Login != f.Login):
+		return false
+	}
+	return true
+}
+
+// PackageIssues is a package's issues as ?view=issues lists them.
+type PackageIssues struct {
+	Project string
+	Package string
+	// Kinds are OBS's package kinds (patchinfo, aggregate, link, channel, product) its newest
+	// tree makes it; only the package view shows them.
+	Kinds  []string
+	Issues []IssueView
+}
+
+// PackageIssueList answers GET /source/P/K?view=issues: the issues the package's newest
+// sources name (with their change), then those its attributes carry (OBS adds them there and
+// not in the project view), filtered by f.
+func (s *Service) PackageIssueList(who buildstore.Person, project, pkg string, f IssueFilter) (PackageIssues, error) {
+	out := PackageIssues{Project: project, Package: pkg}
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		if err := VisibleProject(tx, who, project); err != nil {
+			return err
+		}
+		if _, _, err := LookupPackage(tx, project, pkg); err != nil {
+			return err
+		}
+		v, err := newIssueViewer(tx)
+		if err != nil {
+			return err
+		}
+		if out.Issues, err = packageIssues(tx, v, project, pkg, f); err != nil {
+			return err
+		}
+		if last, ok, err := buildstore.LatestRevision(tx, project, pkg); err != nil {
+			return err
+		} else if ok {
+			out.Kinds = packageKinds(last.Files)
+		}
+		attrs, err := buildstore.Attributes(tx, project, pkg)
+		if err != nil {
+			return err
+		}
+		for _, a := range attrs {
+			if a.Binary != "" {
+				continue
+			}
+			for _, i := range a.Issues {
+				if iv := v.issue(i.Tracker, i.Name, ""); f.keeps(iv) {
+					out.Issues = append(out.Issues, iv)
+				}
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// ProjectIssueList answers GET /source/P?view=issues: each live package of the project, by
+// name, with the issues its sources name, filtered by f.
+func (s *Service) ProjectIssueList(who buildstore.Person, project string, f IssueFilter) ([]PackageIssues, error) {
+	var out []PackageIssues
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		out = nil
+		if err := VisibleProject(tx, who, project); err != nil {
+			return err
+		}
+		if _, err := buildstore.GetProject(tx, project); err != nil {
+			return NotFoundAs(err, "unknown_project")
+		}
+		v, err := newIssueViewer(tx)
+		if err != nil {
+			return err
+		}
+		names, err := buildstore.PackageNames(tx, project, false)
+		if err != nil {
+			return err
+		}
+		for _, name := range names {
+			list, err := packageIssues(tx, v, project, name, f)
+			if err != nil {
+				return err
+			}
+			out = append(out, PackageIssues{Project: project, Package: name, Issues: list})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// packageIssues lists the issues project/pkg's sources name that f keeps, by tracker and name.
+func packageIssues(tx *bbolt.Tx, v issueViewer, project, pkg string, f IssueFilter) ([]IssueView, error) {
+	list, err := buildstore.PackageIssues(tx, project, pkg)
+	var out []IssueView
+	for _, i := range list {
+		if iv := v.issue(i.Tracker, i.Name, i.Change); f.keeps(iv) {
+			out = append(out, iv)
+		}
+	}
+	return out, err
+}
+
+// packageKinds are OBS's kinds of a tree, in the order of the files that make them.
+func packageKinds(files []buildstore.FileEntry) []string {
+	var kinds []string
+	for _, f := range files {
+		kind := ""
+		switch {
+		case f.Name == "_patchinfo", f.Name == "_aggregate", f.Name == "_link", f.Name == "_channel":
+			kind = f.Name[1:]
+		case strings.HasSuffix(f.Name, ".product"):
+			kind = "product"
+		}
+		if kind != "" && !slices.Contains(kinds, kind) {
+			kinds = append(kinds, kind)
+		}
+	}
+	return kinds
+}
+
+// The package search's issue keys (issue/@name, @tracker, @state, @change, owner/…), which
+// OBS answers from its package_issues join: a predicate that reads one is evaluated on the
+// package's meta with an <issue> element for each issue its sources name.
+
+// packageSearchDoc is a package's meta with its issues.
+type packageSearchDoc struct {
+	XMLName xml.Name `xml:"package"`
+	metadoc.Package
+	Issues []packageIssueDoc `xml:"issue"`
+}
+
+type packageIssueDoc struct {
+	Name    string         `xml:"name,attr"`
+	Tracker string         `xml:"tracker,attr"`
+	State   string         `xml:"state,attr,omitempty"`
+	Change  string         `xml:"change,attr,omitempty"`
+	Owner   *issueOwnerDoc `xml:"owner"`
+}
+
+// readsIssues reports whether q reads a package's issues.
+func readsIssues(q *xpath.Query) bool {
+	return slices.ContainsFunc(q.Keys(), func(k string) bool { return k == "issue" || strings.HasPrefix(k, "issue/") })
+}
+
+// packageMatchDoc is the document a package search evaluates on k: its meta, with its issues
+// when withIssues.
+func packageMatchDoc(tx *bbolt.Tx, k buildstore.Package, withIssues bool) (any, error) {
+	meta := metadoc.FromPackage(k)
+	if !withIssues {
+		return meta, nil
+	}
+	list, err := buildstore.PackageIssues(tx, k.Project, k.Name)
+	if err != nil {
+		return nil, err
+	}
+	d := packageSearchDoc{Package: meta}
+	for _, i := range list {
+		doc := packageIssueDoc{Name: i.Name, Tracker: i.Tracker, Change: i.Change}
+		if rec, err := buildstore.GetIssue(tx, i.Tracker, i.Name); err == nil {
+			doc.State = rec.State
+			if rec.Owner != "" {
+				if p, err := buildstore.GetPerson(tx, rec.Owner); err == nil {
+					doc.Owner = &issueOwnerDoc{Login: p.Login, Email: p.Email}
+				}
+			}
+		}
+		d.Issues = append(d.Issues, doc)
+	}
+	return d, nil
+}
