@@ -108,6 +108,9 @@ const (
 	// 0x00 role 0x00 project 0x00 package → "", the holder a login or "group:" + title, the
 	// package "" for a project role. Only live projects and packages are in it.
 	BuildRoleIndex = "build/role_index"
+	// Build service tags (store/buildstore/tags.go): one user's tag on a project or package.
+	BuildTags     = "build/tags"      // kind 0x00 project 0x00 (package 0x00) user 0x00 tag → Tagging
+	BuildTagIndex = "build/tag_index" // ("tag" 0x00 tag | "user" 0x00 login) 0x00 BuildTags key → the BuildTags key
 
 	// Explorer (store/explorer holds the key layout). Each index bucket holds one nested bucket
 	// per product, so a product is imported with keys in order (fast in bbolt) and removed by
@@ -157,6 +160,7 @@ var registry = []bucketSpec{
 	{name: BuildFarmLogs}, {name: BuildFarmHistory}, {name: BuildFarmJobHistory}, {name: BuildFarmPublished},
 	{name: BuildRequests}, {name: BuildRequestIndex}, {name: BuildComments}, {name: BuildCommentIndex},
 	{name: BuildRoleIndex},
+	{name: BuildTags}, {name: BuildTagIndex},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.
