@@ -3,6 +3,7 @@ package buildapi
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pocketforge/pocketforge/internal/apitest"
@@ -204,4 +205,29 @@ func TestTagsHidden(t *testing.T) {
 		{"its tags are gone too", req("GET", "/tag/hidden/_all", asAlice, ""), code(404, "tag_not_found")},
 		{"the count is back", req("GET", "/tag/_tagcloud?distribution=raw", asAlice, ""), want(200, `<tag name="pocket" count="5">`)},
 	})
+}
+
+// TestTagRoutesNever500: odd names, encodings, methods and bodies on every tag route answer 4xx
+// (or 200), never 5xx.
+func TestTagRoutesNever500(t *testing.T) {
+	e := newEnv(t)
+	names := []string{"%00", "%2e%2e", "a%0Ab", "%FF%FE", "%2F", "_", "::", "a::::b", "%3F", "pocket%3A%3Acli"}
+	routes := []string{
+		"/source/devel:tools/%s/_tags", "/source/%s/_tags", "/tag/%s/_projects", "/tag/%s/_packages", "/tag/%s/_all",
+		"/user/%s/tags/_projects", "/user/%s/tags/_tagcloud", "/user/alice/tags/%s", "/user/alice/tags/devel:tools/%s",
+		"/tag/_tagcloud?steps=%s&limit=%s&distribution=%s",
+	}
+	bodies := []string{"", "\x00junk", `<tags><tag name="&#0;"/></tags>`, `<tags><tag name="a&#1;b"/></tags>`, `<tags><tag/><tag name=""/></tags>`}
+	for _, r := range routes {
+		for _, n := range names {
+			path := strings.ReplaceAll(r, "%s", n)
+			for _, m := range []string{"GET", "PUT", "POST", "DELETE"} {
+				for _, b := range bodies {
+					if got := apitest.Do(t, e.app, req(m, path, asAlice, b)); got.Status >= 500 {
+						t.Errorf("%s %s %q: %d %s", m, path, b, got.Status, got.Body)
+					}
+				}
+			}
+		}
+	}
 }
