@@ -115,6 +115,9 @@ const (
 	// tracker 0x00 name → change and "i" 0x00 tracker 0x00 name 0x00 project 0x00 package →
 	// change. Only live packages are in it.
 	BuildIssueIndex = "build/issue_index"
+	// Build service tags (store/buildstore/tags.go): one user's tag on a project or package.
+	BuildTags     = "build/tags"      // kind 0x00 project 0x00 (package 0x00) user 0x00 tag → Tagging
+	BuildTagIndex = "build/tag_index" // ("tag" 0x00 tag | "user" 0x00 login) 0x00 BuildTags key → the BuildTags key
 
 	// Explorer (store/explorer holds the key layout). Each index bucket holds one nested bucket
 	// per product, so a product is imported with keys in order (fast in bbolt) and removed by
@@ -164,6 +167,7 @@ var registry = []bucketSpec{
 	{name: BuildFarmLogs}, {name: BuildFarmHistory}, {name: BuildFarmJobHistory}, {name: BuildFarmPublished},
 	{name: BuildRequests}, {name: BuildRequestIndex}, {name: BuildComments}, {name: BuildCommentIndex},
 	{name: BuildRoleIndex}, {name: BuildIssues}, {name: BuildIssueIndex},
+	{name: BuildTags}, {name: BuildTagIndex},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.

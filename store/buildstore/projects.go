@@ -278,6 +278,10 @@ func DeleteProject(tx *bbolt.Tx, name string) error {
 	if err := deleteProjectComments(tx, name); err != nil {
 		return err
 	}
+	// And the tags on them (store/buildstore/tags.go).
+	if err := deleteProjectTags(tx, name); err != nil {
+		return err
+	}
 	p.Deleted = true
 	if err := putProjectRecord(tx, p); err != nil {
 		return err
