@@ -31,7 +31,7 @@ func keySet(keys string) map[string]bool {
 }
 
 // tables are the roots of /search/<root>, with OBS 2.7's keys. Keys whose column has no place
-// in the appliance's documents yet (issues, attribute values, channels) are taken and match
+// in the appliance's documents (a package's attribute_issue/…, products) are taken and match
 // nothing, as a column that is empty would.
 var tables = map[string]table{
 	"package": {name: "packages", keys: keySet(`@project @name title description kind
