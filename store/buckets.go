@@ -109,6 +109,11 @@ const (
 	// package "" for a project role. Only live projects and packages are in it.
 	BuildRoleIndex = "build/role_index"
 
+	// Build service statistics (store/buildstore/statistics.go).
+	BuildActivity      = "build/activity"       // project 0x00 package → Activity (project 0x00 "" → the project's)
+	BuildRatings       = "build/ratings"        // project 0x00 package 0x00 login → Rating (package "" for a project)
+	BuildDownloadStats = "build/download_stats" // project 0x00 package 0x00 repository 0x00 arch 0x00 filename 0x00 filetype 0x00 version 0x00 release → DownloadStat
+
 	// Explorer (store/explorer holds the key layout). Each index bucket holds one nested bucket
 	// per product, so a product is imported with keys in order (fast in bbolt) and removed by
 	// dropping its buckets; a search seeks in each product's bucket (products are few).
@@ -157,6 +162,7 @@ var registry = []bucketSpec{
 	{name: BuildFarmLogs}, {name: BuildFarmHistory}, {name: BuildFarmJobHistory}, {name: BuildFarmPublished},
 	{name: BuildRequests}, {name: BuildRequestIndex}, {name: BuildComments}, {name: BuildCommentIndex},
 	{name: BuildRoleIndex},
+	{name: BuildActivity}, {name: BuildRatings}, {name: BuildDownloadStats},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.
