@@ -17,6 +17,7 @@ func Bind(app fiber.Router, d Deps) {
 	a.bindPeople(app)
 	a.bindAttributes(app)
 	a.bindComments(app)
+	a.bindStatistics(app)
 	a.bindSources(app)
 	a.bindFiles(app)
 	a.bindSearch(app)
