@@ -53,6 +53,8 @@ func (s *Service) noteDownload(project, repo, p string) {
 		if len(q.pending) >= maxPendingDownloads {
 			return
 		}
+		// The note outlives the request: the HTTP layer's strings may share its buffers.
+		hit = publishedHit{strings.Clone(project), strings.Clone(repo), strings.Clone(p)}
 		if q.pending == nil {
 			q.pending = map[publishedHit]*pendingDownloads{}
 		}
