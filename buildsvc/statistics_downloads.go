@@ -78,7 +78,7 @@ func (s *Service) DownloadCounter(who buildstore.Person, q DownloadQuery) (Downl
 		groups := map[[2]string]*DownloadGroup{}
 		vis := visibility{tx: tx, who: who}
 		err := buildstore.EachDownloadStat(tx, func(d buildstore.DownloadStat) error {
-			if !vis.sees(d.Project) {
+			if !vis.counts(d) {
 				return nil
 			}
 			out.All += d.Count
@@ -170,7 +170,7 @@ func (s *Service) NewestStats(who buildstore.Person) (time.Time, error) {
 	err := s.db.View(func(tx *bbolt.Tx) error {
 		vis := visibility{tx: tx, who: who}
 		return buildstore.EachDownloadStat(tx, func(d buildstore.DownloadStat) error {
-			if vis.sees(d.Project) && d.Counted.After(newest) {
+			if vis.counts(d) && d.Counted.After(newest) {
 				newest = d.Counted
 			}
 			return nil
@@ -277,11 +277,32 @@ func reportTime(s string, now time.Time) time.Time {
 	return now
 }
 
-// visibility remembers, within one transaction, which projects who may see.
+// visibility remembers, within one transaction, which projects who may see and which packages
+// exist.
 type visibility struct {
 	tx   *bbolt.Tx
 	who  buildstore.Person
 	seen map[string]bool
+	live map[[2]string]bool
+}
+
+// counts reports whether counter d is shown to who: its project visible and its package still
+// there (the service's counters went with their package).
+func (v *visibility) counts(d buildstore.DownloadStat) bool {
+	if !v.sees(d.Project) {
+		return false
+	}
+	key := [2]string{d.Project, d.Package}
+	ok, done := v.live[key]
+	if !done {
+		if v.live == nil {
+			v.live = map[[2]string]bool{}
+		}
+		_, err := buildstore.GetPackage(v.tx, d.Project, d.Package)
+		ok = err == nil
+		v.live[key] = ok
+	}
+	return ok
 }
 
 func (v *visibility) sees(project string) bool {

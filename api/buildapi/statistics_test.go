@@ -328,3 +328,15 @@ func TestStatisticsPublishedDownloads(t *testing.T) {
 		{"newest", req("GET", "/statistics/newest_stats", asBob, ""), want(200, statsTime(w.clk.Now()))},
 	})
 }
+
+// TestStatisticsDeletedPackage: a deleted package's counters and ratings leave the lists.
+func TestStatisticsDeletedPackage(t *testing.T) {
+	e := newEnv(t)
+	e.run(t, []scenario{
+		{"delete pocket-cli", req("DELETE", "/source/devel:tools/pocket-cli", asAlice, ""), ok},
+		{"its counters are gone", req("GET", "/statistics/download_counter", asBob, ""), apitest.Expect{Status: 200,
+			Contains: []string{`all="50" sum="50"`}, Excludes: []string{`package="pocket-cli"`}}},
+		{"its rating too", req("GET", "/statistics/highest_rated", asBob, ""), apitest.Expect{Status: 200, Exact: "<highest_rated></highest_rated>\n"}},
+		{"and its activity", req("GET", "/statistics/activity/devel:tools/pocket-cli", asBob, ""), code(404, "unknown_package")},
+	})
+}
