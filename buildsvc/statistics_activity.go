@@ -55,7 +55,8 @@ func packageActivity(tx *bbolt.Tx, k buildstore.Package) (buildstore.Activity, e
 }
 
 // touchPackage records an update of project/pkg at now (a commit or a meta write). The meta
-// write that creates the package (its creation time is now) starts the record instead.
+// write that creates the package (its creation time is now) starts the record instead, without
+// the ratings and counters a deleted package of that name left.
 func touchPackage(tx *bbolt.Tx, project, pkg string, now time.Time) error {
 	k, err := buildstore.GetPackage(tx, project, pkg)
 	if err != nil {
@@ -65,17 +66,18 @@ func touchPackage(tx *bbolt.Tx, project, pkg string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	if !found {
-		if k.Created.Equal(now) {
-			return buildstore.PutActivity(tx, project, pkg, buildstore.Activity{Index: activityStart, Updated: now})
+	if k.Created.Equal(now) && (!found || a.Updated.Before(now)) {
+		// created now, perhaps anew under the name of a deleted package: it starts afresh
+		if err := buildstore.DropPackageStatistics(tx, project, pkg); err != nil {
+			return err
 		}
+		return buildstore.PutActivity(tx, project, pkg, buildstore.Activity{Index: activityStart, Updated: now})
+	}
+	if !found {
 		a = buildstore.Activity{Index: activityStart, Updated: k.Created}
 		if now.Before(k.Created) { // the demo world's histories predate their packages' records
 			a.Updated = now
 		}
-	} else if k.Created.Equal(now) && a.Updated.Before(now) {
-		// a package created anew under the name of a deleted one starts afresh
-		return buildstore.PutActivity(tx, project, pkg, buildstore.Activity{Index: activityStart, Updated: now})
 	}
 	return buildstore.PutActivity(tx, project, pkg, Bumped(a, now))
 }

@@ -340,3 +340,19 @@ func TestStatisticsDeletedPackage(t *testing.T) {
 		{"and its activity", req("GET", "/statistics/activity/devel:tools/pocket-cli", asBob, ""), code(404, "unknown_package")},
 	})
 }
+
+// TestStatisticsRecreatedPackage: a package created anew under a deleted one's name starts
+// without its ratings and counters, at activity 20.
+func TestStatisticsRecreatedPackage(t *testing.T) {
+	e := newEnv(t)
+	const meta = `<package name="libpocket"><title/><description/></package>`
+	e.clk.Advance(time.Hour)
+	e.run(t, []scenario{
+		{"delete", req("DELETE", "/source/devel:libs/libpocket", asAdmin, ""), ok},
+		{"create anew", req("PUT", "/source/devel:libs/libpocket/_meta", asAdmin, meta), ok},
+		{"no ratings", req("GET", "/statistics/rating/devel:libs/libpocket", asBob, ""), want(200, `count="0"`, ">-1.0</rating>")},
+		{"no counters", req("GET", "/statistics/download_counter?group_by=package", asBob, ""), apitest.Expect{Status: 200,
+			Excludes: []string{`package="libpocket"`}}},
+		{"activity 20", req("GET", "/statistics/activity/devel:libs/libpocket", asBob, ""), want(200, `activity="20.0"`)},
+	})
+}

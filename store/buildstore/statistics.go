@@ -38,6 +38,16 @@ func PutActivity(tx *bbolt.Tx, project, pkg string, a Activity) error {
 	return store.Put(tx, store.BuildActivity, activityKey(project, pkg), a)
 }
 
+// DropPackageStatistics removes the ratings and download counters of project/pkg: a package
+// created anew under an old name starts without them, as the service's new record had none.
+func DropPackageStatistics(tx *bbolt.Tx, project, pkg string) error {
+	prefix := []byte(project + sep + pkg + sep)
+	if err := store.DeletePrefix(tx, store.BuildRatings, prefix); err != nil {
+		return err
+	}
+	return store.DeletePrefix(tx, store.BuildDownloadStats, prefix)
+}
+
 // Rating is one person's score (1 to 5) for a project or package.
 type Rating struct {
 	Score int       `json:"score"`
