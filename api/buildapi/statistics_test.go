@@ -356,3 +356,13 @@ func TestStatisticsRecreatedPackage(t *testing.T) {
 		{"activity 20", req("GET", "/statistics/activity/devel:libs/libpocket", asBob, ""), want(200, `activity="20.0"`)},
 	})
 }
+
+// TestRubyFloat: floats as the service's Ruby writes them.
+func TestRubyFloat(t *testing.T) {
+	for v, want := range map[float64]string{20: "20.0", 4.33: "4.33", -1: "-1.0", 0: "0.0", 39.613313349342484: "39.613313349342484",
+		0.00001: "1.0e-05", 1e16: "1.0e+16", 1.5e20: "1.5e+20", 0.0001: "0.0001", 123456789012345: "123456789012345.0"} {
+		if got := rubyFloat(v); got != want {
+			t.Errorf("rubyFloat(%v) = %s, want %s", v, got, want)
+		}
+	}
+}
