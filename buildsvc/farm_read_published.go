@@ -130,7 +130,8 @@ func publishedFile(tx *bbolt.Tx, who buildstore.Person, project, repo, p string)
 	return append([]byte(nil), data...), nil
 }
 
-// PublishedFile answers GET /published/<project>/<repository>/<path>: the file's bytes.
+// PublishedFile answers GET /published/<project>/<repository>/<path>: the file's bytes, and
+// counts the download.
 func (s *Service) PublishedFile(who buildstore.Person, project, repo, p string) ([]byte, error) {
 	var out []byte
 	err := s.db.View(func(tx *bbolt.Tx) error {
@@ -138,6 +139,9 @@ func (s *Service) PublishedFile(who buildstore.Person, project, repo, p string) 
 		out, err = publishedFile(tx, who, project, repo, p)
 		return err
 	})
+	if err == nil {
+		s.noteDownload(project, repo, p) // the download counters (download_queue.go)
+	}
 	return out, err
 }
 

@@ -21,8 +21,10 @@ func RecordMeta(tx *bbolt.Tx, k buildstore.Package, user, comment string, now ti
 	if err != nil {
 		return err
 	}
-	_, err = buildstore.CommitMeta(tx, k.Project, k.Name, doc, user, comment, now)
-	return err
+	if _, err = buildstore.CommitMeta(tx, k.Project, k.Name, doc, user, comment, now); err != nil {
+		return err
+	}
+	return touchPackage(tx, k.Project, k.Name, now) // its activity (statistics_activity.go)
 }
 
 // metaRevision reads meta revision rev of project/pkg (404 for a missing project, package or

@@ -58,7 +58,11 @@ func (s *Service) PutProjectMeta(who buildstore.Person, d metadoc.Project) error
 			return err
 		}
 		p.Created, p.Config = old.Created, old.Config
-		if err != nil {
+		if err == nil {
+			if err := touchProject(tx, name, now); err != nil { // latest_updated (statistics.go)
+				return err
+			}
+		} else {
 			p.Created = now
 			maintainer := buildstore.Role{ID: who.Login, Role: buildstore.RoleMaintainer}
 			if !slices.Contains(p.Persons, maintainer) {

@@ -88,6 +88,9 @@ func (s *Service) EditProject(who buildstore.Person, name string, rc RecordCmd) 
 		if err := rc.apply(&p.Locked, &p.Flags); err != nil {
 			return err
 		}
+		if err := touchProject(tx, name, s.clk.Now()); err != nil { // latest_updated (statistics.go)
+			return err
+		}
 		return buildstore.PutProject(tx, p)
 	})
 }
@@ -135,6 +138,9 @@ func (s *Service) SetProjectConfig(who buildstore.Person, name, config string) e
 			return err
 		}
 		p.Config = config
+		if err := touchProject(tx, name, s.clk.Now()); err != nil { // latest_updated (statistics.go)
+			return err
+		}
 		return buildstore.PutProject(tx, p)
 	})
 }

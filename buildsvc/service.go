@@ -44,6 +44,8 @@ type Service struct {
 	specs specCache
 	// requests keeps recently decoded requests for the request search (search_request_cache.go).
 	requests decodedRequests
+	// downloads holds the /published downloads not yet counted (download_queue.go).
+	downloads downloadQueue
 }
 
 // New returns the build service over db.
@@ -62,9 +64,10 @@ func (s *Service) Now() time.Time { return s.clk.Now() }
 func (s *Service) FileLimit() int64 { return s.opts.FileLimit }
 
 // RegisterJobs adds the build service's clock jobs to r: the sweep of uploads never committed,
-// the build farm, and the requests accepted at the time set for them.
+// the build farm, the requests accepted at the time set for them, and the download counters.
 func (s *Service) RegisterJobs(r *jobs.Runner) {
 	r.Add("build-blob-sweep", s.SweepBlobs)
 	r.Add("build-farm", func(time.Time) error { return s.FarmTick() })
 	r.Add("build-request-accept-at", s.AcceptDue)
+	r.Add("build-download-counts", func(time.Time) error { return s.FlushDownloads() })
 }

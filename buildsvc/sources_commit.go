@@ -123,6 +123,9 @@ func CommitTree(tx *bbolt.Tx, project, pkg string, files []buildstore.FileEntry,
 	if out.Revision, err = buildstore.CommitAs(tx, project, pkg, files, as, at); err != nil {
 		return out, err
 	}
+	if err := touchPackage(tx, project, pkg, at); err != nil { // its activity (statistics_activity.go)
+		return out, err
+	}
 	if opts.Listing {
 		out.View, err = CommittedView(tx, project, pkg, out.Revision)
 	}

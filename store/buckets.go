@@ -119,6 +119,11 @@ const (
 	BuildTags     = "build/tags"      // kind 0x00 project 0x00 (package 0x00) user 0x00 tag → Tagging
 	BuildTagIndex = "build/tag_index" // ("tag" 0x00 tag | "user" 0x00 login) 0x00 BuildTags key → the BuildTags key
 
+	// Build service statistics (store/buildstore/statistics.go).
+	BuildActivity      = "build/activity"       // project 0x00 package → Activity (project 0x00 "" → the project's)
+	BuildRatings       = "build/ratings"        // project 0x00 package 0x00 login → Rating (package "" for a project)
+	BuildDownloadStats = "build/download_stats" // project 0x00 package 0x00 repository 0x00 arch 0x00 filename 0x00 filetype 0x00 version 0x00 release → DownloadStat
+
 	// Explorer (store/explorer holds the key layout). Each index bucket holds one nested bucket
 	// per product, so a product is imported with keys in order (fast in bbolt) and removed by
 	// dropping its buckets; a search seeks in each product's bucket (products are few).
@@ -168,6 +173,7 @@ var registry = []bucketSpec{
 	{name: BuildRequests}, {name: BuildRequestIndex}, {name: BuildComments}, {name: BuildCommentIndex},
 	{name: BuildRoleIndex}, {name: BuildIssues}, {name: BuildIssueIndex},
 	{name: BuildTags}, {name: BuildTagIndex},
+	{name: BuildActivity}, {name: BuildRatings}, {name: BuildDownloadStats},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.
