@@ -25,6 +25,8 @@ import (
 // in lower case (buildstore.IndexKey), so it answers an equality in any case (Eq.Fold).
 var requestIndexes = map[string]string{
 	"state/@name":            buildstore.IndexState,
+	"state/@who":             buildstore.IndexStateWho,
+	"history/@who":           buildstore.IndexHistoryWho,
 	"@creator":               buildstore.IndexCreator,
 	"action/@type":           buildstore.IndexType,
 	"action/target/@project": buildstore.IndexTarget,
@@ -152,10 +154,12 @@ func newByteFilter(plan [][]xpath.Eq, verbatim map[string]string) *byteFilter {
 			if eq.Fold {
 				n.lower = bytes.ToLower(n.quoted)
 			}
-			if !slices.ContainsFunc(needles, func(have needle) bool {
-				return bytes.Equal(have.quoted, n.quoted) && (have.lower == nil) == (n.lower == nil)
-			}) {
-				needles = append(needles, n) // rq list -U asks for one login in two places
+			// rq list -U asks for one login in two places; a needle that ignores case stands
+			// for one that heeds it
+			if i := slices.IndexFunc(needles, func(have needle) bool { return bytes.Equal(have.quoted, n.quoted) }); i < 0 {
+				needles = append(needles, n)
+			} else if n.lower != nil {
+				needles[i] = n
 			}
 		}
 		if needles != nil {

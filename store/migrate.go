@@ -29,8 +29,8 @@ var migrations = []migration{
 	// it for every "maintainer" and "reviewer" role); filled from the stored metas.
 	{"build/role_index", rebuildIndex(BuildRoleIndex)},
 	// 3: the request index keeps the values OBS compares ignoring case (creators, states,
-	// projects, packages, reviewers) in lower case, so /search/request and the collection find
-	// them in any case (issue 16).
+	// projects, packages, reviewers) in lower case, so /search/request finds them in any case,
+	// and indexes who changed the state and who wrote the history (osc's `rq list -U`) (issue 16).
 	{"build/request_index folded", rebuildIndex(BuildRequestIndex)},
 	// 4: the issues that packages' sources, patchinfos and attributes name, and which package
 	// names which (issue 16's /search/issue and ?view=issues); filled from the newest revisions.

@@ -142,6 +142,8 @@ func (r Request) Open() bool { return r.State.Name == RequestNew || r.State.Name
 const (
 	IndexCreator       = "creator"        // login
 	IndexState         = "state"          // state name
+	IndexStateWho      = "state_who"      // login of the state's last change
+	IndexHistoryWho    = "history_who"    // login of a history entry
 	IndexTarget        = "target"         // project
 	IndexTargetPackage = "target_package" // project 0x00 package
 	IndexSource        = "source"         // project
@@ -161,7 +163,7 @@ const acceptAtLayout = "20060102T150405"
 // (the creator, state, action projects and packages, reviewers: *_ci columns; an action's
 // type is utf8_bin): IndexKey keeps their values in lower case, so that a search or a
 // collection asking in any case reads the same entries.
-var foldedKinds = map[string]bool{IndexCreator: true, IndexState: true, IndexTarget: true,
+var foldedKinds = map[string]bool{IndexCreator: true, IndexState: true, IndexStateWho: true, IndexTarget: true,
 	IndexTargetPackage: true, IndexSource: true, IndexSourcePackage: true, IndexReviewUser: true,
 	IndexReviewGroup: true, IndexReviewProject: true, IndexReviewPackage: true}
 
@@ -196,6 +198,10 @@ func requestKeys(r Request) [][]byte {
 	}
 	add(IndexCreator, r.Creator)
 	add(IndexState, r.State.Name)
+	add(IndexStateWho, r.State.Who)
+	for _, h := range r.History {
+		add(IndexHistoryWho, h.Who)
+	}
 	for _, a := range r.Actions {
 		add(IndexType, a.Type)
 		if a.Target != nil {
