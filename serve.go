@@ -99,6 +99,9 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 	if err := app.ShutdownWithTimeout(cfg.ShutdownTimeout); err != nil {
 		log.Warn("shutdown: in-flight requests cut off", "err", err)
 	}
+	if err := dom.build.FlushDownloads(); err != nil { // the last second's downloads, before the store closes
+		log.Warn("shutdown: download counters not written", "err", err)
+	}
 	log.Info("stopped")
 	return nil
 }
