@@ -58,20 +58,7 @@ func TestGolden(t *testing.T) {
 			if got.Status != c.status {
 				t.Fatalf("status %d, want %d: %s", got.Status, c.status, got.Body)
 			}
-			file := filepath.Join("testdata", c.name+".xml")
-			if update {
-				if err := os.WriteFile(file, []byte(got.Body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got.Body != string(want) {
-				t.Errorf("GET %s differs from %s:\n%s", c.path, file, lineDiff(string(want), got.Body))
-			}
+			checkGolden(t, filepath.Join("testdata", c.name+".xml"), "GET "+c.path, got.Body)
 		})
 	}
 }
@@ -92,4 +79,26 @@ func lineDiff(want, got string) string {
 		}
 	}
 	return ""
+}
+
+// checkGolden compares body, the answer to what (a method and path), with the golden file, or
+// with UPDATE_GOLDEN=1 writes it there (creating its directory).
+func checkGolden(t *testing.T, file, what, body string) {
+	t.Helper()
+	if update {
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (UPDATE_GOLDEN=1 creates it)", err)
+	}
+	if body != string(want) {
+		t.Errorf("%s differs from %s:\n%s", what, file, lineDiff(string(want), body))
+	}
 }

@@ -1,7 +1,6 @@
 package buildapi
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -26,20 +25,7 @@ func (e *env) runGolden(t *testing.T, list []issueScenario) {
 			if s.golden == "" {
 				return
 			}
-			file := filepath.Join("testdata", s.golden+".xml")
-			if update {
-				if err := os.WriteFile(file, []byte(got.Body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (UPDATE_GOLDEN=1 creates it)", err)
-			}
-			if got.Body != string(want) {
-				t.Errorf("%s %s differs from %s:\n%s", s.Method, s.Path, file, lineDiff(string(want), got.Body))
-			}
+			checkGolden(t, filepath.Join("testdata", s.golden+".xml"), s.Method+" "+s.Path, got.Body)
 		})
 	}
 }

@@ -3,7 +3,6 @@ package buildapi
 import (
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -32,20 +31,7 @@ func (e *env) goldens(t *testing.T, rows []goldenRow) {
 			if got.Status != r.status {
 				t.Fatalf("status %d, want %d: %s", got.Status, r.status, got.Body)
 			}
-			file := filepath.Join("testdata", "statistics_"+r.golden+".xml")
-			if update {
-				if err := os.WriteFile(file, []byte(got.Body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (UPDATE_GOLDEN=1 creates it)", err)
-			}
-			if got.Body != string(want) {
-				t.Errorf("%s %s differs from %s:\n%s", r.req.Method, r.req.Path, file, lineDiff(string(want), got.Body))
-			}
+			checkGolden(t, filepath.Join("testdata", "statistics_"+r.golden+".xml"), r.req.Method+" "+r.req.Path, got.Body)
 		})
 	}
 }

@@ -1,7 +1,6 @@
 package buildapi
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,23 +30,7 @@ func (e *env) runTags(t *testing.T, list []tagScenario) {
 			if got.Status != 200 {
 				t.Fatalf("status %d: %s", got.Status, got.Body)
 			}
-			file := filepath.Join("testdata", "tags", s.golden+".xml")
-			if update {
-				if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(file, []byte(got.Body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (UPDATE_GOLDEN=1 creates it)", err)
-			}
-			if got.Body != string(want) {
-				t.Errorf("%s %s differs from %s:\n%s", s.Method, s.Path, file, lineDiff(string(want), got.Body))
-			}
+			checkGolden(t, filepath.Join("testdata", "tags", s.golden+".xml"), s.Method+" "+s.Path, got.Body)
 		})
 	}
 }

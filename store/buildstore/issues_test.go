@@ -158,28 +158,15 @@ func TestIssueIndexMigration(t *testing.T) {
 		}
 		return DeletePackage(tx, "p", "b")
 	})
-	db.Close()
-	// Make it the file the version before wrote: no issue buckets, the schema version before.
-	raw, err := bbolt.Open(path, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := raw.Update(func(tx *bbolt.Tx) error {
+	// Make it the file the version before wrote: no issue buckets.
+	db = reopenOld(t, db, path, store.SchemaVersion()-1, func(tx *bbolt.Tx) error {
 		for _, b := range []string{store.BuildIssueIndex, store.BuildIssues} {
 			if err := tx.DeleteBucket([]byte(b)); err != nil {
 				return err
 			}
 		}
-		return tx.Bucket([]byte(store.BucketMeta)).Put([]byte("schema_version"), store.Itob(store.SchemaVersion()-1))
-	}); err != nil {
-		t.Fatal(err)
-	}
-	raw.Close()
-
-	db, err = store.Open(path, store.Options{Durability: store.NoSync})
-	if err != nil {
-		t.Fatal(err)
-	}
+		return nil
+	})
 	defer db.Close()
 	want := []PackageIssue{{"gh", "o/r#2", IssueKept}, {"pocket", "1", IssueKept}, {"pocket", "9", IssueKept}}
 	if got := issuesOf(t, db, "p", "a"); !reflect.DeepEqual(got, want) {

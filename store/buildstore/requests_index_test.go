@@ -51,30 +51,14 @@ func TestRequestIndexMigration(t *testing.T) {
 	must(t, db, func(tx *bbolt.Tx) error {
 		return PutRequest(tx, Request{ID: 7, Creator: "Bob", State: RequestState{Name: RequestNew}})
 	})
-	db.Close()
-	// Make it the file version 2 wrote: the creator as written, schema version 2.
-	raw, err := bbolt.Open(path, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := raw.Update(func(tx *bbolt.Tx) error {
+	// Make it the file version 2 wrote: the creator as written.
+	db = reopenOld(t, db, path, 2, func(tx *bbolt.Tx) error {
 		idx := tx.Bucket([]byte(store.BuildRequestIndex))
 		if err := idx.Delete(append(IndexKey(IndexCreator, "bob"), store.Itob(7)...)); err != nil {
 			return err
 		}
-		if err := idx.Put(append([]byte("creator\x00Bob\x00"), store.Itob(7)...), nil); err != nil {
-			return err
-		}
-		return tx.Bucket([]byte(store.BucketMeta)).Put([]byte("schema_version"), store.Itob(2))
-	}); err != nil {
-		t.Fatal(err)
-	}
-	raw.Close()
-
-	db, err = store.Open(path, store.Options{Durability: store.NoSync})
-	if err != nil {
-		t.Fatal(err)
-	}
+		return idx.Put(append([]byte("creator\x00Bob\x00"), store.Itob(7)...), nil)
+	})
 	defer db.Close()
 	var got, stale []uint64
 	must(t, db, func(tx *bbolt.Tx) (err error) {

@@ -115,26 +115,8 @@ func TestRoleIndexMigration(t *testing.T) {
 		}
 		return PutPackage(tx, Package{Project: "live", Name: "k", Groups: []Role{{ID: "team", Role: RoleMaintainer}}})
 	})
-	db.Close()
-	// Make it the file version 1 wrote: no role index bucket, schema version 1.
-	raw, err := bbolt.Open(path, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := raw.Update(func(tx *bbolt.Tx) error {
-		if err := tx.DeleteBucket([]byte(store.BuildRoleIndex)); err != nil {
-			return err
-		}
-		return tx.Bucket([]byte(store.BucketMeta)).Put([]byte("schema_version"), store.Itob(1))
-	}); err != nil {
-		t.Fatal(err)
-	}
-	raw.Close()
-
-	db, err = store.Open(path, store.Options{Durability: store.NoSync})
-	if err != nil {
-		t.Fatal(err)
-	}
+	// Make it the file version 1 wrote: no role index bucket.
+	db = reopenOld(t, db, path, 1, func(tx *bbolt.Tx) error { return tx.DeleteBucket([]byte(store.BuildRoleIndex)) })
 	defer db.Close()
 	if got := places(t, db, "alice", RoleMaintainer); !reflect.DeepEqual(got, []RolePlace{{"live", ""}}) {
 		t.Errorf("alice: %v", got)

@@ -1,0 +1,34 @@
+package buildstore
+
+import (
+	"testing"
+
+	"github.com/pocketforge/pocketforge/store"
+	"go.etcd.io/bbolt"
+)
+
+// reopenOld closes db, makes its file the one schema version wrote (edit undoes what came after
+// it: drops a bucket, rewrites an index's keys) and opens it again, migrating it. The caller
+// closes the answer.
+func reopenOld(t *testing.T, db *store.DB, path string, version uint64, edit func(tx *bbolt.Tx) error) *store.DB {
+	t.Helper()
+	db.Close()
+	raw, err := bbolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := raw.Update(func(tx *bbolt.Tx) error {
+		if err := edit(tx); err != nil {
+			return err
+		}
+		return tx.Bucket([]byte(store.BucketMeta)).Put([]byte("schema_version"), store.Itob(version))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	db, err = store.Open(path, store.Options{Durability: store.NoSync})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
