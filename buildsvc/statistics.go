@@ -75,14 +75,7 @@ func (s *Service) latest(who buildstore.Person, limit string, ofProject func(*bb
 	}
 	var list []StatsItem
 	err = s.db.View(func(tx *bbolt.Tx) error {
-		projects, err := buildstore.Projects(tx)
-		if err != nil {
-			return err
-		}
-		for _, p := range projects {
-			if HiddenFrom(tx, who, p) {
-				continue
-			}
+		return eachVisibleProject(tx, who, nil, func(p buildstore.Project) error {
 			t, err := ofProject(tx, p)
 			if err != nil {
 				return err
@@ -99,8 +92,8 @@ func (s *Service) latest(who buildstore.Person, limit string, ofProject func(*bb
 				}
 				list = append(list, StatsItem{Project: k.Project, Package: k.Name, Time: t})
 			}
-		}
-		return nil
+			return nil
+		})
 	})
 	sort.SliceStable(list, func(i, j int) bool { return list[i].Time.After(list[j].Time) })
 	return firstN(list, n), err

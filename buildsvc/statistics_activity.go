@@ -186,14 +186,7 @@ func (s *Service) MostActive(who buildstore.Person, typ, limit string) ([]Activi
 // eachVisiblePackage calls fn with every live package of every project who may see, by
 // project and name.
 func eachVisiblePackage(tx *bbolt.Tx, who buildstore.Person, fn func(k buildstore.Package) error) error {
-	projects, err := buildstore.Projects(tx)
-	if err != nil {
-		return err
-	}
-	for _, p := range projects {
-		if HiddenFrom(tx, who, p) {
-			continue
-		}
+	return eachVisibleProject(tx, who, nil, func(p buildstore.Project) error {
 		list, err := buildstore.Packages(tx, p.Name)
 		if err != nil {
 			return err
@@ -203,8 +196,8 @@ func eachVisiblePackage(tx *bbolt.Tx, who buildstore.Person, fn func(k buildstor
 				return err
 			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // firstN is list cut to n entries (0: all).
