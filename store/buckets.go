@@ -118,6 +118,11 @@ const (
 	// Build service tags (store/buildstore/tags.go): one user's tag on a project or package.
 	BuildTags     = "build/tags"      // kind 0x00 project 0x00 (package 0x00) user 0x00 tag → Tagging
 	BuildTagIndex = "build/tag_index" // ("tag" 0x00 tag | "user" 0x00 login) 0x00 BuildTags key → the BuildTags key
+	// Build service status messages and messages (store/buildstore/status_messages.go,
+	// messages.go): the instance's announcements, and the notes kept on a project or package.
+	BuildStatusMessages = "build/status_messages" // BE id → StatusMessage (deleted ones stay, marked)
+	BuildMessages       = "build/messages"        // BE id → Message
+	BuildMessageIndex   = "build/message_index"   // kind 0x00 project 0x00 (package 0x00) BE id → "": one object's messages
 
 	// Explorer (store/explorer holds the key layout). Each index bucket holds one nested bucket
 	// per product, so a product is imported with keys in order (fast in bbolt) and removed by
@@ -168,6 +173,7 @@ var registry = []bucketSpec{
 	{name: BuildRequests}, {name: BuildRequestIndex}, {name: BuildComments}, {name: BuildCommentIndex},
 	{name: BuildRoleIndex}, {name: BuildIssues}, {name: BuildIssueIndex},
 	{name: BuildTags}, {name: BuildTagIndex},
+	{name: BuildStatusMessages}, {name: BuildMessages}, {name: BuildMessageIndex},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.
