@@ -118,6 +118,11 @@ const (
 	// Build service tags (store/buildstore/tags.go): one user's tag on a project or package.
 	BuildTags     = "build/tags"      // kind 0x00 project 0x00 (package 0x00) user 0x00 tag → Tagging
 	BuildTagIndex = "build/tag_index" // ("tag" 0x00 tag | "user" 0x00 login) 0x00 BuildTags key → the BuildTags key
+	// Build service status messages and messages (store/buildstore/status_messages.go,
+	// messages.go): the instance's announcements, and the notes kept on a project or package.
+	BuildStatusMessages = "build/status_messages" // BE id → StatusMessage (deleted ones stay, marked)
+	BuildMessages       = "build/messages"        // BE id → Message
+	BuildMessageIndex   = "build/message_index"   // kind 0x00 project 0x00 (package 0x00) BE id → "": one object's messages
 
 	// Build service statistics (store/buildstore/statistics.go).
 	BuildActivity      = "build/activity"       // project 0x00 package → Activity (project 0x00 "" → the project's)
@@ -174,6 +179,7 @@ var registry = []bucketSpec{
 	{name: BuildRoleIndex}, {name: BuildIssues}, {name: BuildIssueIndex},
 	{name: BuildTags}, {name: BuildTagIndex},
 	{name: BuildActivity}, {name: BuildRatings}, {name: BuildDownloadStats},
+	{name: BuildStatusMessages}, {name: BuildMessages}, {name: BuildMessageIndex},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.

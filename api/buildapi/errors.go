@@ -16,8 +16,8 @@ import (
 var Prefixes = []string{
 	"/about", "/architectures", "/attribute", "/build", "/comment", "/comments", "/configuration",
 	"/distributions", "/group", "/issue_tracker", "/issue_trackers", "/message", "/person",
-	"/published", "/request", "/result", "/search", "/source", "/statistics", "/status_message",
-	"/status_messages", "/tag", "/trigger", "/user",
+	"/published", "/request", "/result", "/search", "/source", "/statistics", "/status",
+	"/status_message", "/status_messages", "/tag", "/trigger", "/user",
 }
 
 // status is the build service's <status> document.

@@ -19,6 +19,7 @@ func Bind(app fiber.Router, d Deps) {
 	a.bindComments(app)
 	a.bindTags(app) // before the source routes: …/_tags is not a package or a file
 	a.bindStatistics(app)
+	a.bindMessages(app)
 	a.bindSources(app)
 	a.bindFiles(app)
 	a.bindSearch(app)

@@ -116,7 +116,7 @@ func packagesWhere(tx *bbolt.Tx, project string, deleted bool) ([]Package, error
 }
 
 // DeletePackage turns a package into a tombstone: its meta and revisions are kept for
-// undelete; a pending upload and the comments and tags on it are dropped.
+// undelete; a pending upload and the comments, tags and messages on it are dropped.
 func DeletePackage(tx *bbolt.Tx, project, name string) error {
 	k, err := GetPackage(tx, project, name)
 	if err != nil {
@@ -129,6 +129,9 @@ func DeletePackage(tx *bbolt.Tx, project, name string) error {
 		return err
 	}
 	if err := deletePackageTags(tx, project, name); err != nil {
+		return err
+	}
+	if err := deletePackageMessages(tx, project, name); err != nil {
 		return err
 	}
 	k.Deleted = true

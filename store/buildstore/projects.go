@@ -282,6 +282,10 @@ func DeleteProject(tx *bbolt.Tx, name string) error {
 	if err := deleteProjectTags(tx, name); err != nil {
 		return err
 	}
+	// And the messages on them (store/buildstore/messages.go).
+	if err := deleteProjectMessages(tx, name); err != nil {
+		return err
+	}
 	p.Deleted = true
 	if err := putProjectRecord(tx, p); err != nil {
 		return err

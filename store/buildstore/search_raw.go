@@ -252,7 +252,8 @@ func GroupHolders(tx *bbolt.Tx, title string, fold bool) ([]string, error) {
 		if strings.EqualFold(string(holder[len(prefix):]), title) {
 			out = append(out, string(holder))
 		}
-		k, _ = c.Seek(append(holder, sep[0]+1))
+		// holder points into the mmapped page: appending to it in place would write there.
+		k, _ = c.Seek(append(bytes.Clone(holder), sep[0]+1))
 	}
 	return out, nil
 }
