@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pocketforge/pocketforge/internal/apitest"
 )
@@ -100,5 +101,35 @@ func checkGolden(t *testing.T, file, what, body string) {
 	}
 	if body != string(want) {
 		t.Errorf("%s differs from %s:\n%s", what, file, lineDiff(string(want), body))
+	}
+}
+
+// goldenScenario is one request of a table run in order on one env. tick moves the clock
+// first. With golden, the answer's body must be testdata/<dir>/<golden>.xml (UPDATE_GOLDEN=1
+// rewrites it) and Expect hold, its status 200 when it names none; without, Expect holds.
+type goldenScenario struct {
+	name string
+	apitest.Request
+	apitest.Expect
+	golden string
+	tick   time.Duration
+}
+
+func (e *env) runGolden(t *testing.T, dir string, list []goldenScenario) {
+	t.Helper()
+	for _, s := range list {
+		t.Run(s.name, func(t *testing.T) {
+			if s.tick != 0 {
+				e.clk.Set(e.clk.Now().Add(s.tick))
+			}
+			got := apitest.Do(t, e.app, s.Request)
+			if s.golden != "" && s.Status == 0 {
+				s.Status = 200
+			}
+			s.Expect.Check(t, got)
+			if s.golden != "" {
+				checkGolden(t, filepath.Join("testdata", dir, s.golden+".xml"), s.Method+" "+s.Path, got.Body)
+			}
+		})
 	}
 }

@@ -1,8 +1,6 @@
 package buildapi
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,56 +8,8 @@ import (
 	"github.com/pocketforge/pocketforge/internal/apitest"
 )
 
-// msgScenario is a scenario whose answer is either a whole document,
-// testdata/messages/<golden>.xml (UPDATE_GOLDEN=1 rewrites it), or what Expect says; tick moves
-// the clock before the request.
-type msgScenario struct {
-	name string
-	apitest.Request
-	golden string
-	apitest.Expect
-	tick time.Duration
-}
-
-// runMessages runs the scenarios in order on e (they share its data file).
-func (e *env) runMessages(t *testing.T, list []msgScenario) {
-	t.Helper()
-	for _, s := range list {
-		t.Run(s.name, func(t *testing.T) {
-			if s.tick != 0 {
-				e.clk.Set(e.clk.Now().Add(s.tick))
-			}
-			got := apitest.Do(t, e.app, s.Request)
-			if s.golden == "" {
-				s.Expect.Check(t, got)
-				return
-			}
-			if got.Status != 200 {
-				t.Fatalf("status %d: %s", got.Status, got.Body)
-			}
-			file := filepath.Join("testdata", "messages", s.golden+".xml")
-			if update {
-				if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(file, []byte(got.Body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (UPDATE_GOLDEN=1 creates it)", err)
-			}
-			if got.Body != string(want) {
-				t.Errorf("%s %s differs from %s:\n%s", s.Method, s.Path, file, lineDiff(string(want), got.Body))
-			}
-		})
-	}
-}
-
-func msgGolden(name, method, path string, as map[string]string) msgScenario {
-	return msgScenario{name: name, Request: req(method, path, as, ""), golden: name}
+func msgGolden(name, method, path string, as map[string]string) goldenScenario {
+	return goldenScenario{name: name, Request: req(method, path, as, ""), golden: name}
 }
 
 // TestStatusMessages: the demo world's announcement, Admin sending one and several at once,
@@ -67,7 +17,7 @@ func msgGolden(name, method, path string, as map[string]string) msgScenario {
 // the 2.7-era service's /status/messages paths answering the same.
 func TestStatusMessages(t *testing.T) {
 	e := newEnv(t)
-	e.runMessages(t, []msgScenario{
+	e.runGolden(t, "messages", []goldenScenario{
 		msgGolden("status_messages", "GET", "/status_message/", asBob),
 		{name: "without the slash", Request: req("GET", "/status_message", asBob, ""), golden: "status_messages"},
 		{name: "the service's own path", Request: req("GET", "/status/messages", asBob, ""), golden: "status_messages"},
@@ -132,7 +82,7 @@ func TestStatusMessagesBadInput(t *testing.T) {
 // TestMessagesRead: the demo world's message on devel:tools, by every list and by id.
 func TestMessagesRead(t *testing.T) {
 	e := newEnv(t)
-	e.runMessages(t, []msgScenario{
+	e.runGolden(t, "messages", []goldenScenario{
 		msgGolden("messages", "GET", "/message/", asBob),
 		{name: "without the slash", Request: req("GET", "/message", asBob, ""), golden: "messages"},
 		msgGolden("messages_devel_tools", "GET", "/message/?project=devel:tools", asBob),
@@ -150,7 +100,7 @@ func TestMessagesWrite(t *testing.T) {
 		return `<message severity="` + severity + `" send_mail="false" private="false">` + text + `</message>`
 	}
 	denied := "message cannot be created, insufficient permissions"
-	e.runMessages(t, []msgScenario{
+	e.runGolden(t, "messages", []goldenScenario{
 		{name: "alice on her project", Request: req("PUT", "/message/?project=devel:tools", asAlice, msg("0", "forge-build moves to devel:libs next week.")), Expect: ok, tick: time.Hour},
 		{name: "alice on its package", Request: req("PUT", "/message/?project=devel:tools&package=pocket-cli", asAlice,
 			`<message severity="2" send_mail="true" private="1">pocket-cli 1.1 is in the works; hold the patches.</message>`), Expect: ok, tick: time.Hour},

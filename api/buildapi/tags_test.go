@@ -1,48 +1,20 @@
 package buildapi
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pocketforge/pocketforge/internal/apitest"
 )
 
-// tagScenario is a scenario whose answer is either a whole document, testdata/tags/<golden>.xml
-// (UPDATE_GOLDEN=1 rewrites it), or what Expect says.
-type tagScenario struct {
-	name string
-	apitest.Request
-	golden string
-	apitest.Expect
-}
-
-// runTags runs the scenarios in order on e (they share its data file).
-func (e *env) runTags(t *testing.T, list []tagScenario) {
-	t.Helper()
-	for _, s := range list {
-		t.Run(s.name, func(t *testing.T) {
-			got := apitest.Do(t, e.app, s.Request)
-			if s.golden == "" {
-				s.Expect.Check(t, got)
-				return
-			}
-			if got.Status != 200 {
-				t.Fatalf("status %d: %s", got.Status, got.Body)
-			}
-			checkGolden(t, filepath.Join("testdata", "tags", s.golden+".xml"), s.Method+" "+s.Path, got.Body)
-		})
-	}
-}
-
 // TestTagsRead: every read route on the demo world's tags (alice's and bob's, see
 // fixtures/build_tags.go), whole documents.
 func TestTagsRead(t *testing.T) {
 	e := newEnv(t)
-	g := func(name, path string) tagScenario {
-		return tagScenario{name: name, Request: req("GET", path, asBob, ""), golden: name}
+	g := func(name, path string) goldenScenario {
+		return goldenScenario{name: name, Request: req("GET", path, asBob, ""), golden: name}
 	}
-	e.runTags(t, []tagScenario{
+	e.runGolden(t, "tags", []goldenScenario{
 		g("project_tags", "/source/devel:tools/_tags"),
 		g("package_tags", "/source/devel:tools/pocket-cli/_tags"),
 		g("untagged_package", "/source/devel:tools/forge-utils/_tags"),
@@ -77,7 +49,7 @@ func TestTagsWrite(t *testing.T) {
 	asAdmin := basic("Admin", adminPassword)
 	const pkg, prj = "/user/alice/tags/devel:tools/pocket-cli", "/user/alice/tags/devel:tools"
 	body := `<tags><tag name="cli"/><tag name="terminal"/><tag name="cli"/></tags>`
-	e.runTags(t, []tagScenario{
+	e.runGolden(t, "tags", []goldenScenario{
 		{name: "alice replaces hers", Request: req("PUT", pkg, asAlice, body), Expect: ok},
 		{name: "her tags now", Request: req("GET", pkg, asBob, ""), golden: "put_user_package_tags"},
 		{name: "bob's untouched", Request: req("GET", "/user/bob/tags/devel:tools/pocket-cli", asBob, ""), golden: "user_package_tags"},
