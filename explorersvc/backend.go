@@ -40,6 +40,11 @@ var ErrNoProject = errors.New("no such project")
 type ProjectResults struct {
 	Project string
 	Results []RepoResult
+	// Version identifies these exact results within the process: the cache gives every new
+	// content of a project a number no other results of any cache hold, and BuildResults keeps
+	// it only on a whole (unfiltered) answer, so a caller may keep what it derives from such an
+	// answer by (Project, Version). 0 (from a backend, or a filtered answer): not to be kept.
+	Version uint64
 }
 
 // RepoResult is one <result> of a result list: a repository and arch with its state and the

@@ -66,6 +66,9 @@ func (s *Service) BuildResults(project string, f ResultFilter) (ProjectResults, 
 	if p == nil {
 		return ProjectResults{}, fault.NotFound("unknown_project", "project '%s' not found", project)
 	}
+	if len(f.Repositories) == 0 && len(f.Archs) == 0 && len(f.Codes) == 0 {
+		return *p, nil
+	}
 	out := ProjectResults{Project: p.Project}
 	for _, r := range p.Results {
 		if !pick(f.Repositories, r.Repository) || !pick(f.Archs, r.Arch) {

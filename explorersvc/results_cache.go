@@ -32,6 +32,9 @@ type resultsSnapshot struct {
 	retry    bool // a project's read failed: refresh next tick even if the mark stays
 }
 
+// resultVersions numbers the results of every cache in the process (ProjectResults.Version).
+var resultVersions atomic.Uint64
+
 // resultsCache keeps the snapshot and refreshes it; one refresh runs at a time.
 type resultsCache struct {
 	backend Backend
@@ -180,8 +183,9 @@ func (c *resultsCache) refresh(ctx context.Context, force bool) error {
 			continue
 		}
 		if old != nil && sameResults(old.projects[name], &res) {
-			next.projects[name] = old.projects[name] // unchanged: share it (and what callers memoised on it)
+			next.projects[name] = old.projects[name] // unchanged: share it, and its Version
 		} else {
+			res.Version = resultVersions.Add(1)
 			next.projects[name] = &res
 		}
 	}

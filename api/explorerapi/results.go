@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildfarm/resolve"
@@ -27,7 +28,50 @@ func (a *api) projectResults(c *fiber.Ctx) error {
 		return err
 	}
 	c.Set(fiber.HeaderContentType, "application/xml; charset=utf-8")
-	return c.Send(renderResultList(res))
+	return c.Send(wholeDocs.render(res))
+}
+
+// wholeDocs keeps the rendered document of each project's whole answer by its results'
+// Version, so the common question — a project's results, unfiltered, asked again and again by
+// badges, monitors and osc-like pollers between two farm changes — costs a map lookup instead
+// of a render and an MD5 of the whole document (most of a 500-package answer's time).
+// Versions are unique in the process, so one memo serves every Service; it forgets everything
+// when it holds resultDocsMax documents.
+var wholeDocs = resultDocs{m: map[string]resultDoc{}}
+
+const resultDocsMax = 1024
+
+type resultDocs struct {
+	mu sync.Mutex
+	m  map[string]resultDoc
+}
+
+type resultDoc struct {
+	version uint64
+	body    []byte // never modified once stored: fiber's Send copies it
+}
+
+// render is renderResultList(p), from the memo when p is a whole answer rendered before.
+func (d *resultDocs) render(p explorersvc.ProjectResults) []byte {
+	if p.Version == 0 {
+		return renderResultList(p)
+	}
+	d.mu.Lock()
+	doc, ok := d.m[p.Project]
+	d.mu.Unlock()
+	if ok && doc.version == p.Version {
+		return doc.body
+	}
+	body := renderResultList(p)
+	d.mu.Lock()
+	if len(d.m) >= resultDocsMax {
+		clear(d.m)
+	}
+	if cur, ok := d.m[p.Project]; !ok || cur.version < p.Version {
+		d.m[p.Project] = resultDoc{version: p.Version, body: body}
+	}
+	d.mu.Unlock()
+	return body
 }
 
 // resultsProject is the project named in the path, percent-decoded (home%3Aalice and
@@ -98,7 +142,7 @@ func renderResultList(p explorersvc.ProjectResults) []byte {
 				continue
 			}
 			b.WriteString(`">` + "\n      <details>")
-			_ = xml.EscapeText(&b, []byte(st.Details))
+			resultsAttr(&b, st.Details)
 			b.WriteString("</details>\n    </status>\n")
 		}
 		b.WriteString("  </result>\n")
@@ -109,5 +153,17 @@ func renderResultList(p explorersvc.ProjectResults) []byte {
 	return append(append(append(out, head...), state...), b.Bytes()[len(head):]...)
 }
 
-// attr writes s escaped for an attribute value in double quotes.
-func resultsAttr(b *bytes.Buffer, s string) { _ = xml.EscapeText(b, []byte(s)) }
+// resultsAttr writes s escaped for an attribute value in double quotes, or for text: exactly
+// what xml.EscapeText writes, but a string of printable ASCII with nothing to escape — nearly
+// every package name, code and repository — is copied as it is, without EscapeText's
+// conversion and byte-by-byte writes (they were most of a 500-package render).
+func resultsAttr(b *bytes.Buffer, s string) {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c > 0x7e, c == '"', c == '\'', c == '&', c == '<', c == '>':
+			_ = xml.EscapeText(b, []byte(s))
+			return
+		}
+	}
+	b.WriteString(s)
+}
