@@ -113,3 +113,41 @@ func TestResultsCacheFollowsABuild(t *testing.T) {
 		t.Errorf("between building and succeeded hello was %q (%v)", seen[i], seen)
 	}
 }
+
+// TestResultsCacheDropsAProjectMadeHidden: a project that gets <access><disable/> leaves the
+// cache at the next tick (404 like a missing one); one made visible again comes back.
+func TestResultsCacheDropsAProjectMadeHidden(t *testing.T) {
+	e := newResultsEnv(t)
+	e.tick()
+	setAccess := func(status string) {
+		t.Helper()
+		err := e.db.Write(func(tx *bbolt.Tx) error {
+			p, err := buildstore.GetProject(tx, "devel:libs")
+			if err != nil {
+				return err
+			}
+			p.Flags = []buildstore.Flag{{Name: "access", Status: status}}
+			return buildstore.PutProject(tx, p)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := "/api/projects/devel:libs/_result"
+	if got := e.get(t, path); got.Status != 200 {
+		t.Fatalf("before: %d %s", got.Status, got.Body)
+	}
+	setAccess("disable")
+	if got := e.get(t, path); got.Status != 200 {
+		t.Errorf("the cache changed before its tick: %d", got.Status)
+	}
+	e.tick()
+	if got := e.get(t, path); got.Status != 404 || got.Body != `{"error":"project 'devel:libs' not found"}` {
+		t.Errorf("hidden: %d %s, want the 404 of a missing project", got.Status, got.Body)
+	}
+	setAccess("enable")
+	e.tick()
+	if got := e.get(t, path); got.Status != 200 {
+		t.Errorf("visible again: %d %s", got.Status, got.Body)
+	}
+}

@@ -71,6 +71,15 @@ func TestProjectResults(t *testing.T) {
 		{name: "unknown status among good ones", path: "/api/projects/devel:tools/_result?status=succeeded,,bogus", status: 400,
 			contains: []string{"unknown status 'bogus'"}},
 
+		{name: "empty lists filter nothing", path: "/api/projects/devel:tools/_result?repos=&archs=,&status=", status: 200,
+			contains: []string{unfiltered}},
+		{name: "dot-dot project", path: "/api/projects/%2e%2e/_result", status: 404,
+			contains: []string{`{"error":"project '..' not found"}`}},
+		{name: "slash in an encoded project", path: "/api/projects/a%2Fb/_result", status: 404},
+		{name: "invalid UTF-8 project", path: "/api/projects/%ff%fe/_result", status: 404},
+		{name: "very long project", path: "/api/projects/" + strings.Repeat("x", 2000) + "/_result", status: 404},
+		{name: "empty project", path: "/api/projects//_result", status: 404},
+
 		{name: "backend configuration", path: "/api/backend-config", status: 200,
 			golden: "backend_config.json"},
 	}
