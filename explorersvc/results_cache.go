@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"path"
 	"sort"
 	"sync"
@@ -28,8 +27,7 @@ type resultsSnapshot struct {
 	mark     uint64                     // Backend.Changes when the refresh began
 	projects map[string]*ProjectResults // followed project → its results; never modified
 	names    []string                   // the keys of projects, sorted
-	taken    time.Time
-	retry    bool // a project's read failed: refresh next tick even if the mark stays
+	retry    bool                       // a project's read failed: refresh next tick even if the mark stays
 }
 
 // resultVersions numbers the results of every cache in the process (ProjectResults.Version).
@@ -39,8 +37,6 @@ var resultVersions atomic.Uint64
 type resultsCache struct {
 	backend Backend
 	follow  []string // patterns (path.Match) of the projects to follow; empty: every one
-	now     func() time.Time
-	log     *slog.Logger
 	snap    atomic.Pointer[resultsSnapshot]
 	mu      sync.Mutex // held by a refresh
 }
@@ -63,16 +59,8 @@ func (s *Service) UseBackend(b Backend, follow []string) error {
 	if err := CheckFollow(follow); err != nil {
 		return err
 	}
-	log := s.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	now := s.Now
-	if now == nil {
-		now = time.Now
-	}
 	s.backend = b
-	s.results = &resultsCache{backend: b, follow: append([]string(nil), follow...), now: now, log: log}
+	s.results = &resultsCache{backend: b, follow: append([]string(nil), follow...)}
 	return nil
 }
 
@@ -165,7 +153,7 @@ func (c *resultsCache) refresh(ctx context.Context, force bool) error {
 	if err != nil {
 		return err
 	}
-	next := &resultsSnapshot{mark: mark, projects: map[string]*ProjectResults{}, taken: c.now()}
+	next := &resultsSnapshot{mark: mark, projects: map[string]*ProjectResults{}}
 	var errs []error
 	for _, name := range names {
 		if !c.follows(name) {
