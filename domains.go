@@ -36,7 +36,7 @@ func openDomains(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Lo
 	}
 	if cfg.Ephemeral {
 		d.explorer = explorersvc.NewMemory(db, clk.Now, log)
-		return d, nil
+		return d, d.explorer.UseBackend(localBackend(d.build, db, url), cfg.ExplorerFollow)
 	}
 	ix, _, err := search.Open(db.Path() + ".index")
 	if err != nil {
@@ -48,7 +48,14 @@ func openDomains(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Lo
 		return nil, fmt.Errorf("explorer search index: %w", err)
 	}
 	d.close = func() { ix.Close() }
-	return d, nil
+	return d, d.explorer.UseBackend(localBackend(d.build, db, url), cfg.ExplorerFollow)
+}
+
+// localBackend is the explorer's build backend: this appliance's build service, read in
+// process as an anonymous non-member (explorersvc.LocalBackend), so projects with access
+// restrictions stay out of the explorer.
+func localBackend(build *buildsvc.Service, db *store.DB, url string) *explorersvc.LocalBackend {
+	return &explorersvc.LocalBackend{Build: build, Store: db, ExternalURL: func() string { return url }}
 }
 
 // workers are the domains' clock jobs on one runner, in a fixed order: the cloud's (invoices,

@@ -81,6 +81,9 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	buildapi.Bind(app, buildapi.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, Build: d.Build, ExternalURL: externalURL, TrustedProxies: cfg.TrustedProxies})
 	if d.Explorer == nil {
 		d.Explorer = explorersvc.NewMemory(d.Store, d.Clock.Now, d.Log)
+		// Its build backend is this app's build service, read as an anonymous non-member; the
+		// results cache fills on the first read (no jobs run here to refresh it on change).
+		_ = d.Explorer.UseBackend(&explorersvc.LocalBackend{Build: d.Build, Store: d.Store, ExternalURL: externalURL}, cfg.ExplorerFollow)
 	}
 	explorerapi.Bind(app, explorerapi.Deps{
 		Explorer: d.Explorer, Rate: cfg.ExplorerRate,

@@ -52,6 +52,7 @@ type Config struct {
 	DBProvisionTime time.Duration  // --db-provision-time: how long a new managed database takes to provision
 	ExplorerRate    Rate           // --explorer-rate: requests per window and client IP on the explorer's /api and proxy
 	TrustedProxies  []netip.Prefix // --trusted-proxies: whose X-Forwarded-For is believed
+	ExplorerFollow  []string       // --explorer-follow: project names or globs whose build results the explorer caches, none = all
 	SPDXDir         string         // --spdx-dir: product SBOMs to import and follow, "" = none
 	SPDXInterval    time.Duration  // --spdx-interval: how often --spdx-dir is looked at
 	Warnings        []string       // non-fatal remarks for the caller to log once logging is set up

@@ -97,6 +97,7 @@ var sample = map[string][2]string{
 	"build-time":        {"90s", "1m30s"},
 	"explorer-rate":     {"20/10m", "20/10m"},
 	"trusted-proxies":   {"10.0.0.0/8, 192.168.1.1", "10.0.0.0/8,192.168.1.1/32"},
+	"explorer-follow":   {"Pocket:*, home:alice", "Pocket:*,home:alice"},
 	"spdx-dir":          {"/srv/sbom", "/srv/sbom"},
 	"spdx-interval":     {"5m", "5m0s"},
 	"shutdown-timeout":  {"1m30s", "1m30s"},

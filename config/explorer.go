@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -79,4 +80,22 @@ func formatPrefixes(list []netip.Prefix) string {
 		parts = append(parts, p.String())
 	}
 	return strings.Join(parts, ",")
+}
+
+// parseFollow reads --explorer-follow: comma-separated project names or globs (path.Match: *,
+// ?, [a-z]; a project name has no slash, so * spans colons). Empty entries are dropped; none
+// at all means every project.
+func parseFollow(s string) ([]string, error) {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if _, err := path.Match(part, ""); err != nil {
+			return nil, fmt.Errorf("%q is not a project name or glob (%v)", part, err)
+		}
+		out = append(out, part)
+	}
+	return out, nil
 }

@@ -34,6 +34,10 @@ type Service struct {
 	mu  sync.Mutex // one import at a time: the steps above must not interleave
 	// answers keeps recent search answers by question and content version (search_cache.go).
 	answers answerCache
+	// backend is the build service the explorer follows and results caches its projects' build
+	// results (results_cache.go); both nil until UseBackend.
+	backend Backend
+	results *resultsCache
 }
 
 // NewMemory is a service whose index lives in memory, filled from the store now: for callers

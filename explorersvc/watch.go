@@ -17,9 +17,11 @@ import (
 // WatchJob is the name the directory watcher runs under in the job runner's log.
 const WatchJob = "explorer-spdx-dir"
 
-// RegisterJobs adds the directory watcher to r when dir is set (--spdx-dir): every interval it
-// brings the store in step with the product SBOMs under dir, logging to s.Log.
+// RegisterJobs adds the explorer's clock jobs to r: the results cache's refresh when a backend
+// is in use (UseBackend), and the directory watcher when dir is set (--spdx-dir): every
+// interval it brings the store in step with the product SBOMs under dir, logging to s.Log.
 func (s *Service) RegisterJobs(r *jobs.Runner, dir string, interval time.Duration) {
+	s.registerResults(r)
 	if dir == "" {
 		return
 	}

@@ -30,4 +30,6 @@ func Bind(app fiber.Router, d Deps) {
 	apis.Get("/products/packages", a.searchPackages)
 	apis.Get("/products/files", a.searchFiles)
 	apis.Get("/products/vcs-search", a.searchVCS)
+	apis.Get("/projects/:project/_result", a.projectResults)
+	apis.Get("/backend-config", a.backendConfig)
 }

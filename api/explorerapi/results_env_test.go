@@ -1,0 +1,129 @@
+package explorerapi
+
+import (
+	"fmt"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/explorersvc"
+	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/jobs"
+	"github.com/pocketforge/pocketforge/internal/ratelimit"
+	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/buildstore"
+	"go.etcd.io/bbolt"
+)
+
+// The build-results environment: the demo world with its farm run until quiet (every demo
+// package built, failed, excluded… as fixtures/build_farm.go lists), plus a project hidden by
+// <access><disable/>, and the explorer following it through the build service in process,
+// with the jobs serve runs: the build service's, then the explorer's.
+
+// secretProject is the access-restricted project of the results environment.
+const secretProject = "Pocket:secret"
+
+// demoBuildTime is how long a simulated build takes in these tests, as fixtures' own farm
+// tests use.
+const demoBuildTime = 8 * time.Second
+
+// builtDataFile copies the template: the demo world, built, with secretProject.
+func builtDataFile(t testing.TB) string {
+	return apitest.DataFile(t, "explorer-demo-built", func(path string) error {
+		if err := seedDataFile(path, false); err != nil {
+			return err
+		}
+		db, err := store.Open(path, store.Options{Durability: store.NoSync})
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		err = db.Write(func(tx *bbolt.Tx) error {
+			return buildstore.PutProject(tx, buildstore.Project{Name: secretProject, Title: "hidden",
+				Persons: []buildstore.Role{{ID: "alice", Role: "maintainer"}},
+				Flags:   []buildstore.Flag{{Name: "access", Status: "disable"}},
+				Repositories: []buildstore.Repository{{Name: "standard", Archs: []string{"x86_64"},
+					Paths: []buildstore.Path{{Project: "Pocket:1.0", Repository: "standard"}}}}})
+		})
+		if err != nil {
+			return err
+		}
+		clk := clock.NewFixed(testNow)
+		build := buildsvc.New(db, clk, nil, buildsvc.Options{Farm: buildsvc.FarmOptions{Workers: 4, BuildTime: demoBuildTime}})
+		for range 400 {
+			if err := build.FarmTick(); err != nil {
+				return err
+			}
+			if farmQuiet(db) {
+				return nil
+			}
+			clk.Advance(demoBuildTime)
+		}
+		return fmt.Errorf("the demo farm is still busy after 400 ticks")
+	})
+}
+
+// farmQuiet reports whether nothing is queued, scheduled, building or blocked.
+func farmQuiet(db *store.DB) bool {
+	busy := false
+	db.View(func(tx *bbolt.Tx) error {
+		if names, _, _ := buildstore.DirtyProjects(tx); len(names) > 0 {
+			busy = true
+		}
+		return buildstore.EachStatus(tx, func(_ buildstore.Where, st buildstore.BuildStatus) bool {
+			switch st.Code {
+			case buildstore.CodeScheduled, buildstore.CodeBuilding, buildstore.CodeBlocked:
+				busy = true
+			}
+			return !busy
+		})
+	})
+	return busy == false
+}
+
+// resultsEnv is an explorer over the built demo world with its build service as the backend.
+type resultsEnv struct {
+	app   *fiber.App
+	db    *store.DB
+	clk   *clock.Fixed
+	build *buildsvc.Service
+	im    *explorersvc.Service
+	jobs  *jobs.Runner
+	log   *slog.Logger
+}
+
+// newResultsEnv follows the projects follow picks (none: every one).
+func newResultsEnv(t testing.TB, follow ...string) *resultsEnv {
+	t.Helper()
+	db, err := store.Open(builtDataFile(t), store.Options{Durability: store.NoSync})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	e := &resultsEnv{db: db, clk: clock.NewFixed(testNow.Add(time.Hour)), jobs: &jobs.Runner{},
+		log: slog.New(slog.DiscardHandler)}
+	e.build = buildsvc.New(db, e.clk, e.log, buildsvc.Options{Farm: buildsvc.FarmOptions{Workers: 4, BuildTime: demoBuildTime}})
+	e.im = explorersvc.NewMemory(db, e.clk.Now, e.log)
+	t.Cleanup(func() { e.im.Index.Close() })
+	backend := &explorersvc.LocalBackend{Build: e.build, Store: db, ExternalURL: func() string { return "http://forge.test/" }}
+	if err := e.im.UseBackend(backend, follow); err != nil {
+		t.Fatal(err)
+	}
+	e.build.RegisterJobs(e.jobs)
+	e.im.RegisterJobs(e.jobs, "", 0)
+	e.app = fiber.New(fiber.Config{ErrorHandler: RenderError, DisableStartupMessage: true})
+	Bind(e.app, Deps{Explorer: e.im, Limiter: ratelimit.New(e.clk.Now)})
+	return e
+}
+
+// tick runs the jobs once, as serve's runner does every second.
+func (e *resultsEnv) tick() { e.jobs.RunOnce(e.clk.Now(), e.log) }
+
+// get sends a GET.
+func (e *resultsEnv) get(t testing.TB, path string) apitest.Response {
+	t.Helper()
+	return apitest.Do(t, e.app, apitest.Request{Path: path})
+}
