@@ -133,7 +133,7 @@ var errUnclosed = io.ErrUnexpectedEOF
 // -u, -o) and returns the status and the body it would print.
 func runCurl(t *testing.T, p *proc, work string, words []string) (int, string) {
 	t.Helper()
-	var url, out, user string
+	var url, out, user, method string
 	var body io.Reader
 	header := http.Header{}
 	for i := 1; i < len(words); i++ {
@@ -165,6 +165,8 @@ func runCurl(t *testing.T, p *proc, work string, words []string) (int, string) {
 			body = strings.NewReader(data)
 		case "-u":
 			user = next()
+		case "-X":
+			method = next()
 		case "-o":
 			out = next()
 		default:
@@ -174,9 +176,13 @@ func runCurl(t *testing.T, p *proc, work string, words []string) (int, string) {
 			url = strings.Replace(w, "localhost:8080", strings.TrimPrefix(p.url, "http://"), 1)
 		}
 	}
-	method := "GET"
+	if method == "" {
+		method = "GET"
+		if body != nil {
+			method = "POST"
+		}
+	}
 	if body != nil {
-		method = "POST"
 		if header.Get("Content-Type") == "" {
 			header.Set("Content-Type", "application/x-www-form-urlencoded") // curl's default
 		}
