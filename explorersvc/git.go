@@ -46,8 +46,8 @@ type Branch struct {
 
 // Branches is a repository's branch list.
 type Branches struct {
-	// Package is the repository's name (a multibuild flavour stripped); Org its owner, as
-	// the request spelled them.
+	// Package is the repository's name (a request's multibuild flavour stripped) and Org its
+	// owner, spelled as the host spells them (a request may differ in case).
 	Package, Org string
 	Branches     []Branch
 }
@@ -96,6 +96,7 @@ func (s *Service) Branches(org, pkg string) (Branches, error) {
 		if err != nil {
 			return err
 		}
+		out.Package, out.Org = r.Name, r.Owner
 		for _, b := range r.Branches {
 			out.Branches = append(out.Branches, Branch{Name: b.Name, Commit: b.Commit, CommitURL: r.CommitURL(b)})
 		}

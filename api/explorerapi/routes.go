@@ -30,4 +30,5 @@ func Bind(app fiber.Router, d Deps) {
 	apis.Get("/products/packages", a.searchPackages)
 	apis.Get("/products/files", a.searchFiles)
 	apis.Get("/products/vcs-search", a.searchVCS)
+	apis.Get("/packages/:package/branches", a.branches).Get("/packages/:package/fork-builds", a.forkBuilds)
 }
