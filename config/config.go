@@ -54,6 +54,7 @@ type Config struct {
 	TrustedProxies  []netip.Prefix // --trusted-proxies: whose X-Forwarded-For is believed
 	SPDXDir         string         // --spdx-dir: product SBOMs to import and follow, "" = none
 	SPDXInterval    time.Duration  // --spdx-interval: how often --spdx-dir is looked at
+	ExplorerGitOrg  string         // --explorer-git-org: the organization fork-builds reads by default
 	Warnings        []string       // non-fatal remarks for the caller to log once logging is set up
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -79,4 +80,16 @@ func formatPrefixes(list []netip.Prefix) string {
 		parts = append(parts, p.String())
 	}
 	return strings.Join(parts, ",")
+}
+
+// gitOwner is what a git host (Gitea) accepts as an owner name.
+var gitOwner = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
+
+// parseGitOwner reads an organization name for --explorer-git-org.
+func parseGitOwner(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if !gitOwner.MatchString(s) || s == "." || s == ".." {
+		return "", errors.New("want a git organization name: 1..100 letters, digits, '-', '_' or '.'")
+	}
+	return s, nil
 }
