@@ -160,7 +160,7 @@ func TestBranchesMatchProducts(t *testing.T) {
 func TestForkBuilds(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	var asked []string
-	e.im.Builds = fakeBuilds{hidden: map[string]bool{"home:bob:branches:devel:libs": true}, asked: &asked}
+	e.im.Builds = fakeBuilds{hidden: map[string]bool{"home:bob:forks": true}, asked: &asked}
 	e.run(t, []scenario{
 		{name: "two forks, one built", Request: apitest.Request{Path: forksQ("forge-utils", "pool")}, Expect: apitest.Expect{Status: 200,
 			Contains: []string{`{"owner":"alice","name":"forge-utils","url":"https://src.pocketforge.test/alice/forge-utils","build_results":[{"project":"home:alice:branches:devel:tools","package":"forge-utils","repository":"standard","arch":"x86_64","status":"succeeded"}`,
@@ -177,7 +177,7 @@ func TestForkBuilds(t *testing.T) {
 		{name: "unknown org", Request: apitest.Request{Path: forksQ("forge-utils", "nobody")}, Expect: apitest.Expect{Status: 404, Exact: noRepo}},
 		{name: "bad org", Request: apitest.Request{Path: forksQ("forge-utils", "a%20b")}, Expect: apitest.Expect{Status: 404, Exact: noRepo}},
 	})
-	if want := "home:alice:branches:devel:tools/forge-utils home:bob:branches:devel:libs/libpocket home:alice:branches:devel:tools/forge-utils"; strings.Join(asked, " ") != want {
+	if want := "home:alice:branches:devel:tools/forge-utils home:bob:forks/libpocket home:alice:branches:devel:tools/forge-utils"; strings.Join(asked, " ") != want {
 		t.Errorf("asked the build service for %v, want %s", asked, want)
 	}
 
