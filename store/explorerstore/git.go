@@ -71,6 +71,9 @@ var (
 // ValidGitName reports whether s can name an owner or a repository.
 func ValidGitName(s string) bool { return gitName.MatchString(s) && s != "." && s != ".." }
 
+// ValidGitBranch reports whether s can name a branch.
+func ValidGitBranch(s string) bool { return gitBranch.MatchString(s) && !strings.Contains(s, "..") }
+
 // check lists what is wrong with r.
 func (r GitRepo) check() error {
 	var p store.Problems
@@ -91,7 +94,7 @@ func (r GitRepo) check() error {
 	seen := map[string]bool{}
 	for _, b := range r.Branches {
 		switch {
-		case !gitBranch.MatchString(b.Name) || strings.Contains(b.Name, ".."):
+		case !ValidGitBranch(b.Name):
 			p = append(p, store.Problem{Field: "branches", Reason: fmt.Sprintf("%q is not a branch name", b.Name)})
 		case seen[b.Name]:
 			p = append(p, store.Problem{Field: "branches", Reason: fmt.Sprintf("branch %s twice", b.Name)})
