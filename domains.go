@@ -36,13 +36,15 @@ func openDomains(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Lo
 	}
 	if cfg.Ephemeral {
 		d.explorer = explorersvc.NewMemory(db, clk.Now, log)
+		d.explorer.Builds, d.explorer.GitOrg = explorerBuilds{build: d.build}, cfg.ExplorerGitOrg
 		return d, d.explorer.UseBackend(localBackend(d.build, db, url), cfg.ExplorerFollow)
 	}
 	ix, _, err := search.Open(db.Path() + ".index")
 	if err != nil {
 		return nil, err
 	}
-	d.explorer = &explorersvc.Service{Store: db, Index: ix, Now: clk.Now, Log: log}
+	d.explorer = &explorersvc.Service{Store: db, Index: ix, Now: clk.Now, Log: log,
+		Builds: explorerBuilds{build: d.build}, GitOrg: cfg.ExplorerGitOrg}
 	if err := d.explorer.EnsureIndex(false); err != nil {
 		ix.Close()
 		return nil, fmt.Errorf("explorer search index: %w", err)

@@ -55,6 +55,7 @@ type Config struct {
 	ExplorerFollow  []string       // --explorer-follow: project names or globs whose build results the explorer caches, none = all
 	SPDXDir         string         // --spdx-dir: product SBOMs to import and follow, "" = none
 	SPDXInterval    time.Duration  // --spdx-interval: how often --spdx-dir is looked at
+	ExplorerGitOrg  string         // --explorer-git-org: the organization fork-builds reads by default
 	Warnings        []string       // non-fatal remarks for the caller to log once logging is set up
 }
 

@@ -55,6 +55,7 @@ func TestDefaults(t *testing.T) {
 		DBProvisionTime: 30 * time.Second,
 		ExplorerRate:    Rate{Max: 100, Window: time.Hour},
 		SPDXInterval:    30 * time.Second,
+		ExplorerGitOrg:  "pool",
 	}
 	tests := []struct {
 		name string
@@ -100,6 +101,7 @@ var sample = map[string][2]string{
 	"explorer-follow":   {"Pocket:*, home:alice", "Pocket:*,home:alice"},
 	"spdx-dir":          {"/srv/sbom", "/srv/sbom"},
 	"spdx-interval":     {"5m", "5m0s"},
+	"explorer-git-org":  {" devel ", "devel"},
 	"shutdown-timeout":  {"1m30s", "1m30s"},
 	"head-timeout":      {"45s", "45s"},
 	"min-upload-rate":   {"1MB", "1MB"},
@@ -227,6 +229,8 @@ func TestLoadArgErrors(t *testing.T) {
 		{"missing argument", []string{"--addr"}, "flag needs an argument: --addr"},
 		{"positional argument", []string{"serve"}, `unexpected argument "serve"`},
 		{"bool garbage on the command line", []string{"--ephemeral=maybe"}, `"--ephemeral"`},
+		{"a git org with a slash", []string{"--explorer-git-org=pool/x"}, "want a git organization name"},
+		{"an empty git org", []string{"--explorer-git-org="}, "want a git organization name"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

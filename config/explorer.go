@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -98,4 +99,16 @@ func parseFollow(s string) ([]string, error) {
 		out = append(out, part)
 	}
 	return out, nil
+}
+
+// gitOwner is what a git host (Gitea) accepts as an owner name.
+var gitOwner = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
+
+// parseGitOwner reads an organization name for --explorer-git-org.
+func parseGitOwner(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if !gitOwner.MatchString(s) || s == "." || s == ".." {
+		return "", errors.New("want a git organization name: 1..100 letters, digits, '-', '_' or '.'")
+	}
+	return s, nil
 }

@@ -110,6 +110,10 @@ var options = []option{
 			return
 		},
 		get: func(c *Config) string { return c.SPDXInterval.String() }},
+	{name: "explorer-git-org", def: "pool",
+		usage: "the git `organization` the explorer's fork-builds reads when a request names none (a git host owner name)",
+		set:   func(c *Config, s string) (err error) { c.ExplorerGitOrg, err = parseGitOwner(s); return },
+		get:   func(c *Config) string { return c.ExplorerGitOrg }},
 	{name: "shutdown-timeout", def: "10s",
 		usage: "how long in-flight requests may finish at shutdown, a `duration` (0 < d <= 10m)",
 		set: func(c *Config, s string) (err error) {

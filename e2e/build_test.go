@@ -123,7 +123,7 @@ func TestOscSources(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{"ls /", []string{"ls", "/"}, []string{"Pocket:1.0\ndevel:libs\ndevel:tools\nhome:alice\nhome:alice:branches:devel:tools\nhome:bob\n"}},
+		{"ls /", []string{"ls", "/"}, []string{"Pocket:1.0\ndevel:libs\ndevel:tools\nhome:alice\nhome:alice:branches:devel:tools\nhome:bob\nhome:bob:forks\n"}},
 		{"ls devel:tools", []string{"ls", "devel:tools"}, []string{"forge-build\nforge-changelog\nforge-utils\npocket-cli\npocket-lint\n"}},
 		{"ls Pocket:1.0", []string{"ls", "Pocket:1.0"}, []string{"pocket-base\npocket-cli\npocket-filesystem\npocket-release\npocket-repos\n"}},
 		{"ls devel:libs", []string{"ls", "devel:libs"}, []string{"libforge\nlibpocket\nlibpocket-json\n"}},

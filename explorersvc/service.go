@@ -31,7 +31,12 @@ type Service struct {
 	Now func() time.Time
 	// Log receives the rebuild and the directory watcher's lines (nil: none for the rebuild).
 	Log *slog.Logger
-	mu  sync.Mutex // one import at a time: the steps above must not interleave
+	// Builds reads the build results the fork-builds answer shows (git.go); nil: forks are
+	// listed without results.
+	Builds BuildResults
+	// GitOrg is the organization fork-builds reads when a request names none ("": pool).
+	GitOrg string
+	mu     sync.Mutex // one import at a time: the steps above must not interleave
 	// answers keeps recent search answers by question and content version (search_cache.go).
 	answers answerCache
 	// backend is the build service the explorer follows and results caches its projects' build

@@ -140,6 +140,11 @@ const (
 	ExplorerByFile     = "explorer/by_file"     // /product: path 0x00 rpm filename → ""
 	ExplorerByBasename = "explorer/by_basename" // /product: basename 0x00 path → ""
 	ExplorerMeta       = "explorer/meta"        // "generation" → BE64 change counter (the search index follows it); "stamp" → random content version (search answers are cached by it)
+
+	// The explorer's git hosting model (store/explorerstore/git.go): repositories with their
+	// branches, and which repositories are forks of which.
+	ExplorerGitRepos = "explorer/git_repos" // lower(owner) 0x00 lower(name) → GitRepo
+	ExplorerGitForks = "explorer/git_forks" // index: lower(origin owner 0x00 origin name) 0x00 lower(fork owner 0x00 fork name) → ""
 )
 
 // bucketSpec declares one top-level bucket.
@@ -180,6 +185,7 @@ var registry = []bucketSpec{
 	{name: BuildTags}, {name: BuildTagIndex},
 	{name: BuildActivity}, {name: BuildRatings}, {name: BuildDownloadStats},
 	{name: BuildStatusMessages}, {name: BuildMessages}, {name: BuildMessageIndex},
+	{name: ExplorerGitRepos}, {name: ExplorerGitForks},
 }
 
 // kept reports whether Reset and Restore leave the named bucket alone.

@@ -168,7 +168,7 @@ func TestSearchPersonRepositoryIssue(t *testing.T) {
 		{"repositories of a project", req("GET", searchURL(r, `@project='devel:tools'`, ""), asBob, ""), apitest.Expect{Status: 200,
 			Exact: `<collection matches="1">` + "\n" + `  <repository project="devel:tools" name="standard"></repository>` + "\n</collection>\n"}},
 		{"what builds against devel:libs", req("GET", searchURL(r, `path/@project='devel:libs' and path/@repository='standard'`, ""), asBob, ""),
-			apitest.Expect{Status: 200, Contains: []string{`<collection matches="1">`, `project="devel:tools"`}}},
+			apitest.Expect{Status: 200, Contains: []string{`<collection matches="2">`, `project="devel:tools"`, `project="home:bob:forks"`}}},
 		{"what builds against Pocket:1.0", req("GET", searchURL(r, `path/@project='Pocket:1.0'`, ""), asBob, ""),
 			want(200, `project="devel:libs"`, `project="devel:tools"`, `project="home:alice"`)},
 		{"no products", req("GET", searchURL(r, `targetproduct/@name='Pocket'`, ""), asBob, ""), want(200, `<collection matches="0">`)},

@@ -27,10 +27,10 @@ func TestSourceListsAndMetas(t *testing.T) {
 	e := newEnv(t)
 	e.run(t, []scenario{
 		{"no credentials", req("GET", "/source", nil, ""), apitest.Expect{Status: 401}},
-		{"projects", req("GET", "/source", asBob, ""), apitest.Expect{Status: 200, Contains: []string{`<directory count="6">`,
+		{"projects", req("GET", "/source", asBob, ""), apitest.Expect{Status: 200, Contains: []string{`<directory count="7">`,
 			`<entry name="Pocket:1.0"></entry>`, `<entry name="devel:libs"></entry>`, `<entry name="devel:tools"></entry>`, `<entry name="home:alice"></entry>`,
-			`<entry name="home:alice:branches:devel:tools"></entry>`, `<entry name="home:bob"></entry>`}}},
-		{"projects, trailing slash (osc ls /)", req("GET", "/source/", asBob, ""), apitest.Expect{Status: 200, Contains: []string{`<directory count="6">`}}},
+			`<entry name="home:alice:branches:devel:tools"></entry>`, `<entry name="home:bob"></entry>`, `<entry name="home:bob:forks"></entry>`}}},
+		{"projects, trailing slash (osc ls /)", req("GET", "/source/", asBob, ""), apitest.Expect{Status: 200, Contains: []string{`<directory count="7">`}}},
 		{"deleted projects: none kept", req("GET", "/source?deleted=1", asBob, ""), apitest.Expect{Status: 200, Contains: []string{`<directory count="0">`}}},
 		{"packages", req("GET", "/source/devel:tools?expand=0&unknown=1", asBob, ""), apitest.Expect{Status: 200, Contains: []string{`<directory count="5">`,
 			`<entry name="forge-build"></entry>`, `<entry name="forge-changelog"></entry>`, `<entry name="forge-utils"></entry>`,
@@ -90,7 +90,7 @@ func TestProjectMetaWrites(t *testing.T) {
 		{"no credentials", put("home:alice:test", aliceTest, nil), apitest.Expect{Status: 401}},
 		{"alice creates below her home", put("home:alice:test", aliceTest, asAlice), ok},
 		{"canonical re-render", req("GET", "/source/home:alice:test/_meta", asBob, ""), apitest.Expect{Status: 200, Exact: canonical}},
-		{"listed", req("GET", "/source/", asBob, ""), apitest.Expect{Status: 200, Contains: []string{`<directory count="7">`, `<entry name="home:alice:test">`}}},
+		{"listed", req("GET", "/source/", asBob, ""), apitest.Expect{Status: 200, Contains: []string{`<directory count="8">`, `<entry name="home:alice:test">`}}},
 		{"bob may not change it", put("home:alice:test", aliceTest, asBob), code(403, "change_project_no_permission")},
 		{"alice may not create top-level", put("mine", prj("mine", ""), asAlice), code(403, "create_project_no_permission", "only an administrator creates top-level projects")},
 		{"alice may not create in bob's home", put("home:bob:x", prj("home:bob:x", ""), asAlice), code(403, "create_project_no_permission")},
