@@ -10,6 +10,7 @@ import (
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/explorersvc"
+	"github.com/pocketforge/pocketforge/internal/buildlink"
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/search"
 	"github.com/pocketforge/pocketforge/store"
@@ -36,7 +37,7 @@ func openDomains(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Lo
 	}
 	if cfg.Ephemeral {
 		d.explorer = explorersvc.NewMemory(db, clk.Now, log)
-		d.explorer.Builds, d.explorer.GitOrg = explorerBuilds{build: d.build}, cfg.ExplorerGitOrg
+		d.explorer.Builds, d.explorer.GitOrg = buildlink.Builds{Build: d.build}, cfg.ExplorerGitOrg
 		return d, d.explorer.UseBackend(localBackend(d.build, db, url), cfg.ExplorerFollow)
 	}
 	ix, _, err := search.Open(db.Path() + ".index")
@@ -44,7 +45,7 @@ func openDomains(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Lo
 		return nil, err
 	}
 	d.explorer = &explorersvc.Service{Store: db, Index: ix, Now: clk.Now, Log: log,
-		Builds: explorerBuilds{build: d.build}, GitOrg: cfg.ExplorerGitOrg}
+		Builds: buildlink.Builds{Build: d.build}, GitOrg: cfg.ExplorerGitOrg}
 	if err := d.explorer.EnsureIndex(false); err != nil {
 		ix.Close()
 		return nil, fmt.Errorf("explorer search index: %w", err)
@@ -54,10 +55,10 @@ func openDomains(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Lo
 }
 
 // localBackend is the explorer's build backend: this appliance's build service, read in
-// process as an anonymous non-member (explorersvc.LocalBackend), so projects with access
+// process as an anonymous non-member (buildlink.Backend), so projects with access
 // restrictions stay out of the explorer.
-func localBackend(build *buildsvc.Service, db *store.DB, url string) *explorersvc.LocalBackend {
-	return &explorersvc.LocalBackend{Build: build, Store: db, ExternalURL: func() string { return url }}
+func localBackend(build *buildsvc.Service, db *store.DB, url string) *buildlink.Backend {
+	return &buildlink.Backend{Build: build, Store: db, ExternalURL: func() string { return url }}
 }
 
 // workers are the domains' clock jobs on one runner, in a fixed order: the cloud's (invoices,

@@ -21,6 +21,7 @@ import (
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/explorersvc"
+	"github.com/pocketforge/pocketforge/internal/buildlink"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 )
@@ -83,7 +84,7 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		d.Explorer = explorersvc.NewMemory(d.Store, d.Clock.Now, d.Log)
 		// Its build backend is this app's build service, read as an anonymous non-member; the
 		// results cache fills on the first read (no jobs run here to refresh it on change).
-		_ = d.Explorer.UseBackend(&explorersvc.LocalBackend{Build: d.Build, Store: d.Store, ExternalURL: externalURL}, cfg.ExplorerFollow)
+		_ = d.Explorer.UseBackend(&buildlink.Backend{Build: d.Build, Store: d.Store, ExternalURL: externalURL}, cfg.ExplorerFollow)
 	}
 	explorerapi.Bind(app, explorerapi.Deps{
 		Explorer: d.Explorer, Rate: cfg.ExplorerRate,

@@ -11,6 +11,7 @@ import (
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/buildlink"
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
@@ -108,7 +109,7 @@ func newResultsEnv(t testing.TB, follow ...string) *resultsEnv {
 	e.build = buildsvc.New(db, e.clk, e.log, buildsvc.Options{Farm: buildsvc.FarmOptions{Workers: 4, BuildTime: demoBuildTime}})
 	e.im = explorersvc.NewMemory(db, e.clk.Now, e.log)
 	t.Cleanup(func() { e.im.Index.Close() })
-	backend := &explorersvc.LocalBackend{Build: e.build, Store: db, ExternalURL: func() string { return "http://forge.test/" }}
+	backend := &buildlink.Backend{Build: e.build, Store: db, ExternalURL: func() string { return "http://forge.test/" }}
 	if err := e.im.UseBackend(backend, follow); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package buildlink
 
 import (
 	"errors"
@@ -55,7 +55,7 @@ func TestExplorerBuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := explorerBuilds{build: buildsvc.New(db, clock.NewFixed(time.Now()), nil, buildsvc.Options{})}
+	b := Builds{Build: buildsvc.New(db, clock.NewFixed(time.Now()), nil, buildsvc.Options{})}
 	got, err := b.PackageResults("home:alice:open", "foo")
 	want := []explorersvc.BuildResult{
 		{Project: "home:alice:open", Package: "foo", Repository: "standard", Arch: "x86_64", Status: "succeeded"},
@@ -73,7 +73,7 @@ func TestExplorerBuilds(t *testing.T) {
 			t.Errorf("%s: %+v, %v; want not found", project, got, err)
 		}
 	}
-	b.who = buildstore.Person{Login: "alice"}
+	b.Who = buildstore.Person{Login: "alice"}
 	if got, err := b.PackageResults("home:alice:hidden", "foo"); err != nil || len(got) != 3 {
 		t.Errorf("alice's own hidden project: %+v, %v", got, err)
 	}

@@ -1,4 +1,10 @@
-package explorersvc
+// Package buildlink connects the explorer to this appliance's build service in process: the
+// explorer's Backend (its results cache, configuration and project list) and the fork builds'
+// results, both read through buildsvc's exported domain functions as the explorer's identity,
+// so the build service's read protection decides what the explorer sees. It lives apart from
+// both domains because no domain imports another (ARCHITECTURE.md); the root package and the
+// tests wire it.
+package buildlink
 
 import (
 	"context"
@@ -6,15 +12,16 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
-// LocalBackend is the appliance's own build service as the explorer's backend, reached in
+// Backend is the appliance's own build service as the explorer's backend, reached in
 // process through buildsvc's domain functions — the ones the build API's handlers call — with
 // the explorer's identity as the caller, so buildsvc's read protection decides what the
 // explorer sees, exactly as it would for that person over HTTP.
-type LocalBackend struct {
+type Backend struct {
 	// Build is the build service's domain.
 	Build *buildsvc.Service
 	// Store is the data file the build service keeps its state in; its commit count is the
@@ -29,25 +36,25 @@ type LocalBackend struct {
 }
 
 // Projects names the live projects Who may see (buildsvc's own listing of GET /source).
-func (b *LocalBackend) Projects(context.Context) ([]string, error) {
+func (b *Backend) Projects(context.Context) ([]string, error) {
 	return b.Build.Projects(b.Who, false)
 }
 
 // Results reads a project's results as GET /build/<project>/_result does, for Who.
-func (b *LocalBackend) Results(_ context.Context, project string) (ProjectResults, error) {
+func (b *Backend) Results(_ context.Context, project string) (explorersvc.ProjectResults, error) {
 	list, err := b.Build.Results(b.Who, project, buildsvc.ResultQuery{})
 	if errors.Is(err, store.ErrNotFound) {
-		return ProjectResults{}, errors.Join(ErrNoProject, err)
+		return explorersvc.ProjectResults{}, errors.Join(explorersvc.ErrNoProject, err)
 	}
 	if err != nil {
-		return ProjectResults{}, err
+		return explorersvc.ProjectResults{}, err
 	}
-	out := ProjectResults{Project: project, Results: make([]RepoResult, len(list))}
+	out := explorersvc.ProjectResults{Project: project, Results: make([]explorersvc.RepoResult, len(list))}
 	for i, r := range list {
-		rr := RepoResult{Repository: r.Where.Repository, Arch: r.Where.Arch, Code: r.Code, Details: r.Details,
-			Dirty: r.Dirty, Statuses: make([]PackageStatus, len(r.Statuses))}
+		rr := explorersvc.RepoResult{Repository: r.Where.Repository, Arch: r.Where.Arch, Code: r.Code, Details: r.Details,
+			Dirty: r.Dirty, Statuses: make([]explorersvc.PackageStatus, len(r.Statuses))}
 		for j, st := range r.Statuses {
-			rr.Statuses[j] = PackageStatus{Package: st.Package, Code: st.Code, Details: st.Details}
+			rr.Statuses[j] = explorersvc.PackageStatus{Package: st.Package, Code: st.Code, Details: st.Details}
 		}
 		out.Results[i] = rr
 	}
@@ -58,19 +65,19 @@ func (b *LocalBackend) Results(_ context.Context, project string) (ProjectResult
 // beside it: reads need a login (anonymous false), published repositories are served under
 // <external URL>/published (download_url) and the build API at the external URL itself
 // (api_url). Elements the service has no value for are left out.
-func (b *LocalBackend) Configuration(context.Context) (BackendConfig, error) {
+func (b *Backend) Configuration(context.Context) (explorersvc.BackendConfig, error) {
 	conf, err := b.Build.Configuration()
 	if err != nil {
-		return BackendConfig{}, err
+		return explorersvc.BackendConfig{}, err
 	}
 	base := ""
 	if b.ExternalURL != nil {
 		base = strings.TrimRight(b.ExternalURL(), "/")
 	}
-	out := BackendConfig{Schedulers: append([]string{}, conf.Schedulers...)}
+	out := explorersvc.BackendConfig{Schedulers: append([]string{}, conf.Schedulers...)}
 	add := func(name, value string) {
 		if value != "" {
-			out.Settings = append(out.Settings, Setting{Name: name, Value: value})
+			out.Settings = append(out.Settings, explorersvc.Setting{Name: name, Value: value})
 		}
 	}
 	add("title", conf.Title)
@@ -89,6 +96,6 @@ func (b *LocalBackend) Configuration(context.Context) (BackendConfig, error) {
 // scheduler, a job started or finished, a publish) among them. It is coarser than a farm-only
 // mark — any write moves it, and the cache then rereads its projects — but it costs one atomic
 // load and can never miss a change.
-func (b *LocalBackend) Changes(context.Context) (uint64, error) {
+func (b *Backend) Changes(context.Context) (uint64, error) {
 	return b.Store.Version(), nil
 }
