@@ -40,3 +40,23 @@ func TestDomainsStayBelowHTTP(t *testing.T) {
 		walk(module+"/"+root, root)
 	}
 }
+
+// TestDomainsStayApart: no domain imports another; one reading another declares an interface
+// that internal/buildlink (or the root package) satisfies, so each domain's rules stay its own.
+func TestDomainsStayApart(t *testing.T) {
+	const module = "github.com/pocketforge/pocketforge/"
+	domains := []string{"buildsvc", "cloudsvc", "explorersvc", "appliancesvc"}
+	for _, d := range domains {
+		pkg, err := build.Import(module+d, ".", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range pkg.Imports {
+			for _, other := range domains {
+				if other != d && (imp == module+other || strings.HasPrefix(imp, module+other+"/")) {
+					t.Errorf("%s imports %s", d, imp)
+				}
+			}
+		}
+	}
+}
