@@ -17,13 +17,16 @@ type Deps struct {
 	Rate           config.Rate
 	TrustedProxies []netip.Prefix
 	Limiter        *ratelimit.Limiter
+	// Proxy is the read-only build proxy; off without a Backend or a Prefix.
+	Proxy Proxy
 }
 
 type api struct {
 	Deps
 }
 
-// Bind registers the explorer's routes: the JSON API under /api (rate-limited per client IP).
+// Bind registers the explorer's routes: the JSON API under /api and the build proxy under
+// Proxy.Prefix, both rate-limited per client IP.
 func Bind(app fiber.Router, d Deps) {
 	a := &api{Deps: d}
 	apis := app.Group("/api", a.limit)
@@ -32,4 +35,7 @@ func Bind(app fiber.Router, d Deps) {
 	apis.Get("/products/vcs-search", a.searchVCS)
 	apis.Get("/projects/:project/_result", a.projectResults)
 	apis.Get("/backend-config", a.backendConfig)
+	if d.Proxy.Backend != nil && d.Proxy.Prefix != "" {
+		app.Use(d.Proxy.Prefix, a.limit, newProxy(d.Proxy).serve)
+	}
 }
