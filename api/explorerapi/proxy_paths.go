@@ -20,8 +20,8 @@ type proxyPath struct {
 // parseProxyPath checks the part of a request path after the proxy prefix. A "." or ".."
 // segment — written plainly, percent-encoded, or encoded twice — a backslash, a NUL or an
 // encoded slash is refused with 400 and never forwarded: whatever a backend would make of it,
-// the proxy must not be the way out of /source and /build. (The server resolves plain dot
-// segments of the whole path before routing, so /obs/../x never even gets here.)
+// the proxy must not be the way out of /source and /build. (fiber routes on the path as sent,
+// so /obs/source/../../x arrives here too, and is refused like the encoded forms.)
 func parseProxyPath(raw string) (proxyPath, error) {
 	bad := kit.Errorf(http.StatusBadRequest, "The build proxy refuses paths with . or .. segments, backslashes or encoded slashes")
 	lower := strings.ToLower(raw)
@@ -70,7 +70,7 @@ func postShape(segs []string) bool {
 	n, last := len(segs), segs[len(segs)-1]
 	switch segs[0] {
 	case "source":
-		return n == 2 || n == 3
+		return n == 2 || n == 3 && !strings.HasPrefix(segs[2], "_") // not …/_meta, …/_attribute
 	case "build":
 		return n == 6 && last == "_buildinfo" || n == 5 && last == "_builddepinfo" || n == 3 && last == "_result"
 	}

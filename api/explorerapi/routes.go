@@ -36,6 +36,9 @@ func Bind(app fiber.Router, d Deps) {
 	apis.Get("/projects/:project/_result", a.projectResults)
 	apis.Get("/backend-config", a.backendConfig)
 	if d.Proxy.Backend != nil && d.Proxy.Prefix != "" {
-		app.Use(d.Proxy.Prefix, a.limit, newProxy(d.Proxy).serve)
+		// All, not Use: fiber's Use would also take /obsx, a path of nobody's.
+		serve := newProxy(d.Proxy).serve
+		app.All(d.Proxy.Prefix, a.limit, serve)
+		app.All(d.Proxy.Prefix+"/*", a.limit, serve)
 	}
 }
