@@ -26,7 +26,7 @@ const secretMeta = `<project name="home:alice:secret"><title>S</title><descripti
 
 // proxyEnv is an appliance without a rate limit (the tables send dozens of requests) and with a
 // hidden project holding a package and a file.
-func proxyEnv(t *testing.T, mutate func(*config.Config)) *env {
+func proxyEnv(t testing.TB, mutate func(*config.Config)) *env {
 	t.Helper()
 	e := newEnv(t, func(c *config.Config) {
 		c.ExplorerRate = config.Rate{}
