@@ -70,7 +70,8 @@ func postShape(segs []string) bool {
 	n, last := len(segs), segs[len(segs)-1]
 	switch segs[0] {
 	case "source":
-		return n == 2 || n == 3 && !strings.HasPrefix(segs[2], "_") // not …/_meta, …/_attribute
+		// not …/_meta or …/_attribute; …/_project is where osc asks a project's services
+		return n == 2 || n == 3 && (!strings.HasPrefix(segs[2], "_") || segs[2] == "_project")
 	case "build":
 		return n == 6 && last == "_buildinfo" || n == 5 && last == "_builddepinfo" || n == 3 && last == "_result"
 	}
