@@ -93,7 +93,7 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	explorerapi.Bind(app, explorerapi.Deps{
 		Explorer: d.Explorer, Rate: cfg.ExplorerRate,
 		TrustedProxies: cfg.TrustedProxies, Limiter: ratelimit.New(d.Clock.Now),
-		Proxy: explorerProxy(cfg, buildDeps),
+		Proxy: explorerProxy(cfg, buildDeps, d.Explorer),
 	})
 	deploy.Bind(app)
 	replaced := func() {

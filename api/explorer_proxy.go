@@ -18,8 +18,8 @@ import (
 // protection and <status> errors the listener's /source and /build answer with — only without
 // the front middleware: the proxy's own request already has the request id, access-log line,
 // journal entry and readiness gate, and the forwarded one is not counted twice. The projects
-// the proxy reaches are decided by explorersvc.ProxyGate.
-func explorerProxy(cfg *config.Config, bd buildapi.Deps) explorerapi.Proxy {
+// the proxy reaches are the explorer's: those in its results cache (ProxyReachable).
+func explorerProxy(cfg *config.Config, bd buildapi.Deps, explorer *explorersvc.Service) explorerapi.Proxy {
 	backend := explorerapi.NewInProcess(func() fasthttp.RequestHandler {
 		app := fiber.New(fiber.Config{
 			AppName:               "pocketforge-build",
@@ -33,7 +33,7 @@ func explorerProxy(cfg *config.Config, bd buildapi.Deps) explorerapi.Proxy {
 		return app.Handler()
 	})
 	return explorerapi.Proxy{
-		Prefix: cfg.ExplorerProxyPrefix, Backend: backend, Gate: explorersvc.ProxyGate{Build: bd.Build},
+		Prefix: cfg.ExplorerProxyPrefix, Backend: backend, Reachable: explorer.ProxyReachable,
 		User: cfg.ExplorerBackendUser, Password: cfg.BackendPassword(),
 	}
 }

@@ -224,3 +224,19 @@ func TestProxyPrefixShadowsNoRoute(t *testing.T) {
 		t.Error("a relative prefix was accepted")
 	}
 }
+
+// TestProxyReachesOnlyTheCache: with --explorer-follow narrowing the results cache, the proxy
+// reaches only the projects the cache holds; the others answer like missing ones.
+func TestProxyReachesOnlyTheCache(t *testing.T) {
+	e := newEnv(t, func(c *config.Config) {
+		c.ExplorerRate = config.Rate{}
+		c.ExplorerFollow = []string{"Pocket:*"}
+	})
+	missing, _ := e.do(t, call{path: "/source/nope/_meta", auth: asExplorer})
+	e.run(t, []call{
+		{name: "followed", path: "/obs/source/Pocket:1.0/_meta", wantStatus: 200, wantBody: []string{`<project name="Pocket:1.0">`}},
+		{name: "not followed: the missing project's answer", path: "/obs/source/devel:tools/_meta", wantStatus: 404,
+			wantExact: strings.ReplaceAll(missing.Body, "nope", "devel:tools"), wantHeader: map[string]string{"X-Opensuse-Errorcode": "unknown_project"}},
+		{name: "not followed: as rdiff's other side", method: "POST", path: "/obs/source/Pocket:1.0/pocket-cli?cmd=diff&oproject=devel:tools&opackage=pocket-cli", wantStatus: 404},
+	})
+}

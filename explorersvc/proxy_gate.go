@@ -1,27 +1,16 @@
 package explorersvc
 
-import (
-	"github.com/pocketforge/pocketforge/buildsvc"
-	"github.com/pocketforge/pocketforge/store/buildstore"
-)
+import "github.com/pocketforge/pocketforge/fault"
 
-// ProxyGate decides which build-service projects the explorer's read-only proxy may reach:
-// the projects the explorer follows. Until the results cache keeps its own follow list, the
-// default list (every project that is not access-restricted) is decided by the build
-// service's read protection for a person who holds no role anywhere — the same set, and the
-// same rule the build API applies, never a second copy of it. A project the build service does
-// not know is left to the build API to refuse (its own 404 unknown_project).
-type ProxyGate struct {
-	// Build is the build service the proxy forwards to.
-	Build *buildsvc.Service
-}
-
-// nonMember is nobody in particular: no login, no role, no group (logins are never empty).
-var nonMember = buildstore.Person{}
-
-// Reachable is nil for a project the proxy may forward to, otherwise the build service's 404
-// unknown_project, the answer a missing project gets, so a restricted one cannot be told
-// apart from a missing one.
-func (g ProxyGate) Reachable(project string) error {
-	return g.Build.GuardProject(nonMember, project)
+// ProxyReachable is nil for a project the explorer's read-only build proxy may forward to: a
+// project in the results cache (Follows) — followed (--explorer-follow, default every project)
+// and readable by the backend's identity, an anonymous non-member, so never one with access
+// restrictions. Any other project, restricted, unfollowed or missing alike, gets the build
+// service's own 404 for a missing project, so the three cannot be told apart. The cache follows
+// the farm every tick: a project created a moment ago is reachable from the next one.
+func (s *Service) ProxyReachable(project string) error {
+	if s.Follows(project) {
+		return nil
+	}
+	return fault.NotFound("unknown_project", "Project not found: %s", project)
 }

@@ -21,8 +21,9 @@ type Proxy struct {
 	Prefix string
 	// Backend answers the forwarded requests: the appliance's build API in process.
 	Backend Backend
-	// Gate decides the projects the proxy reaches (the explorer's follow list).
-	Gate interface{ Reachable(project string) error }
+	// Reachable decides the projects the proxy reaches (explorersvc's ProxyReachable: the
+	// explorer's follow list); nil lets every project through to the build API's own rules.
+	Reachable func(project string) error
 	// User and Password are the build service credentials of every forwarded request
 	// (--explorer-backend-user, --explorer-backend-password).
 	User, Password string
@@ -109,21 +110,22 @@ func (p *proxy) refuse(c *fiber.Ctx, method string, path proxyPath) error {
 		Reason: fmt.Sprintf("The build proxy is read-only: %s %s is not allowed; %s", clipText(method, 16), clipText(c.Path(), 200), what)}
 }
 
-// reachable checks the project the path names and any other project the query names against
-// the gate (the restricted ones answer the build service's own 404).
+// reachable checks the project the path names and any other project the query names (the
+// ones not reachable answer the build service's own 404).
 func (p *proxy) reachable(c *fiber.Ctx, path proxyPath) error {
-	if p.Gate == nil {
+	if p.Reachable == nil {
 		return nil
 	}
-	if len(path.segs) > 1 {
-		if err := p.Gate.Reachable(path.segs[1]); err != nil {
+	// a first segment starting with _ is no project (OBS's names never start so): /build/_workerstatus
+	if len(path.segs) > 1 && !strings.HasPrefix(path.segs[1], "_") {
+		if err := p.Reachable(path.segs[1]); err != nil {
 			return err
 		}
 	}
 	args := c.Request().URI().QueryArgs()
 	for _, name := range projectParams {
 		for _, v := range args.PeekMulti(name) {
-			if err := p.Gate.Reachable(string(v)); err != nil {
+			if err := p.Reachable(string(v)); err != nil {
 				return err
 			}
 		}
