@@ -49,11 +49,15 @@ type Deps struct {
 	// trusted are the reverse proxies whose X-Forwarded-For names the client
 	// (--trusted-proxies), set by New from the configuration for the journal's remote_ip.
 	trusted []netip.Prefix
+	// proxyPrefix is where the explorer's build proxy answers (--explorer-proxy-prefix), set by
+	// New: its paths are answered in the build service's format.
+	proxyPrefix string
 }
 
 // New builds the root app: one place where every API is mounted.
 func New(cfg *config.Config, d Deps) *fiber.App {
 	d.trusted = cfg.TrustedProxies
+	d.proxyPrefix = cfg.ExplorerProxyPrefix
 	app := fiber.New(fiber.Config{
 		AppName:               "pocketforge",
 		DisableStartupMessage: true,
@@ -61,7 +65,7 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		BodyLimit:             int(cfg.BodyLimit),
 		ReadBufferSize:        16 << 10, // osc and browsers send long cookie and auth headers
 		IdleTimeout:           2 * time.Minute,
-		ErrorHandler:          renderError,
+		ErrorHandler:          d.renderError,
 		JSONEncoder:           kit.MarshalJSON,
 	})
 	harden(app, cfg, d)
@@ -79,7 +83,8 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	if d.Build == nil {
 		d.Build = buildsvc.New(d.Store, d.Clock, d.Log, BuildOptions(cfg))
 	}
-	buildapi.Bind(app, buildapi.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, Build: d.Build, ExternalURL: externalURL, TrustedProxies: cfg.TrustedProxies})
+	buildDeps := buildapi.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, Build: d.Build, ExternalURL: externalURL, TrustedProxies: cfg.TrustedProxies}
+	buildapi.Bind(app, buildDeps)
 	if d.Explorer == nil {
 		d.Explorer = explorersvc.NewMemory(d.Store, d.Clock.Now, d.Log)
 		// Its build backend is this app's build service, read as an anonymous non-member; the
@@ -89,6 +94,7 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	explorerapi.Bind(app, explorerapi.Deps{
 		Explorer: d.Explorer, Rate: cfg.ExplorerRate,
 		TrustedProxies: cfg.TrustedProxies, Limiter: ratelimit.New(d.Clock.Now),
+		Proxy: explorerProxy(cfg, buildDeps, d.Explorer),
 	})
 	deploy.Bind(app)
 	replaced := func() {

@@ -38,11 +38,29 @@ var areas = []area{
 // other serves paths no API owns (the web interface's, later).
 var other = area{name: "web", render: kit.RenderSimple}
 
-// areaOf returns the API that owns path.
+// proxyArea is the explorer's build proxy, under its configured prefix: it answers as the build
+// service does (its refusals are <status> documents osc can read), and it reads a body only
+// for the read-only POSTs it forwards — a write is refused on its head, body unread.
+var proxyArea = area{"explorer", nil, buildapi.RenderError, true}
+
+// areaOf returns the API that owns path, the build proxy's prefix first.
+func (d *Deps) areaOf(path string) *area {
+	if d.proxyPrefix != "" && under(path, d.proxyPrefix) {
+		return &proxyArea
+	}
+	return areaOf(path)
+}
+
+// under reports whether path is prefix or below it.
+func under(path, prefix string) bool {
+	return strings.HasPrefix(path, prefix) && (len(path) == len(prefix) || path[len(prefix)] == '/')
+}
+
+// areaOf returns the API among areas that owns path.
 func areaOf(path string) *area {
 	for i := range areas {
 		for _, p := range areas[i].prefixes {
-			if strings.HasPrefix(path, p) && (len(path) == len(p) || path[len(p)] == '/') {
+			if under(path, p) {
 				return &areas[i]
 			}
 		}
@@ -51,6 +69,6 @@ func areaOf(path string) *area {
 }
 
 // renderError is the app's fiber.ErrorHandler.
-func renderError(c *fiber.Ctx, err error) error {
-	return areaOf(c.Path()).render(c, err)
+func (d *Deps) renderError(c *fiber.Ctx, err error) error {
+	return d.areaOf(c.Path()).render(c, err)
 }

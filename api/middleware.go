@@ -29,7 +29,7 @@ func front(d Deps) fiber.Handler {
 		if p := c.Path(); strings.HasPrefix(p, "//") {
 			c.Path("/" + strings.TrimLeft(p, "/"))
 		}
-		ar := areaOf(c.Path())
+		ar := d.areaOf(c.Path())
 		if err := guarded(c, d, ar, id); err != nil {
 			answer(c, d, ar, id, err)
 		}

@@ -152,7 +152,7 @@ func answerRaw(app *fiber.App, d Deps, fctx *fasthttp.RequestCtx, path string, e
 	c := app.AcquireCtx(fctx)
 	defer app.ReleaseCtx(c)
 	id := kit.SetRequestID(c)
-	ar := areaOf(path)
+	ar := d.areaOf(path)
 	answer(c, d, ar, id, err)
 	fctx.SetConnectionClose()
 	if fctx.Request.IsBodyStream() {

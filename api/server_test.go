@@ -21,7 +21,7 @@ import (
 // streamed bodies, fasthttp's own refusals — happens below fiber's app.Test.
 
 // serveReal serves e's app on 127.0.0.1:0 and returns the address.
-func serveReal(t *testing.T, e *env) string {
+func serveReal(t testing.TB, e *env) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -53,10 +53,16 @@ type Config struct {
 	ExplorerRate    Rate           // --explorer-rate: requests per window and client IP on the explorer's /api and proxy
 	TrustedProxies  []netip.Prefix // --trusted-proxies: whose X-Forwarded-For is believed
 	ExplorerFollow  []string       // --explorer-follow: project names or globs whose build results the explorer caches, none = all
-	SPDXDir         string         // --spdx-dir: product SBOMs to import and follow, "" = none
-	SPDXInterval    time.Duration  // --spdx-interval: how often --spdx-dir is looked at
-	ExplorerGitOrg  string         // --explorer-git-org: the organization fork-builds reads by default
-	Warnings        []string       // non-fatal remarks for the caller to log once logging is set up
+	// ExplorerProxyPrefix is --explorer-proxy-prefix: where the read-only build proxy answers.
+	ExplorerProxyPrefix string
+	// ExplorerBackendUser and ExplorerBackendPassword (--explorer-backend-user, --explorer-backend-password)
+	// are the build service credentials the proxy forwards with.
+	ExplorerBackendUser     string
+	ExplorerBackendPassword string
+	ExplorerGitOrg          string        // --explorer-git-org: the organization fork-builds reads by default
+	SPDXDir                 string        // --spdx-dir: product SBOMs to import and follow, "" = none
+	SPDXInterval            time.Duration // --spdx-interval: how often --spdx-dir is looked at
+	Warnings                []string      // non-fatal remarks for the caller to log once logging is set up
 }
 
 // Load parses args (flags only) against a fresh flag set holding every flag, then resolves the

@@ -112,3 +112,97 @@ func parseGitOwner(s string) (string, error) {
 	}
 	return s, nil
 }
+
+// reservedRoots are the first path segments the appliance's own routes live under: a proxy
+// prefix starting with one would shadow them (/source/… would no longer reach the build API,
+// /api/… the explorer) or be shadowed by them. The build API's roots are OBS's (osc names them),
+// plus /status (status messages) and the OBS roots not served yet (/worker, /public), so that a
+// later route cannot collide; api's tests check that every mounted prefix is here.
+var reservedRoots = map[string]bool{
+	"about": true, "architectures": true, "attribute": true, "build": true, "comment": true,
+	"comments": true, "configuration": true, "distributions": true, "group": true,
+	"issue_tracker": true, "issue_trackers": true, "message": true, "person": true,
+	"published": true, "request": true, "result": true, "search": true, "source": true,
+	"statistics": true, "status": true, "status_message": true, "status_messages": true,
+	"tag": true, "trigger": true, "user": true, "worker": true, "public": true,
+	"v4": true, "v4beta": true, "oauth": true, // the cloud API and its login server
+	"api": true, "badge": true, // the explorer's own
+	"deploy": true, "_appliance": true,
+}
+
+// ParseProxyPrefix is the check of --explorer-proxy-prefix, for api's tests: every root the
+// appliance mounts must be refused.
+func ParseProxyPrefix(s string) (string, error) { return parseProxyPrefix(s) }
+
+// parseProxyPrefix reads --explorer-proxy-prefix: an absolute path of one or more segments
+// (letters, digits, . _ ~ -; no "." or ".." segment, no empty one) whose first segment is not
+// one of the appliance's own roots. A trailing slash is dropped ("/obs/" is "/obs").
+func parseProxyPrefix(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "/") {
+		return "", errors.New(`must start with "/", such as /obs`)
+	}
+	if len(s) > 1 {
+		s = strings.TrimSuffix(s, "/")
+	}
+	if s == "/" {
+		return "", errors.New("must not be / (the proxy would shadow every route); use a path such as /obs")
+	}
+	if len(s) > 64 {
+		return "", errors.New("longer than 64 characters")
+	}
+	segs := strings.Split(s[1:], "/")
+	for _, seg := range segs {
+		switch {
+		case seg == "":
+			return "", errors.New("has an empty segment (//)")
+		case seg == "." || seg == "..":
+			return "", errors.New(`must not have a "." or ".." segment`)
+		case strings.IndexFunc(seg, func(r rune) bool { return !proxyPathRune(r) }) >= 0:
+			return "", errors.New("segments may only hold letters, digits and . _ ~ -")
+		}
+	}
+	if root := strings.ToLower(segs[0]); reservedRoots[root] || strings.HasPrefix(root, "_") {
+		return "", fmt.Errorf("/%s is one of the appliance's own routes; the proxy would shadow it (choose another, such as /obs)", segs[0])
+	}
+	return s, nil
+}
+
+func proxyPathRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._~-", r)
+}
+
+// parseBackendUser reads --explorer-backend-user: a build service login (no spaces, no colon,
+// which Basic credentials cannot carry in a login).
+func parseBackendUser(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "":
+		return "", errors.New("must not be empty (the build service answers nobody without credentials)")
+	case len(s) > 100 || strings.ContainsAny(s, ": \t/"):
+		return "", errors.New("not a build service login (at most 100 characters, no spaces, colons or slashes)")
+	}
+	return s, nil
+}
+
+// DemoBackendPassword is the published password of the demo world's explorer person, used when
+// --explorer-backend-password is empty (an empty secret stays empty in the start-up log, so a
+// configured one is told apart from the demo's).
+const DemoBackendPassword = "explorer-password"
+
+// BackendPassword is the password the explorer's proxy signs in with.
+func (c *Config) BackendPassword() string {
+	if c.ExplorerBackendPassword == "" {
+		return DemoBackendPassword
+	}
+	return c.ExplorerBackendPassword
+}
+
+// parseBackendPassword reads --explorer-backend-password: no control characters ("" = the
+// demo's).
+func parseBackendPassword(s string) (string, error) {
+	if len(s) > 128 || strings.IndexFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }) >= 0 {
+		return "", errors.New("at most 128 characters without control characters")
+	}
+	return s, nil
+}

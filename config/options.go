@@ -99,6 +99,21 @@ var options = []option{
 		usage: "comma-separated project `names or globs` (Pocket:*, home:?ob) whose build results the explorer caches and serves; empty: every project it may read",
 		set:   func(c *Config, s string) (err error) { c.ExplorerFollow, err = parseFollow(s); return },
 		get:   func(c *Config) string { return strings.Join(c.ExplorerFollow, ",") }},
+	{name: "explorer-proxy-prefix", def: "/obs",
+		usage: "the `path` the explorer's read-only build proxy answers under (osc -A http://host/obs); one or more segments, none of them an appliance route such as /source or /api",
+		set:   func(c *Config, s string) (err error) { c.ExplorerProxyPrefix, err = parseProxyPrefix(s); return },
+		get:   func(c *Config) string { return c.ExplorerProxyPrefix }},
+	{name: "explorer-backend-user", def: "explorer",
+		usage: "the build service `login` the explorer's proxy signs in as (never the caller's): the demo world's read-only explorer person by default",
+		set:   func(c *Config, s string) (err error) { c.ExplorerBackendUser, err = parseBackendUser(s); return },
+		get:   func(c *Config) string { return c.ExplorerBackendUser }},
+	{name: "explorer-backend-password", secret: true, def: "",
+		usage: "the `password` of --explorer-backend-user (empty: explorer-password, the demo explorer person's published one); prefer the POCKETFORGE_EXPLORER_BACKEND_PASSWORD variable",
+		set: func(c *Config, s string) (err error) {
+			c.ExplorerBackendPassword, err = parseBackendPassword(s)
+			return
+		},
+		get: func(c *Config) string { return c.ExplorerBackendPassword }},
 	{name: "spdx-dir", def: "",
 		usage: "a `directory` of product SBOMs (*.spdx.json, each with its repodata/ beside it) the explorer imports and keeps following",
 		set:   func(c *Config, s string) error { c.SPDXDir = strings.TrimSpace(s); return nil },

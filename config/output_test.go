@@ -59,7 +59,8 @@ func TestRedactedRoundTrip(t *testing.T) {
 			again = append(again, "--"+kv[0]+"="+kv[1])
 		}
 	}
-	d := mustLoad(t, again, []string{"POCKETFORGE_BOOTSTRAP_TOKEN=" + c.BootstrapToken, "POCKETFORGE_ADMIN_PASSWORD=" + c.AdminPassword})
+	d := mustLoad(t, again, []string{"POCKETFORGE_BOOTSTRAP_TOKEN=" + c.BootstrapToken, "POCKETFORGE_ADMIN_PASSWORD=" + c.AdminPassword,
+		"POCKETFORGE_EXPLORER_BACKEND_PASSWORD=" + c.ExplorerBackendPassword})
 	if !reflect.DeepEqual(c, d) {
 		t.Errorf("round trip changed the config:\n%+v\n%+v", c, d)
 	}

@@ -8,7 +8,9 @@ import (
 )
 
 // Prefixes are the paths the explorer API owns; errors under them are rendered by RenderError.
-var Prefixes = []string{"/api", "/badge", "/obs"}
+// The build proxy's prefix is configured (--explorer-proxy-prefix), and its errors are the
+// build service's <status> documents (RenderProxyError), so it is not among them.
+var Prefixes = []string{"/api", "/badge"}
 
 // RenderError writes err as the explorer does: {"error": "…"}.
 func RenderError(c *fiber.Ctx, err error) error { return kit.RenderSimple(c, err) }

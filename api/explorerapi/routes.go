@@ -17,13 +17,16 @@ type Deps struct {
 	Rate           config.Rate
 	TrustedProxies []netip.Prefix
 	Limiter        *ratelimit.Limiter
+	// Proxy is the read-only build proxy; off without a Backend or a Prefix.
+	Proxy Proxy
 }
 
 type api struct {
 	Deps
 }
 
-// Bind registers the explorer's routes: the JSON API under /api (rate-limited per client IP).
+// Bind registers the explorer's routes: the JSON API under /api and the build proxy under
+// Proxy.Prefix, both rate-limited per client IP.
 func Bind(app fiber.Router, d Deps) {
 	a := &api{Deps: d}
 	apis := app.Group("/api", a.limit)
@@ -33,4 +36,10 @@ func Bind(app fiber.Router, d Deps) {
 	apis.Get("/projects/:project/_result", a.projectResults)
 	apis.Get("/backend-config", a.backendConfig)
 	apis.Get("/packages/:package/branches", a.branches).Get("/packages/:package/fork-builds", a.forkBuilds)
+	if d.Proxy.Backend != nil && d.Proxy.Prefix != "" {
+		// All, not Use: fiber's Use would also take /obsx, a path of nobody's.
+		serve := newProxy(d.Proxy).serve
+		app.All(d.Proxy.Prefix, a.limit, serve)
+		app.All(d.Proxy.Prefix+"/*", a.limit, serve)
+	}
 }
