@@ -69,20 +69,9 @@ func builtDataFile(t testing.TB) string {
 
 // farmQuiet reports whether nothing is queued, scheduled, building or blocked.
 func farmQuiet(db *store.DB) bool {
-	busy := false
-	db.View(func(tx *bbolt.Tx) error {
-		if names, _, _ := buildstore.DirtyProjects(tx); len(names) > 0 {
-			busy = true
-		}
-		return buildstore.EachStatus(tx, func(_ buildstore.Where, st buildstore.BuildStatus) bool {
-			switch st.Code {
-			case buildstore.CodeScheduled, buildstore.CodeBuilding, buildstore.CodeBlocked:
-				busy = true
-			}
-			return !busy
-		})
-	})
-	return busy == false
+	quiet := false
+	db.View(func(tx *bbolt.Tx) error { quiet = buildstore.FarmQuiet(tx); return nil })
+	return quiet
 }
 
 // resultsEnv is an explorer over the built demo world with its build service as the backend.

@@ -184,3 +184,21 @@ func (s BuildStatus) ReleaseNumber() string {
 
 // VersRel is "version-release" of the job (the versrel of histories).
 func (s BuildStatus) VersRel() string { return s.Version + "-" + s.ReleaseNumber() }
+
+// FarmQuiet reports whether the farm has nothing left to do: no project waits for the
+// scheduler and no job is scheduled, building or blocked. Tests and the demo loader run the
+// clock until it holds.
+func FarmQuiet(tx *bbolt.Tx) bool {
+	if names, _, _ := DirtyProjects(tx); len(names) > 0 {
+		return false
+	}
+	busy := false
+	_ = EachStatus(tx, func(_ Where, st BuildStatus) bool {
+		switch st.Code {
+		case CodeScheduled, CodeBuilding, CodeBlocked:
+			busy = true
+		}
+		return !busy
+	})
+	return !busy
+}
