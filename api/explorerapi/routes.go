@@ -32,4 +32,5 @@ func Bind(app fiber.Router, d Deps) {
 	apis.Get("/products/vcs-search", a.searchVCS)
 	apis.Get("/projects/:project/_result", a.projectResults)
 	apis.Get("/backend-config", a.backendConfig)
+	apis.Get("/search/binary", a.searchBinaries)
 }
