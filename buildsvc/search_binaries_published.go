@@ -2,11 +2,11 @@ package buildsvc
 
 import (
 	"encoding/xml"
-	"path"
 	"slices"
 	"strings"
 
 	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+	"github.com/pocketforge/pocketforge/search/xpath"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -48,7 +48,10 @@ type publishedBinaryDoc struct {
 
 // SearchPublishedBinaries answers /search/published/binary/id: the RPMs (source RPMs too) in
 // the published trees of the projects who may see, newest version first, then by name and
-// arch, as OBS's backend orders them (then by where they are published).
+// arch, as OBS's backend orders them (then by where they are published). A match whose plan
+// names the binary (@name='bash', osc's `bse`; @name compares exactly here) reads that name's
+// files from the published name index; any other walks every published tree. Both meet the
+// files of one name in the same order, so the answers are the same.
 func (s *Service) SearchPublishedBinaries(who buildstore.Person, match string, page Page) (Found[PublishedBinary], error) {
 	q, err := compileIDSearch("published_binary", match)
 	if err != nil {
@@ -57,42 +60,29 @@ func (s *Service) SearchPublishedBinaries(who buildstore.Person, match string, p
 	var all []PublishedBinary
 	err = s.db.View(func(tx *bbolt.Tx) error {
 		sc := newSearchScope(tx, who, q.Plan())
-		for _, pr := range buildstore.PublishedRepositories(tx) {
-			project, repo := pr[0], pr[1]
-			if !sc.allowsProject(project) || !sc.sees(project) {
-				continue
+		w := &publishedWalk{tx: tx, sc: sc, q: q, trees: map[string]*publishedTree{}, indexed: sc.byName && !s.scanPublished}
+		if w.indexed {
+			for _, name := range sc.names {
+				for _, pl := range buildstore.PublishedPlaces(tx, name) {
+					if err := w.visit(pl.Project, pl.Repository, pl.Path); err != nil {
+						return err
+					}
+				}
 			}
-			var origins map[string]string
-			var pathDocs []pathDoc
-			var base string
-			for _, f := range buildstore.PublishedFiles(tx, project, repo, "") {
-				dir, file := path.Split(f.Path)
-				dir = strings.TrimSuffix(dir, "/")
-				if dir == "" || strings.Contains(dir, "/") || dir == "repodata" {
+		} else {
+			for _, pr := range buildstore.PublishedRepositories(tx) {
+				project, repo := pr[0], pr[1]
+				if !sc.allowsProject(project) || !sc.sees(project) {
 					continue
 				}
-				name, version, release, _, ok := splitRPMName(file)
-				if !ok || !sc.allows(project, name) {
-					continue
-				}
-				if origins == nil {
-					origins = publishedOrigins(tx, project, repo)
-					pathDocs, base = expandedPath(tx, project, repo)
-				}
-				b := PublishedBinary{Name: name, Version: version, Release: release, Arch: dir, Project: project,
-					Repository: repo, Package: origins[dir+"/"+file], Filename: file,
-					Filepath: publishedName(project, repo) + "/" + f.Path, BaseProject: base, Type: "rpm"}
-				ok, err := matches(q, publishedBinaryDoc{Name: b.Name, Version: b.Version, Release: b.Release,
-					VersRel: b.Version + "-" + b.Release, Arch: b.Arch, Type: b.Type, Project: b.Project, Repository: b.Repository,
-					Package: b.Package, Filename: b.Filename, Filepath: b.Filepath, BaseProject: b.BaseProject, Path: pathDocs})
-				if err != nil {
-					return err
-				}
-				if ok {
-					all = append(all, b)
+				for _, f := range buildstore.PublishedFiles(tx, project, repo, "") {
+					if err := w.visit(project, repo, f.Path); err != nil {
+						return err
+					}
 				}
 			}
 		}
+		all = w.found
 		return nil
 	})
 	slices.SortStableFunc(all, func(a, b PublishedBinary) int {
@@ -102,6 +92,99 @@ func (s *Service) SearchPublishedBinaries(who buildstore.Person, match string, p
 		return strings.Compare(a.Name+"\x00"+a.Arch, b.Name+"\x00"+b.Arch)
 	})
 	return pageOf(all, page), err
+}
+
+// publishedWalk evaluates published files one by one for a search, reading what a tree's
+// files share (its expanded path, its binaries' origins) once per tree.
+type publishedWalk struct {
+	tx    *bbolt.Tx
+	sc    *searchScope
+	q     *xpath.Query
+	trees map[string]*publishedTree
+	// indexed: the files come from the name index, a few per tree; origins are then looked up
+	// per file instead of per tree.
+	indexed bool
+	found   []PublishedBinary
+}
+
+// publishedTree is what the files of one published tree share.
+type publishedTree struct {
+	pathDocs []pathDoc
+	base     string
+	archs    []string
+	origins  map[string]string // dir/file → package (a walk of every tree)
+}
+
+// visit evaluates the published file at path of project's repository repo.
+func (w *publishedWalk) visit(project, repo, filePath string) error {
+	if !w.sc.allowsProject(project) || !w.sc.sees(project) {
+		return nil
+	}
+	name, ok := buildstore.PublishedBinaryName(filePath)
+	if !ok || !w.sc.allows(project, name) {
+		return nil
+	}
+	dir, file, _ := strings.Cut(filePath, "/")
+	_, version, release, _, _ := buildstore.SplitRPMName(file)
+	t := w.tree(project, repo)
+	var origin string
+	if w.indexed {
+		origin = publishedOrigin(w.tx, project, repo, t.archs, dir, file)
+	} else {
+		origin = t.origins[dir+"/"+file]
+	}
+	b := PublishedBinary{Name: name, Version: version, Release: release, Arch: dir, Project: project,
+		Repository: repo, Package: origin, Filename: file,
+		Filepath: publishedName(project, repo) + "/" + filePath, BaseProject: t.base, Type: "rpm"}
+	ok, err := matches(w.q, publishedBinaryDoc{Name: b.Name, Version: b.Version, Release: b.Release,
+		VersRel: b.Version + "-" + b.Release, Arch: b.Arch, Type: b.Type, Project: b.Project, Repository: b.Repository,
+		Package: b.Package, Filename: b.Filename, Filepath: b.Filepath, BaseProject: b.BaseProject, Path: t.pathDocs})
+	if err != nil {
+		return err
+	}
+	if ok {
+		w.found = append(w.found, b)
+	}
+	return nil
+}
+
+// tree reads what project's repository repo's files share, once.
+func (w *publishedWalk) tree(project, repo string) *publishedTree {
+	key := project + "\x00" + repo
+	if t := w.trees[key]; t != nil {
+		return t
+	}
+	t := &publishedTree{}
+	t.pathDocs, t.base = expandedPath(w.tx, project, repo)
+	if w.indexed {
+		if p, err := buildstore.GetProject(w.tx, project); err == nil {
+			r, _ := p.Repository(repo)
+			t.archs = r.Archs
+		}
+	} else {
+		t.origins = publishedOrigins(w.tx, project, repo)
+	}
+	w.trees[key] = t
+	return t
+}
+
+// publishedOrigin is publishedOrigins' answer for the one file dir/file, reading only the
+// binaries of that file name: the first package, in arch and key order, whose binary of that
+// name is published under dir.
+func publishedOrigin(tx *bbolt.Tx, project, repo string, archs []string, dir, file string) string {
+	for _, arch := range archs {
+		bins, _ := buildstore.BinariesNamed(tx, buildstore.Where{Project: project, Repository: repo, Arch: arch}, file)
+		for _, b := range bins {
+			d := b.Arch
+			if b.Arch == "src" || b.Arch == "nosrc" {
+				d = "src"
+			}
+			if d == dir && b.Package != "" {
+				return b.Package
+			}
+		}
+	}
+	return ""
 }
 
 // publishedOrigins maps dir/file of the RPMs published for project's repository repo to the

@@ -104,3 +104,28 @@ func HasBinaries(tx *bbolt.Tx, w Where, pkg string) bool {
 	k, _ := b.Cursor().Seek(prefix)
 	return k != nil && bytes.HasPrefix(k, prefix)
 }
+
+// BinariesNamed lists the binaries of every package in w whose file is called filename, by
+// package: a walk of w's keys that decodes only those records (the published binary search
+// asks it for the one file it found, where Binaries would decode the whole repository).
+func BinariesNamed(tx *bbolt.Tx, w Where, filename string) ([]Binary, error) {
+	b := tx.Bucket([]byte(store.BuildFarmBinaries))
+	if b == nil {
+		return nil, nil
+	}
+	prefix := append(w.Key(), sep...)
+	suffix := []byte(sep + filename)
+	var out []Binary
+	c := b.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		if !bytes.HasSuffix(k, suffix) || bytes.Contains(k[len(prefix):len(k)-len(suffix)], []byte(sep)) {
+			continue
+		}
+		bin, err := store.Get[Binary](tx, store.BuildFarmBinaries, k)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, bin)
+	}
+	return out, nil
+}
