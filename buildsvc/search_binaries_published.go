@@ -63,10 +63,16 @@ func (s *Service) SearchPublishedBinaries(who buildstore.Person, match string, p
 		w := &publishedWalk{tx: tx, sc: sc, q: q, trees: map[string]*publishedTree{}, indexed: sc.byName && !s.scanPublished}
 		if w.indexed {
 			for _, name := range sc.names {
-				for _, pl := range buildstore.PublishedPlaces(tx, name) {
-					if err := w.visit(pl.Project, pl.Repository, pl.Path); err != nil {
+				places := buildstore.PublishedPlaces(tx, name)
+				for len(places) > 0 { // one tree's files at a time: the index keeps them together
+					n := 1
+					for n < len(places) && places[n].Project == places[0].Project && places[n].Repository == places[0].Repository {
+						n++
+					}
+					if err := w.visitTree(places[:n]); err != nil {
 						return err
 					}
+					places = places[n:]
 				}
 			}
 		} else {
@@ -101,18 +107,45 @@ type publishedWalk struct {
 	sc    *searchScope
 	q     *xpath.Query
 	trees map[string]*publishedTree
-	// indexed: the files come from the name index, a few per tree; origins are then looked up
-	// per file instead of per tree.
+	// indexed: the files come from the name index, a few per tree (visitTree); origins are
+	// then read for those files only.
 	indexed bool
 	found   []PublishedBinary
 }
 
-// publishedTree is what the files of one published tree share.
+// publishedTree is what the files of one published tree share: its expanded path and the
+// package that built each of its files (dir/file → package; of the files asked so far when
+// indexed).
 type publishedTree struct {
 	pathDocs []pathDoc
 	base     string
-	archs    []string
-	origins  map[string]string // dir/file → package (a walk of every tree)
+	origins  map[string]string
+}
+
+// visitTree evaluates the files places found in one tree, after reading their origins.
+func (w *publishedWalk) visitTree(places []buildstore.PublishedPlace) error {
+	project, repo := places[0].Project, places[0].Repository
+	if !w.sc.allowsProject(project) || !w.sc.sees(project) {
+		return nil
+	}
+	files := map[string]bool{}
+	for _, pl := range places {
+		if _, file, ok := strings.Cut(pl.Path, "/"); ok {
+			files[file] = true
+		}
+	}
+	t := w.tree(project, repo)
+	for key, pkg := range publishedOrigins(w.tx, project, repo, files) {
+		if t.origins[key] == "" {
+			t.origins[key] = pkg
+		}
+	}
+	for _, pl := range places {
+		if err := w.visit(project, repo, pl.Path); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // visit evaluates the published file at path of project's repository repo.
@@ -127,14 +160,8 @@ func (w *publishedWalk) visit(project, repo, filePath string) error {
 	dir, file, _ := strings.Cut(filePath, "/")
 	_, version, release, _, _ := buildstore.SplitRPMName(file)
 	t := w.tree(project, repo)
-	var origin string
-	if w.indexed {
-		origin = publishedOrigin(w.tx, project, repo, t.archs, dir, file)
-	} else {
-		origin = t.origins[dir+"/"+file]
-	}
 	b := PublishedBinary{Name: name, Version: version, Release: release, Arch: dir, Project: project,
-		Repository: repo, Package: origin, Filename: file,
+		Repository: repo, Package: t.origins[dir+"/"+file], Filename: file,
 		Filepath: publishedName(project, repo) + "/" + filePath, BaseProject: t.base, Type: "rpm"}
 	ok, err := matches(w.q, publishedBinaryDoc{Name: b.Name, Version: b.Version, Release: b.Release,
 		VersRel: b.Version + "-" + b.Release, Arch: b.Arch, Type: b.Type, Project: b.Project, Repository: b.Repository,
@@ -148,7 +175,8 @@ func (w *publishedWalk) visit(project, repo, filePath string) error {
 	return nil
 }
 
-// tree reads what project's repository repo's files share, once.
+// tree reads what project's repository repo's files share, once: every origin for a walk of
+// every tree, none yet for the index (visitTree adds them).
 func (w *publishedWalk) tree(project, repo string) *publishedTree {
 	key := project + "\x00" + repo
 	if t := w.trees[key]; t != nil {
@@ -157,40 +185,18 @@ func (w *publishedWalk) tree(project, repo string) *publishedTree {
 	t := &publishedTree{}
 	t.pathDocs, t.base = expandedPath(w.tx, project, repo)
 	if w.indexed {
-		if p, err := buildstore.GetProject(w.tx, project); err == nil {
-			r, _ := p.Repository(repo)
-			t.archs = r.Archs
-		}
+		t.origins = map[string]string{}
 	} else {
-		t.origins = publishedOrigins(w.tx, project, repo)
+		t.origins = publishedOrigins(w.tx, project, repo, nil)
 	}
 	w.trees[key] = t
 	return t
 }
 
-// publishedOrigin is publishedOrigins' answer for the one file dir/file, reading only the
-// binaries of that file name: the first package, in arch and key order, whose binary of that
-// name is published under dir.
-func publishedOrigin(tx *bbolt.Tx, project, repo string, archs []string, dir, file string) string {
-	for _, arch := range archs {
-		bins, _ := buildstore.BinariesNamed(tx, buildstore.Where{Project: project, Repository: repo, Arch: arch}, file)
-		for _, b := range bins {
-			d := b.Arch
-			if b.Arch == "src" || b.Arch == "nosrc" {
-				d = "src"
-			}
-			if d == dir && b.Package != "" {
-				return b.Package
-			}
-		}
-	}
-	return ""
-}
-
 // publishedOrigins maps dir/file of the RPMs published for project's repository repo to the
 // package that built them (OBS's binaryorigins), from the binaries of the repository's
-// architectures, placed as publishing places them.
-func publishedOrigins(tx *bbolt.Tx, project, repo string) map[string]string {
+// architectures, placed as publishing places them; of the file names in only (nil: every one).
+func publishedOrigins(tx *bbolt.Tx, project, repo string, only map[string]bool) map[string]string {
 	out := map[string]string{}
 	p, err := buildstore.GetProject(tx, project)
 	if err != nil {
@@ -198,7 +204,13 @@ func publishedOrigins(tx *bbolt.Tx, project, repo string) map[string]string {
 	}
 	r, _ := p.Repository(repo)
 	for _, arch := range r.Archs {
-		bins, _ := buildstore.Binaries(tx, buildstore.Where{Project: project, Repository: repo, Arch: arch}, "")
+		w := buildstore.Where{Project: project, Repository: repo, Arch: arch}
+		var bins []buildstore.Binary
+		if only == nil {
+			bins, _ = buildstore.Binaries(tx, w, "")
+		} else {
+			bins, _ = buildstore.BinariesOf(tx, w, only)
+		}
 		for _, b := range bins {
 			dir := b.Arch
 			if b.Arch == "src" || b.Arch == "nosrc" {

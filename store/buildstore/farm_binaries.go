@@ -2,6 +2,8 @@ package buildstore
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/pocketforge/pocketforge/buildfarm/specfile"
@@ -105,25 +107,26 @@ func HasBinaries(tx *bbolt.Tx, w Where, pkg string) bool {
 	return k != nil && bytes.HasPrefix(k, prefix)
 }
 
-// BinariesNamed lists the binaries of every package in w whose file is called filename, by
-// package: a walk of w's keys that decodes only those records (the published binary search
-// asks it for the one file it found, where Binaries would decode the whole repository).
-func BinariesNamed(tx *bbolt.Tx, w Where, filename string) ([]Binary, error) {
+// BinariesOf lists the binaries of w whose file name is in files, as Binaries lists them (by
+// package, then file name), deciding from the keys which records to decode: the published
+// binary search asks it for the few files the name index found, where Binaries would decode
+// every record of the repository.
+func BinariesOf(tx *bbolt.Tx, w Where, files map[string]bool) ([]Binary, error) {
 	b := tx.Bucket([]byte(store.BuildFarmBinaries))
 	if b == nil {
 		return nil, nil
 	}
 	prefix := append(w.Key(), sep...)
-	suffix := []byte(sep + filename)
 	var out []Binary
 	c := b.Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-		if !bytes.HasSuffix(k, suffix) || bytes.Contains(k[len(prefix):len(k)-len(suffix)], []byte(sep)) {
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		_, file, ok := bytes.Cut(k[len(prefix):], []byte(sep))
+		if !ok || !files[string(file)] {
 			continue
 		}
-		bin, err := store.Get[Binary](tx, store.BuildFarmBinaries, k)
-		if err != nil {
-			return nil, err
+		var bin Binary
+		if err := json.Unmarshal(v, &bin); err != nil {
+			return nil, fmt.Errorf("%s %q: decode: %w", store.BuildFarmBinaries, k, err)
 		}
 		out = append(out, bin)
 	}
