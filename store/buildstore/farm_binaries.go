@@ -108,9 +108,10 @@ func HasBinaries(tx *bbolt.Tx, w Where, pkg string) bool {
 }
 
 // BinariesOf lists the binaries of w whose file name is in files, as Binaries lists them (by
-// package, then file name), deciding from the keys which records to decode: the published
-// binary search asks it for the few files the name index found, where Binaries would decode
-// every record of the repository.
+// package, then file name), with their Package, Filename and Arch only: what the published
+// binary search needs to say which package built a published file. It decides from the keys
+// which records to read and decodes those three fields, where Binaries would decode every
+// record of the repository whole (file lists, dependencies).
 func BinariesOf(tx *bbolt.Tx, w Where, files map[string]bool) ([]Binary, error) {
 	b := tx.Bucket([]byte(store.BuildFarmBinaries))
 	if b == nil {
@@ -124,11 +125,15 @@ func BinariesOf(tx *bbolt.Tx, w Where, files map[string]bool) ([]Binary, error) 
 		if !ok || !files[string(file)] {
 			continue
 		}
-		var bin Binary
+		var bin struct {
+			Package  string `json:"package"`
+			Filename string `json:"filename"`
+			Arch     string `json:"arch"`
+		}
 		if err := json.Unmarshal(v, &bin); err != nil {
 			return nil, fmt.Errorf("%s %q: decode: %w", store.BuildFarmBinaries, k, err)
 		}
-		out = append(out, bin)
+		out = append(out, Binary{Package: bin.Package, Filename: bin.Filename, Arch: bin.Arch})
 	}
 	return out, nil
 }
