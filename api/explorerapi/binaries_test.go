@@ -1,12 +1,18 @@
 package explorerapi
 
 import (
+	"context"
+	"errors"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/explorersvc"
+	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -78,4 +84,26 @@ func TestSearchBinaries(t *testing.T) {
 	t.Run("timed out", func(t *testing.T) {
 		e.check(t, resultsScenario{path: "/api/search/binary?q=pocket-cli", status: 504, golden: "binary_timeout.json"})
 	})
+}
+
+// failingBackend's binary search fails, as a remote backend that is down does.
+type failingBackend struct{ staticBackend }
+
+func (failingBackend) Binaries(context.Context, string) ([]explorersvc.Binary, error) {
+	return nil, errors.New("dial tcp 10.0.0.1:443: connection refused")
+}
+
+// TestSearchBinariesBackendDown: a backend failure is the seed's 500, with a message that
+// names the cause's side, not the backend's internals.
+func TestSearchBinariesBackendDown(t *testing.T) {
+	im := &explorersvc.Service{Now: time.Now}
+	if err := im.UseBackend(failingBackend{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	app := fiber.New(fiber.Config{ErrorHandler: RenderError, DisableStartupMessage: true})
+	Bind(app, Deps{Explorer: im, Limiter: ratelimit.New(time.Now)})
+	got := apitest.Do(t, app, apitest.Request{Path: "/api/search/binary?q=bash"})
+	if got.Status != 500 || got.Body != `{"error":"failed to get the search results from the build backend"}` {
+		t.Errorf("%d %s", got.Status, got.Body)
+	}
 }
