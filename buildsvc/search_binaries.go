@@ -109,21 +109,7 @@ func publishedName(project, repo string) string {
 // file's name (the arch has no '.', version and release no '-'); ok is false for any other
 // name.
 func splitRPMName(file string) (name, version, release, arch string, ok bool) {
-	base, found := strings.CutSuffix(file, ".rpm")
-	i := strings.LastIndexByte(base, '.')
-	if !found || i <= 0 {
-		return "", "", "", "", false
-	}
-	base, arch = base[:i], base[i+1:]
-	r := strings.LastIndexByte(base, '-')
-	if r <= 0 {
-		return "", "", "", "", false
-	}
-	v := strings.LastIndexByte(base[:r], '-')
-	if v <= 0 || r == len(base)-1 || v == r-1 || arch == "" {
-		return "", "", "", "", false
-	}
-	return base[:v], base[v+1 : r], base[r+1:], arch, true
+	return buildstore.SplitRPMName(file) // the published name index splits names the same way
 }
 
 // xmlText is the text of the first element called name in doc ("" when none or not XML).

@@ -2,11 +2,11 @@ package buildsvc
 
 import (
 	"encoding/xml"
-	"path"
 	"slices"
 	"strings"
 
 	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+	"github.com/pocketforge/pocketforge/search/xpath"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -48,7 +48,10 @@ type publishedBinaryDoc struct {
 
 // SearchPublishedBinaries answers /search/published/binary/id: the RPMs (source RPMs too) in
 // the published trees of the projects who may see, newest version first, then by name and
-// arch, as OBS's backend orders them (then by where they are published).
+// arch, as OBS's backend orders them (then by where they are published). A match whose plan
+// names the binary (@name='bash', osc's `bse`; @name compares exactly here) reads that name's
+// files from the published name index; any other walks every published tree. Both meet the
+// files of one name in the same order, so the answers are the same.
 func (s *Service) SearchPublishedBinaries(who buildstore.Person, match string, page Page) (Found[PublishedBinary], error) {
 	q, err := compileIDSearch("published_binary", match)
 	if err != nil {
@@ -57,42 +60,35 @@ func (s *Service) SearchPublishedBinaries(who buildstore.Person, match string, p
 	var all []PublishedBinary
 	err = s.db.View(func(tx *bbolt.Tx) error {
 		sc := newSearchScope(tx, who, q.Plan())
-		for _, pr := range buildstore.PublishedRepositories(tx) {
-			project, repo := pr[0], pr[1]
-			if !sc.allowsProject(project) || !sc.sees(project) {
-				continue
+		w := &publishedWalk{tx: tx, sc: sc, q: q, trees: map[string]*publishedTree{}, indexed: sc.byName && !s.scanPublished}
+		if w.indexed {
+			for _, name := range sc.names {
+				places := buildstore.PublishedPlaces(tx, name)
+				for len(places) > 0 { // one tree's files at a time: the index keeps them together
+					n := 1
+					for n < len(places) && places[n].Project == places[0].Project && places[n].Repository == places[0].Repository {
+						n++
+					}
+					if err := w.visitTree(places[:n]); err != nil {
+						return err
+					}
+					places = places[n:]
+				}
 			}
-			var origins map[string]string
-			var pathDocs []pathDoc
-			var base string
-			for _, f := range buildstore.PublishedFiles(tx, project, repo, "") {
-				dir, file := path.Split(f.Path)
-				dir = strings.TrimSuffix(dir, "/")
-				if dir == "" || strings.Contains(dir, "/") || dir == "repodata" {
+		} else {
+			for _, pr := range buildstore.PublishedRepositories(tx) {
+				project, repo := pr[0], pr[1]
+				if !sc.allowsProject(project) || !sc.sees(project) {
 					continue
 				}
-				name, version, release, _, ok := splitRPMName(file)
-				if !ok || !sc.allows(project, name) {
-					continue
-				}
-				if origins == nil {
-					origins = publishedOrigins(tx, project, repo)
-					pathDocs, base = expandedPath(tx, project, repo)
-				}
-				b := PublishedBinary{Name: name, Version: version, Release: release, Arch: dir, Project: project,
-					Repository: repo, Package: origins[dir+"/"+file], Filename: file,
-					Filepath: publishedName(project, repo) + "/" + f.Path, BaseProject: base, Type: "rpm"}
-				ok, err := matches(q, publishedBinaryDoc{Name: b.Name, Version: b.Version, Release: b.Release,
-					VersRel: b.Version + "-" + b.Release, Arch: b.Arch, Type: b.Type, Project: b.Project, Repository: b.Repository,
-					Package: b.Package, Filename: b.Filename, Filepath: b.Filepath, BaseProject: b.BaseProject, Path: pathDocs})
-				if err != nil {
-					return err
-				}
-				if ok {
-					all = append(all, b)
+				for _, f := range buildstore.PublishedFiles(tx, project, repo, "") {
+					if err := w.visit(project, repo, f.Path); err != nil {
+						return err
+					}
 				}
 			}
 		}
+		all = w.found
 		return nil
 	})
 	slices.SortStableFunc(all, func(a, b PublishedBinary) int {
@@ -104,10 +100,103 @@ func (s *Service) SearchPublishedBinaries(who buildstore.Person, match string, p
 	return pageOf(all, page), err
 }
 
+// publishedWalk evaluates published files one by one for a search, reading what a tree's
+// files share (its expanded path, its binaries' origins) once per tree.
+type publishedWalk struct {
+	tx    *bbolt.Tx
+	sc    *searchScope
+	q     *xpath.Query
+	trees map[string]*publishedTree
+	// indexed: the files come from the name index, a few per tree (visitTree); origins are
+	// then read for those files only.
+	indexed bool
+	found   []PublishedBinary
+}
+
+// publishedTree is what the files of one published tree share: its expanded path and the
+// package that built each of its files (dir/file → package; of the files asked so far when
+// indexed).
+type publishedTree struct {
+	pathDocs []pathDoc
+	base     string
+	origins  map[string]string
+}
+
+// visitTree evaluates the files places found in one tree, after reading their origins.
+func (w *publishedWalk) visitTree(places []buildstore.PublishedPlace) error {
+	project, repo := places[0].Project, places[0].Repository
+	if !w.sc.allowsProject(project) || !w.sc.sees(project) {
+		return nil
+	}
+	files := map[string]bool{}
+	for _, pl := range places {
+		if _, file, ok := strings.Cut(pl.Path, "/"); ok {
+			files[file] = true
+		}
+	}
+	t := w.tree(project, repo)
+	for key, pkg := range publishedOrigins(w.tx, project, repo, files) {
+		if t.origins[key] == "" {
+			t.origins[key] = pkg
+		}
+	}
+	for _, pl := range places {
+		if err := w.visit(project, repo, pl.Path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// visit evaluates the published file at path of project's repository repo.
+func (w *publishedWalk) visit(project, repo, filePath string) error {
+	if !w.sc.allowsProject(project) || !w.sc.sees(project) {
+		return nil
+	}
+	name, ok := buildstore.PublishedBinaryName(filePath)
+	if !ok || !w.sc.allows(project, name) {
+		return nil
+	}
+	dir, file, _ := strings.Cut(filePath, "/")
+	_, version, release, _, _ := buildstore.SplitRPMName(file)
+	t := w.tree(project, repo)
+	b := PublishedBinary{Name: name, Version: version, Release: release, Arch: dir, Project: project,
+		Repository: repo, Package: t.origins[dir+"/"+file], Filename: file,
+		Filepath: publishedName(project, repo) + "/" + filePath, BaseProject: t.base, Type: "rpm"}
+	ok, err := matches(w.q, publishedBinaryDoc{Name: b.Name, Version: b.Version, Release: b.Release,
+		VersRel: b.Version + "-" + b.Release, Arch: b.Arch, Type: b.Type, Project: b.Project, Repository: b.Repository,
+		Package: b.Package, Filename: b.Filename, Filepath: b.Filepath, BaseProject: b.BaseProject, Path: t.pathDocs})
+	if err != nil {
+		return err
+	}
+	if ok {
+		w.found = append(w.found, b)
+	}
+	return nil
+}
+
+// tree reads what project's repository repo's files share, once: every origin for a walk of
+// every tree, none yet for the index (visitTree adds them).
+func (w *publishedWalk) tree(project, repo string) *publishedTree {
+	key := project + "\x00" + repo
+	if t := w.trees[key]; t != nil {
+		return t
+	}
+	t := &publishedTree{}
+	t.pathDocs, t.base = expandedPath(w.tx, project, repo)
+	if w.indexed {
+		t.origins = map[string]string{}
+	} else {
+		t.origins = publishedOrigins(w.tx, project, repo, nil)
+	}
+	w.trees[key] = t
+	return t
+}
+
 // publishedOrigins maps dir/file of the RPMs published for project's repository repo to the
 // package that built them (OBS's binaryorigins), from the binaries of the repository's
-// architectures, placed as publishing places them.
-func publishedOrigins(tx *bbolt.Tx, project, repo string) map[string]string {
+// architectures, placed as publishing places them; of the file names in only (nil: every one).
+func publishedOrigins(tx *bbolt.Tx, project, repo string, only map[string]bool) map[string]string {
 	out := map[string]string{}
 	p, err := buildstore.GetProject(tx, project)
 	if err != nil {
@@ -115,7 +204,13 @@ func publishedOrigins(tx *bbolt.Tx, project, repo string) map[string]string {
 	}
 	r, _ := p.Repository(repo)
 	for _, arch := range r.Archs {
-		bins, _ := buildstore.Binaries(tx, buildstore.Where{Project: project, Repository: repo, Arch: arch}, "")
+		w := buildstore.Where{Project: project, Repository: repo, Arch: arch}
+		var bins []buildstore.Binary
+		if only == nil {
+			bins, _ = buildstore.Binaries(tx, w, "")
+		} else {
+			bins, _ = buildstore.BinariesOf(tx, w, only)
+		}
 		for _, b := range bins {
 			dir := b.Arch
 			if b.Arch == "src" || b.Arch == "nosrc" {

@@ -46,6 +46,9 @@ type Service struct {
 	requests decodedRequests
 	// downloads holds the /published downloads not yet counted (download_queue.go).
 	downloads downloadQueue
+	// scanPublished makes the published binary search walk every published tree even when the
+	// published name index could answer: tests compare the two.
+	scanPublished bool
 }
 
 // New returns the build service over db.

@@ -29,6 +29,10 @@ type Backend interface {
 	// it stands for (a change during the refresh then moves it again and is caught next
 	// time). A remote backend that cannot tell returns a mark that moves every poll interval.
 	Changes(ctx context.Context) (uint64, error)
+	// Binaries are the published binaries whose binary package name is exactly name (OBS's
+	// GET /search/published/binary/id?match=@name='<name>'), of the projects the backend's
+	// identity may read: a project with access restrictions hidden from it adds none.
+	Binaries(ctx context.Context, name string) ([]Binary, error)
 }
 
 // ErrNoProject is what Backend.Results answers (wrapped) for a project that does not exist
@@ -77,4 +81,21 @@ type BackendConfig struct {
 // Setting is one element of the configuration document.
 type Setting struct {
 	Name, Value string
+}
+
+// Binary is one published binary (an RPM or source RPM of a published repository), as a
+// published binary search answers it.
+type Binary struct {
+	// Name is the binary package's name (bash); Filename the file's (bash-5.2-1.1.x86_64.rpm).
+	Name, Filename string
+	// Package is the build-service package that built it ("" when the backend no longer
+	// knows).
+	Package                                     string
+	Project, Repository, Arch, Version, Release string
+	// Path is the file's path under the backend's download_url, segments URL-escaped
+	// (Pocket:1.0/standard/x86_64/pocket-cli-1.0-1.1.x86_64.rpm for the appliance's /published).
+	Path string
+	// SourceURL is the package's git repository when the backend knows it synchronizes the
+	// package from git (OBS's scmsync); "" when it does not say.
+	SourceURL string
 }

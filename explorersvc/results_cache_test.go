@@ -57,6 +57,8 @@ func (f *fakeBackend) Configuration(context.Context) (BackendConfig, error) {
 	return BackendConfig{Schedulers: []string{"x86_64"}}, nil
 }
 
+func (f *fakeBackend) Binaries(context.Context, string) ([]Binary, error) { return nil, nil }
+
 func (f *fakeBackend) Changes(context.Context) (uint64, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -36,7 +36,10 @@ type Service struct {
 	Builds BuildResults
 	// GitOrg is the organization fork-builds reads when a request names none ("": pool).
 	GitOrg string
-	mu     sync.Mutex // one import at a time: the steps above must not interleave
+	// BinaryTimeout bounds a binary search (SearchBinaries); 0 is DefaultBinaryTimeout, the
+	// seed's 60 seconds. Tests set a tiny one to see the 504.
+	BinaryTimeout time.Duration
+	mu            sync.Mutex // one import at a time: the steps above must not interleave
 	// answers keeps recent search answers by question and content version (search_cache.go).
 	answers answerCache
 	// backend is the build service the explorer follows and results caches its projects' build

@@ -98,6 +98,9 @@ const (
 	BuildFarmHistory    = "build/farm_history"    // where 0x00 package 0x00 BE seq → HistoryEntry
 	BuildFarmJobHistory = "build/farm_jobhistory" // where 0x00 BE seq → JobHistoryEntry
 	BuildFarmPublished  = "build/farm_published"  // project 0x00 repository 0x00 path → published file (raw bytes)
+	// BuildFarmPublishedNames indexes the published RPMs by binary name
+	// (store/buildstore/farm_published_names.go): name 0x00 project 0x00 repository 0x00 path → "".
+	BuildFarmPublishedNames = "build/farm_published_names"
 
 	// Build service requests and comments (store/buildstore/requests*.go, comments.go).
 	BuildRequests     = "build/requests"      // BE id → Request
@@ -180,6 +183,7 @@ var registry = []bucketSpec{
 	{name: BuildSignKeys}, {name: BuildPatterns},
 	{name: BuildFarmDirty}, {name: BuildFarmStatus}, {name: BuildFarmRepos}, {name: BuildFarmBinaries}, {name: BuildFarmFiles},
 	{name: BuildFarmLogs}, {name: BuildFarmHistory}, {name: BuildFarmJobHistory}, {name: BuildFarmPublished},
+	{name: BuildFarmPublishedNames},
 	{name: BuildRequests}, {name: BuildRequestIndex}, {name: BuildComments}, {name: BuildCommentIndex},
 	{name: BuildRoleIndex}, {name: BuildIssues}, {name: BuildIssueIndex},
 	{name: BuildTags}, {name: BuildTagIndex},

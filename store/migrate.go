@@ -35,6 +35,10 @@ var migrations = []migration{
 	// 4: the issues that packages' sources, patchinfos and attributes name, and which package
 	// names which (issue 16's /search/issue and ?view=issues); filled from the newest revisions.
 	{"build/issue_index", rebuildIndex(BuildIssueIndex)},
+	// 5: the published RPMs by binary name (issue 18's /api/search/binary, osc's `bse`: a
+	// published binary search for one name reads that name's files, not every published file);
+	// filled from the published trees.
+	{"build/farm_published_names", rebuildIndex(BuildFarmPublishedNames)},
 }
 
 // SchemaVersion returns the schema version this build writes. A snapshot carries the version of

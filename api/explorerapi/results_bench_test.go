@@ -34,6 +34,9 @@ func (s staticBackend) Configuration(context.Context) (explorersvc.BackendConfig
 	return explorersvc.BackendConfig{}, nil
 }
 func (s staticBackend) Changes(context.Context) (uint64, error) { return 1, nil }
+func (s staticBackend) Binaries(context.Context, string) ([]explorersvc.Binary, error) {
+	return nil, nil
+}
 
 // bigResults is a project of n packages in 2 repositories × 2 archs.
 func bigResults(n int) explorersvc.ProjectResults {

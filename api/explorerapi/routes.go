@@ -36,6 +36,7 @@ func Bind(app fiber.Router, d Deps) {
 	apis.Get("/projects/:project/_result", a.projectResults)
 	apis.Get("/backend-config", a.backendConfig)
 	apis.Get("/packages/:package/branches", a.branches).Get("/packages/:package/fork-builds", a.forkBuilds)
+	apis.Get("/search/binary", a.searchBinaries)
 	if d.Proxy.Backend != nil && d.Proxy.Prefix != "" {
 		// All, not Use: fiber's Use would also take /obsx, a path of nobody's.
 		serve := newProxy(d.Proxy).serve

@@ -2,6 +2,8 @@ package buildstore
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/pocketforge/pocketforge/buildfarm/specfile"
@@ -103,4 +105,35 @@ func HasBinaries(tx *bbolt.Tx, w Where, pkg string) bool {
 	prefix := append(w.sub(pkg), sep...)
 	k, _ := b.Cursor().Seek(prefix)
 	return k != nil && bytes.HasPrefix(k, prefix)
+}
+
+// BinariesOf lists the binaries of w whose file name is in files, as Binaries lists them (by
+// package, then file name), with their Package, Filename and Arch only: what the published
+// binary search needs to say which package built a published file. It decides from the keys
+// which records to read and decodes those three fields, where Binaries would decode every
+// record of the repository whole (file lists, dependencies).
+func BinariesOf(tx *bbolt.Tx, w Where, files map[string]bool) ([]Binary, error) {
+	b := tx.Bucket([]byte(store.BuildFarmBinaries))
+	if b == nil {
+		return nil, nil
+	}
+	prefix := append(w.Key(), sep...)
+	var out []Binary
+	c := b.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		_, file, ok := bytes.Cut(k[len(prefix):], []byte(sep))
+		if !ok || !files[string(file)] {
+			continue
+		}
+		var bin struct {
+			Package  string `json:"package"`
+			Filename string `json:"filename"`
+			Arch     string `json:"arch"`
+		}
+		if err := json.Unmarshal(v, &bin); err != nil {
+			return nil, fmt.Errorf("%s %q: decode: %w", store.BuildFarmBinaries, k, err)
+		}
+		out = append(out, Binary{Package: bin.Package, Filename: bin.Filename, Arch: bin.Arch})
+	}
+	return out, nil
 }

@@ -96,8 +96,11 @@ var farmBuckets = []string{store.BuildFarmStatus, store.BuildFarmRepos, store.Bu
 	store.BuildFarmLogs, store.BuildFarmHistory, store.BuildFarmJobHistory, store.BuildFarmPublished}
 
 // PurgeFarm drops every farm record of project: its statuses, binaries, logs, histories and
-// published tree (a deleted project has no builds).
+// published tree with its entries of the name index (a deleted project has no builds).
 func PurgeFarm(tx *bbolt.Tx, project string) error {
+	if err := unindexPublished(tx, projectPrefix(project)); err != nil {
+		return err
+	}
 	for _, name := range farmBuckets {
 		if err := store.DeletePrefix(tx, name, projectPrefix(project)); err != nil {
 			return err

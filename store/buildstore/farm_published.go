@@ -13,17 +13,32 @@ import (
 
 func publishedPrefix(project, repo string) []byte { return []byte(project + sep + repo + sep) }
 
-// PutPublished stores the published file at path of project's repository repo.
+// PutPublished stores the published file at path of project's repository repo, and indexes
+// it by binary name when it is an RPM (farm_published_names.go).
 func PutPublished(tx *bbolt.Tx, project, repo, path string, data []byte) error {
 	b, err := store.Bucket(tx, store.BuildFarmPublished)
 	if err != nil {
 		return err
 	}
-	return b.Put(append(publishedPrefix(project, repo), path...), data)
+	if err := b.Put(append(publishedPrefix(project, repo), path...), data); err != nil {
+		return err
+	}
+	if key := publishedNameKey(project, repo, path); key != nil {
+		names, err := store.Bucket(tx, store.BuildFarmPublishedNames)
+		if err != nil {
+			return err
+		}
+		return names.Put(key, nil)
+	}
+	return nil
 }
 
-// DeletePublished drops the published tree of project's repository repo.
+// DeletePublished drops the published tree of project's repository repo, and its files from
+// the name index.
 func DeletePublished(tx *bbolt.Tx, project, repo string) error {
+	if err := unindexPublished(tx, publishedPrefix(project, repo)); err != nil {
+		return err
+	}
 	return store.DeletePrefix(tx, store.BuildFarmPublished, publishedPrefix(project, repo))
 }
 

@@ -158,8 +158,8 @@ func TestIssueIndexMigration(t *testing.T) {
 		}
 		return DeletePackage(tx, "p", "b")
 	})
-	// Make it the file the version before wrote: no issue buckets.
-	db = reopenOld(t, db, path, store.SchemaVersion()-1, func(tx *bbolt.Tx) error {
+	// Make it the file version 3 wrote (the issue index is schema 4's): no issue buckets.
+	db = reopenOld(t, db, path, 3, func(tx *bbolt.Tx) error {
 		for _, b := range []string{store.BuildIssueIndex, store.BuildIssues} {
 			if err := tx.DeleteBucket([]byte(b)); err != nil {
 				return err
