@@ -2,6 +2,7 @@ package explorerapi
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -164,7 +165,7 @@ func (p *proxy) forward(c *fiber.Ctx, path proxyPath) error {
 	}
 	if err := p.Backend.Do(req, resp); err != nil {
 		fasthttp.ReleaseResponse(resp)
-		return kit.Errorf(http.StatusInternalServerError, "The build service did not answer: %v", err)
+		return backendFailed(err)
 	}
 	p.keepSession(resp)
 	if resp.StatusCode() == http.StatusUnauthorized {
@@ -212,4 +213,14 @@ func clipText(s string, n int) string {
 		s = s[:n] + "…"
 	}
 	return strings.ToValidUTF8(s, "?")
+}
+
+// backendFailed is the answer when the build service gave none: 504 when it did not answer in
+// time (a remote one, ErrRemoteTimeout), 500 when it could not be reached or failed — the
+// statuses the seed names for a backend that is slow or down (it names no 502).
+func backendFailed(err error) error {
+	if errors.Is(err, ErrRemoteTimeout) {
+		return kit.Errorf(http.StatusGatewayTimeout, "%v", err)
+	}
+	return kit.Errorf(http.StatusInternalServerError, "The build service did not answer: %v", err)
 }
