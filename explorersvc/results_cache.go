@@ -106,7 +106,8 @@ func (s *Service) FollowedProjects() ([]string, error) {
 }
 
 // resultsSnapshot is the current snapshot; before the first refresh it fills the cache once
-// (every later read answers from a snapshot without waiting).
+// (every later read answers from a snapshot without waiting). A failed first fill wraps the
+// backend's error, so a remote backend that timed out is the API's 504.
 func (s *Service) resultsSnapshot() (*resultsSnapshot, error) {
 	c := s.results
 	if c == nil {
@@ -116,7 +117,7 @@ func (s *Service) resultsSnapshot() (*resultsSnapshot, error) {
 		return snap, nil
 	}
 	if err := c.refresh(context.Background(), false); err != nil && c.snap.Load() == nil {
-		return nil, fmt.Errorf("the build results could not be fetched: %v", err)
+		return nil, fmt.Errorf("the build results could not be fetched: %w", err)
 	}
 	return c.snap.Load(), nil
 }
