@@ -20,7 +20,8 @@ import (
 type Proxy struct {
 	// Prefix is where the proxy answers (--explorer-proxy-prefix, /obs by default).
 	Prefix string
-	// Backend answers the forwarded requests: the appliance's build API in process.
+	// Backend answers the forwarded requests: the appliance's build API in process, or a
+	// remote build service (Remote).
 	Backend Backend
 	// Reachable decides the projects the proxy reaches (explorersvc's ProxyReachable: the
 	// explorer's follow list); nil lets every project through to the build API's own rules.
