@@ -67,12 +67,16 @@ func (s *Service) UseBackend(b Backend, follow []string) error {
 // registerResults adds the cache's clock job: every tick it asks the backend for its change
 // mark and rereads the followed projects only when the mark moved. serve registers the
 // explorer's jobs after the build service's, so a tick's farm work is in the cache the same
-// tick.
+// tick. A Detached backend's refresh runs beside the runner instead (registerDetached).
 func (s *Service) registerResults(r *jobs.Runner) {
 	if s.results == nil {
 		return
 	}
 	c := s.results
+	if d, ok := s.backend.(Detached); ok && d.Detached() {
+		s.registerDetached(r, c)
+		return
+	}
 	r.Add(ResultsJob, func(time.Time) error { return c.refresh(context.Background(), false) })
 }
 

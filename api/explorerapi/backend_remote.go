@@ -36,6 +36,7 @@ type RemoteBackend struct {
 var (
 	_ explorersvc.Backend      = (*RemoteBackend)(nil)
 	_ explorersvc.BuildResults = (*RemoteBackend)(nil)
+	_ explorersvc.Detached     = (*RemoteBackend)(nil)
 )
 
 // errRemoteMissing is a 404 from the remote; each caller turns it into its own "not found".
@@ -224,6 +225,10 @@ func (b *RemoteBackend) Configuration(ctx context.Context) (explorersvc.BackendC
 	}
 	return out, nil
 }
+
+// Detached: a remote's reads may each take up to the client's timeout, so the results cache
+// refreshes beside the appliance's job runner, never holding up the build farm's jobs.
+func (b *RemoteBackend) Detached() bool { return true }
 
 // Changes moves once per Poll: the cache then rereads the remote's projects (and keeps what
 // did not change as it was).
