@@ -36,8 +36,19 @@ func TestExplorerWithRemoteBackend(t *testing.T) {
 		if out := o.must("rdiff", "Pocket:1.0", "pocket-cli"); !strings.Contains(out, "Index: ") {
 			t.Fatalf("rdiff:\n%s", out)
 		}
-		if out := o.must("results", "Pocket:1.0", "pocket-base"); !strings.Contains(out, "standard") {
+		out = ""
+		for i := 0; i < 60; i++ {
+			if out = o.must("results", "Pocket:1.0", "pocket-base"); strings.Count(out, "succeeded") == 2 {
+				break
+			}
+			request(t, "POST", local.url+"/_appliance/clock", e2eToken, strings.NewReader(`{"advance":"20s"}`))
+			time.Sleep(500 * time.Millisecond)
+		}
+		if !strings.Contains(out, "standard") || strings.Count(out, "succeeded") != 2 {
 			t.Fatalf("results:\n%s", out)
+		}
+		if log := o.must("remotebuildlog", "Pocket:1.0", "pocket-base", "standard", "x86_64"); !strings.Contains(log, `finished "build pocket-base.spec"`) {
+			t.Fatalf("build log through the remote proxy:\n%s", log)
 		}
 		if code, out := o.osc("rdelete", "-m", "gone", "Pocket:1.0", "pocket-cli"); code == 0 || !strings.Contains(out, "405") {
 			t.Fatalf("rdelete: exit %d\n%s", code, out)

@@ -142,6 +142,9 @@ func (p *proxy) forward(c *fiber.Ctx, path proxyPath) error {
 	req := fasthttp.AcquireRequest()
 	defer fasthttp.ReleaseRequest(req)
 	resp := fasthttp.AcquireResponse()
+	// a remote backend's answer is passed on as it arrives (a running job's log), as the
+	// in-process one's is; within the remote's timeout, which then ends the stream
+	resp.StreamBody = true
 	in := c.Request()
 	req.Header.SetMethod(c.Method())
 	uri := path.raw

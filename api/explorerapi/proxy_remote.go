@@ -69,9 +69,9 @@ func trimSlash(p string) string {
 
 // Do sends req to the remote build service and fills resp, within the timeout. req's URI is
 // rewritten to the remote's (base path in front, the remote's host); a request without an
-// Authorization header gets the configured credentials. The answer is read whole (a running
-// job's log is answered when the job ends or the timeout passes — unlike in process, where it
-// streams). The error of a request that timed out is ErrRemoteTimeout (errors.Is).
+// Authorization header gets the configured credentials. The answer streams when resp asks
+// for it (resp.StreamBody: the proxy does) — the timeout still bounds the whole exchange, so a
+// running job's log streams for at most that long. The error of a request that timed out is ErrRemoteTimeout (errors.Is).
 func (r *Remote) Do(req *fasthttp.Request, resp *fasthttp.Response) error {
 	target := r.scheme + "://" + r.host + r.base + string(req.RequestURI())
 	req.SetRequestURI(target)
