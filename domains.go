@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/pocketforge/pocketforge/api"
+	"github.com/pocketforge/pocketforge/api/explorerapi"
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/cloudsvc"
@@ -22,6 +23,10 @@ type domains struct {
 	build    *buildsvc.Service
 	cloud    *cloudsvc.Service
 	explorer *explorersvc.Service
+	// remote is the remote build service the explorer reads (--explorer-backend), nil when it
+	// reads this appliance's own: serve hands it to the app, so the proxy forwards through the
+	// same client.
+	remote *explorerapi.Remote
 	// close releases what the domains opened (the explorer's search index).
 	close func()
 }
@@ -35,23 +40,44 @@ func openDomains(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Lo
 		cloud: cloudsvc.New(db, clk, log, api.CloudOptions(cfg, func() string { return url })),
 		close: func() {},
 	}
+	backend, builds, remote, err := explorerBackend(cfg, d.build, db, clk, url)
+	if err != nil {
+		return nil, err
+	}
+	d.remote = remote
 	if cfg.Ephemeral {
 		d.explorer = explorersvc.NewMemory(db, clk.Now, log)
-		d.explorer.Builds, d.explorer.GitOrg = buildlink.Builds{Build: d.build}, cfg.ExplorerGitOrg
-		return d, d.explorer.UseBackend(localBackend(d.build, db, url), cfg.ExplorerFollow)
+		d.explorer.Builds, d.explorer.GitOrg = builds, cfg.ExplorerGitOrg
+		return d, d.explorer.UseBackend(backend, cfg.ExplorerFollow)
 	}
 	ix, _, err := search.Open(db.Path() + ".index")
 	if err != nil {
 		return nil, err
 	}
 	d.explorer = &explorersvc.Service{Store: db, Index: ix, Now: clk.Now, Log: log,
-		Builds: buildlink.Builds{Build: d.build}, GitOrg: cfg.ExplorerGitOrg}
+		Builds: builds, GitOrg: cfg.ExplorerGitOrg}
 	if err := d.explorer.EnsureIndex(false); err != nil {
 		ix.Close()
 		return nil, fmt.Errorf("explorer search index: %w", err)
 	}
 	d.close = func() { ix.Close() }
-	return d, d.explorer.UseBackend(localBackend(d.build, db, url), cfg.ExplorerFollow)
+	return d, d.explorer.UseBackend(backend, cfg.ExplorerFollow)
+}
+
+// explorerBackend is where the explorer reads build results, fork builds and the backend
+// configuration: this appliance's build service in process, or with --explorer-backend a
+// remote one over HTTP (polled every --explorer-poll), through the client the proxy forwards
+// with.
+func explorerBackend(cfg *config.Config, build *buildsvc.Service, db *store.DB, clk clock.Clock, url string) (explorersvc.Backend, explorersvc.BuildResults, *explorerapi.Remote, error) {
+	if cfg.ExplorerBackend == "" {
+		return localBackend(build, db, url), buildlink.Builds{Build: build}, nil, nil
+	}
+	remote, err := api.ExplorerRemote(cfg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	rb := &explorerapi.RemoteBackend{Remote: remote, Poll: cfg.ExplorerPoll, Now: clk.Now}
+	return rb, rb, remote, nil
 }
 
 // localBackend is the explorer's build backend: this appliance's build service, read in

@@ -64,7 +64,7 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 				log.Error("rebuilding the explorer search index after a data replacement failed", "err", err)
 			}
 		},
-		Build: dom.build, Cloud: dom.cloud, Explorer: dom.explorer,
+		Build: dom.build, Cloud: dom.cloud, Explorer: dom.explorer, Remote: dom.remote,
 	})
 	logStart(log, cfg, db, ln.Addr(), url)
 	printBanner(stdout, cfg, db, url, creds)

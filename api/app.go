@@ -46,6 +46,10 @@ type Deps struct {
 	Build    *buildsvc.Service
 	Cloud    *cloudsvc.Service
 	Explorer *explorersvc.Service
+	// Remote is the remote build service (--explorer-backend) the explorer's backend reads and
+	// its proxy forwards to, one client for both; nil with the flag set: New makes one (and,
+	// when it builds the explorer too, the explorer's backend over it).
+	Remote *explorerapi.Remote
 	// trusted are the reverse proxies whose X-Forwarded-For names the client
 	// (--trusted-proxies), set by New from the configuration for the journal's remote_ip.
 	trusted []netip.Prefix
@@ -85,16 +89,25 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	}
 	buildDeps := buildapi.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, Build: d.Build, ExternalURL: externalURL, TrustedProxies: cfg.TrustedProxies}
 	buildapi.Bind(app, buildDeps)
+	if d.Remote == nil && cfg.ExplorerBackend != "" {
+		d.Remote, _ = ExplorerRemote(cfg) // config checked the URL
+	}
 	if d.Explorer == nil {
 		d.Explorer = explorersvc.NewMemory(d.Store, d.Clock.Now, d.Log)
-		// Its build backend is this app's build service, read as an anonymous non-member; the
-		// results cache fills on the first read (no jobs run here to refresh it on change).
-		_ = d.Explorer.UseBackend(&buildlink.Backend{Build: d.Build, Store: d.Store, ExternalURL: externalURL}, cfg.ExplorerFollow)
+		// Its build backend is this app's build service, read as an anonymous non-member (or the
+		// remote one); the results cache fills on the first read (no jobs run here to refresh it
+		// on change).
+		var backend explorersvc.Backend = &buildlink.Backend{Build: d.Build, Store: d.Store, ExternalURL: externalURL}
+		if d.Remote != nil {
+			rb := &explorerapi.RemoteBackend{Remote: d.Remote, Poll: cfg.ExplorerPoll, Now: d.Clock.Now}
+			backend, d.Explorer.Builds = rb, rb
+		}
+		_ = d.Explorer.UseBackend(backend, cfg.ExplorerFollow)
 	}
 	explorerapi.Bind(app, explorerapi.Deps{
 		Explorer: d.Explorer, Rate: cfg.ExplorerRate,
 		TrustedProxies: cfg.TrustedProxies, Limiter: ratelimit.New(d.Clock.Now),
-		Proxy: explorerProxy(cfg, buildDeps, d.Explorer),
+		Proxy: explorerProxy(cfg, buildDeps, d.Explorer, d.Remote),
 	})
 	deploy.Bind(app)
 	replaced := func() {

@@ -19,7 +19,17 @@ import (
 // the front middleware: the proxy's own request already has the request id, access-log line,
 // journal entry and readiness gate, and the forwarded one is not counted twice. The projects
 // the proxy reaches are the explorer's: those in its results cache (ProxyReachable).
-func explorerProxy(cfg *config.Config, bd buildapi.Deps, explorer *explorersvc.Service) explorerapi.Proxy {
+//
+// With a remote build service (--explorer-backend, remote non-nil) the proxy forwards to it
+// over HTTP instead, through the client the explorer's results backend uses: the same rules,
+// credentials and answer handling, only another Backend.
+func explorerProxy(cfg *config.Config, bd buildapi.Deps, explorer *explorersvc.Service, remote *explorerapi.Remote) explorerapi.Proxy {
+	if remote != nil {
+		return explorerapi.Proxy{
+			Prefix: cfg.ExplorerProxyPrefix, Backend: remote, Reachable: explorer.ProxyReachable,
+			User: cfg.ExplorerBackendUser, Password: cfg.BackendPassword(),
+		}
+	}
 	backend := explorerapi.NewInProcess(func() fasthttp.RequestHandler {
 		app := fiber.New(fiber.Config{
 			AppName:               "pocketforge-build",
@@ -36,4 +46,14 @@ func explorerProxy(cfg *config.Config, bd buildapi.Deps, explorer *explorersvc.S
 		Prefix: cfg.ExplorerProxyPrefix, Backend: backend, Reachable: explorer.ProxyReachable,
 		User: cfg.ExplorerBackendUser, Password: cfg.BackendPassword(),
 	}
+}
+
+// ExplorerRemote is the client of the remote build service --explorer-backend names, signed in
+// with the backend credentials (nil, nil without the flag). serve builds it once and hands it
+// to both the explorer's backend and the proxy.
+func ExplorerRemote(cfg *config.Config) (*explorerapi.Remote, error) {
+	if cfg.ExplorerBackend == "" {
+		return nil, nil
+	}
+	return explorerapi.NewRemote(cfg.ExplorerBackend, cfg.ExplorerBackendUser, cfg.BackendPassword(), 0)
 }

@@ -59,10 +59,15 @@ type Config struct {
 	// are the build service credentials the proxy forwards with.
 	ExplorerBackendUser     string
 	ExplorerBackendPassword string
-	ExplorerGitOrg          string        // --explorer-git-org: the organization fork-builds reads by default
-	SPDXDir                 string        // --spdx-dir: product SBOMs to import and follow, "" = none
-	SPDXInterval            time.Duration // --spdx-interval: how often --spdx-dir is looked at
-	Warnings                []string      // non-fatal remarks for the caller to log once logging is set up
+	// ExplorerBackend is --explorer-backend: the base URL of a remote build service the explorer
+	// reads over HTTP instead of this appliance's own ("" = in process); ExplorerPoll
+	// (--explorer-poll) is how often that remote is looked at for changes.
+	ExplorerBackend string
+	ExplorerPoll    time.Duration
+	ExplorerGitOrg  string        // --explorer-git-org: the organization fork-builds reads by default
+	SPDXDir         string        // --spdx-dir: product SBOMs to import and follow, "" = none
+	SPDXInterval    time.Duration // --spdx-interval: how often --spdx-dir is looked at
+	Warnings        []string      // non-fatal remarks for the caller to log once logging is set up
 }
 
 // Load parses args (flags only) against a fresh flag set holding every flag, then resolves the

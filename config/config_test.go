@@ -54,6 +54,7 @@ func TestDefaults(t *testing.T) {
 		TransferDelay:   5 * time.Second,
 		DBProvisionTime: 30 * time.Second,
 		ExplorerRate:    Rate{Max: 100, Window: time.Hour},
+		ExplorerPoll:    30 * time.Second,
 		SPDXInterval:    30 * time.Second,
 		ExplorerGitOrg:  "pool",
 
@@ -107,6 +108,8 @@ var sample = map[string][2]string{
 	"explorer-backend-user":     {"bob", "bob"},
 	"explorer-backend-password": {"bob-password", "***"},
 	"explorer-git-org":          {" devel ", "devel"},
+	"explorer-backend":          {"https://api.example.org/obs/", "https://api.example.org/obs"},
+	"explorer-poll":             {"2m", "2m0s"},
 	"spdx-interval":             {"5m", "5m0s"},
 	"shutdown-timeout":          {"1m30s", "1m30s"},
 	"head-timeout":              {"45s", "45s"},

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"net/url"
 	"path"
 	"regexp"
 	"strconv"
@@ -205,4 +206,29 @@ func parseBackendPassword(s string) (string, error) {
 		return "", errors.New("at most 128 characters without control characters")
 	}
 	return s, nil
+}
+
+// parseBackendURL reads --explorer-backend: "" (in process) or an absolute http or https URL
+// with a host and nothing a base URL cannot use (no user info — the credentials are the
+// backend flags' —, query or fragment). A trailing slash is dropped, so paths are joined as
+// <base>/source/….
+func parseBackendURL(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", nil
+	}
+	u, err := url.Parse(s)
+	switch {
+	case err != nil || len(s) > 2000:
+		return "", errors.New("want an http or https URL such as https://api.example.org")
+	case u.Scheme != "http" && u.Scheme != "https":
+		return "", errors.New("want an http or https URL such as https://api.example.org")
+	case u.Host == "" || u.Hostname() == "":
+		return "", errors.New("the URL has no host")
+	case u.User != nil:
+		return "", errors.New("the URL must not carry credentials; use --explorer-backend-user and --explorer-backend-password")
+	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+		return "", errors.New("the URL must not have a query or fragment")
+	}
+	return strings.TrimRight(s, "/"), nil
 }

@@ -1,6 +1,9 @@
 package config
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // TestProxyPrefix: --explorer-proxy-prefix takes a path of its own and refuses, with the flag
 // named, every prefix that would shadow one of the appliance's routes or leave the root.
@@ -64,5 +67,31 @@ func TestBackendCredentials(t *testing.T) {
 	c = mustLoad(t, nil, []string{"POCKETFORGE_EXPLORER_BACKEND_PASSWORD=bobs-secret"})
 	if c.BackendPassword() != "bobs-secret" || redactedValue(c, "explorer-backend-password") != "***" {
 		t.Errorf("the backend password %q is not used or not masked: %q", c.BackendPassword(), redactedValue(c, "explorer-backend-password"))
+	}
+}
+
+// TestBackendURL: --explorer-backend takes an http or https base URL and nothing else; empty
+// is the in-process backend. --explorer-poll has bounds.
+func TestBackendURL(t *testing.T) {
+	c, err := Load(nil, nil)
+	if err != nil || c.ExplorerBackend != "" || c.ExplorerPoll != 30*time.Second {
+		t.Fatalf("defaults %q %v %v", c.ExplorerBackend, c.ExplorerPoll, err)
+	}
+	for in, reason := range map[string]string{
+		"ftp://x":         "http or https",
+		"api.example.org": "http or https",
+		"http://":         "no host",
+		"http://u:p@h":    "credentials",
+		"http://h/?a=b":   "query",
+		"https://h/#x":    "fragment",
+		"http://h/%zz":    "http or https",
+	} {
+		_, err := Load([]string{"--explorer-backend=" + in}, nil)
+		wantErr(t, err, `invalid value "`+in+`" for --explorer-backend: `, reason)
+	}
+	for _, in := range []string{"0", "500ms", "25h", "x"} {
+		if _, err := Load([]string{"--explorer-poll=" + in}, nil); err == nil {
+			t.Errorf("--explorer-poll=%s accepted", in)
+		}
 	}
 }

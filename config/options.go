@@ -114,6 +114,17 @@ var options = []option{
 			return
 		},
 		get: func(c *Config) string { return c.ExplorerBackendPassword }},
+	{name: "explorer-backend", def: "",
+		usage: "the `URL` of a remote build service (http or https, an OBS API root such as https://api.example.org) the explorer reads over HTTP as --explorer-backend-user; empty: this appliance's own build service, in process",
+		set:   func(c *Config, s string) (err error) { c.ExplorerBackend, err = parseBackendURL(s); return },
+		get:   func(c *Config) string { return c.ExplorerBackend }},
+	{name: "explorer-poll", def: "30s",
+		usage: "how often the remote --explorer-backend is reread for changed build results, a `duration` (1s..24h)",
+		set: func(c *Config, s string) (err error) {
+			c.ExplorerPoll, err = parseDurationRange(s, time.Second, 24*time.Hour)
+			return
+		},
+		get: func(c *Config) string { return c.ExplorerPoll.String() }},
 	{name: "spdx-dir", def: "",
 		usage: "a `directory` of product SBOMs (*.spdx.json, each with its repodata/ beside it) the explorer imports and keeps following",
 		set:   func(c *Config, s string) error { c.SPDXDir = strings.TrimSpace(s); return nil },

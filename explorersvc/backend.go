@@ -9,7 +9,7 @@ import (
 // build results, the service's configuration, and whether anything changed since it last
 // looked. The appliance's own build service answers in process (internal/buildlink.Backend, over buildsvc's
 // domain functions and read protection); a remote build service reached over HTTP
-// (--explorer-backend, not built yet) is meant to implement the same four methods from
+// (--explorer-backend, api/explorerapi.RemoteBackend) implements the same four methods from
 // GET /source, /build/<p>/_result and /configuration, so the cache and the routes above it
 // never know which one they talk to. The values are plain data, no buildsvc types, for that
 // reason.

@@ -92,14 +92,15 @@ func (s *Service) BuildResults(project string, f ResultFilter) (ProjectResults, 
 func pick(list []string, v string) bool { return len(list) == 0 || slices.Contains(list, v) }
 
 // BackendConfiguration is the build backend's configuration (GET /api/backend-config); an
-// error of the backend is the seed's 500 "configuration could not be fetched".
+// error of the backend is the seed's 500 "configuration could not be fetched", wrapped (%w) so
+// that a remote backend's own kind shows through — one that did not answer in time is 504.
 func (s *Service) BackendConfiguration(ctx context.Context) (BackendConfig, error) {
 	if s.backend == nil {
 		return BackendConfig{}, errNoBackend
 	}
 	conf, err := s.backend.Configuration(ctx)
 	if err != nil {
-		return BackendConfig{}, fmt.Errorf("the build backend's configuration could not be fetched: %v", err)
+		return BackendConfig{}, fmt.Errorf("the build backend's configuration could not be fetched: %w", err)
 	}
 	return conf, nil
 }

@@ -67,12 +67,16 @@ func (s *Service) UseBackend(b Backend, follow []string) error {
 // registerResults adds the cache's clock job: every tick it asks the backend for its change
 // mark and rereads the followed projects only when the mark moved. serve registers the
 // explorer's jobs after the build service's, so a tick's farm work is in the cache the same
-// tick.
+// tick. A Detached backend's refresh runs beside the runner instead (registerDetached).
 func (s *Service) registerResults(r *jobs.Runner) {
 	if s.results == nil {
 		return
 	}
 	c := s.results
+	if d, ok := s.backend.(Detached); ok && d.Detached() {
+		s.registerDetached(r, c)
+		return
+	}
 	r.Add(ResultsJob, func(time.Time) error { return c.refresh(context.Background(), false) })
 }
 
@@ -106,7 +110,8 @@ func (s *Service) FollowedProjects() ([]string, error) {
 }
 
 // resultsSnapshot is the current snapshot; before the first refresh it fills the cache once
-// (every later read answers from a snapshot without waiting).
+// (every later read answers from a snapshot without waiting). A failed first fill wraps the
+// backend's error, so a remote backend that timed out is the API's 504.
 func (s *Service) resultsSnapshot() (*resultsSnapshot, error) {
 	c := s.results
 	if c == nil {
@@ -116,7 +121,7 @@ func (s *Service) resultsSnapshot() (*resultsSnapshot, error) {
 		return snap, nil
 	}
 	if err := c.refresh(context.Background(), false); err != nil && c.snap.Load() == nil {
-		return nil, fmt.Errorf("the build results could not be fetched: %v", err)
+		return nil, fmt.Errorf("the build results could not be fetched: %w", err)
 	}
 	return c.snap.Load(), nil
 }

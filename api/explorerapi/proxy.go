@@ -2,6 +2,7 @@ package explorerapi
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -19,7 +20,8 @@ import (
 type Proxy struct {
 	// Prefix is where the proxy answers (--explorer-proxy-prefix, /obs by default).
 	Prefix string
-	// Backend answers the forwarded requests: the appliance's build API in process.
+	// Backend answers the forwarded requests: the appliance's build API in process, or a
+	// remote build service (Remote).
 	Backend Backend
 	// Reachable decides the projects the proxy reaches (explorersvc's ProxyReachable: the
 	// explorer's follow list); nil lets every project through to the build API's own rules.
@@ -140,6 +142,9 @@ func (p *proxy) forward(c *fiber.Ctx, path proxyPath) error {
 	req := fasthttp.AcquireRequest()
 	defer fasthttp.ReleaseRequest(req)
 	resp := fasthttp.AcquireResponse()
+	// a remote backend's answer is passed on as it arrives (a running job's log), as the
+	// in-process one's is; within the remote's timeout, which then ends the stream
+	resp.StreamBody = true
 	in := c.Request()
 	req.Header.SetMethod(c.Method())
 	uri := path.raw
@@ -164,7 +169,7 @@ func (p *proxy) forward(c *fiber.Ctx, path proxyPath) error {
 	}
 	if err := p.Backend.Do(req, resp); err != nil {
 		fasthttp.ReleaseResponse(resp)
-		return kit.Errorf(http.StatusInternalServerError, "The build service did not answer: %v", err)
+		return backendFailed(err)
 	}
 	p.keepSession(resp)
 	if resp.StatusCode() == http.StatusUnauthorized {
@@ -212,4 +217,14 @@ func clipText(s string, n int) string {
 		s = s[:n] + "…"
 	}
 	return strings.ToValidUTF8(s, "?")
+}
+
+// backendFailed is the answer when the build service gave none: 504 when it did not answer in
+// time (a remote one, ErrRemoteTimeout), 500 when it could not be reached or failed — the
+// statuses the seed names for a backend that is slow or down (it names no 502).
+func backendFailed(err error) error {
+	if errors.Is(err, ErrRemoteTimeout) {
+		return kit.Errorf(http.StatusGatewayTimeout, "%v", err)
+	}
+	return kit.Errorf(http.StatusInternalServerError, "The build service did not answer: %v", err)
 }

@@ -1,0 +1,245 @@
+package explorerapi
+
+import (
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/explorersvc"
+	"github.com/pocketforge/pocketforge/store"
+	"github.com/valyala/fasthttp"
+)
+
+// RemoteBackend is a remote build service as the explorer's backend (--explorer-backend): the
+// four reads of explorersvc.Backend, and the fork builds' results (explorersvc.BuildResults),
+// made with OBS's own requests — GET /source, /build/<p>/_result and /configuration — through
+// the same Do the proxy forwards with (a *Remote: one client, one timeout, the configured
+// credentials). It lives here rather than in a domain because it speaks HTTP; its errors are
+// the explorer API's: a remote that did not answer in time is 504, one that failed or answered
+// nonsense 500, each with a sentence for {"error"}.
+type RemoteBackend struct {
+	// Remote sends the requests (normally a *Remote).
+	Remote Backend
+	// Poll is how often the results cache rereads the remote (--explorer-poll): OBS has no
+	// change mark a client can read cheaply, so Changes moves once per Poll. 0: 30 s.
+	Poll time.Duration
+	// Now is the appliance's clock (nil: time.Now).
+	Now func() time.Time
+}
+
+var (
+	_ explorersvc.Backend      = (*RemoteBackend)(nil)
+	_ explorersvc.BuildResults = (*RemoteBackend)(nil)
+	_ explorersvc.Detached     = (*RemoteBackend)(nil)
+)
+
+// errRemoteMissing is a 404 from the remote; each caller turns it into its own "not found".
+var errRemoteMissing = errors.New("not found on the build service")
+
+// get sends GET path (relative to the build API's root, already escaped) and decodes the XML
+// answer into v.
+func (b *RemoteBackend) get(ctx context.Context, path string, v any) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	req := fasthttp.AcquireRequest()
+	defer fasthttp.ReleaseRequest(req)
+	resp := fasthttp.AcquireResponse()
+	defer fasthttp.ReleaseResponse(resp)
+	req.Header.SetMethod(fasthttp.MethodGet)
+	req.SetRequestURI(path)
+	req.Header.Set(fasthttp.HeaderAccept, "application/xml")
+	if err := b.Remote.Do(req, resp); err != nil {
+		if errors.Is(err, ErrRemoteTimeout) {
+			return &kit.Error{Status: http.StatusGatewayTimeout, Code: "backend_timeout", Reason: "The build service did not answer in time: " + err.Error()}
+		}
+		return &kit.Error{Status: http.StatusInternalServerError, Code: "backend_unreachable", Reason: "The build service could not be reached: " + err.Error()}
+	}
+	switch code := resp.StatusCode(); {
+	case code == http.StatusNotFound:
+		return errRemoteMissing
+	case code == http.StatusUnauthorized || code == http.StatusForbidden:
+		return &kit.Error{Status: http.StatusInternalServerError, Code: "backend_refused",
+			Reason: fmt.Sprintf("The build service refused the explorer's credentials (%d on GET %s); the operator has to fix --explorer-backend-user and --explorer-backend-password", code, clipText(path, 200))}
+	case code != http.StatusOK:
+		return &kit.Error{Status: http.StatusInternalServerError, Code: "backend_failed",
+			Reason: fmt.Sprintf("The build service answered %d on GET %s: %s", code, clipText(path, 200), statusSummary(resp.Body()))}
+	}
+	if err := xml.Unmarshal(resp.Body(), v); err != nil {
+		return &kit.Error{Status: http.StatusInternalServerError, Code: "backend_failed",
+			Reason: fmt.Sprintf("The build service's answer to GET %s is not the document OBS sends: %v", clipText(path, 200), err)}
+	}
+	return nil
+}
+
+// statusSummary is the <summary> of an OBS <status> document, or the start of whatever else
+// the body is.
+func statusSummary(body []byte) string {
+	var st struct {
+		Code    string `xml:"code,attr"`
+		Summary string `xml:"summary"`
+	}
+	if xml.Unmarshal(body, &st) == nil && st.Summary != "" {
+		return clipText(st.Summary, 300)
+	}
+	return clipText(strings.TrimSpace(string(body)), 300)
+}
+
+// Projects lists GET /source: the projects the remote shows the explorer's identity (OBS
+// hides the access-restricted ones from a non-member, as the in-process backend does).
+func (b *RemoteBackend) Projects(ctx context.Context) ([]string, error) {
+	var dir struct {
+		Entries []struct {
+			Name string `xml:"name,attr"`
+		} `xml:"entry"`
+	}
+	if err := b.get(ctx, "/source", &dir); err != nil {
+		if errors.Is(err, errRemoteMissing) {
+			return nil, &kit.Error{Status: http.StatusInternalServerError, Code: "backend_failed", Reason: "The build service has no /source: is --explorer-backend an OBS API root?"}
+		}
+		return nil, err
+	}
+	out := make([]string, 0, len(dir.Entries))
+	for _, e := range dir.Entries {
+		if e.Name != "" {
+			out = append(out, e.Name)
+		}
+	}
+	return out, nil
+}
+
+// resultListXML is OBS's resultlist (buildresult.rng) as far as the explorer reads it.
+type resultListXML struct {
+	Results []struct {
+		Project    string `xml:"project,attr"`
+		Repository string `xml:"repository,attr"`
+		Arch       string `xml:"arch,attr"`
+		Code       string `xml:"code,attr"`
+		State      string `xml:"state,attr"`
+		Dirty      string `xml:"dirty,attr"`
+		Details    string `xml:"details,attr"`
+		Statuses   []struct {
+			Package string `xml:"package,attr"`
+			Code    string `xml:"code,attr"`
+			Details string `xml:"details"`
+		} `xml:"status"`
+	} `xml:"result"`
+}
+
+// results reads GET /build/<project>/_result (query: extra parameters, escaped).
+func (b *RemoteBackend) results(ctx context.Context, project, query string) (resultListXML, error) {
+	var list resultListXML
+	path := "/build/" + url.PathEscape(project) + "/_result"
+	if query != "" {
+		path += "?" + query
+	}
+	return list, b.get(ctx, path, &list)
+}
+
+// Results is the project's GET /build/<project>/_result. A 404 (unknown, or hidden from the
+// explorer's identity) is ErrNoProject. OBS writes a result's state twice (code and the older
+// state); code wins, state stands in when code is missing.
+func (b *RemoteBackend) Results(ctx context.Context, project string) (explorersvc.ProjectResults, error) {
+	list, err := b.results(ctx, project, "")
+	if errors.Is(err, errRemoteMissing) {
+		return explorersvc.ProjectResults{}, errors.Join(explorersvc.ErrNoProject,
+			fmt.Errorf("project %s: %w", project, store.ErrNotFound))
+	}
+	if err != nil {
+		return explorersvc.ProjectResults{}, err
+	}
+	out := explorersvc.ProjectResults{Project: project, Results: make([]explorersvc.RepoResult, len(list.Results))}
+	for i, r := range list.Results {
+		code := r.Code
+		if code == "" {
+			code = r.State
+		}
+		rr := explorersvc.RepoResult{Repository: r.Repository, Arch: r.Arch, Code: code, Details: r.Details,
+			Dirty: r.Dirty == "true" || r.Dirty == "1", Statuses: make([]explorersvc.PackageStatus, len(r.Statuses))}
+		for j, st := range r.Statuses {
+			rr.Statuses[j] = explorersvc.PackageStatus{Package: st.Package, Code: st.Code, Details: strings.TrimSpace(st.Details)}
+		}
+		out.Results[i] = rr
+	}
+	return out, nil
+}
+
+// PackageResults is explorersvc.BuildResults over the remote: GET
+// /build/<project>/_result?package=<pkg>, a 404 being store.ErrNotFound (the fork-builds
+// answer leaves the fork's results out).
+func (b *RemoteBackend) PackageResults(project, pkg string) ([]explorersvc.BuildResult, error) {
+	list, err := b.results(context.Background(), project, "package="+url.QueryEscape(pkg))
+	if errors.Is(err, errRemoteMissing) {
+		return nil, fmt.Errorf("project %s: %w", project, store.ErrNotFound)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []explorersvc.BuildResult
+	for _, r := range list.Results {
+		for _, st := range r.Statuses {
+			out = append(out, explorersvc.BuildResult{Project: project, Package: st.Package,
+				Repository: r.Repository, Arch: r.Arch, Status: st.Code})
+		}
+	}
+	return out, nil
+}
+
+// Configuration is GET /configuration: <schedulers>'s archs, and every other element with
+// text, by its name and in the document's order, as the remote wrote them (a real OBS has
+// title, description, name, anonymous, registration, download_url, …; the appliance's own
+// build API writes fewer, and the in-process backend adds what the appliance knows beside).
+func (b *RemoteBackend) Configuration(ctx context.Context) (explorersvc.BackendConfig, error) {
+	var doc struct {
+		Elements []struct {
+			XMLName xml.Name
+			Text    string   `xml:",chardata"`
+			Archs   []string `xml:"arch"`
+		} `xml:",any"`
+	}
+	if err := b.get(ctx, "/configuration", &doc); err != nil {
+		if errors.Is(err, errRemoteMissing) {
+			return explorersvc.BackendConfig{}, &kit.Error{Status: http.StatusInternalServerError, Code: "backend_failed", Reason: "The build service has no /configuration"}
+		}
+		return explorersvc.BackendConfig{}, err
+	}
+	var out explorersvc.BackendConfig
+	for _, e := range doc.Elements {
+		if e.XMLName.Local == "schedulers" {
+			for _, a := range e.Archs {
+				if a = strings.TrimSpace(a); a != "" {
+					out.Schedulers = append(out.Schedulers, a)
+				}
+			}
+			continue
+		}
+		if v := strings.TrimSpace(e.Text); v != "" {
+			out.Settings = append(out.Settings, explorersvc.Setting{Name: e.XMLName.Local, Value: v})
+		}
+	}
+	return out, nil
+}
+
+// Detached: a remote's reads may each take up to the client's timeout, so the results cache
+// refreshes beside the appliance's job runner, never holding up the build farm's jobs.
+func (b *RemoteBackend) Detached() bool { return true }
+
+// Changes moves once per Poll: the cache then rereads the remote's projects (and keeps what
+// did not change as it was).
+func (b *RemoteBackend) Changes(context.Context) (uint64, error) {
+	poll := b.Poll
+	if poll <= 0 {
+		poll = 30 * time.Second
+	}
+	now := time.Now
+	if b.Now != nil {
+		now = b.Now
+	}
+	return uint64(now().UnixNano() / int64(poll)), nil
+}

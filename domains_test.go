@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pocketforge/pocketforge/api/explorerapi"
+	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/store"
+)
+
+// TestDomainsChooseTheExplorerBackend: without --explorer-backend the explorer reads the
+// appliance's own build service; with it, the remote — results, fork builds and configuration
+// alike — through the client serve hands the proxy.
+func TestDomainsChooseTheExplorerBackend(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := "http://" + ln.Addr().String()
+	ln.Close()
+	for _, ephemeral := range []bool{false, true} {
+		for _, remote := range []string{"", down} {
+			args := []string{"--data", filepath.Join(t.TempDir(), "d.db"), "--explorer-backend", remote}
+			if ephemeral {
+				args = append(args, "--ephemeral")
+			}
+			cfg, err := config.Load(args, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			db, err := store.Open(cfg.Data, store.Options{Durability: store.NoSync})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := openDomains(cfg, db, clock.NewSettable(0), slog.New(slog.NewTextHandler(io.Discard, nil)), "http://localhost")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, confErr := d.explorer.BackendConfiguration(context.Background())
+			_, isRemote := d.explorer.Builds.(*explorerapi.RemoteBackend)
+			switch {
+			case remote == "" && (d.remote != nil || confErr != nil || isRemote):
+				t.Errorf("in process (ephemeral %v): remote %v, configuration %v, builds %T", ephemeral, d.remote, confErr, d.explorer.Builds)
+			case remote != "" && (d.remote == nil || confErr == nil || !strings.Contains(confErr.Error(), "could not be reached") || !isRemote):
+				t.Errorf("remote (ephemeral %v): remote %v, configuration %v, builds %T", ephemeral, d.remote, confErr, d.explorer.Builds)
+			}
+			d.close()
+			db.Close()
+		}
+	}
+}
