@@ -1,17 +1,12 @@
 package explorerapi
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/internal/apitest"
-	"github.com/pocketforge/pocketforge/internal/textdiff"
 	"github.com/pocketforge/pocketforge/store"
 )
 
@@ -221,25 +216,7 @@ func TestGitGolden(t *testing.T) {
 			if got.Status != c.status {
 				t.Fatalf("status %d, want %d: %s", got.Status, c.status, got.Body)
 			}
-			var buf bytes.Buffer
-			if err := json.Indent(&buf, []byte(got.Body), "", "  "); err != nil {
-				t.Fatal(err)
-			}
-			pretty := append(buf.Bytes(), '\n')
-			file := filepath.Join("testdata", c.name+".json")
-			if update {
-				if err := os.WriteFile(file, pretty, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (UPDATE_GOLDEN=1 creates it)", err)
-			}
-			if string(want) != string(pretty) {
-				t.Errorf("GET %s differs from %s:\n%s", c.path, file, textdiff.Unified(want, pretty, 3))
-			}
+			checkJSONGolden(t, c.path, c.name+".json", got.Body)
 		})
 	}
 }

@@ -115,16 +115,11 @@ func (e *resultsEnv) check(t *testing.T, c resultsScenario) {
 			t.Errorf("GET %s: body has %q:\n%s", c.path, s, got.Body)
 		}
 	}
-	if c.golden != "" {
-		body := []byte(got.Body)
-		if !xmlAnswer {
-			var buf bytes.Buffer // json.Indent keeps the keys in the answer's order
-			if err := json.Indent(&buf, body, "", "  "); err != nil {
-				t.Fatal(err)
-			}
-			body = append(buf.Bytes(), '\n')
-		}
-		checkGolden(t, c.path, c.golden, body)
+	switch {
+	case c.golden != "" && xmlAnswer:
+		checkGolden(t, c.path, c.golden, []byte(got.Body))
+	case c.golden != "":
+		checkJSONGolden(t, c.path, c.golden, got.Body)
 	}
 }
 
@@ -149,6 +144,9 @@ func checkGolden(t testing.TB, path, file string, body []byte) {
 	t.Helper()
 	file = filepath.Join("testdata", file)
 	if update {
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(file, body, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -161,6 +159,17 @@ func checkGolden(t testing.TB, path, file string, body []byte) {
 	if !bytes.Equal(want, body) {
 		t.Errorf("GET %s differs from %s:\n%s", path, file, textdiff.Unified(want, body, 3))
 	}
+}
+
+// checkJSONGolden compares a JSON answer, indented (json.Indent keeps the keys in the
+// answer's order), with its golden file.
+func checkJSONGolden(t testing.TB, path, file, body string) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, []byte(body), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, path, file, append(buf.Bytes(), '\n'))
 }
 
 // TestResultsFollow: --explorer-follow narrows the cache to the projects it picks, and a

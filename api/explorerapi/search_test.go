@@ -1,17 +1,13 @@
 package explorerapi
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/url"
 	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pocketforge/pocketforge/internal/apitest"
-	"github.com/pocketforge/pocketforge/internal/textdiff"
 )
 
 // The three product searches over the demo world, checked against an oracle read straight from
@@ -409,28 +405,7 @@ func TestGolden(t *testing.T) {
 			if got.Status != c.status {
 				t.Fatalf("status %d, want %d: %s", got.Status, c.status, got.Body)
 			}
-			var buf bytes.Buffer // json.Indent keeps the keys in the answer's order
-			if err := json.Indent(&buf, []byte(got.Body), "", "  "); err != nil {
-				t.Fatal(err)
-			}
-			pretty := append(buf.Bytes(), '\n')
-			file := filepath.Join("testdata", c.name+".json")
-			if update {
-				if err := os.MkdirAll("testdata", 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(file, pretty, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (UPDATE_GOLDEN=1 creates it)", err)
-			}
-			if string(want) != string(pretty) {
-				t.Errorf("GET %s differs from %s:\n%s", c.path, file, textdiff.Unified(want, pretty, 3))
-			}
+			checkJSONGolden(t, c.path, c.name+".json", got.Body)
 		})
 	}
 }
