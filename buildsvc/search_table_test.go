@@ -159,24 +159,13 @@ func scanPackages(t *testing.T, s *Service, c tableCase) []string {
 	q := compileOrFail(t, "package", c.match)
 	var out []string
 	err := s.db.View(func(tx *bbolt.Tx) error {
-		projects, err := buildstore.Projects(tx)
-		for _, p := range projects {
-			if !whoOf(c.who).IsAdmin() && HiddenFrom(tx, whoOf(c.who), p) {
-				continue
+		return eachVisiblePackage(tx, whoOf(c.who), func(k buildstore.Package) error {
+			ok, err := matches(q, metadoc.FromPackage(k))
+			if ok {
+				out = append(out, shortProject[k.Project]+"/"+k.Name)
 			}
-			pkgs, err := buildstore.Packages(tx, p.Name)
-			if err != nil {
-				return err
-			}
-			for _, k := range pkgs {
-				if ok, err := matches(q, metadoc.FromPackage(k)); err != nil {
-					return err
-				} else if ok {
-					out = append(out, shortProject[k.Project]+"/"+k.Name)
-				}
-			}
-		}
-		return err
+			return err
+		})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -188,18 +177,13 @@ func scanProjects(t *testing.T, s *Service, c tableCase) []string {
 	q := compileOrFail(t, "project", c.match)
 	var out []string
 	err := s.db.View(func(tx *bbolt.Tx) error {
-		projects, err := buildstore.Projects(tx)
-		for _, p := range projects {
-			if !whoOf(c.who).IsAdmin() && HiddenFrom(tx, whoOf(c.who), p) {
-				continue
-			}
-			if ok, err := matches(q, metadoc.FromProject(p)); err != nil {
-				return err
-			} else if ok {
+		return eachVisibleProject(tx, whoOf(c.who), nil, func(p buildstore.Project) error {
+			ok, err := matches(q, metadoc.FromProject(p))
+			if ok {
 				out = append(out, shortProject[p.Name])
 			}
-		}
-		return err
+			return err
+		})
 	})
 	if err != nil {
 		t.Fatal(err)
