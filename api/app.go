@@ -107,7 +107,8 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	explorerapi.Bind(app, explorerapi.Deps{
 		Explorer: d.Explorer, Rate: cfg.ExplorerRate,
 		TrustedProxies: cfg.TrustedProxies, Limiter: ratelimit.New(d.Clock.Now),
-		Proxy: explorerProxy(cfg, buildDeps, d.Explorer, d.Remote),
+		Proxy:       explorerProxy(cfg, buildDeps, d.Explorer, d.Remote),
+		ExternalURL: externalURL,
 	})
 	deploy.Bind(app)
 	replaced := func() {

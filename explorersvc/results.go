@@ -66,8 +66,16 @@ func (s *Service) BuildResults(project string, f ResultFilter) (ProjectResults, 
 	if p == nil {
 		return ProjectResults{}, fault.NotFound("unknown_project", "project '%s' not found", project)
 	}
+	return p.Narrow(f), nil
+}
+
+// Narrow is p with only the repositories, arches and status codes f names (an empty list
+// names all); a result stays even when none of its packages is left, as its state still says
+// something. With nothing to narrow it is p itself, Version and all; otherwise the answer is a
+// new one (Version 0) that shares p's unchanged results.
+func (p ProjectResults) Narrow(f ResultFilter) ProjectResults {
 	if len(f.Repositories) == 0 && len(f.Archs) == 0 && len(f.Codes) == 0 {
-		return *p, nil
+		return p
 	}
 	out := ProjectResults{Project: p.Project}
 	for _, r := range p.Results {
@@ -85,7 +93,7 @@ func (s *Service) BuildResults(project string, f ResultFilter) (ProjectResults, 
 		}
 		out.Results = append(out.Results, r)
 	}
-	return out, nil
+	return out
 }
 
 // pick reports whether a filter list lets v through (an empty list lets everything through).

@@ -19,10 +19,13 @@ type Deps struct {
 	Limiter        *ratelimit.Limiter
 	// Proxy is the read-only build proxy; off without a Backend or a Prefix.
 	Proxy Proxy
+	// ExternalURL is the base of the absolute URLs the badges link to (--external-url).
+	ExternalURL func() string
 }
 
 type api struct {
 	Deps
+	badgeCache badgeCache
 }
 
 // Bind registers the explorer's routes: the JSON API under /api and the build proxy under
@@ -37,6 +40,9 @@ func Bind(app fiber.Router, d Deps) {
 	apis.Get("/backend-config", a.backendConfig)
 	apis.Get("/packages/:package/branches", a.branches).Get("/packages/:package/fork-builds", a.forkBuilds)
 	apis.Get("/search/binary", a.searchBinaries)
+	// Badges are not rate-limited (the seed's limit covers /api and the proxy), and every
+	// address under /badge answers a badge.
+	app.Get("/badge", a.badge).Get("/badge/*", a.badge)
 	if d.Proxy.Backend != nil && d.Proxy.Prefix != "" {
 		// All, not Use: fiber's Use would also take /obsx, a path of nobody's.
 		serve := newProxy(d.Proxy).serve

@@ -1,0 +1,36 @@
+package web
+
+import (
+	"net/url"
+	"strings"
+)
+
+// The web interface's addresses that other parts of the appliance link to (the badges and
+// tables link to the build monitor and to build logs), in one place so the links and the pages
+// cannot drift apart. Each takes the external URL (--external-url) and returns an absolute URL;
+// names are path-escaped segment by segment, so a project's colons stay readable and nothing in
+// a name can add a segment.
+
+// MonitorURL is a project's build monitor (its monitor tab), narrowed to one package and to
+// the packages in one badge state ("failed", "building", …) when pkg and state are set.
+func MonitorURL(base, project, pkg, state string) string {
+	u := strings.TrimSuffix(base, "/") + "/projects/" + url.PathEscape(project) + "/monitor"
+	q := url.Values{}
+	if pkg != "" {
+		q.Set("package", pkg)
+	}
+	if state != "" {
+		q.Set("state", state)
+	}
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	return u
+}
+
+// LogURL is the build log of a package in a repository and arch, the page the monitor and the
+// table badge open in a popup window.
+func LogURL(base, project, pkg, repo, arch string) string {
+	return strings.TrimSuffix(base, "/") + "/projects/" + url.PathEscape(project) + "/packages/" +
+		url.PathEscape(pkg) + "/logs/" + url.PathEscape(repo) + "/" + url.PathEscape(arch)
+}
