@@ -174,7 +174,8 @@ func (a *api) badge(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderCacheControl, badgeCacheControl)
 	c.Set(fiber.HeaderETag, d.etag)
 	if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && etagMatches(inm, d.etag) {
-		return c.SendStatus(fiber.StatusNotModified)
+		c.Status(fiber.StatusNotModified) // and no body: SendStatus would write one
+		return nil
 	}
 	return c.Send(d.svg)
 }

@@ -45,12 +45,9 @@ func (e *resultsEnv) helloCode(t *testing.T) (code, state string) {
 	return codes[0], state
 }
 
-func TestResultsCacheFollowsABuild(t *testing.T) {
-	e := newResultsEnv(t)
-	e.tick() // the first fill, as serve's first RunOnce
-	if code, _ := e.helloCode(t); code != "" {
-		t.Fatalf("hello is there before it was committed: %s", code)
-	}
+// commitHello adds devel:tools/hello with a spec file, as alice.
+func (e *resultsEnv) commitHello(t testing.TB) {
+	t.Helper()
 	err := e.db.Write(func(tx *bbolt.Tx) error {
 		if err := buildstore.PutPackage(tx, buildstore.Package{Project: "devel:tools", Name: "hello"}); err != nil {
 			return err
@@ -65,6 +62,15 @@ func TestResultsCacheFollowsABuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+func TestResultsCacheFollowsABuild(t *testing.T) {
+	e := newResultsEnv(t)
+	e.tick() // the first fill, as serve's first RunOnce
+	if code, _ := e.helloCode(t); code != "" {
+		t.Fatalf("hello is there before it was committed: %s", code)
+	}
+	e.commitHello(t)
 
 	// The scheduler's pass, then the workers' step, each followed by a refresh; before the
 	// refresh the answer is the previous snapshot's.

@@ -105,7 +105,7 @@ func newResultsEnv(t testing.TB, follow ...string) *resultsEnv {
 	e.build.RegisterJobs(e.jobs)
 	e.im.RegisterJobs(e.jobs, "", 0)
 	e.app = fiber.New(fiber.Config{ErrorHandler: RenderError, DisableStartupMessage: true})
-	Bind(e.app, Deps{Explorer: e.im, Limiter: ratelimit.New(e.clk.Now)})
+	Bind(e.app, Deps{Explorer: e.im, Limiter: ratelimit.New(e.clk.Now), ExternalURL: func() string { return "http://forge.test/" }})
 	return e
 }
 
