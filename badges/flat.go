@@ -23,25 +23,25 @@ const MaxTitle = 256
 // (PreferredWidth) and padded by 5 pixels on either side; the label's text centre is one pixel
 // right of its box's centre and the message's one pixel left of the seam.
 func (b Badge) SVG() []byte {
-	label := Fit(b.Label, MaxLabelWidth)
+	label, msg := Fit(b.Label, MaxLabelWidth), Drawable(b.Message)
 	title := b.Title
 	if title == "" {
-		title = Clip(b.Label, MaxTitle) + ": " + b.Message
+		title = Clip(b.Label, MaxTitle) + ": " + msg
 	}
-	labelW, msgW := PreferredWidth(label), PreferredWidth(b.Message)
+	labelW, msgW := PreferredWidth(label), PreferredWidth(msg)
 	left, right := labelW+2*pad, msgW+2*pad
 	width := left + right
 	c := newCanvas()
 	c.start(width, Height, title)
 	c.flatLook(width, Height)
 	c.Group(`clip-path="url(#r)"`)
-	c.Rect(0, 0, left, Height, `fill="`+LabelColour+`"`)
-	c.Rect(left, 0, right, Height, attr("fill", b.Colour))
-	c.Rect(0, 0, width, Height, `fill="url(#s)"`)
+	c.rect(0, 0, left, Height, fill(LabelColour))
+	c.rect(left, 0, right, Height, attr("fill", b.Colour))
+	c.rect(0, 0, width, Height, `fill="url(#s)"`)
 	c.Gend()
 	c.textGroup("middle")
 	c.side(b.LabelLink, label, 10*(1+pad)+5*labelW, 0, left, labelW)
-	c.side(b.MessageLink, b.Message, 10*(left-1+pad)+5*msgW, left, right, msgW)
+	c.side(b.MessageLink, msg, 10*(left-1+pad)+5*msgW, left, right, msgW)
 	c.Gend()
 	c.End()
 	return c.done()

@@ -25,15 +25,40 @@ var testLinks = Links{
 	},
 }
 
-// results makes statuses: packages × columns ("repo/arch"), the code of package i in column
-// j being codes[(i+j) % len(codes)].
-func results(packages, columns []string, codes ...string) []Status {
+// grid is a result list for the tests: results by repository/arch, each with its statuses.
+type grid []gridResult
+
+type gridResult struct {
+	repo, arch string
+	statuses   [][2]string // package, code
+}
+
+func (g grid) Len() int                           { return len(g) }
+func (g grid) Result(i int) (string, string, int) { return g[i].repo, g[i].arch, len(g[i].statuses) }
+func (g grid) Status(i, j int) (string, string)   { return g[i].statuses[j][0], g[i].statuses[j][1] }
+
+// flat is every status of g, as a package badge takes them.
+func (g grid) flat() []Status {
 	var out []Status
+	for _, r := range g {
+		for _, st := range r.statuses {
+			out = append(out, Status{Package: st[0], Repository: r.repo, Arch: r.arch, Code: st[1]})
+		}
+	}
+	return out
+}
+
+// results makes a result list: packages × columns ("repo/arch"), the code of package i in
+// column j being codes[(i+j) % len(codes)].
+func results(packages, columns []string, codes ...string) grid {
+	var out grid
 	for j, col := range columns {
 		repo, arch, _ := strings.Cut(col, "/")
+		r := gridResult{repo: repo, arch: arch}
 		for i, p := range packages {
-			out = append(out, Status{Package: p, Repository: repo, Arch: arch, Code: codes[(i+j)%len(codes)]})
+			r.statuses = append(r.statuses, [2]string{p, codes[(i+j)%len(codes)]})
 		}
+		out = append(out, r)
 	}
 	return out
 }
@@ -84,22 +109,22 @@ var goldenCases = []struct {
 		return Project("devel:tools", "ビルド ✓ \x01\xff", results([]string{"a"}, twoRepos, "succeeded"), testLinks)
 	}},
 	{"package-passing", func() []byte {
-		return Package("Pocket:1.0", "pocket", "", results([]string{"pocket"}, twoRepos, "succeeded"), testLinks)
+		return Package("Pocket:1.0", "pocket", "", results([]string{"pocket"}, twoRepos, "succeeded").flat(), testLinks)
 	}},
 	{"package-failed", func() []byte {
-		return Package("Pocket:1.0", "pocket", "", results([]string{"pocket"}, twoRepos, "succeeded", "broken"), testLinks)
+		return Package("Pocket:1.0", "pocket", "", results([]string{"pocket"}, twoRepos, "succeeded", "broken").flat(), testLinks)
 	}},
 	{"package-blocked", func() []byte {
-		return Package("Pocket:1.0", "pocket", "", results([]string{"pocket"}, twoRepos, "blocked"), testLinks)
+		return Package("Pocket:1.0", "pocket", "", results([]string{"pocket"}, twoRepos, "blocked").flat(), testLinks)
 	}},
 	{"package-building", func() []byte {
-		return Package("Pocket:1.0", "pocket", "", results([]string{"pocket"}, twoRepos, "signing", "succeeded"), testLinks)
+		return Package("Pocket:1.0", "pocket", "", results([]string{"pocket"}, twoRepos, "signing", "succeeded").flat(), testLinks)
 	}},
 	{"package-inactive", func() []byte {
-		return Package("Pocket:1.0", "pocket", "", results([]string{"pocket"}, twoRepos, "disabled"), testLinks)
+		return Package("Pocket:1.0", "pocket", "", results([]string{"pocket"}, twoRepos, "disabled").flat(), testLinks)
 	}},
 	{"package-script-name", func() []byte {
-		return Package("home:mallory", "<script>", "", results([]string{"<script>"}, twoRepos, "failed"), testLinks)
+		return Package("home:mallory", "<script>", "", results([]string{"<script>"}, twoRepos, "failed").flat(), testLinks)
 	}},
 	{"error", func() []byte { return ErrorBadge("build", "project 'nope' not found") }},
 	{"table-small", func() []byte {

@@ -4,9 +4,36 @@ import (
 	"strconv"
 )
 
+// Results are what the project badge and the table read: a result list's results, one per
+// repository and arch in its order, each with its packages' statuses (each package at most
+// once per result). An interface, so a caller's own result lists are read in place: a badge
+// over 500 packages copies none of its 2,000 statuses.
+type Results interface {
+	// Len is the number of results (repository/arch pairs).
+	Len() int
+	// Result is the i-th result's repository, arch and number of statuses.
+	Result(i int) (repository, arch string, statuses int)
+	// Status is the j-th status of the i-th result: a package and its status code.
+	Status(i, j int) (pkg, code string)
+}
+
 // Status is one package's build status in one repository and arch, as a result list shows it.
 type Status struct {
 	Package, Repository, Arch, Code string
+}
+
+// noResults are what nil stands for.
+type noResults struct{}
+
+func (noResults) Len() int                         { return 0 }
+func (noResults) Result(int) (string, string, int) { return "", "", 0 }
+func (noResults) Status(int, int) (string, string) { return "", "" }
+
+func orNone(r Results) Results {
+	if r == nil {
+		return noResults{}
+	}
+	return r
 }
 
 // Links makes the absolute URLs a drawing links to (the web interface's pages); a nil
@@ -45,18 +72,19 @@ const DefaultLabel = "build"
 // state of its packages; the message counts the packages in a failed, blocked or building state
 // ("3 failed") and says "passing", "inactive" or "no builds" otherwise. Viewed directly, the
 // label opens the project's monitor and the message the monitor narrowed to that state.
-func Project(project, label string, statuses []Status, links Links) []byte {
+func Project(project, label string, results Results, links Links) []byte {
 	if label == "" {
 		label = DefaultLabel
 	}
 	var packages Tally
-	for _, t := range tallyPackages(statuses) {
+	tallies := tallyPackages(orNone(results))
+	for _, t := range tallies {
 		packages[t.State()]++
 	}
 	state := packages.State()
 	msg, filter := state.String(), ""
 	switch {
-	case len(statuses) == 0:
+	case len(tallies) == 0:
 		msg = NoBuilds
 	case state == Failed || state == Blocked || state == Building:
 		msg, filter = strconv.Itoa(packages[state])+" "+msg, state.String()
@@ -65,19 +93,43 @@ func Project(project, label string, statuses []Status, links Links) []byte {
 		LabelLink: links.monitor(project, "", ""), MessageLink: links.monitor(project, "", filter)}.SVG()
 }
 
-// tallyPackages counts each package's statuses, keeping the packages in the order they first
-// appear.
-func tallyPackages(statuses []Status) []Tally {
-	index := make(map[string]int, 64)
-	var out []Tally
-	for _, st := range statuses {
-		i, ok := index[st.Package]
-		if !ok {
-			i = len(out)
-			index[st.Package] = i
-			out = append(out, Tally{})
+// tallyPackages notes each package's states, keeping the packages in the order they first
+// appear. A result list names the packages in the same order under every repository and arch,
+// so the package at a status's place usually is the one at that index: a string compare, and
+// a map only for what breaks the pattern.
+func tallyPackages(res Results) []Seen {
+	var (
+		out   []Seen
+		names []string
+		index map[string]int
+	)
+	for i := range res.Len() {
+		_, _, n := res.Result(i)
+		if i == 0 {
+			out, names = make([]Seen, 0, n), make([]string, 0, n)
 		}
-		out[i].Add(st.Code)
+		for j := range n {
+			pkg, code := res.Status(i, j)
+			k := j
+			switch {
+			case i == 0: // the first result's packages are all new
+				names, out = append(names, pkg), append(out, 0)
+			case j >= len(names) || names[j] != pkg:
+				if index == nil {
+					index = make(map[string]int, len(names)+16)
+					for x, name := range names {
+						index[name] = x
+					}
+				}
+				var ok bool
+				if k, ok = index[pkg]; !ok {
+					k = len(out)
+					index[pkg] = k
+					names, out = append(names, pkg), append(out, 0)
+				}
+			}
+			out[k].Add(code)
+		}
 	}
 	return out
 }
@@ -97,7 +149,7 @@ func Package(project, pkg, label string, statuses []Status, links Links) []byte 
 	}
 	state := t.State()
 	msg := state.String()
-	if len(statuses) == 0 {
+	if t == (Tally{}) {
 		msg = NoBuilds
 	}
 	msgLink := links.monitor(project, pkg, "")

@@ -88,5 +88,19 @@ func (t *Tally) State() State {
 	return Inactive
 }
 
-// Builds is how many statuses were counted that are builds (all but the inactive ones).
-func (t *Tally) Builds() int { return t[Passing] + t[Building] + t[Blocked] + t[Failed] }
+// Seen is the set of states some statuses have, a bit per state: what a package's state
+// needs, in a byte (a project badge keeps one per package).
+type Seen uint8
+
+// Add notes one status code.
+func (s *Seen) Add(code string) { *s |= 1 << Group(code) }
+
+// State is the state of the statuses noted, by Tally.State's rule.
+func (s Seen) State() State {
+	for _, st := range [...]State{Failed, Blocked, Building, Passing} {
+		if s&(1<<st) != 0 {
+			return st
+		}
+	}
+	return Inactive
+}

@@ -65,14 +65,6 @@ var hostile = map[string]string{
 	"table-long-names":        "<script>alert(1)</script>",
 }
 
-// measuredBeforeEscaping are goldens whose texts are measured as given but drawn as XML can
-// carry them: the label "ビルド ✓ \x01\xff" is measured with U+0001 as a zero-width control
-// character, but the SVG writer turns U+0001 (not an XML character) into U+FFFD, which has a
-// width, so the drawn text is wider than its box and textLength. This is a bug of the drawing
-// code (it should measure the text it draws); the test checks that the mismatch is there, so
-// the entry must go when the bug is fixed.
-var measuredBeforeEscaping = map[string]bool{"project-label-unicode": true}
-
 // element is one parsed element.
 type element struct {
 	name     xml.Name
@@ -342,25 +334,13 @@ func checkColours(t *testing.T, root *element) {
 // it, in tenths of a pixel (the texts are drawn at ten times the size and scaled by .1).
 func checkTextLengths(t *testing.T, name string, root *element) {
 	t.Helper()
-	mismatches := 0
 	for _, e := range root.all("text") {
 		if _, ok := e.attrs["textLength"]; !ok {
 			continue
 		}
 		got, want := intAttr(t, e, "textLength"), 10*PreferredWidth(e.text)
-		if got == want {
-			continue
-		}
-		mismatches++
-		if !measuredBeforeEscaping[name] {
+		if got != want {
 			t.Errorf("text %q: textLength %d, the Verdana table says %d", e.text, got, want)
-		}
-	}
-	if measuredBeforeEscaping[name] {
-		if mismatches == 0 {
-			t.Error("the texts now match their lengths: remove this golden from measuredBeforeEscaping")
-		} else {
-			t.Logf("known bug: %d texts measured before escaping (see measuredBeforeEscaping)", mismatches)
 		}
 	}
 }
@@ -433,9 +413,6 @@ func TestBadgeGeometry(t *testing.T) {
 			}
 			if b.left.attrs["fill"] != LabelColour {
 				t.Errorf("label side %q, want %q", b.left.attrs["fill"], LabelColour)
-			}
-			if measuredBeforeEscaping[name] {
-				t.Skip("known bug: the label is measured before escaping (see measuredBeforeEscaping)")
 			}
 			lw, mw := PreferredWidth(b.label.text), PreferredWidth(b.message.text)
 			if left != lw+2*pad || right != mw+2*pad {

@@ -61,19 +61,26 @@ type matrix struct {
 	tallies  []Tally // per package, over every column
 }
 
-func newMatrix(statuses []Status) *matrix {
+func newMatrix(res Results) *matrix {
 	m := &matrix{}
-	cols := map[[2]string]int{}
+	cols := make([]int, res.Len()) // each result's column
+	colIndex := map[[2]string]int{}
 	pkgs := map[string]int{}
-	for _, st := range statuses {
-		k := [2]string{st.Repository, st.Arch}
-		if _, ok := cols[k]; !ok {
-			cols[k] = len(m.columns)
-			m.columns = append(m.columns, Status{Repository: st.Repository, Arch: st.Arch})
+	for i := range res.Len() {
+		repo, arch, n := res.Result(i)
+		k := [2]string{repo, arch}
+		c, ok := colIndex[k]
+		if !ok {
+			c = len(m.columns)
+			colIndex[k] = c
+			m.columns = append(m.columns, Status{Repository: repo, Arch: arch})
 		}
-		if _, ok := pkgs[st.Package]; !ok {
-			pkgs[st.Package] = 0
-			m.packages = append(m.packages, st.Package)
+		cols[i] = c
+		for j := range n {
+			if pkg, _ := res.Status(i, j); pkgs[pkg] == 0 {
+				pkgs[pkg] = -1
+				m.packages = append(m.packages, pkg)
+			}
 		}
 	}
 	slices.Sort(m.packages)
@@ -86,10 +93,14 @@ func newMatrix(statuses []Status) *matrix {
 		m.cells[i] = flat[i*len(m.columns) : (i+1)*len(m.columns)]
 	}
 	m.tallies = make([]Tally, len(m.packages))
-	for _, st := range statuses {
-		i := pkgs[st.Package]
-		m.cells[i][cols[[2]string{st.Repository, st.Arch}]] = st.Code
-		m.tallies[i].Add(st.Code)
+	for i := range res.Len() {
+		_, _, n := res.Result(i)
+		for j := range n {
+			pkg, code := res.Status(i, j)
+			row := pkgs[pkg]
+			m.cells[row][cols[i]] = code
+			m.tallies[row].Add(code)
+		}
 	}
 	return m
 }
@@ -108,11 +119,11 @@ type column struct {
 // broken, unresolvable) open the build log in a new window; building and blocked cells do not
 // link. When rows or columns are cut to the limits, the package header shows a yellow
 // "<shown>/<total> pkgs" (and "repos") warning that links to the monitor, which shows all.
-func Table(project string, statuses []Status, opt TableOptions, links Links) []byte {
-	if len(statuses) == 0 {
+func Table(project string, results Results, opt TableOptions, links Links) []byte {
+	m := newMatrix(orNone(results))
+	if len(m.packages) == 0 {
 		return Badge{Label: project, Message: NoBuilds, Colour: Inactive.Colour(), LabelLink: links.monitor(project, "", "")}.SVG()
 	}
-	m := newMatrix(statuses)
 	maxPkgs := clamp(opt.MaxPackages, DefaultMaxPackages, MaxPackages)
 	maxRepos := clamp(opt.MaxRepos, DefaultMaxRepos, MaxRepos)
 	rows := m.packages[:min(len(m.packages), maxPkgs)]
@@ -178,27 +189,27 @@ func Table(project string, statuses []Status, opt TableOptions, links Links) []b
 	// Grounds: the header row and name column grey, each cell its state's colour, the
 	// gradient over each row, then thin light lines between columns and rows.
 	c.Group(`clip-path="url(#r)"`)
-	c.Rect(0, 0, width, height, `fill="`+LabelColour+`"`)
+	c.rect(0, 0, width, height, fill(LabelColour))
 	if warning != "" {
-		c.Rect(nameW-warnW, 0, warnW, Height, `fill="`+ColourBlocked+`"`)
+		c.rect(nameW-warnW, 0, warnW, Height, fill(ColourBlocked))
 	}
 	for i := range rows {
 		x := nameW
 		for j, col := range cols {
-			c.Rect(x, Height*(i+1), col.width, Height, `fill="`+cellState(m, i, j, opt.Compact).Colour()+`"`)
+			c.rect(x, Height*(i+1), col.width, Height, fill(cellState(m, i, j, opt.Compact).Colour()))
 			x += col.width
 		}
 	}
 	for r := 0; r <= len(rows); r++ {
-		c.Rect(0, Height*r, width, Height, `fill="url(#s)"`)
+		c.rect(0, Height*r, width, Height, `fill="url(#s)"`)
 	}
 	x := nameW
 	for _, col := range cols {
-		c.Rect(x, 0, 1, height, `fill="#fff"`, `fill-opacity=".2"`)
+		c.rect(x, 0, 1, height, `fill="#fff" fill-opacity=".2"`)
 		x += col.width
 	}
 	for r := 1; r <= len(rows); r++ {
-		c.Rect(0, Height*r, width, 1, `fill="#fff"`, `fill-opacity=".2"`)
+		c.rect(0, Height*r, width, 1, `fill="#fff" fill-opacity=".2"`)
 	}
 	c.Gend()
 

@@ -15,15 +15,13 @@ import (
 // the packages in one badge state ("failed", "building", …) when pkg and state are set.
 func MonitorURL(base, project, pkg, state string) string {
 	u := strings.TrimSuffix(base, "/") + "/projects/" + url.PathEscape(project) + "/monitor"
-	q := url.Values{}
+	sep := "?"
 	if pkg != "" {
-		q.Set("package", pkg)
+		u += sep + "package=" + url.QueryEscape(pkg)
+		sep = "&"
 	}
 	if state != "" {
-		q.Set("state", state)
-	}
-	if len(q) > 0 {
-		u += "?" + q.Encode()
+		u += sep + "state=" + url.QueryEscape(state)
 	}
 	return u
 }
