@@ -111,6 +111,7 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		ExternalURL: externalURL,
 	})
 	deploy.Bind(app)
+	bindWeb(app, cfg, d, externalURL)
 	replaced := func() {
 		if d.OnReplace != nil {
 			d.OnReplace()

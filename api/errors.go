@@ -9,6 +9,7 @@ import (
 	"github.com/pocketforge/pocketforge/api/deploy"
 	"github.com/pocketforge/pocketforge/api/explorerapi"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/web"
 )
 
 // area is one API as far as routing of errors and the journal go.
@@ -35,8 +36,15 @@ var areas = []area{
 	{"deploy", deploy.Prefixes, deploy.RenderError, false},
 }
 
-// other serves paths no API owns (the web interface's, later).
-var other = area{name: "web", render: kit.RenderSimple}
+// other serves paths no API owns: the web interface's, whose errors are pages (a friendly 404
+// for an unknown page), with the status and words the APIs would use.
+var other = area{name: "web", render: renderPage}
+
+// renderPage answers a failed page request with the web interface's error page.
+func renderPage(c *fiber.Ctx, err error) error {
+	status := kit.Status(err)
+	return web.ErrorPage(c, status, kit.Reason(err, status))
+}
 
 // proxyArea is the explorer's build proxy, under its configured prefix: it answers as the build
 // service does (its refusals are <status> documents osc can read), and it reads a body only

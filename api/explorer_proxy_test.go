@@ -151,7 +151,7 @@ func TestProxyRefusals(t *testing.T) {
 		{name: "the prefix alone", path: "/obs", wantStatus: 404, wantBody: []string{`<status code="not_found">`, "serves /obs/source, /obs/build and /obs/request"}},
 		{name: "another build API root", path: "/obs/person/alice", wantStatus: 404, wantBody: []string{`<status code="not_found">`}},
 		{name: "a search", path: "/obs/search/package?match=@name='x'", wantStatus: 404},
-		{name: "a lookalike prefix", path: "/obsx/source", wantStatus: 404, wantExact: `{"error":"Not Found"}`},
+		{name: "a lookalike prefix", path: "/obsx/source", wantStatus: 404, wantBody: []string{`<!doctype html>`, `Page not found`}},
 	})
 }
 
@@ -200,7 +200,7 @@ func TestProxyConfiguration(t *testing.T) {
 		c.ExplorerBackendPassword = "not-the-password"
 	})
 	e.run(t, []call{
-		{name: "the old prefix is nobody's", path: "/obs/source", wantStatus: 404, wantExact: `{"error":"Not Found"}`},
+		{name: "the old prefix is nobody's", path: "/obs/source", wantStatus: 404, wantBody: []string{`<!doctype html>`, `Page not found`}},
 		{name: "wrong credentials", path: "/mirror/obs/source", wantStatus: 500,
 			wantBody: []string{`<status code="internal_error">`, "refused the explorer's credentials (--explorer-backend-user explorer)"}},
 		{name: "refusals need no backend", method: "PUT", path: "/mirror/obs/source/p/_meta", wantStatus: 405},

@@ -1,0 +1,21 @@
+package api
+
+import (
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/web"
+)
+
+// bindWeb mounts the web interface: the site's own pages (home, static files) and each area's
+// pages over the same domains the APIs use. Its paths are the ones no API owns (areaOf's
+// "web"), so its errors are pages.
+func bindWeb(app *fiber.App, cfg *config.Config, d Deps, externalURL func() string) {
+	site := &web.Site{ExternalURL: externalURL}
+	web.Bind(app, web.Deps{Site: site, ProxyPrefix: cfg.ExplorerProxyPrefix, Checks: func() []web.Check {
+		var out []web.Check
+		for _, c := range d.Ready.Checks() {
+			out = append(out, web.Check{Name: c.Name, OK: c.OK})
+		}
+		return out
+	}})
+}
