@@ -290,3 +290,35 @@ func TestBrowserBadgeLinks(t *testing.T) {
 		t.Error("clicking the badge's status opened no window on the monitor")
 	}
 }
+
+// TestBrowserExplorerSearch: a person types a package name into the explorer's search and
+// reads the products that ship it; a hostile term comes back as text.
+func TestBrowserExplorerSearch(t *testing.T) {
+	p := start(t, "--ephemeral")
+	p.waitReady(t)
+	b := newPage(t, p.url)
+	b.open("/explorer")
+	b.do("search pocket-cli",
+		chromedp.SendKeys(chromedp.CSS("#q"), "pocket-cli"),
+		chromedp.Submit(chromedp.CSS("#explorer-search")),
+		chromedp.WaitReady(chromedp.CSS("#result-count")))
+	if got := b.text("#results"); !strings.Contains(got, "pocket-cli") || !strings.Contains(got, "Pocket") {
+		t.Errorf("the results do not list pocket-cli in a Pocket product:\n%s", got)
+	}
+	b.checkPage("/explorer?kind=packages&q=pocket-cli", "explorer-packages")
+
+	b.open("/explorer?kind=files&q=%2Fusr%2Fbin%2Fbash")
+	if got := b.text("#results"); !strings.Contains(got, "/usr/bin/bash") {
+		t.Errorf("the file search does not show /usr/bin/bash:\n%s", got)
+	}
+	b.checkPage("/explorer?kind=files&q=%2Fusr%2Fbin%2Fbash", "explorer-files")
+
+	b.open("/explorer?kind=packages&q=%3Cscript%3Ewindow.pwned%3D1%3C%2Fscript%3E")
+	if pwned := eval[bool](b, `window.pwned === 1`); pwned {
+		t.Error("a search term ran as a script")
+	}
+	if got := b.text("#result-count"); !strings.Contains(got, "<script>") {
+		t.Errorf("the term is not shown as text: %q", got)
+	}
+	b.screenshot("explorer-hostile")
+}
