@@ -1,9 +1,13 @@
 package api
 
 import (
+	"strings"
+
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/web"
+	"github.com/pocketforge/pocketforge/web/consoleweb"
 	"github.com/pocketforge/pocketforge/web/explorerweb"
 )
 
@@ -20,4 +24,6 @@ func bindWeb(app *fiber.App, cfg *config.Config, d Deps, externalURL func() stri
 		return out
 	}})
 	explorerweb.Bind(app, explorerweb.Deps{Site: site, Explorer: d.Explorer})
+	consoleweb.Bind(app, consoleweb.Deps{Site: site, Cloud: d.Cloud, ClientIP: func(c *fiber.Ctx) string { return kit.ClientIP(c, cfg.TrustedProxies) },
+		Secure: strings.HasPrefix(d.ExternalURL, "https://")})
 }

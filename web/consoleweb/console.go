@@ -1,0 +1,91 @@
+// Package consoleweb is the cloud console of the web interface: a cloud user signs in with
+// their username and password (the login server's own sign-in, see signin.go) and then reads
+// their account through the same cloud domain functions, with the same identity and grants, as
+// the cloud API: what the API would refuse them is a page with the API's status (403, 404).
+// A few writes a console user expects go through the domain functions the API's handlers call.
+//
+// Routes (all under /console, every POST checked by web.CheckCSRF; every page but the sign-in
+// page needs a session and redirects to it otherwise):
+//
+//	GET  /console                                   the account record (also /console/account)
+//	GET  /console/signin                            the sign-in form
+//	POST /console/signin                            sign in (username, password, next)
+//	POST /console/signout                           sign out (ends the session's token)
+//	GET  /console/users                             the account's users (unrestricted only)
+//	POST /console/users                             create a user (username, email, restricted)
+//	GET  /console/users/:username                   one user and their grants
+//	GET  /console/tokens                            the user's personal access tokens
+//	POST /console/tokens                            create one (label, scopes, expiry_days); its secret is shown once
+//	GET  /console/oauth-clients                     the account's OAuth clients
+//	GET  /console/databases                         the managed databases the user may see
+//	GET  /console/databases/:family/:id             one database
+//	POST /console/databases/:family/:id/credentials        reveal its root credentials (after a confirm step)
+//	POST /console/databases/:family/:id/credentials/reset  reset them (after a confirm step)
+//	GET  /console/events                            the events the user may see (paged)
+//	GET  /console/billing                           invoices and payments
+//	GET  /console/transfers                         service and entity transfers (unrestricted only)
+package consoleweb
+
+import (
+	"embed"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/cloudsvc"
+	"github.com/pocketforge/pocketforge/web"
+)
+
+//go:embed templates/*.html
+var templates embed.FS
+
+var pages = web.NewPages(templates, "templates/*.html")
+
+// Deps is what the console works on.
+type Deps struct {
+	Site  *web.Site
+	Cloud *cloudsvc.Service
+	// ClientIP names the client of a request as the login server's throttle counts it (the
+	// API's reading of --trusted-proxies); nil: the peer address.
+	ClientIP func(*fiber.Ctx) string
+	// Secure marks the session cookie Secure even on plain HTTP (behind a TLS-terminating
+	// proxy); a request that arrives over HTTPS always gets it.
+	Secure bool
+}
+
+// console carries Deps and the sessions to the handlers.
+type console struct {
+	Deps
+	sessions *sessions
+}
+
+// Bind registers the console's routes on app, in a group behind web.CheckCSRF.
+func Bind(app fiber.Router, d Deps) {
+	if d.ClientIP == nil {
+		d.ClientIP = func(c *fiber.Ctx) string { return c.IP() }
+	}
+	con := &console{Deps: d, sessions: newSessions(d.Cloud.Now)}
+	g := app.Group("/console", web.CheckCSRF)
+	g.Get("/signin", con.signinPage)
+	g.Post("/signin", con.signin)
+	g.Post("/signout", con.signout)
+	in := func(h handler) fiber.Handler { return con.signedIn(h) }
+	g.Get("/", in(con.account))
+	g.Get("/account", in(con.account))
+	g.Get("/users", in(con.users))
+	g.Post("/users", in(con.createUser))
+	g.Get("/users/:username", in(con.user))
+	g.Get("/tokens", in(con.tokens))
+	g.Post("/tokens", in(con.createToken))
+	g.Get("/oauth-clients", in(con.clients))
+	g.Get("/databases", in(con.databases))
+	g.Get("/databases/:family/:id", in(con.database))
+	g.Post("/databases/:family/:id/credentials", in(con.revealCredentials))
+	g.Post("/databases/:family/:id/credentials/reset", in(con.resetCredentials))
+	g.Get("/events", in(con.events))
+	g.Get("/billing", in(con.billing))
+	g.Get("/transfers", in(con.transfers))
+}
+
+// render draws a console page: title in the frame's title, data as the page's .Data.
+func (con *console) render(c *fiber.Ctx, status int, name, title string, data any) error {
+	return con.Site.Render(c, status, pages, name, title, web.SectionConsole, data)
+}

@@ -1,0 +1,125 @@
+package consoleweb
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/cloudsvc"
+	"github.com/pocketforge/pocketforge/store/cloudstore"
+)
+
+// databasesView is the databases page's data: the databases the user may see, as they stand now.
+type databasesView struct {
+	top
+	Databases []databaseRow
+	Pager     pager
+}
+
+// databaseRow is a managed database as the console shows it.
+type databaseRow struct{ cloudstore.Database }
+
+// Path is the database's console page.
+func (d databaseRow) Path() string {
+	return "/console/databases/" + d.Family + "/" + strconv.FormatUint(d.ID, 10)
+}
+
+// Since is when the database was created.
+func (d databaseRow) Since() stamp { return stamp(d.Created) }
+
+// databases is GET /console/databases (GET /databases/instances: a restricted user sees the
+// databases they hold a grant on).
+func (con *console) databases(c *fiber.Ctx, who *cloudsvc.Caller) error {
+	if err := readDatabases.check(who); err != nil {
+		return err
+	}
+	list, err := con.Cloud.VisibleDatabases(who.User, "")
+	if err != nil {
+		return err
+	}
+	page, p := paginate(c, "/console/databases", list)
+	v := databasesView{top: newTop(who, "databases"), Pager: p}
+	for _, d := range page {
+		v.Databases = append(v.Databases, databaseRow{d})
+	}
+	return con.render(c, http.StatusOK, "databases.html", "Databases", v)
+}
+
+// databaseView is one database's page, and the pages of its credentials steps.
+type databaseView struct {
+	top
+	DB databaseRow
+	// Reset says the credentials were just reset; MayReset that the user may reset them (the
+	// reset endpoint's guard), so the button shows only where it would work.
+	Reset, MayReset bool
+	// Action is the step a confirm page asks about: "reveal" or "reset".
+	Action string
+	// Username and Password are the root credentials, on the reveal page only.
+	Username, Password string
+}
+
+// lookup reads the database of the path (fam, id) as who may see it: another account's, or
+// one a restricted user holds no grant on, is not found, as in the API.
+func (con *console) lookup(c *fiber.Ctx, who *cloudsvc.Caller) (cloudstore.Database, error) {
+	if err := readDatabases.check(who); err != nil {
+		return cloudstore.Database{}, err
+	}
+	id, err := strconv.ParseUint(c.Params("id"), 10, 64)
+	if err != nil {
+		return cloudstore.Database{}, fiber.ErrNotFound
+	}
+	return con.Cloud.Database(who.User, c.Params("family"), id)
+}
+
+// database is GET /console/databases/:family/:id (GET /databases/{family}/instances/{id}).
+func (con *console) database(c *fiber.Ctx, who *cloudsvc.Caller) error {
+	d, err := con.lookup(c, who)
+	if err != nil {
+		return err
+	}
+	v := databaseView{top: newTop(who, "databases"), DB: databaseRow{d}, Reset: c.Query("reset") != "",
+		MayReset: resetDatabases.check(who) == nil}
+	return con.render(c, http.StatusOK, "database.html", "Database "+d.Label, v)
+}
+
+// confirmed says the form was sent from the confirm page.
+func confirmed(c *fiber.Ctx) bool { return c.FormValue("confirm") == "yes" }
+
+// revealCredentials is POST /console/databases/:family/:id/credentials: first a page that asks
+// to confirm, then (confirm=yes) cloudsvc.DatabaseCredentials, as GET …/credentials does, shown
+// on the answer to that POST only — the page is not cached, and nothing links to it.
+func (con *console) revealCredentials(c *fiber.Ctx, who *cloudsvc.Caller) error {
+	d, err := con.lookup(c, who)
+	if err != nil {
+		return err
+	}
+	v := databaseView{top: newTop(who, "databases"), DB: databaseRow{d}, Action: "reveal"}
+	if !confirmed(c) {
+		return con.render(c, http.StatusOK, "database_confirm.html", "Reveal credentials", v)
+	}
+	if v.Username, v.Password, err = con.Cloud.DatabaseCredentials(who.User, d.Family, d.ID); err != nil {
+		return err
+	}
+	return con.render(c, http.StatusOK, "database_credentials.html", "Credentials of "+d.Label, v)
+}
+
+// resetCredentials is POST /console/databases/:family/:id/credentials/reset: first a page that
+// asks to confirm, then (confirm=yes) cloudsvc.ResetDatabaseCredentials, as POST
+// …/credentials/reset does (unrestricted users only), and back to the database's page.
+func (con *console) resetCredentials(c *fiber.Ctx, who *cloudsvc.Caller) error {
+	d, err := con.lookup(c, who)
+	if err != nil {
+		return err
+	}
+	if err := resetDatabases.check(who); err != nil {
+		return err
+	}
+	if !confirmed(c) {
+		v := databaseView{top: newTop(who, "databases"), DB: databaseRow{d}, Action: "reset"}
+		return con.render(c, http.StatusOK, "database_confirm.html", "Reset credentials", v)
+	}
+	if err := con.Cloud.ResetDatabaseCredentials(who.User, d.Family, d.ID); err != nil {
+		return err
+	}
+	return c.Redirect(databaseRow{d}.Path()+"?reset=1", http.StatusSeeOther)
+}

@@ -1,0 +1,177 @@
+package consoleweb
+
+import (
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/cloudsvc"
+	"github.com/pocketforge/pocketforge/store/cloudstore"
+)
+
+// clientsView is the OAuth clients page's data (secrets are never stored in the clear, so
+// never shown).
+type clientsView struct {
+	top
+	Clients []clientRow
+	Pager   pager
+}
+
+// clientRow is an OAuth client as the list shows it.
+type clientRow struct{ cloudstore.Client }
+
+// Since is when the client was registered.
+func (cl clientRow) Since() stamp { return stamp(cl.Created) }
+
+// clients is GET /console/oauth-clients (GET /account/oauth-clients: the account_access grant).
+func (con *console) clients(c *fiber.Ctx, who *cloudsvc.Caller) error {
+	if err := readAccount.check(who); err != nil {
+		return err
+	}
+	list, err := con.Cloud.AccountClients(who.User.AccountID)
+	if err != nil {
+		return err
+	}
+	page, p := paginate(c, "/console/oauth-clients", list)
+	v := clientsView{top: newTop(who, "oauth-clients"), Pager: p}
+	for _, cl := range page {
+		v.Clients = append(v.Clients, clientRow{cl})
+	}
+	return con.render(c, http.StatusOK, "clients.html", "OAuth clients", v)
+}
+
+// eventsView is the events page's data: a page of the events the user may see, newest first.
+type eventsView struct {
+	top
+	Events []eventRow
+	Pager  pager
+}
+
+// eventRow is an event as the list shows it.
+type eventRow struct{ cloudstore.Event }
+
+// When is when it happened.
+func (e eventRow) When() stamp { return stamp(e.Created) }
+
+// By is who did it ("system" for the appliance itself).
+func (e eventRow) By() string {
+	if e.Username == nil {
+		return "system"
+	}
+	return *e.Username
+}
+
+// events is GET /console/events (GET /account/events: the last 90 days, what the user's grants
+// let them see). The page is cut by the domain (cloudsvc.ListEvents' window), so a long
+// history is not decoded whole.
+func (con *console) events(c *fiber.Ctx, who *cloudsvc.Caller) error {
+	if err := readEvents.check(who); err != nil {
+		return err
+	}
+	const path = "/console/events"
+	list, err := con.Cloud.ListEvents(who.User, cloudsvc.EventQuery{Covered: true,
+		Window: func(total int) (int, int) { w := newPager(c, path, total); return w.From, w.To }})
+	if err != nil {
+		return err
+	}
+	events, p := list.Events, newPager(c, path, list.Total)
+	if !list.Windowed {
+		events, p = paginate(c, path, list.Events)
+	}
+	v := eventsView{top: newTop(who, "events"), Pager: p}
+	for _, e := range events {
+		v.Events = append(v.Events, eventRow{e})
+	}
+	return con.render(c, http.StatusOK, "events.html", "Events", v)
+}
+
+// billingView is the billing page's data: the account's invoices and payments, newest first,
+// each list capped at a page.
+type billingView struct {
+	top
+	Invoices      []invoiceRow
+	InvoicesTotal int
+	Payments      []paymentRow
+	PaymentsTotal int
+}
+
+// invoiceRow is an invoice as the list shows it.
+type invoiceRow struct{ cloudstore.Invoice }
+
+// On is the invoice's date.
+func (i invoiceRow) On() stamp { return stamp(i.Date) }
+
+// Total is what the invoice charges, tax included.
+func (i invoiceRow) Total() usd { return usd(i.TotalCents) }
+
+// paymentRow is a payment as the list shows it.
+type paymentRow struct{ cloudstore.Payment }
+
+// On is the payment's date.
+func (p paymentRow) On() stamp { return stamp(p.Date) }
+
+// Amount is what was paid.
+func (p paymentRow) Amount() usd { return usd(p.USDCents) }
+
+// billing is GET /console/billing (GET /account/invoices and /account/payments: the
+// account_access grant).
+func (con *console) billing(c *fiber.Ctx, who *cloudsvc.Caller) error {
+	if err := readAccount.check(who); err != nil {
+		return err
+	}
+	invoices, err := con.Cloud.Invoices(who.User.AccountID)
+	if err != nil {
+		return err
+	}
+	payments, err := con.Cloud.Payments(who.User.AccountID)
+	if err != nil {
+		return err
+	}
+	v := billingView{top: newTop(who, "billing"), InvoicesTotal: len(invoices), PaymentsTotal: len(payments)}
+	for i := len(invoices) - 1; i >= 0 && len(v.Invoices) < pageSize; i-- {
+		v.Invoices = append(v.Invoices, invoiceRow{invoices[i]})
+	}
+	for i := len(payments) - 1; i >= 0 && len(v.Payments) < pageSize; i-- {
+		v.Payments = append(v.Payments, paymentRow{payments[i]})
+	}
+	return con.render(c, http.StatusOK, "billing.html", "Billing", v)
+}
+
+// transfersView is the transfers page's data.
+type transfersView struct {
+	top
+	Transfers []transferRow
+	Pager     pager
+}
+
+// transferRow is a transfer as the user's account sees it.
+type transferRow struct {
+	cloudstore.Transfer
+	account uint64
+}
+
+// Sender says the user's account created the transfer.
+func (t transferRow) Sender() bool { return t.From == t.account }
+
+// Since is when the transfer was created.
+func (t transferRow) Since() stamp { return stamp(t.Created) }
+
+// Until is when a pending transfer expires.
+func (t transferRow) Until() stamp { return stamp(t.Expiry) }
+
+// transfers is GET /console/transfers (GET /account/service-transfers, which lists the
+// deprecated entity transfers too: unrestricted users only).
+func (con *console) transfers(c *fiber.Ctx, who *cloudsvc.Caller) error {
+	if err := readTransfers.check(who); err != nil {
+		return err
+	}
+	list, err := con.Cloud.VisibleTransfers(who.User.AccountID)
+	if err != nil {
+		return err
+	}
+	page, p := paginate(c, "/console/transfers", list)
+	v := transfersView{top: newTop(who, "transfers"), Pager: p}
+	for _, t := range page {
+		v.Transfers = append(v.Transfers, transferRow{t, who.User.AccountID})
+	}
+	return con.render(c, http.StatusOK, "transfers.html", "Transfers", v)
+}
