@@ -18,8 +18,8 @@
 //	/projects/<p>/packages/<k>/files/<name>[?rev=]   one source file as text
 //	/projects/<p>/packages/<k>/logs/<repo>/<arch>    the log popup (web.LogURL);
 //	                                                 ?raw=1&offset=N: the log from N as text, for logtail.js
-//	/requests[?state=]                               requests, newest first
-//	/requests/<id>                                   a request: actions, state, reviews, history
+//	/change-requests[?state=&project=]               requests, newest first
+//	/change-requests/<id>                            a request: actions, state, reviews, history
 package buildweb
 
 import (
@@ -68,7 +68,9 @@ func Bind(app fiber.Router, d Deps) {
 	g.Get("/:project/packages/:package/diff", h.guard(h.diff))
 	g.Get("/:project/packages/:package/files/:name", h.guard(h.file))
 	g.Get("/:project/packages/:package/logs/:repository/:arch", h.guard(h.log))
-	r := app.Group("/requests", web.CheckCSRF)
+	// Not /requests: the build API's middleware on /request (fiber's Use matches a bare prefix)
+	// would claim it and ask for credentials.
+	r := app.Group("/change-requests", web.CheckCSRF)
 	r.Get("/", h.requests)
 	r.Get("/:id", h.request)
 }

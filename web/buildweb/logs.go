@@ -6,6 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
@@ -73,7 +74,7 @@ func (h *handlers) rawLog(c *fiber.Ctx, w buildstore.Where, pkg string) error {
 	if o := c.Query("offset"); o != "" {
 		n, err := strconv.ParseInt(o, 10, 64)
 		if err != nil || n < 0 {
-			return fiber.NewError(fiber.StatusBadRequest, "offset '"+o+"' is not a byte offset")
+			return fault.Invalid("invalid_offset", "offset '%s' is not a byte offset", o)
 		}
 		q.Start, q.End = n, n+logChunk
 	}

@@ -4,10 +4,12 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/badges"
 	"github.com/pocketforge/pocketforge/explorersvc"
+	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/web"
 )
 
@@ -54,12 +56,12 @@ func (f monitorFilter) Query() string {
 func parseMonitor(c *fiber.Ctx) (monitorFilter, error) {
 	f := monitorFilter{Package: c.Query("package"), State: c.Query("state"), Repo: c.Query("repo"), Arch: c.Query("arch"), Page: 1}
 	if f.State != "" && !slices.Contains(monitorStates, f.State) {
-		return f, fiber.NewError(fiber.StatusBadRequest, "unknown state '"+f.State+"': one of failed, blocked, building, passing, inactive")
+		return f, fault.Invalid("invalid_state", "unknown state '%s': one of %s", f.State, strings.Join(monitorStates, ", "))
 	}
 	if p := c.Query("page"); p != "" {
 		n, err := strconv.Atoi(p)
 		if err != nil || n < 1 {
-			return f, fiber.NewError(fiber.StatusBadRequest, "page '"+p+"' is not a page number")
+			return f, fault.Invalid("invalid_page", "page '%s' is not a page number", p)
 		}
 		f.Page = n
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
@@ -27,7 +28,7 @@ type requestsView struct {
 	DefaultStates string
 }
 
-// requests answers GET /requests[?state=a,b&project=p]: newest first, at most maxListed.
+// requests answers GET /change-requests[?state=a,b&project=p]: newest first, at most maxListed.
 func (h *handlers) requests(c *fiber.Ctx) error {
 	v := requestsView{State: c.Query("state"), Project: c.Query("project"), KnownStates: requestStates, DefaultStates: "new, review"}
 	f := buildsvc.RequestFilter{Project: v.Project, States: []string{"new", "review"}}
@@ -62,12 +63,12 @@ func (requestView) PackageURL(project, pkg string) string {
 // ProjectURL is the page of a project an action names.
 func (requestView) ProjectURL(project string) string { return projectURL(project) }
 
-// request answers GET /requests/<id>.
+// request answers GET /change-requests/<id>.
 func (h *handlers) request(c *fiber.Ctx) error {
 	raw := c.Params("id")
 	id, err := strconv.ParseUint(raw, 10, 64)
 	if err != nil {
-		return fiber.NewError(fiber.StatusNotFound, "no request '"+raw+"'")
+		return fault.NotFound("not_found", "no request '%s'", raw)
 	}
 	r, err := h.Build.Request(anonymous, id)
 	if err != nil {
