@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/web"
+	"github.com/pocketforge/pocketforge/web/buildweb"
 )
 
 // bindWeb mounts the web interface: the site's own pages (home, static files) and each area's
@@ -18,4 +19,5 @@ func bindWeb(app *fiber.App, cfg *config.Config, d Deps, externalURL func() stri
 		}
 		return out
 	}})
+	buildweb.Bind(app, buildweb.Deps{Site: site, Build: d.Build, Explorer: d.Explorer})
 }
