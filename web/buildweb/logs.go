@@ -82,6 +82,17 @@ func (h *handlers) rawLog(c *fiber.Ctx, w buildstore.Where, pkg string) error {
 	if err != nil {
 		return err
 	}
+	if q.End >= 0 {
+		// A chunk may end inside a character: leave its first bytes to the next one.
+		for i := len(l.Data) - 1; i >= 0 && i >= len(l.Data)-utf8.UTFMax; i-- {
+			if utf8.RuneStart(l.Data[i]) {
+				if !utf8.FullRune(l.Data[i:]) {
+					l.Data = l.Data[:i]
+				}
+				break
+			}
+		}
+	}
 	running := "0"
 	if l.Running {
 		running = "1"
