@@ -7,6 +7,7 @@ import (
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/web"
+	"github.com/pocketforge/pocketforge/web/buildweb"
 	"github.com/pocketforge/pocketforge/web/consoleweb"
 	"github.com/pocketforge/pocketforge/web/explorerweb"
 )
@@ -26,4 +27,5 @@ func bindWeb(app *fiber.App, cfg *config.Config, d Deps, externalURL func() stri
 	explorerweb.Bind(app, explorerweb.Deps{Site: site, Explorer: d.Explorer})
 	consoleweb.Bind(app, consoleweb.Deps{Site: site, Cloud: d.Cloud, ClientIP: func(c *fiber.Ctx) string { return kit.ClientIP(c, cfg.TrustedProxies) },
 		Secure: strings.HasPrefix(d.ExternalURL, "https://")})
+	buildweb.Bind(app, buildweb.Deps{Site: site, Build: d.Build, Explorer: d.Explorer})
 }
