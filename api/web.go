@@ -6,6 +6,7 @@ import (
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/web"
 	"github.com/pocketforge/pocketforge/web/applianceweb"
+	"github.com/pocketforge/pocketforge/web/valuesweb"
 )
 
 // bindWeb mounts the web interface: the site's own pages (home, static files) and each area's
@@ -24,6 +25,7 @@ func bindWeb(app *fiber.App, cfg *config.Config, d Deps, externalURL func() stri
 	applianceweb.Bind(app, applianceweb.Deps{Site: site, Appliance: d.appliance, Checks: checks, Log: d.Log,
 		ClientIP: func(c *fiber.Ctx) string { return kit.ClientIP(c, cfg.TrustedProxies) },
 		Requests: journalReader(d.Journal)})
+	valuesweb.Bind(app, valuesweb.Deps{Site: site})
 }
 
 // journalReader lets the appliance page read the request journal (api/kit's, which web
