@@ -16,6 +16,7 @@ import (
 	"github.com/pocketforge/pocketforge/api/deploy"
 	"github.com/pocketforge/pocketforge/api/explorerapi"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/appliancesvc"
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/cloudsvc"
@@ -56,6 +57,8 @@ type Deps struct {
 	// proxyPrefix is where the explorer's build proxy answers (--explorer-proxy-prefix), set by
 	// New: its paths are answered in the build service's format.
 	proxyPrefix string
+	// appliance is the operator's domain /_appliance and the appliance page share, set by New.
+	appliance *appliancesvc.Service
 }
 
 // New builds the root app: one place where every API is mounted.
@@ -111,7 +114,6 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		ExternalURL: externalURL,
 	})
 	deploy.Bind(app)
-	bindWeb(app, cfg, d, externalURL)
 	replaced := func() {
 		if d.OnReplace != nil {
 			d.OnReplace()
@@ -123,9 +125,13 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		// explorer's limit counts client IPs, which no data replacement changes: it stays.
 		cloudLimiter.Reset()
 	}
+	// One operator domain for /_appliance and the appliance page: one throttle of guesses at
+	// the token, one replace hook.
+	d.appliance = appliancesvc.New(d.Store, appliancesvc.Options{Clock: d.Clock, DevClock: cfg.DevClock, OnReplace: replaced})
+	bindWeb(app, cfg, d, externalURL)
 	admin.Bind(app.Group("/_appliance"), admin.Deps{
-		Store: d.Store, Clock: d.Clock, Ready: d.Ready, Journal: d.Journal, Log: d.Log,
-		DevClock: cfg.DevClock, RestoreLimit: cfg.BodyLimit, OnReplace: replaced, TrustedProxies: cfg.TrustedProxies,
+		Store: d.Store, Clock: d.Clock, Ready: d.Ready, Journal: d.Journal, Log: d.Log, Appliance: d.appliance,
+		DevClock: cfg.DevClock, RestoreLimit: cfg.BodyLimit, TrustedProxies: cfg.TrustedProxies,
 		Mount: []func(fiber.Router){func(r fiber.Router) { explorerapi.BindAdmin(r, d.Explorer) }},
 	})
 	return app

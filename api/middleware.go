@@ -69,7 +69,8 @@ func guarded(c *fiber.Ctx, d Deps, ar *area, id string) (err error) {
 }
 
 // record writes the access-log line and, for API traffic, the journal entry. /_appliance calls
-// are logged but not journaled: polling the journal must not fill it.
+// and the appliance page (/appliance) are logged but not journaled: polling the journal must not
+// fill it.
 func record(c *fiber.Ctx, d Deps, ar *area, id string, took time.Duration) {
 	status := c.Response().StatusCode()
 	out := responseSize(c)
@@ -79,7 +80,7 @@ func record(c *fiber.Ctx, d Deps, ar *area, id string, took time.Duration) {
 			slog.String("path", c.Path()), slog.Int("status", status),
 			slog.Float64("ms", float64(took.Microseconds())/1000), slog.Int("bytes", out))
 	}
-	if ar.name == "appliance" || d.Journal.Cap() == 0 {
+	if ar.name == "appliance" || d.Journal.Cap() == 0 || under(c.Path(), "/appliance") {
 		return
 	}
 	d.Journal.Add(kit.Entry{

@@ -1,13 +1,18 @@
-// Package appliancesvc owns the rules of the operator's endpoints (/_appliance) that are not
-// HTTP: who holds the bootstrap token, and how guessing it is throttled. The token's hash lives
-// in store/appliance; the HTTP layer (api/admin) reads the bearer token and the client IP and
-// renders the answer.
+// Package appliancesvc owns the rules of the operator's controls that are not HTTP: who holds
+// the bootstrap token and how guessing it is throttled (token.go), how far and when the clock
+// may move (clock.go), and replacing the data wholesale — reset, reseed, restore — with the hook
+// that rebuilds what derives from it, plus the snapshot and the outbox (data.go). The token's
+// hash lives in store/appliance. Two front ends call the same Service: the JSON endpoints
+// (api/admin, /_appliance) and the operator's page (web/applianceweb, /appliance); each reads
+// its own input (a bearer token, a form) and renders the answer.
 package appliancesvc
 
 import (
 	"errors"
+	"sync"
 	"time"
 
+	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/appliance"
@@ -32,16 +37,41 @@ var ErrBadToken = errors.New("invalid bootstrap token")
 // guesses at it.
 var tokenLockPolicy = ratelimit.LockPolicy{Free: 10, First: 30 * time.Second, Max: 15 * time.Minute, Forget: time.Hour}
 
-// Service checks the operator's credentials on one store.
+// Service is the operator's domain over one store: one per process, shared by /_appliance and
+// the appliance page, so that both count guesses at the token in the same throttle.
 type Service struct {
-	db      *store.DB
-	guesses *ratelimit.Guesses
+	db        *store.DB
+	guesses   *ratelimit.Guesses
+	now       func() time.Time
+	clock     *clock.Settable
+	devClock  bool
+	onReplace func()
+	clockMu   sync.Mutex // orders persist-then-set of concurrent clock moves
 }
 
-// New returns the appliance's domain over db, its throttle reading time from now (the
-// appliance clock, so moving the dev clock ends a lock, as it does the sign-in locks).
-func New(db *store.DB, now func() time.Time) *Service {
-	return &Service{db: db, guesses: ratelimit.NewGuesses(now, tokenLockPolicy)}
+// Options are the Service's settings; the zero value is a fixed wall clock and no hook.
+type Options struct {
+	// Clock is the appliance clock: the throttle reads time from it (so moving the dev clock ends
+	// a lock, as it does the sign-in locks) and MoveClock moves it. Nil: the wall clock.
+	Clock *clock.Settable
+	// DevClock lets MoveClock move Clock (--dev-clock).
+	DevClock bool
+	// OnReplace runs after Reset, Reseed and Restore replaced the data, so derived state (search
+	// indexes, caches, the domains' sign-in throttles, rate counts) is rebuilt or forgotten.
+	OnReplace func()
+}
+
+// New returns the appliance's domain over db.
+func New(db *store.DB, o Options) *Service {
+	now := time.Now
+	if o.Clock != nil {
+		now = o.Clock.Now
+	}
+	if o.OnReplace == nil {
+		o.OnReplace = func() {}
+	}
+	return &Service{db: db, guesses: ratelimit.NewGuesses(now, tokenLockPolicy), now: now,
+		clock: o.Clock, devClock: o.DevClock, onReplace: o.OnReplace}
 }
 
 // CheckToken lets the bearer of token in from the client address ip: nil for the bootstrap

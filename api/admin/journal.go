@@ -6,8 +6,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
-	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 // listRequests shows the latest requests the APIs answered, newest first. Filters: api, method,
@@ -37,18 +35,15 @@ func (h *handlers) listOutbox(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var mails []outbox.Mail
-	if err := h.Store.View(func(tx *bbolt.Tx) (err error) {
-		mails, err = outbox.List(tx, c.Query("to"), limit)
-		return err
-	}); err != nil {
+	mails, err := h.Appliance.Outbox(c.Query("to"), limit)
+	if err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"count": len(mails), "mails": mails})
 }
 
 func (h *handlers) clearOutbox(c *fiber.Ctx) error {
-	if err := h.Store.Write(outbox.Clear); err != nil {
+	if err := h.Appliance.ClearOutbox(); err != nil {
 		return err
 	}
 	return c.SendStatus(http.StatusNoContent)

@@ -6,8 +6,6 @@ package admin
 import (
 	"log/slog"
 	"net/netip"
-	"sync"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
@@ -28,10 +26,11 @@ type Deps struct {
 	// RestoreLimit caps the size of an uploaded snapshot (the request body limit).
 	RestoreLimit int64
 	// OnReplace runs after restore, reset and reseed replaced the data, so derived state (search
-	// indexes, caches) is rebuilt from the store.
+	// indexes, caches) is rebuilt from the store. Only used when Bind makes Appliance.
 	OnReplace func()
-	// Appliance checks the bootstrap token under its throttle; nil: Bind makes one over Store
-	// and Clock (the wall clock without one).
+	// Appliance is the operator's domain: the bootstrap token under its throttle, the clock,
+	// reset, reseed, restore, snapshot and outbox. Nil: Bind makes one over Store, Clock,
+	// DevClock and OnReplace; the app passes the one the appliance page shares.
 	Appliance *appliancesvc.Service
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the client
 	// (--trusted-proxies): wrong tokens are counted per client (kit.ClientIP).
@@ -41,22 +40,12 @@ type Deps struct {
 }
 
 // handlers holds Deps for the route handlers.
-type handlers struct {
-	Deps
-	clockMu sync.Mutex // orders persist-then-set of concurrent clock moves
-}
+type handlers struct{ Deps }
 
 // Bind registers every /_appliance route on r, in one place.
 func Bind(r fiber.Router, d Deps) {
-	if d.OnReplace == nil {
-		d.OnReplace = func() {}
-	}
 	if d.Appliance == nil {
-		now := time.Now
-		if d.Clock != nil {
-			now = d.Clock.Now
-		}
-		d.Appliance = appliancesvc.New(d.Store, now)
+		d.Appliance = appliancesvc.New(d.Store, appliancesvc.Options{Clock: d.Clock, DevClock: d.DevClock, OnReplace: d.OnReplace})
 	}
 	h := &handlers{Deps: d}
 	r.Get("/livez", h.livez)
