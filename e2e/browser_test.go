@@ -322,3 +322,111 @@ func TestBrowserExplorerSearch(t *testing.T) {
 	}
 	b.screenshot("explorer-hostile")
 }
+
+// TestBrowserConsole: a cloud user signs in to the console, reads the account, creates a
+// token and sees its secret once, then signs out.
+func TestBrowserConsole(t *testing.T) {
+	p := start(t, "--ephemeral")
+	p.waitReady(t)
+	b := newPage(t, p.url)
+	b.open("/console")
+	if n := eval[int](b, `document.querySelectorAll('#signin-form').length`); n != 1 {
+		t.Fatal("the console without a session does not ask to sign in")
+	}
+	b.checkPage("/console/signin", "console-signin")
+	b.do("sign in wrongly",
+		chromedp.SendKeys(chromedp.CSS("#username"), "demo"),
+		chromedp.SendKeys(chromedp.CSS("#password"), "not-the-password"),
+		chromedp.Click(chromedp.CSS("#signin")),
+		chromedp.WaitReady(chromedp.CSS("#signin-error")))
+	b.expectConsoleErrors() // the refused sign-in is a 401 page
+	b.do("sign in",
+		chromedp.SetValue(chromedp.CSS("#username"), "demo"),
+		chromedp.SendKeys(chromedp.CSS("#password"), "demo-password"),
+		chromedp.Click(chromedp.CSS("#signin")),
+		chromedp.WaitReady(chromedp.CSS("#console-bar")))
+	if who := b.text("[data-testid=console-user]"); who != "demo" {
+		t.Errorf("signed in as %q", who)
+	}
+	b.screenshot("console-account")
+	b.open("/console/tokens")
+	b.do("create a token",
+		chromedp.SendKeys(chromedp.CSS("#token-label"), "from the browser"),
+		chromedp.Submit(chromedp.CSS("#token-label")),
+		chromedp.WaitReady(chromedp.CSS("#new-token")))
+	secret := b.text("[data-testid=token-secret]")
+	if len(secret) < 20 {
+		t.Errorf("the new token's secret is %q", secret)
+	}
+	b.checkPage("/console/tokens", "console-token-created")
+	b.open("/console/tokens")
+	if strings.Contains(b.text("main"), secret) {
+		t.Error("the token's secret is shown again")
+	}
+	b.do("sign out", chromedp.Click(chromedp.CSS("#signout")), chromedp.WaitReady(chromedp.CSS("body")))
+	b.open("/console/account")
+	if n := eval[int](b, `document.querySelectorAll('#signin-form').length`); n != 1 {
+		t.Error("after signing out the console still shows the account")
+	}
+}
+
+// TestBrowserValues: a values file pasted into the validator shows its violations with their
+// paths; a valid one is said to be valid.
+func TestBrowserValues(t *testing.T) {
+	p := start(t, "--ephemeral")
+	p.waitReady(t)
+	bad, err := os.ReadFile("../values/testdata/invalid.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newPage(t, p.url)
+	b.open("/values")
+	b.checkPage("/values", "values-form")
+	b.do("validate a bad file",
+		chromedp.SetValue(chromedp.CSS("#values"), string(bad)),
+		chromedp.Click(chromedp.CSS("#values-submit")),
+		chromedp.WaitReady(chromedp.CSS("#values-invalid")))
+	violations := b.text("#violations")
+	for _, path := range []string{"imagePullSecrets", "nameOverride", "metrics"} {
+		if !strings.Contains(violations, path) {
+			t.Errorf("the violations do not name %s:\n%s", path, violations)
+		}
+	}
+	b.screenshot("values-invalid")
+	b.open("/values")
+	b.do("validate a good file",
+		chromedp.SetValue(chromedp.CSS("#values"), "controller:\n  logLevel: debug\n"),
+		chromedp.Click(chromedp.CSS("#values-submit")),
+		chromedp.WaitReady(chromedp.CSS("#values-valid")))
+	b.screenshot("values-valid")
+	b.noConsoleErrors("/values")
+}
+
+// TestBrowserAppliance: the operator signs in with the bootstrap token, reads readiness,
+// moves the dev clock and reads the outbox.
+func TestBrowserAppliance(t *testing.T) {
+	p := start(t, "--ephemeral", "--dev-clock", "--bootstrap-token", "browser-test-token-0123456789")
+	p.waitReady(t)
+	b := newPage(t, p.url)
+	b.open("/appliance")
+	b.expectConsoleErrors() // the page without a session answers 401 with the sign-in form
+	b.do("sign in",
+		chromedp.SendKeys(chromedp.CSS("#token"), "browser-test-token-0123456789"),
+		chromedp.Click(chromedp.CSS("#signin-submit")),
+		chromedp.WaitReady(chromedp.CSS("#readiness")))
+	if r := b.text("[data-testid=ready]"); !strings.Contains(r, "ready") {
+		t.Errorf("readiness says %q", r)
+	}
+	before := b.text("[data-testid=clock-offset]")
+	b.do("advance the clock",
+		chromedp.SendKeys(chromedp.CSS("#advance"), "36h"),
+		chromedp.Submit(chromedp.CSS("#advance")),
+		chromedp.WaitReady(chromedp.CSS("#clock")))
+	if after := b.text("[data-testid=clock-offset]"); after == before || !strings.Contains(after, "36h") {
+		t.Errorf("the clock's offset went from %q to %q, want 36h", before, after)
+	}
+	b.checkPage("/appliance", "appliance")
+	b.open("/appliance/outbox")
+	b.screenshot("appliance-outbox")
+	b.noConsoleErrors("/appliance/outbox")
+}
