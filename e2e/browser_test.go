@@ -430,3 +430,87 @@ func TestBrowserAppliance(t *testing.T) {
 	b.screenshot("appliance-outbox")
 	b.noConsoleErrors("/appliance/outbox")
 }
+
+// TestBrowserMonitor: the build monitor shows the results matrix and follows the farm without
+// a reload; a running build's log popup grows as the build writes; a finished cell opens its
+// log in a new window.
+func TestBrowserMonitor(t *testing.T) {
+	p := start(t, "--ephemeral", "--build-time", "12s", "--build-workers", "16")
+	p.waitReady(t)
+	b := newPage(t, p.url)
+	const project = "devel:tools"
+	b.open("/projects/" + project + "/monitor")
+	b.do("wait for the matrix", chromedp.WaitReady(chromedp.CSS("#matrix")))
+	if rows := eval[int](b, `document.querySelectorAll('#matrix tbody tr').length`); rows != 5 {
+		t.Errorf("the matrix has %d rows, want devel:tools's 5 packages", rows)
+	}
+	b.checkPage("/projects/"+project+"/monitor", "monitor")
+
+	// A running build: find a building cell and open its log.
+	eval[bool](b, `window.notReloaded = true`)
+	var building []string
+	for i := 0; i < 120 && len(building) == 0; i++ {
+		building = eval[[]string](b, `(() => { const td = document.querySelector('#matrix td.s-building'); if (!td) return [];
+			const th = document.querySelectorAll('#matrix thead th')[Array.from(td.parentNode.children).indexOf(td)];
+			return [td.parentNode.dataset.package, th.dataset.repository, th.dataset.arch]; })()`)
+		if len(building) == 0 {
+			time.Sleep(500 * time.Millisecond)
+		}
+	}
+	if len(building) != 3 {
+		t.Fatalf("no building cell appeared on the monitor: %v", building)
+	}
+	version := eval[string](b, `document.getElementById('monitor').dataset.version`)
+	// The farm moves on: the matrix follows without a reload.
+	deadline := time.Now().Add(30 * time.Second)
+	for eval[string](b, `document.getElementById('monitor').dataset.version`) == version && time.Now().Before(deadline) {
+		time.Sleep(time.Second)
+	}
+	if eval[string](b, `document.getElementById('monitor').dataset.version`) == version {
+		t.Error("the monitor did not follow the farm within 30 s")
+	}
+	if !eval[bool](b, `window.notReloaded === true`) {
+		t.Error("the monitor reloaded the page instead of updating it")
+	}
+	b.noConsoleErrors("the live monitor")
+
+	// Wait for a build that runs now, then follow its log.
+	logPath := ""
+	for i := 0; i < 120 && logPath == ""; i++ {
+		b.open("/projects/" + project + "/monitor?state=building")
+		cell := eval[[]string](b, `(() => { const td = document.querySelector('#matrix td.s-building'); if (!td) return [];
+			const th = document.querySelectorAll('#matrix thead th')[Array.from(td.parentNode.children).indexOf(td)];
+			return [td.parentNode.dataset.package, th.dataset.repository, th.dataset.arch]; })()`)
+		if len(cell) == 3 {
+			logPath = "/projects/" + project + "/packages/" + cell[0] + "/logs/" + cell[1] + "/" + cell[2]
+		} else {
+			time.Sleep(500 * time.Millisecond)
+		}
+	}
+	if logPath == "" {
+		t.Fatal("no build ran on devel:tools")
+	}
+	b.open(logPath)
+	if running := eval[string](b, `document.getElementById('log').dataset.running`); running != "true" {
+		t.Skipf("the build at %s ended before its log was opened", logPath)
+	}
+	first := eval[int](b, `document.getElementById('log').textContent.length`)
+	deadline = time.Now().Add(20 * time.Second)
+	for eval[int](b, `document.getElementById('log').textContent.length`) == first && time.Now().Before(deadline) {
+		time.Sleep(500 * time.Millisecond)
+	}
+	if grown := eval[int](b, `document.getElementById('log').textContent.length`); grown <= first {
+		t.Errorf("the running build's log did not grow in the popup (%d bytes)", grown)
+	}
+	b.checkPage(logPath, "log-popup")
+
+	// A finished build's cell opens its log in a new window.
+	b.open("/projects/" + project + "/monitor")
+	opened := chromedp.WaitNewTarget(b.ctx, func(info *target.Info) bool { return strings.Contains(info.URL, "/logs/") })
+	b.do("open a finished build's log", chromedp.Click(chromedp.CSS(`#matrix td.s-succeeded a, #matrix td.s-failed a`)))
+	select {
+	case <-opened:
+	case <-time.After(15 * time.Second):
+		t.Error("clicking a finished cell opened no log window")
+	}
+}
