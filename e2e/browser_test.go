@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
@@ -253,6 +255,18 @@ func TestBrowserHome(t *testing.T) {
 		t.Errorf("the navigation has %d links", n)
 	}
 	b.checkPage("/", "home")
+
+	// The dark theme, as a system set to dark shows it.
+	b.do("prefer dark", chromedp.Func(func(ctx context.Context, tgt *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tgt, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
+		return err
+	}))
+	b.open("/")
+	if bg := eval[string](b, `getComputedStyle(document.body).backgroundColor`); bg != "rgb(22, 25, 29)" {
+		t.Errorf("with a dark system the page's background is %s, want the dark theme's #16191d", bg)
+	}
+	b.screenshot("home-dark")
 
 	b.open("/no/such/page?q=%3Cscript%3Ealert(1)%3C/script%3E")
 	b.expectConsoleErrors()
