@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 )
 
@@ -21,7 +22,7 @@ import (
 // the DELETE still needs the read_write grant (checked in its handler). linodego's
 // SetDefaultPaymentMethod POSTs to the method itself, so that path makes a method the default too.
 func (a *api) bindBilling(r *routes) {
-	r.add(both, "GET", "/account", account(accountGrant), a.getAccountRecord)
+	r.add(both, "GET", "/account", accessOf(cloudsvc.NeedGetAccount), a.getAccountRecord)
 	r.add(both, "PUT", "/account", account(accountGrant), a.putAccountRecord)
 	r.add(both, "POST", "/account/cancel", account(unrestrictedOnly), a.cancelAccount)
 	r.add(both, "POST", "/account/credit-card", access{area: "account", who: accountGrant, deprecated: true}, a.addCreditCard)
@@ -33,14 +34,14 @@ func (a *api) bindBilling(r *routes) {
 	r.add(stableOnly, "POST", "/account/payment-methods/:paymentMethodId/make-default", account(accountGrant), a.makeDefaultPaymentMethod)
 	r.add(stableOnly, "POST", "/account/payment-methods/:paymentMethodId", account(accountGrant), a.makeDefaultPaymentMethod)
 
-	r.add(both, "GET", "/account/payments", account(accountGrant), a.listPayments)
+	r.add(both, "GET", "/account/payments", accessOf(cloudsvc.NeedListPayments), a.listPayments)
 	r.add(both, "POST", "/account/payments", account(accountGrant), a.createPayment)
 	r.add(both, "GET", "/account/payments/:paymentId", account(accountGrant), a.getPayment)
 	r.add(both, "POST", "/account/payments/wallet", access{area: "account", who: accountGrant, deprecated: true}, a.stageWalletPayment)
 	r.add(both, "POST", "/account/payments/wallet/execute", access{area: "account", who: accountGrant, deprecated: true}, a.executeWalletPayment)
 
 	r.add(both, "POST", "/account/promo-codes", access{area: "account", level: cloudstore.ReadOnly, who: unrestrictedOnly}, a.addPromoCode)
-	r.add(both, "GET", "/account/invoices", account(accountGrant), a.listInvoices)
+	r.add(both, "GET", "/account/invoices", accessOf(cloudsvc.NeedListInvoices), a.listInvoices)
 	r.add(both, "GET", "/account/invoices/:invoiceId", account(accountGrant), a.getInvoice)
 	r.add(both, "GET", "/account/invoices/:invoiceId/items", account(accountGrant), a.listInvoiceItems)
 }

@@ -34,7 +34,7 @@ func (a *api) bindDatabases(r *routes) {
 	r.add(both, "GET", "/databases/engines/:engine/:version", pub, d.getEngine)
 	r.add(both, "GET", "/databases/types", pub, d.listTypes)
 	r.add(both, "GET", "/databases/types/:typeId", pub, d.getType)
-	r.add(both, "GET", "/databases/instances", access{area: "databases"}, d.list(""))
+	r.add(both, "GET", "/databases/instances", accessOf(cloudsvc.NeedListDatabases), d.list(""))
 	d.bindFamily(r, cloudstore.FamilySQL)
 	d.bindFamily(r, cloudstore.FamilyDoc)
 }
@@ -66,11 +66,11 @@ func (d *dbAPI) bindFamily(r *routes, fam string) {
 	rw := access{area: "databases"} // the level follows the method
 	backupsRead := access{area: "databases", level: cloudstore.ReadWrite}
 	unrestricted := access{area: "databases", who: unrestrictedOnly}
-	add("GET", "", rw, d.list(fam))
+	add("GET", "", accessOf(cloudsvc.NeedListDatabases), d.list(fam))
 	if fam == cloudstore.FamilySQL {
 		add("POST", "", rw, d.create)
 	}
-	add("GET", one, rw, d.get(fam))
+	add("GET", one, accessOf(cloudsvc.NeedGetDatabase), d.get(fam))
 	add("PUT", one, rw, d.update(fam))
 	add("DELETE", one, unrestricted, d.remove(fam))
 	add("GET", one+"/backups", backupsRead, d.listBackups(fam))
@@ -78,8 +78,8 @@ func (d *dbAPI) bindFamily(r *routes, fam string) {
 	add("GET", one+"/backups/:backupId", backupsRead, d.getBackup(fam))
 	add("DELETE", one+"/backups/:backupId", rw, d.deleteBackup(fam))
 	add("POST", one+"/backups/:backupId/restore", rw, d.restore(fam))
-	add("GET", one+"/credentials", rw, d.credentials(fam))
-	add("POST", one+"/credentials/reset", unrestricted, d.resetCredentials(fam))
+	add("GET", one+"/credentials", accessOf(cloudsvc.NeedGetDatabaseCredentials), d.credentials(fam))
+	add("POST", one+"/credentials/reset", accessOf(cloudsvc.NeedResetDatabaseCredentials), d.resetCredentials(fam))
 	add("GET", one+"/ssl", rw, d.ssl(fam))
 	add("POST", one+"/patch", rw, d.patch(fam))
 }

@@ -18,7 +18,7 @@ const eventHistory = cloudsvc.EventHistory
 // events:read_only scope, as the reference says; every one of them is read_only by scope.
 func (a *api) bindEvents(r *routes) {
 	events := access{area: "events", level: cloudstore.ReadOnly}
-	r.add(both, "GET", "/account/events", events, a.listEvents)
+	r.add(both, "GET", "/account/events", accessOf(cloudsvc.NeedListEvents), a.listEvents)
 	r.add(both, "GET", "/account/events/:eventId", events, a.getEvent)
 	r.add(both, "POST", "/account/events/:eventId/read", events, a.readEvent)
 	r.add(both, "POST", "/account/events/:eventId/seen", events, a.seenEvent)

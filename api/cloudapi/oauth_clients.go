@@ -3,13 +3,14 @@ package cloudapi
 import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 )
 
 // bindOAuthClients registers the OAuth client endpoints: account-wide, so restricted users
 // need the account_access grant; the thumbnail is public.
 func (a *api) bindOAuthClients(r *routes) {
-	r.add(both, "GET", "/account/oauth-clients", account(accountGrant), a.listClients)
+	r.add(both, "GET", "/account/oauth-clients", accessOf(cloudsvc.NeedListOAuthClients), a.listClients)
 	r.add(both, "POST", "/account/oauth-clients", account(accountGrant), a.createClient)
 	r.add(both, "GET", "/account/oauth-clients/:clientId", account(accountGrant), a.getClient)
 	r.add(both, "PUT", "/account/oauth-clients/:clientId", account(accountGrant), a.updateClient)

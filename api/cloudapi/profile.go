@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 )
@@ -15,8 +16,8 @@ import (
 func (a *api) bindProfile(r *routes) {
 	r.add(both, "GET", "/profile", access{}, a.getProfile)
 	r.add(both, "GET", "/profile/grants", access{}, a.getProfileGrants)
-	r.add(both, "GET", "/profile/tokens", account(anyUser), a.listTokens)
-	r.add(both, "POST", "/profile/tokens", account(anyUser), a.createToken)
+	r.add(both, "GET", "/profile/tokens", accessOf(cloudsvc.NeedListTokens), a.listTokens)
+	r.add(both, "POST", "/profile/tokens", accessOf(cloudsvc.NeedCreateToken), a.createToken)
 	r.add(both, "GET", "/profile/tokens/:tokenId", account(anyUser), a.getToken)
 	r.add(both, "PUT", "/profile/tokens/:tokenId", account(anyUser), a.updateToken)
 	r.add(both, "DELETE", "/profile/tokens/:tokenId", account(anyUser), a.deleteToken)

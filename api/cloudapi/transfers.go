@@ -29,7 +29,7 @@ func (a *api) bindTransfers(r *routes) {
 	svcAccept := access{area: "account", who: unrestrictedOnly, limit: serviceTransferAcceptLimit}
 	old := access{area: "account", who: unrestrictedOnly, deprecated: true}
 	oldAccept := access{area: "account", who: unrestrictedOnly, limit: serviceTransferAcceptLimit, deprecated: true}
-	r.add(both, "GET", "/account/service-transfers", svc, a.listServiceTransfers)
+	r.add(both, "GET", "/account/service-transfers", accessOf(cloudsvc.NeedListServiceTransfers), a.listServiceTransfers)
 	r.add(both, "POST", "/account/service-transfers", svc, a.createServiceTransfer(cloudstore.TransferService))
 	r.add(both, "GET", "/account/service-transfers/:token", svc, a.getServiceTransfer)
 	r.add(both, "DELETE", "/account/service-transfers/:token", svc, a.cancelServiceTransfer)

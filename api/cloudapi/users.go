@@ -3,17 +3,18 @@ package cloudapi
 import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 )
 
 // bindUsers registers the users and grants endpoints (unrestricted users only).
 func (a *api) bindUsers(r *routes) {
-	r.add(both, "GET", "/account/users", account(unrestrictedOnly), a.listUsers)
-	r.add(both, "POST", "/account/users", account(unrestrictedOnly), a.createUser)
-	r.add(both, "GET", "/account/users/:username", account(unrestrictedOnly), a.getUser)
+	r.add(both, "GET", "/account/users", accessOf(cloudsvc.NeedListUsers), a.listUsers)
+	r.add(both, "POST", "/account/users", accessOf(cloudsvc.NeedCreateUser), a.createUser)
+	r.add(both, "GET", "/account/users/:username", accessOf(cloudsvc.NeedGetUser), a.getUser)
 	r.add(both, "PUT", "/account/users/:username", account(unrestrictedOnly), a.updateUser)
 	r.add(both, "DELETE", "/account/users/:username", account(unrestrictedOnly), a.deleteUser)
-	r.add(both, "GET", "/account/users/:username/grants", account(unrestrictedOnly), a.getGrants)
+	r.add(both, "GET", "/account/users/:username/grants", accessOf(cloudsvc.NeedGetUser), a.getGrants)
 	r.add(both, "PUT", "/account/users/:username/grants", account(unrestrictedOnly), a.putGrants)
 }
 

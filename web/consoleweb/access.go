@@ -6,34 +6,14 @@ import (
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 )
 
-// guard is what the API endpoint a page mirrors asks of its caller: the scope area and level
-// and who may call it (api/cloudapi's route table, which this package may not import). The
-// rule itself is the domain's (cloudsvc.Caller.Allows); a page only names the endpoint's
-// needs, so a restricted user is refused a page exactly when the API refuses them its data.
-type guard struct {
-	area, level string
-	who         cloudsvc.Who
-}
-
-// The guards of the console's pages, each the one of the endpoint it reads or writes.
-var (
-	readAccount    = guard{"account", cloudstore.ReadOnly, cloudsvc.AccountGrant}        // GET /account, /account/invoices, /account/payments, /account/oauth-clients
-	readUsers      = guard{"account", cloudstore.ReadOnly, cloudsvc.UnrestrictedOnly}    // GET /account/users, …/grants
-	writeUsers     = guard{"account", cloudstore.ReadWrite, cloudsvc.UnrestrictedOnly}   // POST /account/users
-	readTokens     = guard{"account", cloudstore.ReadOnly, cloudsvc.AnyUser}             // GET /profile/tokens
-	writeTokens    = guard{"account", cloudstore.ReadWrite, cloudsvc.AnyUser}            // POST /profile/tokens
-	readTransfers  = guard{"account", cloudstore.ReadOnly, cloudsvc.UnrestrictedOnly}    // GET /account/service-transfers
-	readEvents     = guard{"events", cloudstore.ReadOnly, cloudsvc.AnyUser}              // GET /account/events
-	readDatabases  = guard{"databases", cloudstore.ReadOnly, cloudsvc.AnyUser}           // GET /databases/…/instances, …/credentials
-	resetDatabases = guard{"databases", cloudstore.ReadWrite, cloudsvc.UnrestrictedOnly} // POST …/credentials/reset
-)
-
-// errUnauthorized is the API's refusal (403 "Unauthorized"), as a page.
+// errUnauthorized is the API's refusal (403 "Unauthorized"), worded for a page.
 var errUnauthorized = fault.Forbidden("", "Unauthorized: your user's grants do not allow this.")
 
-// check refuses who what g does not allow.
-func (g guard) check(who *cloudsvc.Caller) error {
-	if !who.Allows(g.area, g.level, g.who) {
+// allow refuses who a page whose API endpoint needs n. The need and the rule are the domain's
+// (cloudsvc.NeedXxx, Need.Check), the same the API's route checks, so a restricted user is
+// refused a page exactly when the API refuses them its data; only the words are the page's.
+func allow(n cloudsvc.Need, who *cloudsvc.Caller) error {
+	if n.Check(who) != nil {
 		return errUnauthorized
 	}
 	return nil

@@ -32,7 +32,7 @@ func (p promotionRow) Expires() stamp { return stamp(p.Promotion.Expires) }
 
 // account is GET /console and /console/account (GET /account: the account_access grant).
 func (con *console) account(c *fiber.Ctx, who *cloudsvc.Caller) error {
-	if err := readAccount.check(who); err != nil {
+	if err := allow(cloudsvc.NeedGetAccount, who); err != nil {
 		return err
 	}
 	rec, err := con.Cloud.AccountRecord(who.User.AccountID)

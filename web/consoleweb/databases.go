@@ -30,7 +30,7 @@ func (d databaseRow) Since() stamp { return stamp(d.Created) }
 // databases is GET /console/databases (GET /databases/instances: a restricted user sees the
 // databases they hold a grant on).
 func (con *console) databases(c *fiber.Ctx, who *cloudsvc.Caller) error {
-	if err := readDatabases.check(who); err != nil {
+	if err := allow(cloudsvc.NeedListDatabases, who); err != nil {
 		return err
 	}
 	list, err := con.Cloud.VisibleDatabases(who.User, "")
@@ -58,10 +58,11 @@ type databaseView struct {
 	Username, Password string
 }
 
-// lookup reads the database of the path (fam, id) as who may see it: another account's, or
-// one a restricted user holds no grant on, is not found, as in the API.
-func (con *console) lookup(c *fiber.Ctx, who *cloudsvc.Caller) (cloudstore.Database, error) {
-	if err := readDatabases.check(who); err != nil {
+// lookup reads the database of the path (fam, id) as who may see it, for an operation that
+// needs n: another account's, or one a restricted user holds no grant on, is not found, as in
+// the API.
+func (con *console) lookup(c *fiber.Ctx, who *cloudsvc.Caller, n cloudsvc.Need) (cloudstore.Database, error) {
+	if err := allow(n, who); err != nil {
 		return cloudstore.Database{}, err
 	}
 	id, err := strconv.ParseUint(c.Params("id"), 10, 64)
@@ -73,12 +74,12 @@ func (con *console) lookup(c *fiber.Ctx, who *cloudsvc.Caller) (cloudstore.Datab
 
 // database is GET /console/databases/:family/:id (GET /databases/{family}/instances/{id}).
 func (con *console) database(c *fiber.Ctx, who *cloudsvc.Caller) error {
-	d, err := con.lookup(c, who)
+	d, err := con.lookup(c, who, cloudsvc.NeedGetDatabase)
 	if err != nil {
 		return err
 	}
 	v := databaseView{top: newTop(who, "databases"), DB: databaseRow{d}, Reset: c.Query("reset") != "",
-		MayReset: resetDatabases.check(who) == nil}
+		MayReset: allow(cloudsvc.NeedResetDatabaseCredentials, who) == nil}
 	return con.render(c, http.StatusOK, "database.html", "Database "+d.Label, v)
 }
 
@@ -89,7 +90,7 @@ func confirmed(c *fiber.Ctx) bool { return c.FormValue("confirm") == "yes" }
 // to confirm, then (confirm=yes) cloudsvc.DatabaseCredentials, as GET …/credentials does, shown
 // on the answer to that POST only — the page is not cached, and nothing links to it.
 func (con *console) revealCredentials(c *fiber.Ctx, who *cloudsvc.Caller) error {
-	d, err := con.lookup(c, who)
+	d, err := con.lookup(c, who, cloudsvc.NeedGetDatabaseCredentials)
 	if err != nil {
 		return err
 	}
@@ -107,11 +108,11 @@ func (con *console) revealCredentials(c *fiber.Ctx, who *cloudsvc.Caller) error 
 // asks to confirm, then (confirm=yes) cloudsvc.ResetDatabaseCredentials, as POST
 // …/credentials/reset does (unrestricted users only), and back to the database's page.
 func (con *console) resetCredentials(c *fiber.Ctx, who *cloudsvc.Caller) error {
-	d, err := con.lookup(c, who)
+	d, err := con.lookup(c, who, cloudsvc.NeedGetDatabase)
 	if err != nil {
 		return err
 	}
-	if err := resetDatabases.check(who); err != nil {
+	if err := allow(cloudsvc.NeedResetDatabaseCredentials, who); err != nil {
 		return err
 	}
 	if !confirmed(c) {

@@ -24,7 +24,7 @@ func (cl clientRow) Since() stamp { return stamp(cl.Created) }
 
 // clients is GET /console/oauth-clients (GET /account/oauth-clients: the account_access grant).
 func (con *console) clients(c *fiber.Ctx, who *cloudsvc.Caller) error {
-	if err := readAccount.check(who); err != nil {
+	if err := allow(cloudsvc.NeedListOAuthClients, who); err != nil {
 		return err
 	}
 	list, err := con.Cloud.AccountClients(who.User.AccountID)
@@ -64,7 +64,7 @@ func (e eventRow) By() string {
 // let them see). The page is cut by the domain (cloudsvc.ListEvents' window), so a long
 // history is not decoded whole.
 func (con *console) events(c *fiber.Ctx, who *cloudsvc.Caller) error {
-	if err := readEvents.check(who); err != nil {
+	if err := allow(cloudsvc.NeedListEvents, who); err != nil {
 		return err
 	}
 	const path = "/console/events"
@@ -115,7 +115,10 @@ func (p paymentRow) Amount() usd { return usd(p.USDCents) }
 // billing is GET /console/billing (GET /account/invoices and /account/payments: the
 // account_access grant).
 func (con *console) billing(c *fiber.Ctx, who *cloudsvc.Caller) error {
-	if err := readAccount.check(who); err != nil {
+	if err := allow(cloudsvc.NeedListInvoices, who); err != nil {
+		return err
+	}
+	if err := allow(cloudsvc.NeedListPayments, who); err != nil {
 		return err
 	}
 	invoices, err := con.Cloud.Invoices(who.User.AccountID)
@@ -161,7 +164,7 @@ func (t transferRow) Until() stamp { return stamp(t.Expiry) }
 // transfers is GET /console/transfers (GET /account/service-transfers, which lists the
 // deprecated entity transfers too: unrestricted users only).
 func (con *console) transfers(c *fiber.Ctx, who *cloudsvc.Caller) error {
-	if err := readTransfers.check(who); err != nil {
+	if err := allow(cloudsvc.NeedListServiceTransfers, who); err != nil {
 		return err
 	}
 	list, err := con.Cloud.VisibleTransfers(who.User.AccountID)

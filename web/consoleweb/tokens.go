@@ -49,7 +49,7 @@ func (con *console) tokens(c *fiber.Ctx, who *cloudsvc.Caller) error {
 
 // tokensPage draws the tokens page with status over v's form, error and new token.
 func (con *console) tokensPage(c *fiber.Ctx, who *cloudsvc.Caller, status int, v tokensView) error {
-	if err := readTokens.check(who); err != nil {
+	if err := allow(cloudsvc.NeedListTokens, who); err != nil {
 		return err
 	}
 	list, err := con.Cloud.OwnTokens(who.User.Username)
@@ -68,7 +68,7 @@ func (con *console) tokensPage(c *fiber.Ctx, who *cloudsvc.Caller, status int, v
 // /profile/tokens does. The answer is the page itself, not a redirect, because it carries the
 // secret, once; a refused input shows the form again with the domain's reasons (400).
 func (con *console) createToken(c *fiber.Ctx, who *cloudsvc.Caller) error {
-	if err := writeTokens.check(who); err != nil {
+	if err := allow(cloudsvc.NeedCreateToken, who); err != nil {
 		return err
 	}
 	form := tokenForm{Label: c.FormValue("label"), Scopes: strings.TrimSpace(c.FormValue("scopes")), ExpiryDays: strings.TrimSpace(c.FormValue("expiry_days"))}

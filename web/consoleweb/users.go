@@ -33,7 +33,7 @@ func (con *console) users(c *fiber.Ctx, who *cloudsvc.Caller) error {
 
 // usersPage draws the users page with status, the form holding form and problem above it.
 func (con *console) usersPage(c *fiber.Ctx, who *cloudsvc.Caller, status int, form cloudstore.NewUser, problem string) error {
-	if err := readUsers.check(who); err != nil {
+	if err := allow(cloudsvc.NeedListUsers, who); err != nil {
 		return err
 	}
 	list, err := con.Cloud.AccountUsers(who.User.AccountID)
@@ -52,7 +52,7 @@ func (con *console) usersPage(c *fiber.Ctx, who *cloudsvc.Caller, status int, fo
 // user is mailed a password-setup link, to the outbox). A refused input shows the form again
 // with the domain's reasons (400); a success opens the new user's page.
 func (con *console) createUser(c *fiber.Ctx, who *cloudsvc.Caller) error {
-	if err := writeUsers.check(who); err != nil {
+	if err := allow(cloudsvc.NeedCreateUser, who); err != nil {
 		return err
 	}
 	in := cloudstore.NewUser{Username: c.FormValue("username"), Email: c.FormValue("email"), Restricted: c.FormValue("restricted") != ""}
@@ -96,7 +96,7 @@ type grantEntity struct {
 
 // user is GET /console/users/:username (GET /account/users/{username} and its grants).
 func (con *console) user(c *fiber.Ctx, who *cloudsvc.Caller) error {
-	if err := readUsers.check(who); err != nil {
+	if err := allow(cloudsvc.NeedGetUser, who); err != nil {
 		return err
 	}
 	u, owned, err := con.Cloud.Grants(who.User.AccountID, c.Params("username"))
