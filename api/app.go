@@ -132,7 +132,8 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	admin.Bind(app.Group("/_appliance"), admin.Deps{
 		Store: d.Store, Clock: d.Clock, Ready: d.Ready, Journal: d.Journal, Log: d.Log, Appliance: d.appliance,
 		DevClock: cfg.DevClock, RestoreLimit: cfg.BodyLimit, TrustedProxies: cfg.TrustedProxies,
-		Mount: []func(fiber.Router){func(r fiber.Router) { explorerapi.BindAdmin(r, d.Explorer) }},
+		Mount:       []func(fiber.Router){func(r fiber.Router) { explorerapi.BindAdmin(r, d.Explorer) }},
+		BuildRoutes: buildRouteList(app, &d),
 	})
 	return app
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/pocketforge/pocketforge/web/applianceweb"
 	"github.com/pocketforge/pocketforge/web/buildweb"
 	"github.com/pocketforge/pocketforge/web/consoleweb"
+	"github.com/pocketforge/pocketforge/web/docsweb"
 	"github.com/pocketforge/pocketforge/web/explorerweb"
 	"github.com/pocketforge/pocketforge/web/valuesweb"
 )
@@ -35,6 +36,7 @@ func bindWeb(app *fiber.App, cfg *config.Config, d Deps, externalURL func() stri
 	applianceweb.Bind(app, applianceweb.Deps{Site: site, Appliance: d.appliance, Checks: checks, Log: d.Log,
 		ClientIP: clientIP, Requests: journalReader(d.Journal)})
 	valuesweb.Bind(app, valuesweb.Deps{Site: site})
+	docsweb.Bind(app, docsweb.Deps{Site: site, BuildRoutes: buildRouteList(app, &d)})
 }
 
 // journalReader lets the appliance page read the request journal (api/kit's, which web

@@ -41,6 +41,7 @@ const (
 	SectionConsole   Section = "console"
 	SectionAppliance Section = "appliance"
 	SectionValues    Section = "values"
+	SectionDocs      Section = "docs"
 )
 
 // View is what every page template gets: the frame's data and the page's own in Data.

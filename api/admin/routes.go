@@ -1,6 +1,7 @@
 // Package admin serves /_appliance: health for orchestrators (livez, readyz), and the operator's
 // controls — snapshot and restore, reset and reseed, the request journal, the outbox and the
-// clock. Everything but livez and readyz needs the bootstrap token.
+// clock — and the API documents (openapi/). Everything but livez, readyz and the documents needs
+// the bootstrap token.
 package admin
 
 import (
@@ -9,6 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/apidocs"
 	"github.com/pocketforge/pocketforge/appliancesvc"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/store"
@@ -37,6 +39,9 @@ type Deps struct {
 	TrustedProxies []netip.Prefix
 	// Mount adds more operator routes (the explorer's imports) behind the same token check.
 	Mount []func(auth fiber.Router)
+	// BuildRoutes lists the build API's bound routes with their documents for
+	// /openapi/build.txt; nil serves an empty list.
+	BuildRoutes func() []apidocs.BuildRoute
 }
 
 // handlers holds Deps for the route handlers.
@@ -50,6 +55,7 @@ func Bind(r fiber.Router, d Deps) {
 	h := &handlers{Deps: d}
 	r.Get("/livez", h.livez)
 	r.Get("/readyz", h.readyz)
+	h.bindDocs(r)
 
 	auth := r.Group("", h.requireToken)
 	auth.Get("/snapshot", h.snapshot)
