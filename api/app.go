@@ -23,6 +23,7 @@ import (
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/internal/buildlink"
+	"github.com/pocketforge/pocketforge/internal/metrics"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 )
@@ -59,12 +60,16 @@ type Deps struct {
 	proxyPrefix string
 	// appliance is the operator's domain /_appliance and the appliance page share, set by New.
 	appliance *appliancesvc.Service
+	// metrics counts every request and reads the domains at scrape time, set by New.
+	metrics *metrics.Metrics
 }
 
 // New builds the root app: one place where every API is mounted.
 func New(cfg *config.Config, d Deps) *fiber.App {
 	d.trusted = cfg.TrustedProxies
 	d.proxyPrefix = cfg.ExplorerProxyPrefix
+	d.metrics = metrics.New()
+	d.Store.ObserveCommits(d.metrics.ObserveCommit)
 	app := fiber.New(fiber.Config{
 		AppName:               "pocketforge",
 		DisableStartupMessage: true,
@@ -107,9 +112,10 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		}
 		_ = d.Explorer.UseBackend(backend, cfg.ExplorerFollow)
 	}
+	explorerLimiter := ratelimit.New(d.Clock.Now)
 	explorerapi.Bind(app, explorerapi.Deps{
 		Explorer: d.Explorer, Rate: cfg.ExplorerRate,
-		TrustedProxies: cfg.TrustedProxies, Limiter: ratelimit.New(d.Clock.Now),
+		TrustedProxies: cfg.TrustedProxies, Limiter: explorerLimiter,
 		Proxy:       explorerProxy(cfg, buildDeps, d.Explorer, d.Remote),
 		ExternalURL: externalURL,
 	})
@@ -128,11 +134,12 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	// One operator domain for /_appliance and the appliance page: one throttle of guesses at
 	// the token, one replace hook.
 	d.appliance = appliancesvc.New(d.Store, appliancesvc.Options{Clock: d.Clock, DevClock: cfg.DevClock, OnReplace: replaced})
+	serveMetrics := bindMetrics(app, cfg, d, map[string]*ratelimit.Limiter{"cloud": cloudLimiter, "explorer": explorerLimiter})
 	bindWeb(app, cfg, d, externalURL)
 	admin.Bind(app.Group("/_appliance"), admin.Deps{
 		Store: d.Store, Clock: d.Clock, Ready: d.Ready, Journal: d.Journal, Log: d.Log, Appliance: d.appliance,
 		DevClock: cfg.DevClock, RestoreLimit: cfg.BodyLimit, TrustedProxies: cfg.TrustedProxies,
-		Mount:       []func(fiber.Router){func(r fiber.Router) { explorerapi.BindAdmin(r, d.Explorer) }},
+		Mount:       []func(fiber.Router){func(r fiber.Router) { explorerapi.BindAdmin(r, d.Explorer) }, serveMetrics},
 		BuildRoutes: buildRouteList(app, &d),
 	})
 	return app

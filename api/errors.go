@@ -28,7 +28,7 @@ type area struct {
 // /v4, a <status> document under /source, {"error"} under /api, the OAuth error object under
 // /oauth (before the cloud, which lists /oauth among its prefixes too).
 var areas = []area{
-	{"appliance", []string{"/_appliance"}, kit.RenderSimple, true},
+	{"appliance", []string{"/_appliance", publicMetricsPath}, kit.RenderSimple, true},
 	{"cloud", cloudapi.OAuthPrefixes, cloudapi.RenderOAuthError, false}, // the cloud's login server
 	{"cloud", cloudapi.Prefixes, cloudapi.RenderError, true},
 	{"build", buildapi.Prefixes, buildapi.RenderError, true},

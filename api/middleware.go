@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"runtime/debug"
 	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/internal/metrics"
 )
 
 // front is the one middleware in front of every route. It gives the request its id, turns a panic
@@ -74,6 +76,9 @@ func guarded(c *fiber.Ctx, d Deps, ar *area, id string) (err error) {
 func record(c *fiber.Ctx, d Deps, ar *area, id string, took time.Duration) {
 	status := c.Response().StatusCode()
 	out := responseSize(c)
+	if d.metrics != nil {
+		d.metrics.Request(ar.name, c.Method(), routeOf(c), status, took)
+	}
 	if d.Log.Enabled(context.Background(), slog.LevelInfo) {
 		d.Log.LogAttrs(context.Background(), slog.LevelInfo, "request",
 			slog.String("request_id", id), slog.String("api", ar.name), slog.String("method", c.Method()),
@@ -90,6 +95,39 @@ func record(c *fiber.Ctx, d Deps, ar *area, id string, took time.Duration) {
 		RemoteIP: kit.ClientIP(c, d.trusted), UserAgent: string(c.Request().Header.UserAgent()),
 		BytesIn: len(c.Request().Body()), BytesOut: out,
 	})
+}
+
+// routeOf is the pattern of the route that handled c ("/v4/account/users/:username"), never
+// the raw path: metrics label requests with it. A request answered by a middleware in front of
+// a group's routes — a rate-limit refusal, a wrong token, a 404 under the group — is labelled
+// with the group's prefix and "/*" ("/api/*"); one that nothing but the root middleware saw (a
+// 404 outside every group, a 405, an answer outside the router) is metrics.Unmatched.
+func routeOf(c *fiber.Ctx) string {
+	r := c.Route()
+	switch {
+	case r == nil || len(r.Handlers) == 0: // fiber's stand-in outside the router: the raw path
+		return metrics.Unmatched
+	case !isMiddleware(r):
+		return r.Path
+	case r.Path == "/" || r.Path == "":
+		return metrics.Unmatched
+	}
+	return strings.TrimSuffix(r.Path, "/") + "/*"
+}
+
+// routeUse is the index of fiber's unexported Route.use ("a middleware: matches path
+// prefixes"), or -1. fiber v2 exports no other way to tell app.Use's routes from handlers (their
+// Method is the request's); TestMetricsCountTraffic fails should an upgrade drop the field.
+var routeUse = func() int {
+	if f, ok := reflect.TypeFor[fiber.Route]().FieldByName("use"); ok && f.Type.Kind() == reflect.Bool && len(f.Index) == 1 {
+		return f.Index[0]
+	}
+	return -1
+}()
+
+// isMiddleware reports whether r was registered by Use (or a group's handlers).
+func isMiddleware(r *fiber.Route) bool {
+	return routeUse >= 0 && reflect.ValueOf(r).Elem().Field(routeUse).Bool()
 }
 
 // responseSize is the response body's length without draining a streamed body (a snapshot).

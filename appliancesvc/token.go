@@ -74,6 +74,10 @@ func New(db *store.DB, o Options) *Service {
 		clock: o.Clock, devClock: o.DevClock, onReplace: o.OnReplace}
 }
 
+// TokenGuessCounts are the wrong bootstrap tokens and the guesses refused while locked since
+// start, for the metrics.
+func (s *Service) TokenGuessCounts() ratelimit.Counts { return s.guesses.Counts() }
+
 // CheckToken lets the bearer of token in from the client address ip: nil for the bootstrap
 // token, ErrBadToken for any other, and a *ratelimit.LockedError (429 with Retry-After) while ip
 // is locked by the throttle above, whatever the token. The token is compared in constant time

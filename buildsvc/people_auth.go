@@ -103,3 +103,7 @@ func (s *Service) ActivePerson(login string) (buildstore.Person, error) {
 // afresh; a demo reset to a clean state must not keep Admin locked. Only the operator, with the
 // bootstrap token, can replace the data, so this gives a guesser nothing.
 func (s *Service) Replaced() { s.signIns.Reset() }
+
+// SignInCounts are the password sign-ins that failed or were refused by the throttle since
+// start, for the metrics (a Replaced does not clear them).
+func (s *Service) SignInCounts() ratelimit.Counts { return s.signIns.Counts() }

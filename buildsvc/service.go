@@ -44,6 +44,8 @@ type Service struct {
 	specs specCache
 	// requests keeps recently decoded requests for the request search (search_request_cache.go).
 	requests decodedRequests
+	// farmCounts keeps the last FarmCounts until the next commit (farm_counts.go).
+	farmCounts *farmCountsMemo
 	// downloads holds the /published downloads not yet counted (download_queue.go).
 	downloads downloadQueue
 	// scanPublished makes the published binary search walk every published tree even when the
@@ -57,7 +59,8 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Service{db: db, clk: clk, log: log, opts: opts,
-		signIns: ratelimit.NewSignIns(clk.Now, loginLockPolicy, ipLockPolicy)}
+		signIns:    ratelimit.NewSignIns(clk.Now, loginLockPolicy, ipLockPolicy),
+		farmCounts: store.NewMemo[struct{}, FarmCounts](db)}
 }
 
 // Now is the appliance clock's time.

@@ -174,6 +174,10 @@ var (
 // the operator, with the bootstrap token, can replace the data, so this gives a guesser nothing.
 func (s *Service) Replaced() { s.signIns.Reset() }
 
+// SignInCounts are the login server's (and the console's) sign-ins that failed or were
+// refused by the throttle since start, for the metrics (a Replaced does not clear them).
+func (s *Service) SignInCounts() ratelimit.Counts { return s.signIns.Counts() }
+
 // signIn checks a username and password for the login server under the throttle: the user, or
 // ErrLoginFailed, or a *ratelimit.LockedError while the username or ip is locked.
 func (s *Service) signIn(username, password, ip string) (cloudstore.User, error) {

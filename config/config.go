@@ -67,6 +67,7 @@ type Config struct {
 	ExplorerGitOrg  string        // --explorer-git-org: the organization fork-builds reads by default
 	SPDXDir         string        // --spdx-dir: product SBOMs to import and follow, "" = none
 	SPDXInterval    time.Duration // --spdx-interval: how often --spdx-dir is looked at
+	PublicMetrics   bool          // --public-metrics: serve /metrics without the bootstrap token
 	Warnings        []string      // non-fatal remarks for the caller to log once logging is set up
 }
 

@@ -57,6 +57,7 @@ func TestDefaults(t *testing.T) {
 		ExplorerPoll:    30 * time.Second,
 		SPDXInterval:    30 * time.Second,
 		ExplorerGitOrg:  "pool",
+		PublicMetrics:   true,
 
 		ExplorerProxyPrefix: "/obs",
 		ExplorerBackendUser: "explorer",
@@ -121,6 +122,7 @@ var sample = map[string][2]string{
 	"cloud-rate-scale":          {"0.01", "0.01"},
 	"transfer-delay":            {"2h", "2h0m0s"},
 	"db-provision-time":         {"10m", "10m0s"},
+	"public-metrics":            {"false", "false"},
 }
 
 func TestEnvTwins(t *testing.T) {

@@ -128,7 +128,7 @@ var reservedRoots = map[string]bool{
 	"tag": true, "trigger": true, "user": true, "worker": true, "public": true,
 	"v4": true, "v4beta": true, "oauth": true, // the cloud API and its login server
 	"api": true, "badge": true, // the explorer's own
-	"deploy": true, "_appliance": true,
+	"deploy": true, "_appliance": true, "metrics": true, // the operator's (/metrics: --public-metrics)
 }
 
 // ParseProxyPrefix is the check of --explorer-proxy-prefix, for api's tests: every root the

@@ -136,6 +136,10 @@ var options = []option{
 			return
 		},
 		get: func(c *Config) string { return c.SPDXInterval.String() }},
+	{name: "public-metrics", isBool: true, def: "true",
+		usage: "serve the Prometheus metrics at /metrics without the bootstrap token (/_appliance/metrics always needs it); false: /metrics is not served",
+		set:   func(c *Config, s string) (err error) { c.PublicMetrics, err = parseBool(s); return },
+		get:   func(c *Config) string { return strconv.FormatBool(c.PublicMetrics) }},
 	{name: "explorer-git-org", def: "pool",
 		usage: "the git `organization` the explorer's fork-builds reads when a request names none (a git host owner name)",
 		set:   func(c *Config, s string) (err error) { c.ExplorerGitOrg, err = parseGitOwner(s); return },

@@ -41,3 +41,10 @@ func (s *Service) EnsureIndex(force bool) error {
 	}
 	return err
 }
+
+// IndexStats are the search index's size and generation, with the store's generation beside
+// it (the two differ while the index is behind), for the metrics.
+func (s *Service) IndexStats() (ix search.Stats, storeGeneration uint64) {
+	_ = s.Store.View(func(tx *bbolt.Tx) error { storeGeneration = explorerstore.Generation(tx); return nil })
+	return s.Index.Stats(), storeGeneration
+}

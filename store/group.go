@@ -108,6 +108,7 @@ func (db *DB) commitGroup(calls []*groupCall, answering func(n int)) {
 	var alone []*groupCall
 	for len(calls) > 0 {
 		failed := -1
+		start := time.Now()
 		err := db.bolt.Update(func(tx *bbolt.Tx) error {
 			for i, c := range calls {
 				if err := safely(c.fn, tx); err != nil {
@@ -123,7 +124,7 @@ func (db *DB) commitGroup(calls []*groupCall, answering func(n int)) {
 			continue
 		}
 		if err == nil {
-			db.version.Add(1)
+			db.committed(start)
 		}
 		answering(len(calls))
 		for _, c := range calls {
@@ -132,9 +133,10 @@ func (db *DB) commitGroup(calls []*groupCall, answering func(n int)) {
 		break
 	}
 	for _, c := range alone {
+		start := time.Now()
 		err := db.bolt.Update(func(tx *bbolt.Tx) error { return safely(c.fn, tx) })
 		if err == nil {
-			db.version.Add(1)
+			db.committed(start)
 		}
 		c.done <- err
 	}

@@ -55,6 +55,8 @@ type DB struct {
 	group      groupCommit   // overlapping writes share commits (Write)
 	batchDelay time.Duration // how long a group gathers once writes overlap
 	version    atomic.Uint64 // commits so far: what Memo entries are checked against
+	// onCommit is told each commit's duration (ObserveCommits); nil: nobody listens.
+	onCommit atomic.Pointer[func(time.Duration)]
 }
 
 // Open opens (creating it if needed) the data file at path, takes its lock, refuses a file of a
@@ -128,9 +130,10 @@ func (db *DB) Write(fn func(tx *bbolt.Tx) error) error {
 // Exclusive runs fn in a read-write transaction of its own, never batched with others: for
 // large operations (reset, restore, fixture loading) that should not ride along with requests.
 func (db *DB) Exclusive(fn func(tx *bbolt.Tx) error) error {
+	start := time.Now()
 	err := db.bolt.Update(fn)
 	if err == nil {
-		db.version.Add(1)
+		db.committed(start)
 	}
 	return err
 }

@@ -8,8 +8,12 @@ import "time"
 // counting, so no attempts are left running in between. A right guess forgets the IP's failures
 // (whoever holds the secret is not guessing it). Safe for concurrent use.
 type Guesses struct {
-	ips *lockout
+	ips    *lockout
+	counts counts
 }
+
+// Counts returns the wrong and refused guesses so far.
+func (g *Guesses) Counts() Counts { return g.counts.load() }
 
 // NewGuesses returns a throttle reading time from now (the appliance clock) under policy p.
 func NewGuesses(now func() time.Time, p LockPolicy) *Guesses {
@@ -21,7 +25,11 @@ func NewGuesses(now func() time.Time, p LockPolicy) *Guesses {
 // the lock has passed; a refused guess is not recorded.
 func (g *Guesses) Guess(ip string, right bool) error {
 	if wait := g.ips.settle(ip, !right); wait > 0 {
+		g.counts.refused.Add(1)
 		return &LockedError{RetryAfter: wait}
+	}
+	if !right {
+		g.counts.failed.Add(1)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package ratelimit
 import (
 	"hash/maphash"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -41,6 +42,9 @@ type Limiter struct {
 	now    func() time.Time
 	seed   maphash.Seed
 	shards []shard
+	// refused counts the refusals by the blocking limit's name, for the metrics (Refusals).
+	refusedMu sync.Mutex
+	refused   map[string]uint64
 }
 
 // New returns a Limiter reading time from now, the appliance's clock, so that moving the dev clock
@@ -50,7 +54,7 @@ func New(now func() time.Time) *Limiter { return newSharded(now, shardCount) }
 // newSharded returns a Limiter with n shards (a power of two); benchmarks compare n = 1 with the
 // default.
 func newSharded(now func() time.Time, n int) *Limiter {
-	l := &Limiter{now: now, seed: maphash.MakeSeed(), shards: make([]shard, n)}
+	l := &Limiter{now: now, seed: maphash.MakeSeed(), shards: make([]shard, n), refused: map[string]uint64{}}
 	l.Reset()
 	return l
 }
@@ -68,7 +72,8 @@ func (l *Limiter) Take(key string, limits ...Limit) Decision {
 	defer s.mu.Unlock()
 	s.maybeSweep(ns)
 	e := s.entries[key]
-	if d, blocked := e.blocking(ns, limits); blocked {
+	if d, name, blocked := e.blocking(ns, limits); blocked {
+		l.countRefusal(name)
 		return d
 	}
 	if !anyLimited(limits) {
@@ -80,6 +85,29 @@ func (l *Limiter) Take(key string, limits ...Limit) Decision {
 		s.entries[strings.Clone(key)] = e
 	}
 	return e.take(ns, limits)
+}
+
+// countRefusal counts a request refused by the limit named name. The names are the callers'
+// limits (a route's, the general one), a set fixed by the code, so the map stays small.
+func (l *Limiter) countRefusal(name string) {
+	l.refusedMu.Lock()
+	if _, ok := l.refused[name]; !ok {
+		name = strings.Clone(name)
+	}
+	l.refused[name]++
+	l.refusedMu.Unlock()
+}
+
+// Refusals returns how many requests each limit has refused since New, by limit name: what the
+// metrics export. Reset does not clear it (a counter never goes back).
+func (l *Limiter) Refusals() map[string]uint64 {
+	l.refusedMu.Lock()
+	defer l.refusedMu.Unlock()
+	out := make(map[string]uint64, len(l.refused))
+	for k, v := range l.refused {
+		out[k] = v
+	}
+	return out
 }
 
 // Reset forgets every counter; the appliance calls it when its data is reset, so a fresh demo does

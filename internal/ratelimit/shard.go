@@ -103,13 +103,12 @@ func (e *entry) find(name string) *counter {
 	return nil
 }
 
-// blocking returns the Decision refusing a request at ns, and true, if some limit is exhausted.
-// A nil e (a key never seen, or swept) has used nothing.
-func (e *entry) blocking(ns int64, limits []Limit) (Decision, bool) {
+// blocking returns the Decision refusing a request at ns, the blocking limit's name, and true,
+// if some limit is exhausted. A nil e (a key never seen, or swept) has used nothing.
+func (e *entry) blocking(ns int64, limits []Limit) (d Decision, name string, blocked bool) {
 	if e == nil {
-		return Decision{}, false
+		return Decision{}, "", false
 	}
-	var d Decision
 	var blockEnd int64
 	for _, lim := range limits {
 		if lim.unlimited() {
@@ -125,8 +124,9 @@ func (e *entry) blocking(ns int64, limits []Limit) (Decision, bool) {
 		}
 		blockEnd = end
 		d = Decision{Limit: lim.Max, Reset: time.Unix(0, end).UTC(), RetryAfter: time.Duration(end - ns)}
+		name = lim.Name
 	}
-	return d, d.Limit > 0
+	return d, name, d.Limit > 0
 }
 
 // take counts one request at ns against every limited limit and describes the one with the fewest

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -61,7 +62,25 @@ const maxLockKeys = 100_000
 // than one who waits for each answer. Safe for concurrent use.
 type SignIns struct {
 	users, ips *lockout
+	counts     counts
 }
+
+// Counts are a throttle's totals since it was made, for the metrics: neither Reset nor a
+// restore clears them, as a Prometheus counter never goes back.
+type Counts struct {
+	// Failed are sign-ins (or guesses) that were tried and wrong.
+	Failed uint64
+	// Refused are attempts turned away unchecked because the user or client IP was locked.
+	Refused uint64
+}
+
+// counts are the atomics behind Counts.
+type counts struct{ failed, refused atomic.Uint64 }
+
+func (c *counts) load() Counts { return Counts{Failed: c.failed.Load(), Refused: c.refused.Load()} }
+
+// Counts returns the failed and refused sign-ins so far.
+func (s *SignIns) Counts() Counts { return s.counts.load() }
 
 // NewSignIns returns a throttle reading time from now (the appliance clock, so moving the dev
 // clock ends a lock), with one policy per user and one per client IP.
@@ -81,11 +100,13 @@ type Attempt struct {
 // by IP (a caller that has none).
 func (s *SignIns) Begin(user, ip string) (*Attempt, error) {
 	if wait := s.users.begin(user); wait > 0 {
+		s.counts.refused.Add(1)
 		return nil, &LockedError{RetryAfter: wait}
 	}
 	if ip != "" {
 		if wait := s.ips.begin(ip); wait > 0 {
 			s.users.end(user, false)
+			s.counts.refused.Add(1)
 			return nil, &LockedError{RetryAfter: wait}
 		}
 	}
@@ -96,6 +117,9 @@ func (s *SignIns) Begin(user, ip string) (*Attempt, error) {
 // the user's failures but not the IP's, so a guesser cannot wipe their IP's record by signing
 // in to an account of their own between guesses.
 func (a *Attempt) End(ok bool) {
+	if !ok {
+		a.s.counts.failed.Add(1)
+	}
 	a.s.users.end(a.user, !ok)
 	if ok {
 		a.s.users.forgive(a.user)
