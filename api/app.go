@@ -23,6 +23,7 @@ import (
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/internal/buildlink"
+	"github.com/pocketforge/pocketforge/internal/chaos"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 )
@@ -59,12 +60,19 @@ type Deps struct {
 	proxyPrefix string
 	// appliance is the operator's domain /_appliance and the appliance page share, set by New.
 	appliance *appliancesvc.Service
+	// chaos holds the fault injection rules /_appliance/chaos sets and the front middleware
+	// applies, made by New (empty: no request is faulted).
+	chaos *chaos.Injector
 }
 
 // New builds the root app: one place where every API is mounted.
 func New(cfg *config.Config, d Deps) *fiber.App {
 	d.trusted = cfg.TrustedProxies
 	d.proxyPrefix = cfg.ExplorerProxyPrefix
+	d.chaos = chaos.New()
+	if d.Journal != nil {
+		d.Journal.SetExternalURL(d.ExternalURL)
+	}
 	app := fiber.New(fiber.Config{
 		AppName:               "pocketforge",
 		DisableStartupMessage: true,
@@ -131,7 +139,7 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	bindWeb(app, cfg, d, externalURL)
 	admin.Bind(app.Group("/_appliance"), admin.Deps{
 		Store: d.Store, Clock: d.Clock, Ready: d.Ready, Journal: d.Journal, Log: d.Log, Appliance: d.appliance,
-		DevClock: cfg.DevClock, RestoreLimit: cfg.BodyLimit, TrustedProxies: cfg.TrustedProxies,
+		DevClock: cfg.DevClock, RestoreLimit: cfg.BodyLimit, TrustedProxies: cfg.TrustedProxies, Chaos: d.chaos,
 		Mount: []func(fiber.Router){func(r fiber.Router) { explorerapi.BindAdmin(r, d.Explorer) }},
 	})
 	return app
