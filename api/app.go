@@ -23,6 +23,7 @@ import (
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/internal/buildlink"
+	"github.com/pocketforge/pocketforge/internal/chaos"
 	"github.com/pocketforge/pocketforge/internal/metrics"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
@@ -62,6 +63,9 @@ type Deps struct {
 	appliance *appliancesvc.Service
 	// metrics counts every request and reads the domains at scrape time, set by New.
 	metrics *metrics.Metrics
+	// chaos holds the fault injection rules /_appliance/chaos sets and the front middleware
+	// applies, made by New (empty: no request is faulted).
+	chaos *chaos.Injector
 }
 
 // New builds the root app: one place where every API is mounted.
@@ -70,6 +74,10 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	d.proxyPrefix = cfg.ExplorerProxyPrefix
 	d.metrics = metrics.New()
 	d.Store.ObserveCommits(d.metrics.ObserveCommit)
+	d.chaos = chaos.New()
+	if d.Journal != nil {
+		d.Journal.SetExternalURL(d.ExternalURL)
+	}
 	app := fiber.New(fiber.Config{
 		AppName:               "pocketforge",
 		DisableStartupMessage: true,
@@ -138,7 +146,7 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	bindWeb(app, cfg, d, externalURL)
 	admin.Bind(app.Group("/_appliance"), admin.Deps{
 		Store: d.Store, Clock: d.Clock, Ready: d.Ready, Journal: d.Journal, Log: d.Log, Appliance: d.appliance,
-		DevClock: cfg.DevClock, RestoreLimit: cfg.BodyLimit, TrustedProxies: cfg.TrustedProxies,
+		DevClock: cfg.DevClock, RestoreLimit: cfg.BodyLimit, TrustedProxies: cfg.TrustedProxies, Chaos: d.chaos,
 		Mount:       []func(fiber.Router){func(r fiber.Router) { explorerapi.BindAdmin(r, d.Explorer) }, serveMetrics},
 		BuildRoutes: buildRouteList(app, &d),
 	})

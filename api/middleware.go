@@ -17,7 +17,7 @@ import (
 
 // front is the one middleware in front of every route. It gives the request its id, turns a panic
 // into a 500 in the API's format (the stack goes to the log with the id, never to the client),
-// holds API traffic back with 503 until the appliance is ready, reads the body for the APIs that
+// applies the chaos rule that fires for the request, if any (chaos.go), holds API traffic back with 503 until the appliance is ready, reads the body for the APIs that
 // do not authenticate first, renders errors itself so that the final status is known, settles a
 // body nobody read, then writes the access-log line and the journal entry. One function, so the
 // per-request cost is one closure call.
@@ -32,7 +32,11 @@ func front(d Deps) fiber.Handler {
 			c.Path("/" + strings.TrimLeft(p, "/"))
 		}
 		ar := d.areaOf(c.Path())
-		if err := guarded(c, d, ar, id); err != nil {
+		err := injectFault(c, d, ar) // one atomic load without chaos rules
+		if err == nil {
+			err = guarded(c, d, ar, id)
+		}
+		if err != nil && err != errDropped {
 			answer(c, d, ar, id, err)
 		}
 		kit.DrainBody(c)
@@ -70,30 +74,40 @@ func guarded(c *fiber.Ctx, d Deps, ar *area, id string) (err error) {
 	return c.Next()
 }
 
-// record writes the access-log line and, for API traffic, the journal entry. /_appliance calls
+// record writes the access-log line and, for API traffic, the journal entry (with who the
+// request authenticated as, kit.CallerOf, and what a curl line replaying it needs). A request
+// whose connection a chaos rule dropped is recorded with status 0. /_appliance calls
 // and the appliance page (/appliance) are logged but not journaled: polling the journal must not
 // fill it.
 func record(c *fiber.Ctx, d Deps, ar *area, id string, took time.Duration) {
-	status := c.Response().StatusCode()
-	out := responseSize(c)
+	status, out, injected := c.Response().StatusCode(), responseSize(c), faultOf(c)
+	if c.Context().Hijacked() { // a chaos rule dropped the connection: nothing was answered
+		status, out = 0, 0
+	}
 	if d.metrics != nil {
 		d.metrics.Request(ar.name, c.Method(), routeOf(c), status, took)
 	}
 	if d.Log.Enabled(context.Background(), slog.LevelInfo) {
+		var fa slog.Attr // the zero Attr is left out of the line
+		if injected != "" {
+			fa = slog.String("fault", injected)
+		}
 		d.Log.LogAttrs(context.Background(), slog.LevelInfo, "request",
 			slog.String("request_id", id), slog.String("api", ar.name), slog.String("method", c.Method()),
 			slog.String("path", c.Path()), slog.Int("status", status),
-			slog.Float64("ms", float64(took.Microseconds())/1000), slog.Int("bytes", out))
+			slog.Float64("ms", float64(took.Microseconds())/1000), slog.Int("bytes", out), fa)
 	}
 	if ar.name == "appliance" || d.Journal.Cap() == 0 || under(c.Path(), "/appliance") {
 		return
 	}
+	who := kit.CallerOf(c)
 	d.Journal.Add(kit.Entry{
 		ID: id, Time: d.Clock.Now(), API: ar.name, Method: strings.Clone(c.Method()),
 		Path: strings.Clone(c.Path()), Query: string(c.Request().URI().QueryString()),
 		Status: status, DurationMS: float64(took.Microseconds()) / 1000,
 		RemoteIP: kit.ClientIP(c, d.trusted), UserAgent: string(c.Request().Header.UserAgent()),
 		BytesIn: len(c.Request().Body()), BytesOut: out,
+		User: who.User, TokenID: who.TokenID, TokenPrefix: who.TokenPrefix, Fault: injected, Replay: kit.ReplayOf(c),
 	})
 }
 

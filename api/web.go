@@ -48,7 +48,7 @@ func journalReader(j *kit.Journal) func(applianceweb.Filter) ([]applianceweb.Req
 		for i, e := range list {
 			out[i] = applianceweb.Request{ID: e.ID, Time: e.Time, API: e.API, Method: e.Method, Path: e.Path,
 				Query: e.Query, Status: e.Status, DurationMS: e.DurationMS, RemoteIP: e.RemoteIP,
-				UserAgent: e.UserAgent, BytesIn: e.BytesIn, BytesOut: e.BytesOut}
+				UserAgent: e.UserAgent, BytesIn: e.BytesIn, BytesOut: e.BytesOut, User: e.User, Curl: e.Curl}
 		}
 		return out, j.Cap()
 	}

@@ -9,7 +9,8 @@ import (
 )
 
 // listRequests shows the latest requests the APIs answered, newest first. Filters: api, method,
-// path (prefix), status (404, or 4 for every 4xx), limit (default 100).
+// path (prefix), status (404, or 4 for every 4xx), user (the authenticated user), token (a cloud
+// token's id, or the start of the prefix its token views show), limit (default 100).
 func (h *handlers) listRequests(c *fiber.Ctx) error {
 	limit, err := queryInt(c, "limit", 100, 1, 100000)
 	if err != nil {
@@ -19,7 +20,8 @@ func (h *handlers) listRequests(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f := kit.Filter{API: c.Query("api"), Method: c.Query("method"), PathPrefix: c.Query("path"), Status: status, Limit: limit}
+	f := kit.Filter{API: c.Query("api"), Method: c.Query("method"), PathPrefix: c.Query("path"), Status: status, Limit: limit,
+		User: c.Query("user"), Token: c.Query("token")}
 	list := h.Journal.List(f)
 	return c.JSON(fiber.Map{"capacity": h.Journal.Cap(), "count": len(list), "requests": list})
 }

@@ -1,7 +1,7 @@
 // Package admin serves /_appliance: health for orchestrators (livez, readyz), and the operator's
-// controls — snapshot and restore, reset and reseed, the request journal, the outbox and the
-// clock — and the API documents (openapi/). Everything but livez, readyz and the documents needs
-// the bootstrap token.
+// controls — snapshot and restore, reset and reseed, the request journal, the outbox, the
+// clock and fault injection — and the API documents (openapi/). Everything but livez, readyz
+// and the documents needs the bootstrap token.
 package admin
 
 import (
@@ -13,6 +13,7 @@ import (
 	"github.com/pocketforge/pocketforge/apidocs"
 	"github.com/pocketforge/pocketforge/appliancesvc"
 	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/internal/chaos"
 	"github.com/pocketforge/pocketforge/store"
 )
 
@@ -37,6 +38,9 @@ type Deps struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the client
 	// (--trusted-proxies): wrong tokens are counted per client (kit.ClientIP).
 	TrustedProxies []netip.Prefix
+	// Chaos holds the fault and latency injection rules (/_appliance/chaos); nil: Bind makes
+	// one, which no request consults.
+	Chaos *chaos.Injector
 	// Mount adds more operator routes (the explorer's imports) behind the same token check.
 	Mount []func(auth fiber.Router)
 	// BuildRoutes lists the build API's bound routes with their documents for
@@ -51,6 +55,9 @@ type handlers struct{ Deps }
 func Bind(r fiber.Router, d Deps) {
 	if d.Appliance == nil {
 		d.Appliance = appliancesvc.New(d.Store, appliancesvc.Options{Clock: d.Clock, DevClock: d.DevClock, OnReplace: d.OnReplace})
+	}
+	if d.Chaos == nil {
+		d.Chaos = chaos.New()
 	}
 	h := &handlers{Deps: d}
 	r.Get("/livez", h.livez)
@@ -68,6 +75,10 @@ func Bind(r fiber.Router, d Deps) {
 	auth.Delete("/outbox", h.clearOutbox)
 	auth.Get("/clock", h.getClock)
 	auth.Post("/clock", h.setClock)
+	auth.Get("/chaos", h.getChaos)
+	auth.Put("/chaos", h.putChaos)
+	auth.Post("/chaos", h.addChaos)
+	auth.Delete("/chaos", h.clearChaos)
 	for _, m := range d.Mount {
 		m(auth)
 	}

@@ -55,6 +55,7 @@ func (a *api) authenticated(c *fiber.Ctx) error {
 	if login, ok := a.sessions.get(c.Cookies(sessionCookie), a.Clock.Now()); ok {
 		if p, err := a.Svc.ActivePerson(login); err == nil {
 			c.Locals(localPerson, p)
+			kit.SetCaller(c, kit.Caller{User: p.Login})
 			if err := a.guardProject(c, p); err != nil {
 				return err
 			}
@@ -80,6 +81,7 @@ func (a *api) authenticated(c *fiber.Ctx) error {
 	c.Cookie(&fiber.Cookie{Name: sessionCookie, Value: a.sessions.add(p.Login, a.Clock.Now()), Path: "/", HTTPOnly: true,
 		SameSite: fiber.CookieSameSiteLaxMode})
 	c.Locals(localPerson, p)
+	kit.SetCaller(c, kit.Caller{User: p.Login})
 	if err := a.guardProject(c, p); err != nil {
 		return err
 	}

@@ -88,6 +88,7 @@ func (a *api) guard(method, pattern string, acc access) fiber.Handler {
 		if err != nil {
 			return err
 		}
+		kit.SetCaller(c, kit.Caller{User: cl.User.Username, TokenID: cl.Token.ID, TokenPrefix: cl.Token.Prefix})
 		if accepted != "" {
 			c.Set("X-Accepted-OAuth-Scopes", accepted)
 		}

@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -21,12 +22,26 @@ type Entry struct {
 	UserAgent  string    `json:"user_agent,omitempty"`
 	BytesIn    int       `json:"bytes_in"`
 	BytesOut   int       `json:"bytes_out"`
+	// User, TokenID and TokenPrefix say who the request authenticated as (Caller); empty for
+	// an anonymous request or a refused credential.
+	User        string `json:"user,omitempty"`
+	TokenID     uint64 `json:"token_id,omitempty"`
+	TokenPrefix string `json:"token_prefix,omitempty"`
+	// Fault is the chaos rule that hit the request ("rule 0: 503 after 100ms"), if any.
+	Fault string `json:"fault,omitempty"`
+	// Curl is a command line that sends the request again (List fills it from Replay),
+	// credentials masked.
+	Curl string `json:"curl"`
+	// Replay is what of the request's head the curl line needs, credentials reduced to their
+	// form (ReplayOf); not shown itself.
+	Replay Replay `json:"-"`
 }
 
 // Journal is a bounded in-memory ring of the latest requests (WireMock's request journal, for
 // "what did my client just send?"). It is not persisted: it describes this process's traffic.
 type Journal struct {
 	mu      sync.Mutex
+	base    string // the external URL the curl lines address (SetExternalURL)
 	entries []Entry
 	next    int // index of the slot the next entry goes to
 	full    bool
@@ -57,7 +72,12 @@ type Filter struct {
 	PathPrefix string
 	// Status keeps one status (404) or one class (4 for 4xx) when below 10.
 	Status int
-	Limit  int
+	// User keeps the requests of one authenticated user (Entry.User, exact).
+	User string
+	// Token keeps the requests of one cloud token: its id ("42"), or the start of its prefix
+	// as the token views show it, at least 6 characters ("pfdemo-carol").
+	Token string
+	Limit int
 }
 
 func (f Filter) match(e *Entry) bool {
@@ -66,10 +86,24 @@ func (f Filter) match(e *Entry) bool {
 		f.Method != "" && !strings.EqualFold(f.Method, e.Method),
 		f.PathPrefix != "" && !strings.HasPrefix(e.Path, f.PathPrefix),
 		f.Status >= 10 && f.Status != e.Status,
-		f.Status > 0 && f.Status < 10 && e.Status/100 != f.Status:
+		f.Status > 0 && f.Status < 10 && e.Status/100 != f.Status,
+		f.User != "" && f.User != e.User,
+		f.Token != "" && !e.hasToken(f.Token):
 		return false
 	}
 	return true
+}
+
+// minTokenPrefix is how much of a token's prefix the token filter needs: shorter values would
+// mistake token ids for prefixes.
+const minTokenPrefix = 6
+
+// hasToken reports whether the entry's token is t: its id, or its prefix starting with t.
+func (e *Entry) hasToken(t string) bool {
+	if e.TokenID != 0 && t == strconv.FormatUint(e.TokenID, 10) {
+		return true
+	}
+	return len(t) >= minTokenPrefix && e.TokenPrefix != "" && strings.HasPrefix(e.TokenPrefix, t)
 }
 
 // List returns the matching entries, newest first, at most f.Limit of them (all when 0).
@@ -85,6 +119,7 @@ func (j *Journal) List(f Filter) []Entry {
 		idx := (j.next - 1 - i + len(j.entries)) % len(j.entries)
 		if e := &j.entries[idx]; f.match(e) {
 			out = append(out, *e)
+			out[len(out)-1].Curl = e.Replay.Curl(j.base, e.Method, e.Path, e.Query, e.User)
 		}
 	}
 	return out
@@ -96,6 +131,13 @@ func (j *Journal) Clear() {
 	defer j.mu.Unlock()
 	clear(j.entries)
 	j.next, j.full = 0, false
+}
+
+// SetExternalURL sets the base URL (--external-url) the entries' curl lines address.
+func (j *Journal) SetExternalURL(u string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.base = strings.TrimRight(u, "/")
 }
 
 // Cap returns how many entries the journal keeps.

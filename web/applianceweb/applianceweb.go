@@ -68,6 +68,10 @@ type Request struct {
 	RemoteIP          string
 	UserAgent         string
 	BytesIn, BytesOut int
+	// User is who the request authenticated as, if anyone.
+	User string
+	// Curl replays the request, credentials masked.
+	Curl string
 }
 
 // handlers holds Deps and the sessions.
