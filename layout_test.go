@@ -66,7 +66,7 @@ func TestDomainsStayApart(t *testing.T) {
 // this module, so each can be tested and reasoned about alone.
 func TestLeavesImportNothingOfOurs(t *testing.T) {
 	const module = "github.com/pocketforge/pocketforge"
-	for _, leaf := range []string{"badges", "search", "search/xpath", "values", "clock"} {
+	for _, leaf := range []string{"badges", "search", "search/xpath", "values", "clock", "buildfarm/product", "spdx"} {
 		pkg, err := build.Import(module+"/"+leaf, ".", 0)
 		if err != nil {
 			t.Fatal(err)

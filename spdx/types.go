@@ -1,6 +1,7 @@
 // Package spdx reads the data the repository explorer indexes: product SBOMs as the build
 // service's generate_sbom writes them (SPDX 2.3 JSON, and SPDX 3.0 JSON-LD), and the RPM file
-// lists of rpm-md repositories (repomd.xml → primary.xml[.gz] + filelists.xml[.gz]). It is pure:
+// lists of rpm-md repositories (repomd.xml → primary.xml[.gz] + filelists.xml[.gz]); and it
+// writes product SBOMs in generate_sbom's shape (WriteDocument), for the farm's products. It is pure:
 // it imports nothing of ours, does no I/O beyond the readers and file systems it is given, and
 // turns every malformed input into an error that names the file and the problem.
 package spdx
