@@ -296,16 +296,16 @@ func keys(t *testing.T, b []byte, skip []string) []string {
 }
 
 // TestWriteDocumentGolden pins the bytes of one small product; UPDATE_GOLDEN=1 rewrites
-// testdata/write_golden.spdx.json after a deliberate change.
+// testdata/write_golden.json after a deliberate change.
 func TestWriteDocumentGolden(t *testing.T) {
 	got := write(t, pocketProduct())
-	path := filepath.Join("testdata", "write_golden.spdx.json")
+	path := filepath.Join("testdata", "write_golden.json")
 	if os.Getenv("UPDATE_GOLDEN") == "1" {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if want := testdata(t, "write_golden.spdx.json"); !bytes.Equal(got, want) {
+	if want := testdata(t, "write_golden.json"); !bytes.Equal(got, want) {
 		t.Errorf("output differs from %s (UPDATE_GOLDEN=1 rewrites it):\n%s", path, got)
 	}
 }

@@ -33,7 +33,7 @@ func TestPages(t *testing.T) {
 		{tools + "/monitor?state=failed", 200, []string{`data-package="pocket-lint"`, `<option value="failed" selected>`},
 			[]string{`data-package="forge-utils"`}},
 		{tools + "/monitor?state=passing&package=forge-utils", 200, []string{`data-package="forge-utils"`}, []string{`data-package="pocket-lint"`, `data-package="forge-build"`}},
-		{tools + "/monitor?arch=aarch64", 200, []string{`<th scope="col">standard<br><span class="muted">aarch64</span></th>`},
+		{tools + "/monitor?arch=aarch64", 200, []string{`<th scope="col" data-repository="standard" data-arch="aarch64">standard<br><span class="muted">aarch64</span></th>`},
 			[]string{`<span class="muted">x86_64</span>`}},
 		{tools + "/monitor?state=building", 200, []string{`id="empty"`, "No package matches these filters"}, nil},
 		{tools + "/monitor?state=purple", 400, []string{"unknown state &#39;purple&#39;"}, nil},
