@@ -23,7 +23,7 @@ type Stats struct {
 
 // Stats reads the data file's figures; it never blocks on a writer.
 func (db *DB) Stats() Stats {
-	st := Stats{Commits: db.Version(), PageSize: db.bolt.Info().PageSize}
+	st := Stats{Commits: db.Version(), PageSize: db.pageSize}
 	if fi, err := os.Stat(db.path); err == nil {
 		st.FileBytes = fi.Size()
 	}

@@ -57,6 +57,9 @@ type DB struct {
 	version    atomic.Uint64 // commits so far: what Memo entries are checked against
 	// onCommit is told each commit's duration (ObserveCommits); nil: nobody listens.
 	onCommit atomic.Pointer[func(time.Duration)]
+	// pageSize is the file's page size, read once at Open: bbolt's Info reads the memory map
+	// without a lock, which races with a commit that grows the file (Stats runs at any time).
+	pageSize int
 }
 
 // Open opens (creating it if needed) the data file at path, takes its lock, refuses a file of a
@@ -78,7 +81,7 @@ func Open(path string, opt Options) (*DB, error) {
 		return nil, openError(path, err)
 	}
 	bdb.MaxBatchDelay = opt.BatchDelay
-	db := &DB{bolt: bdb, path: path, mode: opt.Durability, batchDelay: opt.BatchDelay}
+	db := &DB{bolt: bdb, path: path, mode: opt.Durability, batchDelay: opt.BatchDelay, pageSize: bdb.Info().PageSize}
 	if err := bdb.Update(func(tx *bbolt.Tx) error { return prepare(tx, path) }); err != nil {
 		_ = bdb.Close()
 		return nil, err
