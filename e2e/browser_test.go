@@ -156,7 +156,8 @@ func TestBrowserConsole(t *testing.T) {
 	if strings.Contains(b.text("main"), secret) {
 		t.Error("the token's secret is shown again")
 	}
-	b.do("sign out", chromedp.Click(chromedp.CSS("#signout")), chromedp.WaitReady(chromedp.CSS("body")))
+	// Wait for the page the sign-out lands on, so the next navigation does not abort the form's.
+	b.do("sign out", chromedp.Click(chromedp.CSS("#signout")), chromedp.WaitReady(chromedp.CSS("#signin-form")))
 	b.open("/console/account")
 	if n := eval[int](b, `document.querySelectorAll('#signin-form').length`); n != 1 {
 		t.Error("after signing out the console still shows the account")
@@ -215,7 +216,12 @@ func TestBrowserAppliance(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS("#advance"), "36h"),
 		chromedp.Submit(chromedp.CSS("#advance")),
 		chromedp.WaitReady(chromedp.CSS("#clock")))
-	if after := b.text("[data-testid=clock-offset]"); after == before || !strings.Contains(after, "36h") {
+	after := b.text("[data-testid=clock-offset]")
+	for i := 0; i < 50 && after == before; i++ { // the form's answer may still be loading
+		time.Sleep(100 * time.Millisecond)
+		after = b.text("[data-testid=clock-offset]")
+	}
+	if after == before || !strings.Contains(after, "36h") {
 		t.Errorf("the clock's offset went from %q to %q, want 36h", before, after)
 	}
 	b.checkPage("/appliance", "appliance")
