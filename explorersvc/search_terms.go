@@ -26,7 +26,9 @@ func cleanTerm(q string, min int) (string, error) {
 	case strings.ContainsRune(q, 0):
 		return "", invalid("search term contains a NUL character")
 	}
-	return q, nil
+	// The term keys the answer cache and stays in the answers it keeps, which outlive the
+	// request; a term read from a query string views a buffer the next request reuses.
+	return strings.Clone(q), nil
 }
 
 // VCSQuery is a parsed git search term: a commit prefix, or a repository with its organization

@@ -3,6 +3,7 @@ package explorersvc
 import (
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // TestParseVCS: the four forms, straight at the parser.
@@ -37,5 +38,20 @@ func TestParseVCS(t *testing.T) {
 				t.Fatalf("parseVCS(%q) = %+v, %v; want %+v, error %v", c.q, got, err, c.want, c.err)
 			}
 		})
+	}
+}
+
+// TestCleanTermOwnsTheTerm: a term read from a query string views a buffer the next request
+// reuses; the cleaned term keys the answer cache and stays in its answers, so it must not
+// change with that buffer.
+func TestCleanTermOwnsTheTerm(t *testing.T) {
+	buf := []byte(" curl ")
+	got, err := cleanTerm(unsafe.String(&buf[0], len(buf)), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copy(buf, " wget ")
+	if got != "curl" {
+		t.Fatalf("the cleaned term changed with the request's buffer: %q", got)
 	}
 }

@@ -159,7 +159,7 @@ func (bc *badgeCache) put(key string, d drawn) {
 		bc.m = map[string]drawn{}
 	}
 	if cur, ok := bc.m[key]; !ok || cur.version < d.version {
-		bc.m[key] = d
+		bc.m[strings.Clone(key)] = d // key may view the request's buffer, which is reused
 	}
 	bc.mu.Unlock()
 }

@@ -81,6 +81,22 @@ var statusText = func() (t [600]string) {
 	return
 }()
 
+// methods are the label values of the methods counted by name; any other is "other", so a
+// client cannot grow the label set.
+var methods = []string{"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "CONNECT", "TRACE"}
+
+// methodLabel is method's label as a string of the package's own: the registry keeps its
+// label values for good, and fiber's method views a buffer the next request overwrites (a
+// GET series could have turned into PUT).
+func methodLabel(method string) string {
+	for _, m := range methods {
+		if m == method {
+			return m
+		}
+	}
+	return "other"
+}
+
 // Request counts one answered request of api (the area that owns its path) to route (the
 // pattern that matched, or Unmatched) with its final status and how long it took.
 func (m *Metrics) Request(api, method, route string, status int, took time.Duration) {
@@ -88,7 +104,7 @@ func (m *Metrics) Request(api, method, route string, status int, took time.Durat
 	if status >= 100 && status < len(statusText) {
 		s = statusText[status]
 	}
-	m.requests.WithLabelValues(api, method, route, s).Inc()
+	m.requests.WithLabelValues(api, methodLabel(method), route, s).Inc()
 	m.latency.WithLabelValues(api, route).Observe(took.Seconds())
 }
 

@@ -2,6 +2,7 @@ package xpath
 
 import (
 	"container/list"
+	"strings"
 	"sync"
 )
 
@@ -53,11 +54,14 @@ func remember(root, match string, q *Query) {
 	c := &queryCache
 	c.Lock()
 	defer c.Unlock()
-	k := cacheKey{root, match}
-	if e, ok := c.byKey[k]; ok {
+	if e, ok := c.byKey[cacheKey{root, match}]; ok {
 		c.order.MoveToFront(e)
 		return
 	}
+	// The cache outlives the request: a match read from a fiber query string is a view of a
+	// buffer the next request overwrites, so the key must be a copy of its own (an uncopied
+	// "@name='31'" once became another request's "@label='x'" and answered for it).
+	k := cacheKey{strings.Clone(root), strings.Clone(match)}
 	c.byKey[k] = c.order.PushFront(cacheEntry{k, q})
 	for c.order.Len() > cacheSize {
 		last := c.order.Back()
