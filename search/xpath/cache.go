@@ -58,10 +58,10 @@ func remember(root, match string, q *Query) {
 		c.order.MoveToFront(e)
 		return
 	}
-	// The cache outlives the request: a match read from a fiber query string is a view of a
-	// buffer the next request overwrites, so the key must be a copy of its own (an uncopied
-	// "@name='31'" once became another request's "@label='x'" and answered for it).
-	k := cacheKey{strings.Clone(root), strings.Clone(match)}
+	// The cache outlives the request: a key viewing a request's buffer would change with the
+	// next request (an uncopied "@name='31'" once became "@label='x'" and answered for it).
+	// Compile hands a match of its own; root is cloned here as cheaply.
+	k := cacheKey{strings.Clone(root), match}
 	c.byKey[k] = c.order.PushFront(cacheEntry{k, q})
 	for c.order.Len() > cacheSize {
 		last := c.order.Back()

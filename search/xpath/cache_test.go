@@ -30,4 +30,15 @@ func TestCacheOwnsItsKeys(t *testing.T) {
 	if _, err := Compile("issue", "@name='31'"); err != nil {
 		t.Fatalf("@name='31' after the buffer changed: %v", err)
 	}
+
+	// The compiled query keeps the match's literals: they must not change either.
+	buf = []byte("@name='77'")
+	q, err := Compile("issue", unsafe.String(&buf[0], len(buf)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	copy(buf, "@name='78'")
+	if plan := q.Plan(); len(plan) != 1 || len(plan[0]) != 1 || plan[0][0].Value != "77" {
+		t.Fatalf("the plan after the buffer changed: %+v", plan)
+	}
 }

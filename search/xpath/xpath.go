@@ -82,6 +82,10 @@ func Compile(root, match string) (*Query, error) {
 	if q := cached(root, match); q != nil {
 		return q, nil
 	}
+	// A compiled query keeps pieces of its match (literals, plan values) and may be cached for
+	// later requests, while a match read from a fiber query string views a buffer the next
+	// request overwrites: compile a copy of its own.
+	match = strings.Clone(match)
 	q, err := compile(root, match)
 	if err == nil {
 		remember(root, match, q)
