@@ -39,7 +39,11 @@ func (s *Service) finishJob(j job, now time.Time) error {
 		code := buildstore.CodeFailed
 		if run.succeeded() {
 			code = buildstore.CodeSucceeded
-			if err := s.storeBinaries(tx, j.w, st, run.spec, now); err != nil {
+			store := func() error { return s.storeBinaries(tx, j.w, st, run.spec, now) }
+			if run.product != nil {
+				store = func() error { return s.storeProductBinaries(tx, j.w, st, *run.product, now) }
+			}
+			if err := store(); err != nil {
 				return err
 			}
 			err := buildstore.AddHistory(tx, j.w, st.Package, buildstore.HistoryEntry{Rev: st.Rev, SrcMD5: st.SrcMD5,
@@ -86,7 +90,7 @@ func (s *Service) storeBinaries(tx *bbolt.Tx, w buildstore.Where, st buildstore.
 		return err
 	}
 	release := st.ReleaseNumber()
-	disturl := fmt.Sprintf("obs://pocketforge/%s/%s/%s-%s", w.Project, w.Repository, st.SrcMD5, st.Package)
+	disturl := distURL(w, st)
 	srcName := fmt.Sprintf("%s-%s-%s.src.rpm", spec.Name, spec.Version, release)
 	var rpms []rpmout.RPM
 	for _, p := range spec.Packages {

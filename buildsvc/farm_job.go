@@ -20,6 +20,8 @@ type jobRun struct {
 	lines   []logLine
 	spec    *specfile.Spec
 	failure *specfile.Failure
+	// product is a product job's composition (farm_product_job.go), set when it succeeds.
+	product *composition
 }
 
 type logLine struct {
@@ -49,7 +51,10 @@ func planJob(tx *bbolt.Tx, w buildstore.Where, st buildstore.BuildStatus, d time
 	if src.broken == "" {
 		chain, _ := repoChain(tx, w.Project, w.Repository)
 		cfg, err := chainConfig(tx, chain, nil)
-		if err == nil {
+		if err == nil && src.recipeType(cfg.ForArch(w.Arch).Type) == productType {
+			return planProductJob(tx, w, st, d, src, chain), nil
+		}
+		if err == nil && src.spec != nil {
 			run.spec, err = specfile.Parse(src.spec, specfile.Options{Arch: w.Arch, Macros: cfg.ForArch(w.Arch).MacroMap()})
 		}
 		if err != nil {

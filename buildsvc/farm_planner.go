@@ -25,12 +25,14 @@ type planner struct {
 	binaries map[buildstore.Where][]resolve.Binary // per where, read once
 	configs  map[string]resolve.Config             // per project/repository, parsed once
 	specs    *specCache                            // parsed specs across passes (nil: parse each)
+	decided  map[buildstore.Where][]buildstore.BuildStatus // this pass's statuses, for a product repository's judge
 	workers  int                                   // the farm's workers, for a queued job's details
 }
 
 func newPlanner(tx *bbolt.Tx, p buildstore.Project, now time.Time) *planner {
 	return &planner{tx: tx, p: p, now: now, sources: map[string]sources{},
-		binaries: map[buildstore.Where][]resolve.Binary{}, configs: map[string]resolve.Config{}}
+		binaries: map[buildstore.Where][]resolve.Binary{}, configs: map[string]resolve.Config{},
+		decided: map[buildstore.Where][]buildstore.BuildStatus{}}
 }
 
 // plan decides every where of the project.
@@ -48,6 +50,7 @@ func (pl *planner) plan() ([]wherePlan, error) {
 				return nil, err
 			}
 			out = append(out, wp)
+			pl.decided[wp.w] = wp.statuses
 		}
 	}
 	return out, nil
@@ -61,6 +64,9 @@ type candidate struct {
 	install []*resolve.Binary // what the build installs (its log lists them)
 	deps    []*resolve.Binary // what it depends on: what blocks and rebuilds it
 	local   []string          // packages of the same where whose binaries it depends on
+	// depsKey, when set, stands for the digest of deps: a product's also names the shipped
+	// packages whose builds failed, so a failure (and its fix) rebuilds the product.
+	depsKey string
 }
 
 // buildEnv is what the packages of one where resolve and parse against: the binaries along the
@@ -69,6 +75,8 @@ type buildEnv struct {
 	pool      *resolve.Pool
 	macros    map[string]string
 	macrosKey string // macrosDigest(macros), for the spec cache
+	repoType  string // the configuration's build type (Type:), "" for spec
+	chain     []buildstore.Path
 }
 
 // planWhere decides one where: first each package on its own (flags, sources, spec,
@@ -104,7 +112,8 @@ func (pl *planner) planWhere(r buildstore.Repository, w buildstore.Where) (where
 		layers[i] = resolve.Layer{Project: c.Project, Repository: c.Repository,
 			Binaries: pl.whereBinaries(buildstore.Where{Project: c.Project, Repository: c.Repository, Arch: w.Arch})}
 	}
-	env := buildEnv{pool: resolve.NewPool(layers, cfg, w.Arch), macros: cfg.ForArch(w.Arch).MacroMap()}
+	archCfg := cfg.ForArch(w.Arch)
+	env := buildEnv{pool: resolve.NewPool(layers, cfg, w.Arch), macros: archCfg.MacroMap(), repoType: archCfg.Type, chain: chain}
 	if pl.specs != nil {
 		env.macrosKey = macrosDigest(env.macros)
 	}
@@ -193,6 +202,13 @@ func (pl *planner) judge(k buildstore.Package, r buildstore.Repository, w builds
 		st.Code, st.Details = buildstore.CodeBroken, src.broken
 		return nil
 	}
+	switch src.recipeType(env.repoType) {
+	case "":
+		st.Code = buildstore.CodeExcluded
+		return nil
+	case productType:
+		return pl.judgeProduct(src, w, env, st)
+	}
 	var spec *specfile.Spec
 	var err error
 	if pl.specs != nil {
@@ -225,6 +241,9 @@ func (pl *planner) judge(k buildstore.Package, r buildstore.Repository, w builds
 // inputs, and otherwise shows the last build's outcome.
 func (pl *planner) decideBuild(st *buildstore.BuildStatus, c *candidate) {
 	deps := depsHash(c.deps)
+	if c.depsKey != "" {
+		deps = c.depsKey
+	}
 	active := st.Code == buildstore.CodeScheduled || st.Code == buildstore.CodeBuilding
 	if active && st.SrcMD5 == c.src.srcmd5 && st.DepsHash == deps {
 		st.Details = pl.jobDetails(*st)

@@ -86,7 +86,16 @@ func (s *Service) publish(project, repo string, now time.Time) error {
 			}
 			for _, b := range bins {
 				k, live := flags[b.Package]
-				if !live || !FlagEnabled(p.Flags, k, "publish", repo, arch, true) || b.Name == "" {
+				if !live || !FlagEnabled(p.Flags, k, "publish", repo, arch, true) {
+					continue
+				}
+				if b.Medium != "" { // a product build's file: laid out as its medium, not in rpm-md
+					href := mediumPath(b)
+					files[href] = append([]byte(nil), buildstore.BinaryFile(tx, w, b.Package, b.Filename)...)
+					sums = append(sums, href+" "+b.SHA256)
+					continue
+				}
+				if b.Name == "" {
 					continue
 				}
 				dir := b.Arch
@@ -114,7 +123,7 @@ func (s *Service) publish(project, repo string, now time.Time) error {
 		sum := md5.Sum([]byte(strings.Join(sums, "\n")))
 		digest := hex.EncodeToString(sum[:])
 		code := "published"
-		if len(entries) == 0 {
+		if len(files) == 0 {
 			code = "unpublished"
 		}
 		first, _ := buildstore.GetRepoState(tx, wheres[0])
@@ -131,6 +140,8 @@ func (s *Service) publish(project, repo string, now time.Time) error {
 				for name, data := range meta {
 					files[name] = data
 				}
+			}
+			if len(files) > 0 {
 				for name, data := range files {
 					if err := buildstore.PutPublished(tx, project, repo, name, data); err != nil {
 						return err
@@ -160,4 +171,13 @@ func binaryRPM(b buildstore.Binary) rpmout.RPM {
 		r.Files = append(r.Files, rpmout.File{Path: f})
 	}
 	return r
+}
+
+// mediumPath is where a product build's file is published: under its medium's directory,
+// the SBOM beside the rpm-md directory — <medium>/<medium>.spdx.json, <medium>/repodata/….
+func mediumPath(b buildstore.Binary) string {
+	if strings.HasSuffix(b.Filename, ".spdx.json") {
+		return b.Medium + "/" + b.Filename
+	}
+	return b.Medium + "/repodata/" + b.Filename
 }

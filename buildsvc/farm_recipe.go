@@ -19,6 +19,10 @@ type sources struct {
 	version     string
 	specName    string
 	spec        []byte
+	// productName and product are the package's product definition (a *.productcompose
+	// file), which a repository of build type productcompose builds (farm_product.go).
+	productName string
+	product     []byte
 	broken      string
 	// patchinfo marks a patchinfo (a _patchinfo file) or channel (a _channel file) package,
 	// which the farm does not build (OBS makes updateinfo.xml of a patchinfo and aggregates a
@@ -46,28 +50,50 @@ func loadSources(tx *bbolt.Tx, project, pkg string) sources {
 		src.patchinfo = true
 		return src
 	}
-	name := recipeFile(pkg, v.Tree.Files)
-	if name == "" {
-		src.broken = "no recipe file"
-		return src
+	read := func(name string) []byte {
+		f, _ := v.Tree.File(name)
+		data, err := v.Content(tx, f.MD5)
+		if err != nil {
+			return nil
+		}
+		return append([]byte{}, data...) // an empty recipe is still one (that does not parse)
 	}
-	f, _ := v.Tree.File(name)
-	data, err := v.Content(tx, f.MD5)
-	if err != nil {
-		src.broken = "no recipe file"
-		return src
+	if name := recipeFile(pkg, v.Tree.Files, ".spec"); name != "" {
+		src.specName, src.spec = name, read(name)
 	}
-	src.specName, src.spec = name, append([]byte(nil), data...)
+	if name := recipeFile(pkg, v.Tree.Files, productSuffix); name != "" {
+		src.productName, src.product = name, read(name)
+	}
+	if src.spec == nil && src.product == nil {
+		src.broken = "no recipe file"
+	}
 	return src
 }
 
-// recipeFile picks the spec file the backend builds: <package>.spec when there is one, else the
-// only .spec file, else none (several specs and none named after the package is ambiguous).
-func recipeFile(pkg string, files []buildstore.FileEntry) string {
+// recipeType is the build type a package is built as in a repository of build type repoType
+// (the configuration's Type:, "spec" when it names none): "spec" when the package has a spec
+// file, "productcompose" when it has a product definition, "" when it has no recipe of that
+// type — the package is then excluded there, as OBS excludes a package without a recipe of
+// the repository's type (a distribution's spec packages in its product repository, its
+// 000productcompose in the standard one).
+func (src sources) recipeType(repoType string) string {
+	switch {
+	case repoType == productType && src.product != nil:
+		return productType
+	case repoType != productType && src.spec != nil:
+		return "spec"
+	}
+	return ""
+}
+
+// recipeFile picks the recipe the backend builds among the files ending in suffix (".spec",
+// ".productcompose"): <package><suffix> when there is one, else the only such file, else none
+// (several and none named after the package is ambiguous).
+func recipeFile(pkg string, files []buildstore.FileEntry, suffix string) string {
 	var specs []string
 	for _, f := range files {
-		if strings.HasSuffix(f.Name, ".spec") {
-			if f.Name == pkg+".spec" {
+		if strings.HasSuffix(f.Name, suffix) {
+			if f.Name == pkg+suffix {
 				return f.Name
 			}
 			specs = append(specs, f.Name)

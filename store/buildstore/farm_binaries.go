@@ -33,6 +33,10 @@ type Binary struct {
 	Provides    []specfile.Dep `json:"provides,omitempty"`
 	Requires    []specfile.Dep `json:"requires,omitempty"`
 	Files       []string       `json:"files,omitempty"`
+
+	// Medium names the product medium a product build's file belongs to
+	// ("Pocket-1.0-x86_64-Build1.1"); publishing lays such files out under it. "" otherwise.
+	Medium string `json:"medium,omitempty"`
 }
 
 // IsRPM reports whether b is a binary RPM (not the source RPM): what dependency resolution and

@@ -1,0 +1,194 @@
+package buildsvc
+
+import (
+	"bytes"
+	"io/fs"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pocketforge/pocketforge/spdx"
+	"github.com/pocketforge/pocketforge/store/buildstore"
+	"go.etcd.io/bbolt"
+)
+
+// productConfig makes dev's repository "product" a product repository, as a distribution's
+// configuration does.
+const productConfig = "%if \"%_repository\" == \"product\"\nType: productcompose\n%endif\n"
+
+// productDef is a product shipping app and libfoo, built for x86_64 only.
+const productDef = `product_compose_schema: 0.2
+vendor: Dev
+name: Dev
+version: 2.0
+architectures: [x86_64]
+packagesets:
+- packages: [app, libfoo]
+`
+
+// newProductWorld is the farm world with dev's repository "product" (path dev/standard) and
+// its product package 000productcompose, on x86_64 and aarch64.
+func newProductWorld(t *testing.T) *farmWorld {
+	f := newFarmWorld(t, "x86_64", "aarch64")
+	f.write(func(tx *bbolt.Tx) error {
+		p, err := buildstore.GetProject(tx, "dev")
+		if err != nil {
+			return err
+		}
+		p.Config = productConfig
+		p.Repositories = append(p.Repositories, buildstore.Repository{Name: "product", Archs: []string{"x86_64", "aarch64"},
+			Paths: []buildstore.Path{{Project: "dev", Repository: "standard"}}})
+		return buildstore.PutProject(tx, p)
+	})
+	f.commit("libfoo", spec("libfoo", "Provides: foo-api = 2"))
+	f.commit("app", spec("app", "BuildRequires: foo-api >= 2"))
+	f.commitFile("000productcompose", "dev.productcompose", productDef)
+	return f
+}
+
+// commitFile puts package pkg of dev with one file.
+func (f *farmWorld) commitFile(pkg, name, body string) {
+	f.t.Helper()
+	f.write(func(tx *bbolt.Tx) error {
+		if _, err := buildstore.GetPackage(tx, "dev", pkg); err != nil {
+			if err := buildstore.PutPackage(tx, buildstore.Package{Project: "dev", Name: pkg}); err != nil {
+				return err
+			}
+		}
+		sum, err := buildstore.PutBlob(tx, []byte(body))
+		if err != nil {
+			return err
+		}
+		_, err = buildstore.Commit(tx, "dev", pkg, []buildstore.FileEntry{{Name: name, MD5: sum}}, "alice", "", f.clk.Now())
+		return err
+	})
+}
+
+// productCode is the product package's code (and details) in dev/product/arch.
+func (f *farmWorld) productCode(arch string) string {
+	var out string
+	f.db.View(func(tx *bbolt.Tx) error {
+		st, err := buildstore.GetStatus(tx, buildstore.Where{Project: "dev", Repository: "product", Arch: arch}, "000productcompose")
+		if err == nil {
+			out = st.Code
+			if st.Details != "" {
+				out += " (" + st.Details + ")"
+			}
+		}
+		return nil
+	})
+	return out
+}
+
+// settleAll ticks until no where of dev is scheduled, building or blocked.
+func (f *farmWorld) settleAll() {
+	f.t.Helper()
+	for i := 0; i < 60; i++ {
+		f.tick()
+		quiet := false
+		f.db.View(func(tx *bbolt.Tx) error { quiet = buildstore.FarmQuiet(tx); return nil })
+		if quiet {
+			return
+		}
+		f.clk.Advance(11 * time.Second)
+	}
+	f.t.Fatalf("the farm did not settle: %s / product %s", f.codes("x86_64"), f.productCode("x86_64"))
+}
+
+// TestProductBuild: a product package builds in the product repository only, waits for what
+// it ships, writes an SBOM and rpm-md of it that the explorer's readers take, publishes them
+// as a medium; a failing shipped package fails the product, and its fix rebuilds it.
+func TestProductBuild(t *testing.T) {
+	f := newProductWorld(t)
+	f.tick()
+	if got := f.productCode("x86_64"); got != "unresolvable (nothing provides app, nothing provides libfoo)" {
+		t.Fatalf("before anything built, the product is %q", got)
+	}
+	if got := f.productCode("aarch64"); got != "excluded" {
+		t.Errorf("on an arch the product is not for: %q", got)
+	}
+	if !strings.Contains(f.codes("x86_64"), "000productcompose:excluded") {
+		t.Errorf("the product package in the spec repository: %s", f.codes("x86_64"))
+	}
+	f.settleAll()
+	if got := f.productCode("x86_64"); got != "succeeded" {
+		t.Fatalf("after the packages built, the product is %q", got)
+	}
+	media, err := f.svc.PublishedProducts(buildstore.Person{Login: "alice"}, "dev")
+	if err != nil || len(media) != 1 {
+		t.Fatalf("published media: %v %+v", err, media)
+	}
+	m := media[0]
+	if m.Name != "Dev-2.0-x86_64-Build1.1" || m.Repository != "product" || m.Arch != "x86_64" || m.Package != "000productcompose" || len(m.Digest) != 64 {
+		t.Errorf("the medium: %+v", m)
+	}
+	fsys, err := f.svc.ProductFiles(buildstore.Person{Login: "alice"}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := fs.ReadFile(fsys, m.Name+".spdx.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prod, err := spdx.ParseDocument(bytes.NewReader(doc), m.Name+".spdx.json")
+	if err != nil {
+		t.Fatalf("the SBOM does not parse: %v\n%s", err, doc)
+	}
+	if prod.FullName != m.Name || len(prod.Packages) != 2 {
+		t.Errorf("the SBOM's product: %s with %d packages", prod.FullName, len(prod.Packages))
+	}
+	for _, p := range prod.Packages {
+		if !strings.HasPrefix(p.DistURL, "obs://pocketforge/dev/standard/") || !strings.HasSuffix(p.DistURL, "-"+p.Name) {
+			t.Errorf("%s: disturl %q", p.Name, p.DistURL)
+		}
+	}
+	rpms, err := spdx.ParseRepodata(fsys, "repodata")
+	if err != nil || len(rpms) != 2 {
+		t.Fatalf("the medium's rpm-md: %v %+v", err, rpms)
+	}
+
+	// libfoo fails: the product waits while it builds, then fails saying why.
+	f.commit("libfoo", strings.Replace(spec("libfoo", "Provides: foo-api = 2"), "%build\nmake\n", "%build\nmake\n\n%check\nexit 1\n", 1))
+	f.tick()
+	if got := f.productCode("x86_64"); !strings.HasPrefix(got, "blocked") || !strings.Contains(got, "libfoo") {
+		t.Errorf("while libfoo rebuilds, the product is %q", got)
+	}
+	f.settleAll()
+	if got := f.productCode("x86_64"); got != "failed" {
+		t.Fatalf("after libfoo failed, the product is %q", got)
+	}
+	f.db.View(func(tx *bbolt.Tx) error {
+		log, _ := buildstore.Log(tx, buildstore.Where{Project: "dev", Repository: "product", Arch: "x86_64"}, "000productcompose", false)
+		if !strings.Contains(string(log), "libfoo (dev/standard), whose build failed") {
+			t.Errorf("the failed product's log:\n%s", log)
+		}
+		return nil
+	})
+
+	// The fix: libfoo builds, and the product is rebuilt with the new binaries.
+	f.commit("libfoo", spec("libfoo", "Provides: foo-api = 2"))
+	f.settleAll()
+	if got := f.productCode("x86_64"); got != "succeeded" {
+		t.Fatalf("after the fix, the product is %q", got)
+	}
+	media, _ = f.svc.PublishedProducts(buildstore.Person{Login: "alice"}, "dev")
+	if len(media) != 1 || media[0].Name == m.Name || media[0].Digest == m.Digest {
+		t.Errorf("after the rebuild: %+v (before %+v)", media, m)
+	}
+}
+
+// TestProductBroken: a definition that does not parse, or names a repository off the product
+// repository's path, is the product package's breakage in its own words.
+func TestProductBroken(t *testing.T) {
+	f := newProductWorld(t)
+	f.commitFile("000productcompose", "dev.productcompose", "product_compose_schema: 0.2\nname: [\n")
+	f.tick()
+	if got := f.productCode("x86_64"); !strings.HasPrefix(got, "broken (dev.productcompose: ") {
+		t.Errorf("a definition that does not parse: %q", got)
+	}
+	f.commitFile("000productcompose", "dev.productcompose", productDef+"repositories: [other:prj/standard]\n")
+	f.tick()
+	if got := f.productCode("x86_64"); got != "broken (repository other:prj/standard is not on the path of the product repository)" {
+		t.Errorf("a repository off the path: %q", got)
+	}
+}
