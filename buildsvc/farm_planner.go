@@ -22,11 +22,11 @@ type planner struct {
 	now      time.Time
 	pkgs     []buildstore.Package
 	sources  map[string]sources
-	binaries map[buildstore.Where][]resolve.Binary // per where, read once
-	configs  map[string]resolve.Config             // per project/repository, parsed once
-	specs    *specCache                            // parsed specs across passes (nil: parse each)
+	binaries map[buildstore.Where][]resolve.Binary         // per where, read once
+	configs  map[string]resolve.Config                     // per project/repository, parsed once
+	specs    *specCache                                    // parsed specs across passes (nil: parse each)
 	decided  map[buildstore.Where][]buildstore.BuildStatus // this pass's statuses, for a product repository's judge
-	workers  int                                   // the farm's workers, for a queued job's details
+	workers  int                                           // the farm's workers, for a queued job's details
 }
 
 func newPlanner(tx *bbolt.Tx, p buildstore.Project, now time.Time) *planner {
