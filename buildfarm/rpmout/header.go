@@ -35,6 +35,7 @@ const (
 	tagSourceRPM     = 1044 // RPMTAG_SOURCERPM: present on binary packages only
 	tagSourcePackage = 1106 // RPMTAG_SOURCEPACKAGE: 1 on source packages
 	tagDistURL       = 1123 // RPMTAG_DISTURL
+	tagVCS           = 5034 // RPMTAG_VCS: where the sources came from, as OBS stamps scmsync builds
 
 	sigSHA256      = 273  // RPMSIGTAG_SHA256: hex SHA-256 of the main header
 	sigSize        = 1000 // RPMSIGTAG_SIZE: main header + payload bytes

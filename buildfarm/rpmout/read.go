@@ -28,6 +28,10 @@ const (
 	tagDirIndexes     = 1116
 	tagBaseNames      = 1117
 	tagDirNames       = 1118
+	tagVendor         = 1011
+	tagLicense        = 1014
+	tagGroup          = 1016
+	tagURL            = 1020
 )
 
 // rpmsense flag bits of a dependency's comparison.
@@ -66,7 +70,8 @@ func ReadHeader(file []byte) (RPM, error) {
 		return list[0]
 	}
 	r := RPM{Name: str(tagName), Version: str(tagVersion), Release: str(tagRelease), Arch: str(tagArch),
-		Summary: str(tagSummary), Description: str(tagDescription), DistURL: str(tagDistURL)}
+		Summary: str(tagSummary), Description: str(tagDescription), DistURL: str(tagDistURL), VCS: str(tagVCS),
+		License: str(tagLicense), Group: str(tagGroup), URL: str(tagURL), Vendor: str(tagVendor), SourceRPM: str(tagSourceRPM)}
 	if r.Name == "" || r.Version == "" {
 		return RPM{}, errors.New("not an RPM package header: no name or version")
 	}

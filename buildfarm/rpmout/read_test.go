@@ -2,6 +2,7 @@ package rpmout
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pocketforge/pocketforge/buildfarm/specfile"
@@ -43,6 +44,15 @@ func TestReadHeader(t *testing.T) {
 	}
 	if !slices.Contains(paths, "/usr/bin/demo") || !slices.Contains(paths, "/etc/demo/demo.conf") {
 		t.Errorf("files %v", paths)
+	}
+	if got.License != "MIT" || got.Group != bin.Group || got.URL != bin.URL || got.Vendor != "Pocket" ||
+		got.DistURL != bin.DistURL || got.SourceRPM != bin.SourceRPM || got.VCS != "" {
+		t.Errorf("header tags %+v", got)
+	}
+	withVCS := demoBinary()
+	withVCS.VCS = "https://src.pocketforge.test/pool/demo?trackingbranch=pocket-1.0#" + strings.Repeat("ab", 32)
+	if got, err := ReadHeader(writeRPM(t, withVCS).bytes); err != nil || got.VCS != withVCS.VCS {
+		t.Errorf("the VCS tag read back as %q (%v)", got.VCS, err)
 	}
 	src, err := ReadHeader(writeRPM(t, demoSource()).bytes)
 	if err != nil || src.Arch != "src" || src.Name != "demo" {

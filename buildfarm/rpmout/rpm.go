@@ -29,6 +29,10 @@ type RPM struct {
 	// obs://<instance>/<project>/<repository>/<srcmd5>-<package>; the explorer and osc read
 	// the package's origin from it.
 	DistURL string
+	// VCS is the RPM VCS tag OBS stamps into what it builds from git (scmsync):
+	// <server>/<org>/<repo>?trackingbranch=<branch>#<commit>; "" for none. generate_sbom
+	// writes it as the package's vcs reference.
+	VCS string
 	// SourceRPM is the file name of the source package a binary package was built from
 	// (e.g. "foo-1.0-1.1.src.rpm"; "" → <name>-<version>-<release>.src.rpm). Source packages
 	// have none: its absence is what marks a package as a source package for rpm.
@@ -146,6 +150,9 @@ func newRPMPack(r RPM) (*rpmpack.RPM, error) {
 	if r.DistURL != "" {
 		pkg.AddCustomTag(tagDistURL, rpmpack.EntryString(r.DistURL))
 	}
+	if r.VCS != "" {
+		pkg.AddCustomTag(tagVCS, rpmpack.EntryString(r.VCS))
+	}
 	if r.SourceRPM != "" && !r.IsSource() {
 		pkg.AddCustomTag(tagSourceRPM, rpmpack.EntryString(r.SourceRPM))
 	}
@@ -224,7 +231,7 @@ func validate(r RPM) error {
 			return fmt.Errorf("rpm %s: epoch %q is not a number", r.Name, r.Epoch)
 		}
 	}
-	for _, s := range []string{r.Summary, r.Description, r.License, r.Group, r.URL, r.Vendor, r.Packager, r.DistURL, r.SourceRPM, r.BuildHost} {
+	for _, s := range []string{r.Summary, r.Description, r.License, r.Group, r.URL, r.Vendor, r.Packager, r.DistURL, r.VCS, r.SourceRPM, r.BuildHost} {
 		if strings.IndexByte(s, 0) >= 0 {
 			return fmt.Errorf("rpm %s: a header string contains a NUL byte", r.Name)
 		}

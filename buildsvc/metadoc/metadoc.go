@@ -13,6 +13,7 @@ package metadoc
 import (
 	"encoding/xml"
 	"sort"
+	"strings"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
@@ -111,6 +112,7 @@ type Package struct {
 	Project     *string        `xml:"project,attr"`
 	Title       *string        `xml:"title"`
 	Description *string        `xml:"description"`
+	SCMSync     string         `xml:"scmsync,omitempty"` // OBS renders it after the description
 	Devel       *develXML      `xml:"devel"`
 	Persons     []roleXML      `xml:"person"`
 	Groups      []groupRoleXML `xml:"group"`
@@ -254,7 +256,7 @@ func FromPackage(k buildstore.Package) Package {
 	persons, _ := rolesXML(k.Persons)
 	_, groups := rolesXML(k.Groups)
 	d := Package{Name: str(k.Name), Project: str(k.Project), Title: str(k.Title), Description: str(k.Description),
-		Persons: persons, Groups: groups, Lock: lockBlock(k.Locked), URL: k.URL}
+		Persons: persons, Groups: groups, Lock: lockBlock(k.Locked), URL: k.URL, SCMSync: k.SCMSync}
 	if k.Devel != nil {
 		d.Devel = &develXML{Project: k.Devel.Project, Package: k.Devel.Package}
 	}
@@ -265,7 +267,8 @@ func FromPackage(k buildstore.Package) Package {
 // Record turns a parsed (and validated) document into the record.
 func (d Package) Record() buildstore.Package {
 	k := buildstore.Package{Project: deref(d.Project), Name: deref(d.Name), Title: deref(d.Title), Description: deref(d.Description),
-		Persons: rolesFrom(d.Persons), Groups: groupRolesFrom(d.Groups), Flags: d.flags(), Locked: locked(d.Lock), URL: d.URL}
+		Persons: rolesFrom(d.Persons), Groups: groupRolesFrom(d.Groups), Flags: d.flags(), Locked: locked(d.Lock), URL: d.URL,
+		SCMSync: strings.TrimSpace(d.SCMSync)}
 	if d.Devel != nil {
 		k.Devel = &buildstore.Devel{Project: d.Devel.Project, Package: d.Devel.Package}
 	}

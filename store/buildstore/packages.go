@@ -16,17 +16,21 @@ type Devel struct {
 
 // Package is a package's meta (its sources are Revisions, kept under the same names).
 type Package struct {
-	Project     string    `json:"project"`
-	Name        string    `json:"name"`
-	Title       string    `json:"title"`
-	Description string    `json:"description"`
-	Devel       *Devel    `json:"devel,omitempty"`
-	Persons     []Role    `json:"persons,omitempty"`
-	Groups      []Role    `json:"groups,omitempty"`
-	Flags       []Flag    `json:"flags,omitempty"`
-	Locked      bool      `json:"locked,omitempty"`
-	URL         string    `json:"url,omitempty"`
-	Created     time.Time `json:"created"`
+	Project     string `json:"project"`
+	Name        string `json:"name"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	Devel       *Devel `json:"devel,omitempty"`
+	Persons     []Role `json:"persons,omitempty"`
+	Groups      []Role `json:"groups,omitempty"`
+	Flags       []Flag `json:"flags,omitempty"`
+	Locked      bool   `json:"locked,omitempty"`
+	URL         string `json:"url,omitempty"`
+	// SCMSync is the git repository the package's sources follow (<scmsync> of the meta,
+	// OBS's git integration). The appliance fetches nothing: the farm stamps it, with the
+	// commit a source revision stands for, into what it builds (buildsvc/farm_vcs.go).
+	SCMSync string    `json:"scmsync,omitempty"`
+	Created time.Time `json:"created"`
 	// Deleted makes the record a tombstone: the package is gone from listings and lookups but
 	// its meta and revisions stay, so GET ?deleted=1 lists it and cmd=undelete restores it.
 	Deleted bool `json:"deleted,omitempty"`
