@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/xml"
 	"strconv"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
 // GET /build/<p>/<r>/<a>/<k>/_log: the build log as text. nostream=1 answers what there is;
@@ -67,9 +69,18 @@ func (a *api) packageLog(c *fiber.Ctx) error {
 	}
 	// Stream: what there is now, then the rest as the job writes it. The server's shutdown
 	// ends the stream; a client gone away makes the next write fail, which ends it too.
-	done := c.Context().Done()
-	from := q.Start + int64(len(l.Data))
-	c.Context().SetBodyStreamWriter(func(bw *bufio.Writer) {
+	c.Context().SetBodyStreamWriter(a.logStream(c.Context().Done(), who, w, pkg, l.Data, q.Start+int64(len(l.Data))))
+	return nil
+}
+
+// logStream writes data, a running job's log so far, then follows the log of pkg in w from
+// byte from on until the job ends or done is closed.
+func (a *api) logStream(done <-chan struct{}, who buildstore.Person, w buildstore.Where, pkg string, data []byte, from int64) func(*bufio.Writer) {
+	// The stream runs after the handler has returned, when fiber has handed the path buffer
+	// that w and pkg view to the next request: it follows copies of its own.
+	w = buildstore.Where{Project: strings.Clone(w.Project), Repository: strings.Clone(w.Repository), Arch: strings.Clone(w.Arch)}
+	pkg = strings.Clone(pkg)
+	return func(bw *bufio.Writer) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		go func() {
@@ -79,7 +90,7 @@ func (a *api) packageLog(c *fiber.Ctx) error {
 			case <-ctx.Done():
 			}
 		}()
-		if _, err := bw.Write(l.Data); err != nil || bw.Flush() != nil {
+		if _, err := bw.Write(data); err != nil || bw.Flush() != nil {
 			return
 		}
 		_ = a.Svc.FollowLog(ctx, who, w, pkg, from, func(b []byte) error {
@@ -88,6 +99,5 @@ func (a *api) packageLog(c *fiber.Ctx) error {
 			}
 			return bw.Flush()
 		})
-	})
-	return nil
+	}
 }

@@ -2,6 +2,7 @@ package applianceweb
 
 import (
 	"bufio"
+	"log/slog"
 	"net/http"
 	"strings"
 
@@ -18,8 +19,16 @@ func (h *handlers) snapshot(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentDisposition, `attachment; filename="`+h.Appliance.SnapshotName()+`"`)
 	c.Set("X-Pocketforge-Schema-Version", appliancesvc.SchemaVersion())
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	log, id, appl := h.Log, c.GetRespHeader(fiber.HeaderXRequestID), h.Appliance
-	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
+	c.Context().SetBodyStreamWriter(snapshotStream(h.Appliance, h.Log, c.GetRespHeader(fiber.HeaderXRequestID)))
+	return nil
+}
+
+// snapshotStream writes a snapshot of appl's data, logging a failure with the request's id.
+func snapshotStream(appl *appliancesvc.Service, log *slog.Logger, id string) func(*bufio.Writer) {
+	// The stream runs after the handler has returned — and still runs after a client gone away
+	// has freed the request to the next one — while id views this request's response header.
+	id = strings.Clone(id)
+	return func(w *bufio.Writer) {
 		if err := appl.Snapshot(w); err != nil {
 			log.Error("snapshot stream failed", "request_id", id, "err", err)
 			return
@@ -27,8 +36,7 @@ func (h *handlers) snapshot(c *fiber.Ctx) error {
 		if err := w.Flush(); err != nil {
 			log.Warn("snapshot stream cut", "request_id", id, "err", err)
 		}
-	})
-	return nil
+	}
 }
 
 // confirmView is the confirm step of reset and reseed, and their outcome.

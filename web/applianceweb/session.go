@@ -3,6 +3,7 @@ package applianceweb
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"strings"
 	"sync"
 	"time"
 
@@ -74,7 +75,9 @@ func (s *sessions) valid(id string) bool {
 		delete(s.m, id)
 		return false
 	}
-	s.m[id] = now.Add(sessionIdle)
+	// Assigning to a string key stores the key given: id views the request's cookie buffer,
+	// which the next request overwrites, and the session would then be lost under another id.
+	s.m[strings.Clone(id)] = now.Add(sessionIdle)
 	return true
 }
 
