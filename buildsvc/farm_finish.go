@@ -91,6 +91,8 @@ func (s *Service) storeBinaries(tx *bbolt.Tx, w buildstore.Where, st buildstore.
 	}
 	release := st.ReleaseNumber()
 	disturl := distURL(w, st)
+	k, _ := buildstore.GetPackage(tx, w.Project, st.Package)
+	vcs := vcsTag(k.SCMSync, st.SrcMD5)
 	srcName := fmt.Sprintf("%s-%s-%s.src.rpm", spec.Name, spec.Version, release)
 	var rpms []rpmout.RPM
 	for _, p := range spec.Packages {
@@ -99,7 +101,7 @@ func (s *Service) storeBinaries(tx *bbolt.Tx, w buildstore.Where, st buildstore.
 		}
 		r := rpmout.RPM{Name: p.Name, Epoch: spec.Epoch, Version: spec.Version, Release: release, Arch: binArch(p.Arch, w.Arch),
 			Summary: p.Summary, Description: p.Description, License: spec.License, Group: p.Group, URL: spec.URL,
-			Vendor: "pocketforge", DistURL: disturl, SourceRPM: srcName, BuildHost: strings.ReplaceAll(st.Worker, ":", "-"),
+			Vendor: "pocketforge", DistURL: disturl, VCS: vcs, SourceRPM: srcName, BuildHost: strings.ReplaceAll(st.Worker, ":", "-"),
 			BuildTime: now, Provides: p.Provides, Requires: p.Requires}
 		for _, e := range p.Entries { // as rpm reads %files: directives applied, %license placed
 			if e.Exclude || e.Ghost || e.Path == "" {

@@ -166,7 +166,7 @@ func shippedRPM(b buildstore.Binary, file []byte) spdx.ShippedRPM {
 	r := spdx.ShippedRPM{Name: b.Name, Epoch: uint32(epoch), Version: b.Version, Release: b.Release, Arch: b.Arch,
 		Summary: b.Summary, Filename: b.Filename, Checksums: []spdx.Checksum{{Algorithm: "SHA256", Value: hex.EncodeToString(sum[:])}}}
 	if h, err := rpmout.ReadHeader(file); err == nil {
-		r.License, r.Supplier, r.Homepage, r.SourceRPM = h.License, h.Vendor, h.URL, h.SourceRPM
+		r.License, r.Supplier, r.Homepage, r.SourceRPM, r.Git = h.License, h.Vendor, h.URL, h.SourceRPM, gitRef(h.VCS)
 		if _, _, _, _, _, ok := spdx.ParseDistURL(h.DistURL); ok {
 			r.DistURL = h.DistURL
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pocketforge/pocketforge/internal/spdxcheck"
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -42,6 +43,14 @@ func newProductWorld(t *testing.T) *farmWorld {
 	})
 	f.commit("libfoo", spec("libfoo", "Provides: foo-api = 2"))
 	f.commit("app", spec("app", "BuildRequires: foo-api >= 2"))
+	f.write(func(tx *bbolt.Tx) error { // libfoo follows git, app does not
+		k, err := buildstore.GetPackage(tx, "dev", "libfoo")
+		if err != nil {
+			return err
+		}
+		k.SCMSync = "https://src.pocketforge.test/pool/libfoo#dev-2.0"
+		return buildstore.PutPackage(tx, k)
+	})
 	f.commitFile("000productcompose", "dev.productcompose", productDef)
 	return f
 }
@@ -134,12 +143,27 @@ func TestProductBuild(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the SBOM does not parse: %v\n%s", err, doc)
 	}
+	if err := spdxcheck.Validate(doc); err != nil {
+		t.Errorf("the farm's SBOM does not validate against the SPDX 2.3 schema: %v\n%s", err, doc)
+	}
 	if prod.FullName != m.Name || len(prod.Packages) != 2 {
 		t.Errorf("the SBOM's product: %s with %d packages", prod.FullName, len(prod.Packages))
 	}
+	var commit, disturl string
 	for _, p := range prod.Packages {
 		if !strings.HasPrefix(p.DistURL, "obs://pocketforge/dev/standard/") || !strings.HasSuffix(p.DistURL, "-"+p.Name) {
 			t.Errorf("%s: disturl %q", p.Name, p.DistURL)
+		}
+		switch p.Name {
+		case "libfoo":
+			commit, disturl = p.CommitHash, p.DistURL
+			if p.VCSURL != "https://src.pocketforge.test/pool/libfoo" || p.TrackingBranch != "dev-2.0" || len(p.CommitHash) != 64 {
+				t.Errorf("libfoo's git reference: %q %q %q", p.VCSURL, p.TrackingBranch, p.CommitHash)
+			}
+		case "app":
+			if p.VCSURL != "" || p.CommitHash != "" {
+				t.Errorf("app has no scmsync, yet a git reference %q#%q", p.VCSURL, p.CommitHash)
+			}
 		}
 	}
 	rpms, err := spdx.ParseRepodata(fsys, "repodata")
@@ -165,15 +189,26 @@ func TestProductBuild(t *testing.T) {
 		return nil
 	})
 
-	// The fix: libfoo builds, and the product is rebuilt with the new binaries.
-	f.commit("libfoo", spec("libfoo", "Provides: foo-api = 2"))
+	// The fix, a new version: libfoo builds, and the product is rebuilt with the new binaries.
+	f.commit("libfoo", strings.Replace(spec("libfoo", "Provides: foo-api = 2"), "Version: 1.0", "Version: 1.1", 1))
 	f.settleAll()
 	if got := f.productCode("x86_64"); got != "succeeded" {
 		t.Fatalf("after the fix, the product is %q", got)
 	}
 	media, _ = f.svc.PublishedProducts(buildstore.Person{Login: "alice"}, "dev")
 	if len(media) != 1 || media[0].Name == m.Name || media[0].Digest == m.Digest {
-		t.Errorf("after the rebuild: %+v (before %+v)", media, m)
+		t.Fatalf("after the rebuild: %+v (before %+v)", media, m)
+	}
+	fsys, _ = f.svc.ProductFiles(buildstore.Person{Login: "alice"}, media[0])
+	doc, _ = fs.ReadFile(fsys, media[0].Name+".spdx.json")
+	prod, err = spdx.ParseDocument(bytes.NewReader(doc), media[0].Name+".spdx.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range prod.Packages {
+		if p.Name == "libfoo" && (p.CommitHash == commit || len(p.CommitHash) != 64 || p.DistURL == disturl || !strings.HasPrefix(p.Version, "1.1-")) {
+			t.Errorf("libfoo's new revision: %s %s %q (before %q)", p.Version, p.DistURL, p.CommitHash, commit)
+		}
 	}
 }
 
