@@ -208,3 +208,29 @@ func FuzzParseLink(f *testing.F) {
 		}
 	})
 }
+
+// TestCommitQueuesLinkers: a commit to a link's target queues the projects of the packages
+// that link to it, through a chain of links, as their expanded sources changed too.
+func TestCommitQueuesLinkers(t *testing.T) {
+	withLinkWorld(t, func(w *linkWorld) {
+		w.commit("T", "t", map[string]string{"t.spec": spec})
+		w.commit("L", "t", map[string]string{LinkFile: `<link project="T" package="t"/>`})
+		w.commit("M", "t", map[string]string{LinkFile: `<link project="L" package="t"/>`})
+		w.commit("U", "u", map[string]string{"u.spec": spec})
+		for _, p := range []string{"T", "L", "M", "U"} {
+			names, tickets, _ := DirtyProjects(w.tx)
+			for i, n := range names {
+				if n == p {
+					if err := ClearDirty(w.tx, p, tickets[i]); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+		w.commit("T", "t", map[string]string{"t.spec": "# changed\n" + spec})
+		names, _, _ := DirtyProjects(w.tx)
+		if strings.Join(names, " ") != "L M T" {
+			t.Errorf("queued after the target's commit: %v, want L M T", names)
+		}
+	})
+}

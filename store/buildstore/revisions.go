@@ -202,8 +202,42 @@ func CommitAs(tx *bbolt.Tx, project, pkg string, files []FileEntry, as Revision,
 	if err := MarkDirty(tx, project); err != nil {
 		return Revision{}, err
 	}
+	if err := markLinkersDirty(tx, project, pkg); err != nil {
+		return Revision{}, err
+	}
 	if err := store.Put(tx, store.BuildRevisions, revisionKey(project, pkg, r.Rev), r); err != nil {
 		return Revision{}, err
 	}
 	return r, indexRevisionIssues(tx, project, pkg, r, now)
 }
+
+// markLinkersDirty queues every project with a package that links to project/pkg, directly or
+// through other links: its expanded sources are this package's, so they changed too (OBS
+// rebuilds a link when its target changes — Pocket:1.0's pocket-cli when devel:tools' does).
+func markLinkersDirty(tx *bbolt.Tx, project, pkg string) error {
+	seen := map[[2]string]bool{{project, pkg}: true}
+	queue := [][2]string{{project, pkg}}
+	for len(queue) > 0 && len(seen) < maxLinkFollow {
+		next := queue[0]
+		queue = queue[1:]
+		linkers, err := LinkingPackages(tx, next[0], next[1])
+		if err != nil {
+			return err
+		}
+		for _, l := range linkers {
+			if seen[l] {
+				continue
+			}
+			seen[l] = true
+			if err := MarkDirty(tx, l[0]); err != nil {
+				return err
+			}
+			queue = append(queue, l)
+		}
+	}
+	return nil
+}
+
+// maxLinkFollow bounds the packages markLinkersDirty visits: link chains are short, and a
+// package linked to by thousands (a popular branch source) queues each of their projects once.
+const maxLinkFollow = 10000
