@@ -117,7 +117,8 @@ func (s *Service) storeProductBinaries(tx *bbolt.Tx, w buildstore.Where, st buil
 		return err
 	}
 	name := c.def.ProductName(w.Arch, productBuild(st))
-	sbom := spdx.ProductSBOM{Name: c.def.Name, Version: c.def.Version, Arch: w.Arch, Build: productBuild(st),
+	k, _ := buildstore.GetPackage(tx, w.Project, st.Package)
+	sbom := spdx.ProductSBOM{Git: gitRef(vcsTag(k.SCMSync, st.SrcMD5)), Name: c.def.Name, Version: c.def.Version, Arch: w.Arch, Build: productBuild(st),
 		DistURL: distURL(w, st), Created: now, Tool: sbomTool, LicenseListVersion: sbomLicenseList,
 		Distro: strings.ToLower(c.def.Name) + "-" + c.def.Version}
 	var entries []rpmout.Entry
