@@ -1,6 +1,7 @@
 // Package explorersvc is the repository explorer's domain: importing product SBOMs into the
 // store while keeping the search index in step (Service.Import, Remove, EnsureIndex), following
-// a directory of them (RegisterJobs), and the product searches that never show a product half
+// a directory of them and the product media the build service publishes (RegisterJobs), and
+// the product searches that never show a product half
 // imported (SearchPackages, SearchFiles, SearchVCS), with the rules that decide which search
 // terms are valid. The HTTP API (api/explorerapi), the offline import-spdx command and serve all
 // call it; it knows nothing of HTTP and returns *fault.Error when a rule says no.
@@ -46,6 +47,9 @@ type Service struct {
 	// results (results_cache.go); both nil until UseBackend.
 	backend Backend
 	results *resultsCache
+	// follower imports the product media the backend published (products_follow.go); nil
+	// until UseBackend.
+	follower *productFollower
 }
 
 // NewMemory is a service whose index lives in memory, filled from the store now: for callers
