@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pocketforge/pocketforge/search"
@@ -50,6 +51,9 @@ type Service struct {
 	// follower imports the product media the backend published (products_follow.go); nil
 	// until UseBackend.
 	follower *productFollower
+	// instanceName caches the build service's own name (entry_builds.go): it is the service's
+	// identity, never changed once set, so it is read from the backend once.
+	instanceName atomic.Pointer[string]
 }
 
 // NewMemory is a service whose index lives in memory, filled from the store now: for callers
