@@ -83,6 +83,17 @@ type followPass struct {
 	logFailed func(m ProductMedium, what string, err error)
 }
 
+// FollowProducts brings the farm's products in step with the media the backend publishes now
+// (only when the results cache moved since the last pass, unless force): for tests, and for
+// callers that just changed the farm (after RefreshResults, whose snapshot names the projects
+// followed).
+func (s *Service) FollowProducts(force bool) error {
+	if s.results == nil {
+		return errNoBackend
+	}
+	return s.followProducts(context.Background(), force)
+}
+
 // followProducts runs a pass when the results cache moved since the last one (or force). Per
 // medium failures are logged; a project whose media cannot be listed is an error (its
 // products stay). A panic is an error too: the follower must never take the job runner or the
@@ -120,7 +131,7 @@ func (s *Service) followProducts(ctx context.Context, force bool) (err error) {
 			continue
 		}
 		pass.listed[project] = true
-		for _, m := range media {
+		for _, m := range newestMedia(media) {
 			if m.Project != project { // never import under a project the explorer was not asked for
 				log.Warn("explorer: product medium not imported: listed under another project", "listed", project,
 					"source", FarmSource(m), "product", m.Name)

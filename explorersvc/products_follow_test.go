@@ -4,6 +4,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/pocketforge/pocketforge/internal/jobs"
 )
 
 // TestFollowProducts: the follower, run by the env's jobs as serve runs it, through a product
@@ -131,4 +134,80 @@ func TestFollowProductsFailedRefreshKeepsProducts(t *testing.T) {
 	if n := productPackages(t, e.db, testProduct); n != -1 {
 		t.Errorf("an unpublished product stayed (%d packages)", n)
 	}
+}
+
+// TestFollowProductsNewestBuild: a source that publishes several builds of one product at once
+// (an older build not yet cleaned up beside its rebuild) gets its newest build imported, by
+// number (Build1.10 after Build1.9), and the next passes write nothing: the builds do not take
+// turns.
+func TestFollowProductsNewestBuild(t *testing.T) {
+	e, b := newFollowEnv(t)
+	const older, newest = "Pocket-1.0-x86_64-Build1.9", "Pocket-1.0-x86_64-Build1.10"
+	other := medium(productsProject, "Pocket-1.0-aarch64-Build1.1", 30)
+	other.Arch = "aarch64"
+	b.publish(productsProject, medium(productsProject, newest, 30), medium(productsProject, older, 45), other)
+	e.tick()
+	got := sources(t, e)
+	if got[newest] == "" || got[older] != "" || got[other.Name] == "" {
+		t.Fatalf("imported %v, want %s and %s", got, newest, other.Name)
+	}
+	gen := generation(e.db)
+	for range 3 {
+		b.touch()
+		e.tick()
+	}
+	if generation(e.db) != gen {
+		t.Errorf("passes over unchanged media wrote %d times", generation(e.db)-gen)
+	}
+}
+
+func TestCompareBuilds(t *testing.T) {
+	cases := []struct {
+		a, b string
+		want int
+	}{
+		{"Build1.10", "Build1.9", 1},
+		{"Build1.2", "Build1.10", -1},
+		{"Build2.1", "Build2.1", 0},
+		{"Build01.1", "Build1.1", 0},
+		{"Snapshot20240401", "Snapshot20240331", 1},
+		{"Build1.1.1", "Build1.1", 1},
+		{"Build1a", "Build1b", -1},
+	}
+	for _, c := range cases {
+		if got := compareBuilds(c.a, c.b); got != c.want {
+			t.Errorf("compareBuilds(%s, %s) = %d, want %d", c.a, c.b, got, c.want)
+		}
+		if got := compareBuilds(c.b, c.a); got != -c.want {
+			t.Errorf("compareBuilds(%s, %s) = %d, want %d", c.b, c.a, got, -c.want)
+		}
+	}
+}
+
+// detachedMedia is mediaBackend as a slow (remote) backend says it is.
+type detachedMedia struct{ *mediaBackend }
+
+func (detachedMedia) Detached() bool { return true }
+
+// TestFollowProductsDetached: with a detached backend the follower runs after each refresh
+// beside the job runner, as the refresh does.
+func TestFollowProductsDetached(t *testing.T) {
+	e, b := newFollowEnv(t)
+	e.im.results, e.im.follower = nil, nil
+	if err := e.im.UseBackend(detachedMedia{b}, nil); err != nil {
+		t.Fatal(err)
+	}
+	e.jobs = &jobs.Runner{}
+	e.im.RegisterJobs(e.jobs, "", 0)
+	b.publish(productsProject, medium(productsProject, testProduct, 30))
+	e.tick() // starts one refresh and pass beside the runner, and returns
+	deadline := time.Now().Add(10 * time.Second)
+	for productPackages(t, e.db, testProduct) != 30 {
+		if time.Now().After(deadline) {
+			t.Fatal("the detached follower imported nothing in 10 s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	e.im.follower.mu.Lock() // the pass is over before the store and index close
+	e.im.follower.mu.Unlock()
 }

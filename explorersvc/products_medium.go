@@ -2,6 +2,7 @@ package explorersvc
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -170,4 +171,65 @@ func rebuildOf(tx *bbolt.Tx, in *Input) ([]string, error) {
 		}
 	}
 	return olds, nil
+}
+
+// newestMedia keeps, of the media one source publishes for one product (the same name,
+// version and arch), the newest build only: were an older build still listed beside its
+// rebuild, each would replace the other on every pass. Builds compare by their labels with
+// numbers as numbers (Build1.10 after Build1.9). The order of the rest is kept.
+func newestMedia(media []ProductMedium) []ProductMedium {
+	newest := map[string]int{} // source and product → index in media
+	for i, m := range media {
+		name, version, arch, build := spdx.ParseProductName(m.Name)
+		if build == "" {
+			continue
+		}
+		key := FarmSource(m) + "\x00" + name + "\x00" + version + "\x00" + arch
+		if j, ok := newest[key]; !ok || compareBuilds(build, buildOf(media[j].Name)) > 0 {
+			newest[key] = i
+		}
+	}
+	out := media[:0:0]
+	for i, m := range media {
+		name, version, arch, build := spdx.ParseProductName(m.Name)
+		if build == "" || newest[FarmSource(m)+"\x00"+name+"\x00"+version+"\x00"+arch] == i {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// buildOf is the build label of a product's full name.
+func buildOf(full string) string {
+	_, _, _, build := spdx.ParseProductName(full)
+	return build
+}
+
+// compareBuilds orders build labels with runs of digits compared as numbers.
+func compareBuilds(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digitRun(a), digitRun(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if c := cmp.Or(cmp.Compare(len(na), len(nb)), strings.Compare(na, nb)); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if c := cmp.Compare(a[0], b[0]); c != 0 {
+			return c
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// digitRun is the length of the run of digits s starts with.
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }
