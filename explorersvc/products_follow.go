@@ -28,14 +28,18 @@ import (
 //   - imports a medium whose digest differs from its stored product's; a rebuild (the same
 //     product name, version and arch with another build label, Build1.2 after Build1.1) from
 //     the same source replaces the older build in the import's one transaction, so a search
-//     sees the old build or the new one, never both or neither;
+//     sees the old build or the new one, never both or neither. Of several builds of one
+//     product a source publishes at once, only the newest is imported (newestMedia);
 //   - removes the products of a source that no longer publishes them (the package deleted or
 //     unpublished), and those of projects that left the cache (deleted, hidden, unfollowed).
 //
 // A medium that fails is logged and retried on the next change, and its source's products
 // stay as they were; one whose files do not parse (or that names another product than its
 // SBOM does, or whose product another source imported) is remembered by digest and not read
-// again until it changes. The follower never stops the results cache: it runs as its own job.
+// again until it changes (a medium without a digest is read on every pass). A product's full
+// name is its key, so a medium whose product was imported from another source (a file, the
+// demo fixtures, another product package) is not imported until that product goes. The
+// follower never stops the results cache: it runs as its own job.
 
 // ProductsJob is the name of the clock job that imports the farm's product media.
 const ProductsJob = "explorer-products"

@@ -53,15 +53,7 @@ func (s *Service) followMedium(ctx context.Context, f *productFollower, pass *fo
 		pass.keepFrom[source] = true // it did not parse, and has not changed since
 		return
 	}
-	fsys, err := s.backend.ProductFiles(ctx, m)
-	if err == nil && fsys == nil {
-		err = fs.ErrNotExist
-	}
-	if err != nil {
-		pass.logFailed(m, "its files could not be read", err)
-		return
-	}
-	in, err := loadMedium(fsys, m)
+	in, err := s.readMedium(ctx, m)
 	var unread unreadable
 	switch {
 	case errors.As(err, &unread):
@@ -114,6 +106,19 @@ func (s *Service) storedProduct(full string) (explorerstore.Product, bool) {
 type unreadable struct{ error }
 
 func (u unreadable) Unwrap() error { return u.error }
+
+// readMedium opens medium m's files and loads them; a failure to open or read them is
+// unreadable, any other a problem of their content.
+func (s *Service) readMedium(ctx context.Context, m ProductMedium) (Input, error) {
+	fsys, err := s.backend.ProductFiles(ctx, m)
+	if err == nil && fsys == nil {
+		err = fs.ErrNotExist
+	}
+	if err != nil {
+		return Input{}, unreadable{err}
+	}
+	return loadMedium(fsys, m)
+}
 
 // loadMedium reads a medium's <Name>.spdx.json and the repodata/ beside it, as LoadSBOM reads
 // a product file. The SBOM must name the medium's product. Its digest is the medium's (or,
