@@ -20,9 +20,9 @@ type Detached interface {
 }
 
 // registerDetached is registerResults for a detached backend; the product follower runs after
-// each refresh, in the same goroutine (its errors are logged, never the refresh's). A failing refresh is logged
-// when its error differs from the previous one (a backend that is down would otherwise log
-// the same line every tick until it is back).
+// each refresh, in the same goroutine, its errors logged apart from the refresh's. A failing
+// refresh is logged when its error differs from the previous one (a backend that is down
+// would otherwise log the same line every tick until it is back).
 func (s *Service) registerDetached(r *jobs.Runner, c *resultsCache) {
 	var running atomic.Bool
 	var mu sync.Mutex
