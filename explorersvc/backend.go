@@ -3,6 +3,7 @@ package explorersvc
 import (
 	"context"
 	"errors"
+	"io/fs"
 )
 
 // Backend is what the explorer asks of a build service: which projects it may follow, their
@@ -11,7 +12,8 @@ import (
 // domain functions and read protection); a remote build service reached over HTTP
 // (--explorer-backend, api/explorerapi.RemoteBackend) implements the same four methods from
 // GET /source, /build/<p>/_result and /configuration, so the cache and the routes above it
-// never know which one they talk to. The values are plain data, no buildsvc types, for that
+// never know which one they talk to. Products and ProductFiles are the product media the
+// build service built and published, which the explorer imports (products_follow.go). The values are plain data, no buildsvc types, for that
 // reason.
 type Backend interface {
 	// Projects names the live projects the backend's identity may read: a project with access
@@ -33,6 +35,25 @@ type Backend interface {
 	// GET /search/published/binary/id?match=@name='<name>'), of the projects the backend's
 	// identity may read: a project with access restrictions hidden from it adds none.
 	Binaries(ctx context.Context, name string) ([]Binary, error)
+	// Products are the product media published in project (a product build's SBOM and rpm-md
+	// file lists, OBS's repository "product" of a package such as 000productcompose), for
+	// the backend's identity: a project hidden from it has none. A backend that cannot list
+	// them answers none (nil, nil), and the explorer then follows no product of it.
+	Products(ctx context.Context, project string) ([]ProductMedium, error)
+	// ProductFiles are the files of a medium Products listed: <Name>.spdx.json at the root and
+	// the rpm-md repodata/ beside it (none when the product ships no file lists).
+	ProductFiles(ctx context.Context, m ProductMedium) (fs.FS, error)
+}
+
+// ProductMedium is one product medium a build service published: where it was built and
+// published (project, repository, arch and package, as a build result names them), the
+// product's full name (Pocket-1.0-x86_64-Build1.1, the name of its SBOM file and of the
+// product the explorer files it under) and a digest of its files that changes whenever
+// they do, so an unchanged medium is not read again.
+type ProductMedium struct {
+	Project, Repository, Arch, Package string
+	Name                               string
+	Digest                             string
 }
 
 // ErrNoProject is what Backend.Results answers (wrapped) for a project that does not exist

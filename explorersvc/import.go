@@ -34,9 +34,21 @@ type Imported struct {
 // Import replaces product in from with in (see Service); an input whose digest equals the
 // stored product's is skipped.
 func (s *Service) Import(in Input) (Imported, error) {
+	out, _, err := s.importReplacing(in, nil)
+	return out, err
+}
+
+// replacer decides, inside an import's transaction, which other products the import replaces
+// (they are removed in the same transaction, so a search sees the old ones or the new one,
+// never both or neither), or refuses the import with an error.
+type replacer func(tx *bbolt.Tx, in *Input) ([]string, error)
+
+// importReplacing is Import that also removes the products replace names (nil: none), and
+// reports those it removed.
+func (s *Service) importReplacing(in Input, replace replacer) (out Imported, replaced []string, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := Imported{Product: in.Product.FullName, Packages: len(in.Product.Packages), RPMs: len(in.RPMs)}
+	out = Imported{Product: in.Product.FullName, Packages: len(in.Product.Packages), RPMs: len(in.RPMs)}
 	var same bool
 	_ = s.Store.View(func(tx *bbolt.Tx) error {
 		p, err := explorerstore.GetProduct(tx, in.Product.FullName)
@@ -46,7 +58,7 @@ func (s *Service) Import(in Input) (Imported, error) {
 	})
 	if same {
 		out.Skipped = true
-		return out, nil
+		return out, nil, nil
 	}
 	// The index takes the new keys while the records are encoded and sorted: both are most of
 	// an import, and they need different cores. The store is written only when both are done,
@@ -67,24 +79,49 @@ func (s *Service) Import(in Input) (Imported, error) {
 	indexErr := s.Index.Apply(docs(names, vcs), nil, s.Index.Generation())
 	<-ready
 	if prepErr != nil {
-		return out, prepErr
+		return out, nil, prepErr
 	}
 	if indexErr != nil {
-		return out, fmt.Errorf("search index: %w", indexErr)
+		return out, nil, fmt.Errorf("search index: %w", indexErr)
 	}
 	var ch explorerstore.Change
-	err := s.Store.Write(func(tx *bbolt.Tx) (err error) {
-		ch, err = explorerstore.Import(tx, prep, in.Source, in.Digest, s.Now())
-		if err == nil {
-			p, _ := explorerstore.GetProduct(tx, in.Product.FullName)
-			out.Files = p.Files
+	err = s.Store.Write(func(tx *bbolt.Tx) (err error) {
+		var olds []string
+		if replace != nil {
+			if olds, err = replace(tx, &in); err != nil {
+				return err
+			}
 		}
-		return err
+		ch, err = explorerstore.Import(tx, prep, in.Source, in.Digest, s.Now())
+		if err != nil {
+			return err
+		}
+		for _, old := range olds {
+			gone, err := explorerstore.Remove(tx, old)
+			if err != nil {
+				return err
+			}
+			ch = mergeChange(ch, gone)
+		}
+		replaced = olds
+		p, _ := explorerstore.GetProduct(tx, in.Product.FullName)
+		out.Files = p.Files
+		return nil
 	})
 	if err != nil {
-		return out, err
+		return out, nil, err
 	}
-	return out, s.dropStale(ch)
+	return out, replaced, s.dropStale(ch)
+}
+
+// mergeChange adds a removal made in an import's transaction to the import's change: the
+// removed product's keys are old keys too (dropStale keeps those another product still has),
+// and the generation is the last one the transaction wrote.
+func mergeChange(ch, gone explorerstore.Change) explorerstore.Change {
+	ch.OldNames = append(ch.OldNames, gone.OldNames...)
+	ch.OldVCS = append(ch.OldVCS, gone.OldVCS...)
+	ch.Generation = max(ch.Generation, gone.Generation)
+	return ch
 }
 
 // Remove drops a product (not there: nothing happens, which is what the directory watcher

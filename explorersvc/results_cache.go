@@ -61,13 +61,16 @@ func (s *Service) UseBackend(b Backend, follow []string) error {
 	}
 	s.backend = b
 	s.results = &resultsCache{backend: b, follow: append([]string(nil), follow...)}
+	s.follower = &productFollower{bad: map[string]string{}}
 	return nil
 }
 
 // registerResults adds the cache's clock job: every tick it asks the backend for its change
 // mark and rereads the followed projects only when the mark moved. serve registers the
 // explorer's jobs after the build service's, so a tick's farm work is in the cache the same
-// tick. A Detached backend's refresh runs beside the runner instead (registerDetached).
+// tick. The product follower's job comes right after it and runs when the cache moved
+// (products_follow.go): a job of its own, so its failures never stop the cache. A Detached
+// backend's refresh and follower run beside the runner instead (registerDetached).
 func (s *Service) registerResults(r *jobs.Runner) {
 	if s.results == nil {
 		return
@@ -78,6 +81,7 @@ func (s *Service) registerResults(r *jobs.Runner) {
 		return
 	}
 	r.Add(ResultsJob, func(time.Time) error { return c.refresh(context.Background(), false) })
+	r.Add(ProductsJob, func(time.Time) error { return s.followProducts(context.Background(), false) })
 }
 
 // RefreshResults brings the cache in step with the backend now (only when its change mark

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"slices"
 	"sync"
@@ -58,6 +59,14 @@ func (f *fakeBackend) Configuration(context.Context) (BackendConfig, error) {
 }
 
 func (f *fakeBackend) Binaries(context.Context, string) ([]Binary, error) { return nil, nil }
+
+// Products and ProductFiles: the fake publishes no product (products_follow_test.go's
+// backend does).
+func (f *fakeBackend) Products(context.Context, string) ([]ProductMedium, error) { return nil, nil }
+
+func (f *fakeBackend) ProductFiles(context.Context, ProductMedium) (fs.FS, error) {
+	return nil, fs.ErrNotExist
+}
 
 func (f *fakeBackend) Changes(context.Context) (uint64, error) {
 	f.mu.Lock()

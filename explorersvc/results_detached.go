@@ -19,9 +19,10 @@ type Detached interface {
 	Detached() bool
 }
 
-// registerDetached is registerResults for a detached backend. A failing refresh is logged
-// when its error differs from the previous one (a backend that is down would otherwise log
-// the same line every tick until it is back).
+// registerDetached is registerResults for a detached backend; the product follower runs after
+// each refresh, in the same goroutine, its errors logged apart from the refresh's. A failing
+// refresh is logged when its error differs from the previous one (a backend that is down
+// would otherwise log the same line every tick until it is back).
 func (s *Service) registerDetached(r *jobs.Runner, c *resultsCache) {
 	var running atomic.Bool
 	var mu sync.Mutex
@@ -33,6 +34,9 @@ func (s *Service) registerDetached(r *jobs.Runner, c *resultsCache) {
 		go func() {
 			defer running.Store(false)
 			err := c.refresh(context.Background(), false)
+			if ferr := s.followProducts(context.Background(), false); ferr != nil && s.Log != nil {
+				s.Log.Warn("the build backend's product media could not be followed", "err", ferr)
+			}
 			msg := ""
 			if err != nil {
 				msg = err.Error()

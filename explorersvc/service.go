@@ -1,6 +1,7 @@
 // Package explorersvc is the repository explorer's domain: importing product SBOMs into the
 // store while keeping the search index in step (Service.Import, Remove, EnsureIndex), following
-// a directory of them (RegisterJobs), and the product searches that never show a product half
+// a directory of them and the product media the build service publishes (RegisterJobs), and
+// the product searches that never show a product half
 // imported (SearchPackages, SearchFiles, SearchVCS), with the rules that decide which search
 // terms are valid. The HTTP API (api/explorerapi), the offline import-spdx command and serve all
 // call it; it knows nothing of HTTP and returns *fault.Error when a rule says no.
@@ -10,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pocketforge/pocketforge/search"
@@ -46,6 +48,12 @@ type Service struct {
 	// results (results_cache.go); both nil until UseBackend.
 	backend Backend
 	results *resultsCache
+	// follower imports the product media the backend published (products_follow.go); nil
+	// until UseBackend.
+	follower *productFollower
+	// instanceName caches the build service's own name (entry_builds.go): it is the service's
+	// identity, never changed once set, so it is read from the backend once.
+	instanceName atomic.Pointer[string]
 }
 
 // NewMemory is a service whose index lives in memory, filled from the store now: for callers

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"strings"
@@ -242,4 +243,18 @@ func (b *RemoteBackend) Changes(context.Context) (uint64, error) {
 		now = b.Now
 	}
 	return uint64(now().UnixNano() / int64(poll)), nil
+}
+
+// Products: a remote build service's product media are not followed — where OBS publishes a
+// product build's SBOM and file lists in its published tree (and how a client would list
+// them) is unverified, so the remote backend lists none rather than guess a layout. The
+// explorer then imports no product from it; products come from files (import-spdx, the
+// admin import, --spdx-dir) instead.
+func (b *RemoteBackend) Products(context.Context, string) ([]explorersvc.ProductMedium, error) {
+	return nil, nil
+}
+
+// ProductFiles: none, as Products lists none.
+func (b *RemoteBackend) ProductFiles(context.Context, explorersvc.ProductMedium) (fs.FS, error) {
+	return nil, nil
 }

@@ -3,6 +3,7 @@ package explorerapi
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"net"
 	"testing"
 	"time"
@@ -36,6 +37,12 @@ func (s staticBackend) Configuration(context.Context) (explorersvc.BackendConfig
 func (s staticBackend) Changes(context.Context) (uint64, error) { return 1, nil }
 func (s staticBackend) Binaries(context.Context, string) ([]explorersvc.Binary, error) {
 	return nil, nil
+}
+func (s staticBackend) Products(context.Context, string) ([]explorersvc.ProductMedium, error) {
+	return nil, nil
+}
+func (s staticBackend) ProductFiles(context.Context, explorersvc.ProductMedium) (fs.FS, error) {
+	return nil, fs.ErrNotExist
 }
 
 // bigResults is a project of n packages in 2 repositories × 2 archs.

@@ -10,9 +10,11 @@
 //	    (/api/products/vcs-search) and published binaries (/api/search/binary); at most
 //	    pageSize hits a page, with links to the next and previous pages.
 //	/explorer/packages/<name>[?org=…]
-//	    a package: its entries across products, its git references, the branches and fork
-//	    builds of its git repository (org: the domain's default when absent) and its published
-//	    binaries; 404 when neither a product nor the git host knows it.
+//	    a package: its entries across products (each linked to its build's results and log
+//	    when the appliance's build service built it in a followed project), its git
+//	    references, the branches and fork builds of its git repository (org: the domain's
+//	    default when absent) and its published binaries; 404 when neither a product nor the
+//	    git host knows it.
 //
 // A search term the domain refuses (a file search under two characters, a git term of no
 // form) is shown on the page, in the domain's words, with status 400 — as the API answers.

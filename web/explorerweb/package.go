@@ -1,6 +1,7 @@
 package explorerweb
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -21,7 +22,7 @@ type packageView struct {
 	Name string
 	// Org is the git organization asked for (?org=), "" for the domain's default.
 	Org     string
-	Entries []entry
+	Entries []productEntry
 	Page    pager
 	// Refs are the distinct git references the entries were built from.
 	Refs []entry
@@ -31,6 +32,13 @@ type packageView struct {
 	Forks        []fork
 	Binaries     []binary
 	BinariesNote string
+}
+
+// productEntry is one product's package, with the addresses of its build's results and log
+// when the appliance's build service built it in a project the explorer follows ("" else).
+type productEntry struct {
+	entry
+	Monitor, Log string
 }
 
 // fork is a fork of the package's repository with its builds.
@@ -83,8 +91,9 @@ func (h *handlers) pkg(c *fiber.Ctx) error {
 	}
 	// A name is in a few dozen products at most; should it be in more, the first page shows.
 	v.Page = pager{Total: len(entries), From: min(1, len(entries)), To: min(len(entries), pageSize)}
-	v.Entries = entriesOf(entries[:min(len(entries), pageSize)])
-	v.Refs = refsOf(v.Entries)
+	shown := entries[:min(len(entries), pageSize)]
+	v.Entries = h.withBuilds(c.Context(), shown)
+	v.Refs = refsOf(entriesOf(shown))
 	v.Binaries, v.BinariesNote = h.binaries(c, v.Name)
 	return h.Site.Render(c, http.StatusOK, pages, "package.html", v.Name, web.SectionExplorer, v)
 }
@@ -122,6 +131,25 @@ func (h *handlers) binaries(c *fiber.Ctx, name string) ([]binary, string) {
 		return nil, "The build service's binary search is not available."
 	}
 	return binariesOf(found), ""
+}
+
+// withBuilds adds to each entry the addresses of its build's results (the project's monitor,
+// for the package) and log (for the build's repository and arch), where the explorer's domain
+// says the appliance's build service built it (EntryBuilds).
+func (h *handlers) withBuilds(ctx context.Context, entries []explorersvc.Entry) []productEntry {
+	base := h.Site.Base()
+	builds := h.Explorer.EntryBuilds(ctx, entries)
+	out := make([]productEntry, len(entries))
+	for i, e := range entries {
+		out[i].entry = entry{e}
+		if b := builds[i]; b.Project != "" {
+			out[i].Monitor = web.MonitorURL(base, b.Project, b.Package, "")
+			if b.Arch != "" {
+				out[i].Log = web.LogURL(base, b.Project, b.Package, b.Repository, b.Arch)
+			}
+		}
+	}
+	return out
 }
 
 // forksOf adds the monitor's and the logs' addresses to each fork's builds.
