@@ -2,19 +2,34 @@ package buildlink
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/explorersvc"
+	"github.com/pocketforge/pocketforge/store"
 )
 
-// Products are the product media published in project, for Who. None until the build
-// service lists them (buildsvc.Service.PublishedProducts).
-func (b *Backend) Products(context.Context, string) ([]explorersvc.ProductMedium, error) {
-	return nil, nil // wired in the lead's farm commit
+// Products are the product media the farm published in project, as Who may see them
+// (buildsvc.Service.PublishedProducts); a project unknown or hidden from Who answers
+// ErrNoProject, as Results does.
+func (b *Backend) Products(_ context.Context, project string) ([]explorersvc.ProductMedium, error) {
+	list, err := b.Build.PublishedProducts(b.Who, project)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errors.Join(explorersvc.ErrNoProject, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]explorersvc.ProductMedium, len(list))
+	for i, m := range list {
+		out[i] = explorersvc.ProductMedium(m)
+	}
+	return out, nil
 }
 
-// ProductFiles are a published medium's files (buildsvc.Service.ProductFiles). None until the
-// build service serves them.
-func (b *Backend) ProductFiles(context.Context, explorersvc.ProductMedium) (fs.FS, error) {
-	return nil, nil // wired in the lead's farm commit
+// ProductFiles are a published medium's files, rooted at the medium
+// (buildsvc.Service.ProductFiles), as Who may read them.
+func (b *Backend) ProductFiles(_ context.Context, m explorersvc.ProductMedium) (fs.FS, error) {
+	return b.Build.ProductFiles(b.Who, buildsvc.ProductMedium(m))
 }
