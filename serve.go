@@ -88,6 +88,7 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 		return fmt.Errorf("explorer search index: %w", err)
 	}
 	ready.Set("search", true)
+	watchDemoProducts(ctx, db, ready, rep)
 	log.Info("ready", "fixtures", rep.Mode, "loaded", rep.Applied, "ms", time.Since(started).Milliseconds())
 
 	select {

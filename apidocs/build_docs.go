@@ -86,6 +86,7 @@ GET    /published/:project                                     -                
 GET    /published/:project/:repository                         -                          directory.xsd
 GET    /published/:project/:repository/:dir                    -                          directory.xsd
 GET    /published/:project/:repository/:dir/:file              -                          file
+GET    /published/:project/:repository/:dir/:sub/:file         -                          file
 GET    /request                                                -                          collection
 POST   /request                                                request.rng                request.rng
 GET    /request/:id                                            -                          request.rng

@@ -1,10 +1,12 @@
 package buildapi
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/store"
 )
 
 // The published tree, /published/<project>/<repository>/…: what a package manager reads
@@ -19,6 +21,9 @@ func (a *api) bindPublished(r fiber.Router) {
 	a.get(r, "/published/:project/:repository", a.publishedDir)
 	a.get(r, "/published/:project/:repository/:dir", a.publishedDir)
 	a.get(r, "/published/:project/:repository/:dir/:file", a.publishedFile)
+	// A product medium is a directory of its own: <medium>/<medium>.spdx.json beside
+	// <medium>/repodata/… (buildsvc farm_publish.go), one level deeper than a repository's files.
+	a.get(r, "/published/:project/:repository/:dir/:sub/:file", a.publishedFile)
 }
 
 func (a *api) publishedProjects(c *fiber.Ctx) error {
@@ -49,6 +54,9 @@ func (a *api) publishedDir(c *fiber.Ctx) error {
 func (a *api) publishedFile(c *fiber.Ctx) error {
 	project, repo := pathParam(c, "project"), pathParam(c, "repository")
 	p := pathParam(c, "dir") + "/" + pathParam(c, "file")
+	if sub := c.Params("sub"); sub != "" {
+		p = pathParam(c, "dir") + "/" + pathParam(c, "sub") + "/" + pathParam(c, "file")
+	}
 	switch view := c.Query("view"); view {
 	case "":
 	case "ymp":
@@ -71,6 +79,12 @@ func (a *api) publishedFile(c *fiber.Ctx) error {
 		return buildsvc.BadRequest("400", "unknown view '%s' (ymp or fileinfo)", view)
 	}
 	data, err := a.Svc.PublishedFile(personOf(c), project, repo, p)
+	if errors.Is(err, store.ErrNotFound) {
+		// Not a file: a directory at that depth (a medium's repodata/) lists its entries.
+		if names, derr := a.Svc.PublishedDir(personOf(c), project, repo, p); derr == nil {
+			return sendXML(c, newDirectory(names))
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -82,6 +96,8 @@ func (a *api) publishedFile(c *fiber.Ctx) error {
 		ct = "application/xml"
 	case strings.HasSuffix(p, ".gz"):
 		ct = "application/x-gzip"
+	case strings.HasSuffix(p, ".json"):
+		ct = "application/json"
 	}
 	c.Set(fiber.HeaderContentType, ct)
 	return c.Send(data)

@@ -13,6 +13,9 @@ type Readiness struct {
 	checks map[string]bool
 	order  []string
 	all    atomic.Bool // fast path for the per-request gate
+	// background conditions (SetBackground), listed after the others; they never gate.
+	background map[string]bool
+	bgOrder    []string
 }
 
 // NewReadiness returns a Readiness waiting for the named conditions.
@@ -22,6 +25,21 @@ func NewReadiness(names ...string) *Readiness {
 		r.checks[n] = false
 	}
 	return r
+}
+
+// SetBackground marks a background condition: one the readyz body lists, so an operator or
+// a test can watch it, but that never holds readiness back — work the appliance does after
+// it serves (the demo farm building the products the explorer then shows).
+func (r *Readiness) SetBackground(name string, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.background == nil {
+		r.background = map[string]bool{}
+	}
+	if _, known := r.background[name]; !known {
+		r.bgOrder = append(r.bgOrder, name)
+	}
+	r.background[name] = ok
 }
 
 // Set marks a condition as met (or, with ok false, as not met again — e.g. while a restore rebuilds
@@ -51,6 +69,9 @@ func (r *Readiness) Checks() []Check {
 	for _, n := range r.order {
 		out = append(out, Check{Name: n, OK: r.checks[n]})
 	}
+	for _, n := range r.bgOrder {
+		out = append(out, Check{Name: n, OK: r.background[n], Background: true})
+	}
 	return out
 }
 
@@ -58,4 +79,6 @@ func (r *Readiness) Checks() []Check {
 type Check struct {
 	Name string `json:"name"`
 	OK   bool   `json:"ok"`
+	// Background marks a condition that does not gate readiness (SetBackground).
+	Background bool `json:"background,omitempty"`
 }
