@@ -32,7 +32,7 @@ func moveGitHeads(tx *bbolt.Tx, p spdx.Product) error {
 		r, ok := moved[key]
 		if !ok {
 			var err error
-			if r, err = explorerstore.GetGitRepo(tx, pk.VCSOrg, pk.VCSRepo); err != nil || !strings.EqualFold(r.URL, pk.VCSURL) {
+			if r, err = explorerstore.GetGitRepo(tx, pk.VCSOrg, pk.VCSRepo); err != nil || !sameRepoURL(r.URL, pk.VCSURL) {
 				continue
 			}
 			order = append(order, key)
@@ -45,6 +45,12 @@ func moveGitHeads(tx *bbolt.Tx, p spdx.Product) error {
 		}
 	}
 	return nil
+}
+
+// sameRepoURL reports whether two addresses name one repository: equal but for case and a
+// ".git" suffix, which git hosts ignore.
+func sameRepoURL(a, b string) bool {
+	return strings.EqualFold(strings.TrimSuffix(a, ".git"), strings.TrimSuffix(b, ".git"))
 }
 
 // withHead is r with branch at commit: moved (keeping where it is built) or added.

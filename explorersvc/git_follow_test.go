@@ -12,7 +12,8 @@ import (
 
 // TestFollowProductsMovesGitHeads: importing a farm-built product moves each tracked branch
 // of a repository the git model holds to the commit the product names (keeping where the
-// branch is built, adding a branch the repository lacked), and leaves alone repositories of
+// branch is built, adding a branch the repository lacked; the address compared without case
+// or ".git"), and leaves alone repositories of
 // another host and those the model does not hold (it creates none).
 func TestFollowProductsMovesGitHeads(t *testing.T) {
 	e, b := newFollowEnv(t)
@@ -40,7 +41,7 @@ func TestFollowProductsMovesGitHeads(t *testing.T) {
 			{Name: "zzz", Commit: old}}},
 		{Owner: "pool", Name: other.VCSRepo, URL: "https://elsewhere.test/pool/" + other.VCSRepo,
 			Branches: []explorerstore.GitBranch{{Name: other.TrackingBranch, Commit: old}}},
-		{Owner: "pool", Name: lacking.VCSRepo, URL: lacking.VCSURL, Branches: []explorerstore.GitBranch{{Name: "aaa", Commit: old}}},
+		{Owner: "pool", Name: lacking.VCSRepo, URL: strings.ToUpper(lacking.VCSURL) + ".git", Branches: []explorerstore.GitBranch{{Name: "aaa", Commit: old}}},
 	}
 	if err := e.db.Write(func(tx *bbolt.Tx) error {
 		for _, r := range repos {
