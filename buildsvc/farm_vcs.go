@@ -6,7 +6,28 @@ import (
 	"net/url"
 
 	"github.com/pocketforge/pocketforge/spdx"
+	"github.com/pocketforge/pocketforge/store/buildstore"
+	"go.etcd.io/bbolt"
 )
+
+// PackageVCS is the VCS tag the farm would stamp into a build of pkg of project now: its
+// scmsync's repository and branch at the commit its current (expanded, for a link) source
+// revision stands for — "" when the package has no scmsync naming a repository, or no
+// sources to expand. The demo world's git model derives the source host's branch heads from
+// it, so they are the commits the farm's RPMs and product SBOMs name; the farm itself calls
+// vcsTag with the srcmd5 of the job it builds, which is this one while nothing changed since.
+// No read protection: it runs inside a caller's transaction, as the farm and fixtures do.
+func PackageVCS(tx *bbolt.Tx, project, pkg string) string {
+	k, err := buildstore.GetPackage(tx, project, pkg)
+	if err != nil || k.SCMSync == "" {
+		return ""
+	}
+	src := loadSources(tx, project, pkg)
+	if src.srcmd5 == "" {
+		return ""
+	}
+	return vcsTag(k.SCMSync, src.srcmd5)
+}
 
 // vcsTag is the RPM VCS tag the farm stamps into what a package with <scmsync> builds, as OBS
 // does for git-managed packages (explorer-notes §3.1: <server>/<org>/<repo>?trackingbranch=

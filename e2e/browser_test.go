@@ -85,18 +85,24 @@ func TestBrowserBadgeLinks(t *testing.T) {
 }
 
 // TestBrowserExplorerSearch: a person types a package name into the explorer's search and
-// reads the products that ship it; a hostile term comes back as text.
+// reads the products that ship it — the farm's Pocket 1.0 once built, and the older 0.9 —; a
+// hostile term comes back as text.
 func TestBrowserExplorerSearch(t *testing.T) {
-	p := start(t, "--ephemeral")
+	const token = "browser-test-token-0123456789"
+	p := start(t, "--ephemeral", "--dev-clock", "--bootstrap-token", token)
 	p.waitReady(t)
+	p.waitProducts(t, token)
 	b := newPage(t, p.url)
 	b.open("/explorer")
 	b.do("search pocket-cli",
 		chromedp.SendKeys(chromedp.CSS("#q"), "pocket-cli"),
 		chromedp.Submit(chromedp.CSS("#explorer-search")),
 		chromedp.WaitReady(chromedp.CSS("#result-count")))
-	if got := b.text("#results"); !strings.Contains(got, "pocket-cli") || !strings.Contains(got, "Pocket") {
-		t.Errorf("the results do not list pocket-cli in a Pocket product:\n%s", got)
+	got := b.text("#results")
+	for _, want := range append([]string{"pocket-cli", "Pocket-0.9-x86_64-Build1.1"}, pocket10...) {
+		if !strings.Contains(got, want) {
+			t.Errorf("the results do not list %s:\n%s", want, got)
+		}
 	}
 	b.checkPage("/explorer?kind=packages&q=pocket-cli", "explorer-packages")
 

@@ -19,8 +19,9 @@ import (
 func TestDoctorAndCompact(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "d.db")
-	p := start(t, "--data", data, "--bootstrap-token", e2eToken)
+	p := start(t, "--data", data, "--bootstrap-token", e2eToken, "--dev-clock")
 	p.waitReady(t)
+	p.waitProducts(t, e2eToken) // the farm's writes are most of a fresh file's
 	addr := strings.TrimPrefix(p.url, "http://")
 	if code, out, errOut := runCLI(t, "healthcheck", "--addr", addr); code != 0 || !strings.Contains(out, "ready") {
 		t.Fatalf("healthcheck of a ready server: exit %d\n%s%s", code, out, errOut)
@@ -38,7 +39,7 @@ func TestDoctorAndCompact(t *testing.T) {
 		t.Fatalf("compact on a file in use left %v", names)
 	}
 
-	const gone = "Pocket-0.9-x86_64-Build3.2"
+	const gone = "Pocket-0.9-x86_64-Build1.1" // the shipped one: the farm's would be imported again
 	if code, body := request(t, "DELETE", p.url+"/_appliance/explorer/products/"+url.PathEscape(gone), e2eToken, nil); code != 200 && code != 204 {
 		t.Fatalf("delete product: %d %s", code, body)
 	}
@@ -81,7 +82,7 @@ func TestDoctorAndCompact(t *testing.T) {
 		t.Fatalf("compact over an existing backup: exit %d %s", code, errOut)
 	}
 
-	q := start(t, "--data", data, "--bootstrap-token", e2eToken)
+	q := start(t, "--data", data, "--bootstrap-token", e2eToken, "--dev-clock")
 	q.waitReady(t)
 	if _, got := request(t, "GET", q.url+"/_appliance/explorer/products", e2eToken, nil); got != products || strings.Contains(got, gone) {
 		t.Fatalf("products after compact:\n%s\nwere\n%s", got, products)

@@ -106,17 +106,20 @@ func explorerProduct(name string, rpms int) explorergen.Product {
 		Products: []explorergen.ProductSpec{{Name: name, Release: "1.0", Arch: "x86_64", Packages: rpms}}})[0]
 }
 
-// TestExplorerDemoAndImportSPDX: the demo world answers the three searches; import-spdx adds
-// products to a stopped appliance; a restart serves them from the index kept beside the data
-// file, and a start without that index rebuilds it.
+// TestExplorerDemoAndImportSPDX: the demo world answers the three searches once its farm has
+// built Pocket 1.0; import-spdx adds products to a stopped appliance; a restart serves them
+// from the index kept beside the data file, and a start without that index rebuilds it.
 func TestExplorerDemoAndImportSPDX(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "pocketforge.db")
-	p := start(t, "--data", data)
+	p := start(t, "--data", data, "--dev-clock", "--bootstrap-token", e2eToken)
 	p.waitReady(t)
+	if got := p.waitProducts(t, e2eToken); strings.Join(got, " ") != strings.Join(demoProducts, " ") {
+		t.Fatalf("the demo products: %v, want %v", got, demoProducts)
+	}
 
 	// pocket-cli in the three demo products, with its git references to pool/pocket-cli.
 	a := explorerSearch(t, p, "/api/products/packages?q=pocket-cli")
-	if got := explorerProducts(a); a.Count != 3 || got["Pocket-1.0-x86_64-Build1.1"] != 1 || got["Pocket-1.0-aarch64-Build1.1"] != 1 || got["Pocket-0.9-x86_64-Build3.2"] != 1 {
+	if got := explorerProducts(a); a.Count != 3 || got["Pocket-1.0-x86_64-Build1.1"] != 1 || got["Pocket-1.0-aarch64-Build1.1"] != 1 || got["Pocket-0.9-x86_64-Build1.1"] != 1 {
 		t.Fatalf("packages?q=pocket-cli: %d packages in %v", a.Count, got)
 	}
 	a = explorerSearch(t, p, "/api/products/vcs-search?q=pool/pocket-cli%40pocket-1.0")
@@ -134,12 +137,13 @@ func TestExplorerDemoAndImportSPDX(t *testing.T) {
 	if a.Count != 2 || a.SearchCommit == nil || *a.SearchCommit != commit[:8] {
 		t.Errorf("vcs-search of the commit prefix %s: %d packages, search_commit %v", commit[:8], a.Count, a.SearchCommit)
 	}
-	a = explorerSearch(t, p, "/api/products/files?q=/usr/bin/pocket")
+	// One RPM of pocket-cli a product: 1.0.0 in 0.9, 1.1.0 for each arch of 1.0.
+	a = explorerSearch(t, p, "/api/products/files?q=/usr/bin/pocket-cli")
 	if a.Count != 3 {
-		t.Errorf("files?q=/usr/bin/pocket: %d results", a.Count)
+		t.Errorf("files?q=/usr/bin/pocket-cli: %d results", a.Count)
 	}
 	for _, r := range a.Results {
-		if r.FilePath != "/usr/bin/pocket" || !strings.HasPrefix(r.RPMFilename, "pocket-cli-") || len(r.Packages) != 1 || r.Packages[0].PackageName != "pocket-cli" {
+		if r.FilePath != "/usr/bin/pocket-cli" || !strings.HasPrefix(r.RPMFilename, "pocket-cli-1.") || len(r.Packages) != 1 || r.Packages[0].PackageName != "pocket-cli" {
 			t.Errorf("files result %+v", r)
 		}
 	}
@@ -206,15 +210,17 @@ func TestExplorerDemoAndImportSPDX(t *testing.T) {
 		if got := explorerProducts(a); len(got) != 5 || got["Pocket-1.0-x86_64-Build10.1"] != 1 {
 			t.Errorf("vcs-search pocket-cli#pocket-1.0 by product: %v", got)
 		}
-		a = explorerSearch(t, p, "/api/products/files?q=pocket")
 		builds := map[string]bool{}
-		for _, r := range a.Results {
-			for _, pk := range r.Packages {
-				builds[pk.ProductBuild] = true
+		for _, q := range []string{"pocket", "pocket-cli"} { // the generated products' file, the demo's
+			a = explorerSearch(t, p, "/api/products/files?q="+q)
+			for _, r := range a.Results {
+				for _, pk := range r.Packages {
+					builds[pk.ProductBuild] = true
+				}
 			}
 		}
 		if !builds["Build7.1"] || !builds["Build8.1"] || !builds["Build1.1"] || builds["Build9.1"] {
-			t.Errorf("files?q=pocket: builds %v", builds)
+			t.Errorf("files?q=pocket and pocket-cli: builds %v", builds)
 		}
 	}
 	q := start(t, "--data", data)

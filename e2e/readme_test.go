@@ -13,7 +13,8 @@ import (
 
 // TestReadmeExamples runs the `curl` lines of README.md's ```sh blocks, in order, against the
 // built binary as a new user would (started with --dev-clock --bootstrap-token dev-root-token,
-// $TOKEN being that token, localhost:8080 being where it listens). A line with a `# …` comment
+// $TOKEN being that token, localhost:8080 being where it listens), once the farm has built the
+// demo world's Pocket 1.0 products (the clock moved on until the explorer lists them). A line with a `# …` comment
 // must print that output (each part between "…" present, in order); a line without one must not
 // answer an error. `pocketforge values …` lines run too, so the files they write exist for the
 // curl lines that send them. The example that showed a not_found its request never got is what
@@ -27,6 +28,11 @@ func TestReadmeExamples(t *testing.T) {
 	work := t.TempDir()
 	p := start(t, "--data", filepath.Join(work, "d.db"), "--dev-clock", "--bootstrap-token", "dev-root-token")
 	p.waitReady(t)
+	p.waitProducts(t, "dev-root-token") // the explorer's examples read the farm's Pocket 1.0
+	// Back to the wall clock, where README's clock example starts (the farm is quiet by now).
+	if code, body := request(t, "POST", p.url+"/_appliance/clock", "dev-root-token", strings.NewReader(`{"offset":"0s"}`)); code != 200 {
+		t.Fatalf("the clock back to the wall clock: %d %s", code, body)
+	}
 	vars := map[string]string{"TOKEN": "dev-root-token"}
 	ran, checked := 0, 0
 	for _, line := range lines {

@@ -28,8 +28,10 @@ import (
 //   - imports a medium whose digest differs from its stored product's; a rebuild (the same
 //     product name, version and arch with another build label, Build1.2 after Build1.1) from
 //     the same source replaces the older build in the import's one transaction, so a search
-//     sees the old build or the new one, never both or neither. Of several builds of one
-//     product a source publishes at once, only the newest is imported (newestMedia);
+//     sees the old build or the new one, never both or neither; in that transaction the git
+//     model's branches the product tracks move to its commits (moveGitHeads). Of several
+//     builds of one product a source publishes at once, only the newest is imported
+//     (newestMedia);
 //   - removes the products of a source that no longer publishes them (the package deleted or
 //     unpublished), and those of projects that left the cache (deleted, hidden, unfollowed).
 //

@@ -63,7 +63,7 @@ func (s *Service) followMedium(ctx context.Context, f *productFollower, pass *fo
 		remember("", "its files do not parse", err)
 		return
 	}
-	res, replaced, err := s.importReplacing(in, rebuildOf)
+	res, replaced, err := s.importReplacing(in, farmImport)
 	if err != nil {
 		pass.logFailed(m, "the import failed", err)
 		return
@@ -154,6 +154,17 @@ func loadMedium(fsys fs.FS, m ProductMedium) (Input, error) {
 		digest = hex.EncodeToString(h.Sum(nil))
 	}
 	return Input{Product: p, RPMs: rpms, Source: FarmSource(m), Digest: digest}, nil
+}
+
+// farmImport is the replacer of a farm medium's import: the older builds it replaces
+// (rebuildOf), and the git model's branches moved to the commits the product names
+// (moveGitHeads), in the import's transaction.
+func farmImport(tx *bbolt.Tx, in *Input) ([]string, error) {
+	olds, err := rebuildOf(tx, in)
+	if err != nil {
+		return nil, err
+	}
+	return olds, moveGitHeads(tx, in.Product)
 }
 
 // rebuildOf is the farm import's replacer: the import replaces the older builds of its product

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -23,8 +24,10 @@ import (
 	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/fixtures/explorergen"
 	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/builtdemo"
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
+	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/appliance"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
@@ -50,9 +53,18 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// seedDataFile writes a data file at path: the bootstrap token and the demo world, or with
-// empty set only the token (a --no-fixtures appliance).
-func seedDataFile(path string, empty bool) error {
+// The kinds of data file an env starts from.
+const (
+	demoData      = iota // the demo world as its first start leaves it (builtdemo)
+	emptyData            // only the bootstrap token: a --no-fixtures appliance
+	generatedData        // emptyData plus the generator's three large products (explorergen.Demo)
+)
+
+// seedDataFile writes a data file of kind at path: the bootstrap token, and then the demo
+// world as its first start leaves it once the farm has built it and the explorer followed
+// (builtdemo: the farm's Pocket 1.0 products beside the shipped 0.9), nothing more, or the
+// generated products.
+func seedDataFile(path string, kind int) error {
 	db, err := store.Open(path, store.Options{Durability: store.NoSync})
 	if err != nil {
 		return err
@@ -64,27 +76,63 @@ func seedDataFile(path string, empty bool) error {
 	}); err != nil {
 		return err
 	}
-	_, err = fixtures.Ensure(db, empty, testNow)
-	return err
+	if kind == demoData {
+		return builtdemo.Load(db, testNow)
+	}
+	if _, err = fixtures.Ensure(db, true, testNow); err != nil || kind == emptyData {
+		return err
+	}
+	return importGenerated(db)
 }
 
-// dataFile copies a template (the demo world, or with empty set none) to a new temp file of t.
-func dataFile(t testing.TB, empty bool) string {
+// importGenerated imports the generator's three products (about 1,300 RPMs and 13,000 files
+// each) into db's store: the search tests' own data, large and varied where the demo world's
+// 36 packages a product are not — a file two packages of one product ship (python3), names
+// with regex characters (c++), git references to repositories outside the pool on other
+// hosts with SHA-1 commits. The index is rebuilt from the store when an env opens it.
+func importGenerated(db *store.DB) error {
+	return db.Write(func(tx *bbolt.Tx) error {
+		for _, p := range explorergen.Demo() {
+			prod, err := spdx.ParseDocument(bytes.NewReader(p.SPDX), p.Name+".spdx.json")
+			if err != nil {
+				return err
+			}
+			fsys := fstest.MapFS{}
+			for name, data := range p.Repodata {
+				fsys[strings.TrimPrefix(name, "/")] = &fstest.MapFile{Data: data}
+			}
+			rpms, err := spdx.ParseRepodata(fsys, "repodata")
+			if err != nil {
+				return err
+			}
+			prep, err := explorerstore.Prepare(prod, rpms)
+			if err != nil {
+				return err
+			}
+			if _, err := explorerstore.Import(tx, prep, "generated:"+p.Name, "", testNow); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// dataFile copies a template of kind to a new temp file of t.
+func dataFile(t testing.TB, kind int) string {
 	t.Helper()
-	name := "explorer-demo"
-	if empty {
-		name = "explorer-empty"
-	}
-	return apitest.DataFile(t, name, func(path string) error { return seedDataFile(path, empty) })
+	name := [...]string{"explorer-demo", "explorer-empty", "explorer-generated"}[kind]
+	return apitest.DataFile(t, name, func(path string) error { return seedDataFile(path, kind) })
 }
 
 // envOptions adjust an env.
 type envOptions struct {
-	empty   bool        // no demo world: only the bootstrap token
-	rate    config.Rate // the limit on /api; zero turns it off (the search tables send hundreds)
-	trusted []netip.Prefix
-	spdxDir string // followed by a job of jobs every spdxEvery
-	every   time.Duration
+	empty bool // no demo world: only the bootstrap token
+	// generated is no demo world but the generator's three large products (importGenerated).
+	generated bool
+	rate      config.Rate // the limit on /api; zero turns it off (the search tables send hundreds)
+	trusted   []netip.Prefix
+	spdxDir   string // followed by a job of jobs every spdxEvery
+	every     time.Duration
 }
 
 // env is one explorer on its own data file.
@@ -100,7 +148,14 @@ type env struct {
 
 func newEnv(t testing.TB, o envOptions) *env {
 	t.Helper()
-	db, err := store.Open(dataFile(t, o.empty), store.Options{Durability: store.NoSync})
+	kind := demoData
+	switch {
+	case o.empty:
+		kind = emptyData
+	case o.generated:
+		kind = generatedData
+	}
+	db, err := store.Open(dataFile(t, kind), store.Options{Durability: store.NoSync})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,7 +86,8 @@ type forksOut struct {
 // commit's address; the org defaults to pool, is found whatever its case and answered as the
 // host spells it; a multibuild flavour is stripped; a user's fork has its own branches; every
 // repository that is not there — unknown package or org, a package with no pool repository
-// (classic, or hosted elsewhere), a name no repository can have — is 404 in the seed's words.
+// (classic), a repository a product names that the host does not hold, a name no repository
+// can have — is 404 in the seed's words.
 func TestBranches(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	poolCLI := func(t *testing.T, body string) {
@@ -107,15 +108,16 @@ func TestBranches(t *testing.T) {
 		{name: "empty org is the default", Request: apitest.Request{Path: branchesQ("pocket-cli", "")}, Expect: apitest.Expect{Status: 200}, check: poolCLI},
 		{name: "org and name in another case", Request: apitest.Request{Path: branchesQ("Pocket-CLI", "POOL")}, Expect: apitest.Expect{Status: 200}, check: poolCLI},
 		{name: "flavour stripped", Request: apitest.Request{Path: branchesQ("pocket-cli:lang", "pool")}, Expect: apitest.Expect{Status: 200}, check: poolCLI},
-		{name: "older release branch", Request: apitest.Request{Path: branchesQ("forge-utils", "-")}, Expect: apitest.Expect{Status: 200,
+		{name: "older release branch", Request: apitest.Request{Path: branchesQ("pocket-release", "-")}, Expect: apitest.Expect{Status: 200,
 			Contains: []string{`"name":"main"`, `"name":"pocket-0.9"`, `"name":"pocket-1.0"`}}},
 		{name: "a fork's own branch", Request: apitest.Request{Path: branchesQ("pocket-cli", "alice")}, Expect: apitest.Expect{Status: 200,
 			Contains: []string{`"org":"alice"`, `"name":"feature/completion"`, `https://src.pocketforge.test/alice/pocket-cli/commit/`}}},
 		{name: "unknown package", Request: apitest.Request{Path: branchesQ("no-such-package", "-")}, Expect: apitest.Expect{Status: 404, Exact: noRepo}},
 		{name: "unknown org", Request: apitest.Request{Path: branchesQ("pocket-cli", "nobody")}, Expect: apitest.Expect{Status: 404, Exact: noRepo}},
 		{name: "a user without that fork", Request: apitest.Request{Path: branchesQ("libpocket", "alice")}, Expect: apitest.Expect{Status: 404, Exact: noRepo}},
-		{name: "classic package", Request: apitest.Request{Path: branchesQ("which", "-")}, Expect: apitest.Expect{Status: 404, Exact: noRepo}},
-		{name: "hosted on GitHub", Request: apitest.Request{Path: branchesQ("jq", "-")}, Expect: apitest.Expect{Status: 404, Exact: noRepo}},
+		{name: "classic package (the base's, no scmsync)", Request: apitest.Request{Path: branchesQ("bash", "-")}, Expect: apitest.Expect{Status: 404, Exact: noRepo}},
+		{name: "a repository the host model does not hold (the product's products/Pocket)", Request: apitest.Request{Path: branchesQ("Pocket", "products")},
+			Expect: apitest.Expect{Status: 404, Exact: noRepo}},
 		{name: "org with a slash", Request: apitest.Request{Path: branchesQ("pocket-cli", "pool%2F..")}, Expect: apitest.Expect{Status: 404, Exact: noRepo}},
 		{name: "org dot dot", Request: apitest.Request{Path: branchesQ("pocket-cli", "..")}, Expect: apitest.Expect{Status: 404, Exact: noRepo}},
 		{name: "only a flavour", Request: apitest.Request{Path: branchesQ(":lang", "-")}, Expect: apitest.Expect{Status: 404, Exact: noRepo}},

@@ -34,7 +34,7 @@ const demoBuildTime = 8 * time.Second
 // builtDataFile copies the template: the demo world, built, with secretProject.
 func builtDataFile(t testing.TB) string {
 	return apitest.DataFile(t, "explorer-demo-built", func(path string) error {
-		if err := seedDataFile(path, false); err != nil {
+		if err := seedDataFile(path, demoData); err != nil {
 			return err
 		}
 		db, err := store.Open(path, store.Options{Durability: store.NoSync})

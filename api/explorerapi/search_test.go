@@ -10,9 +10,11 @@ import (
 	"github.com/pocketforge/pocketforge/internal/apitest"
 )
 
-// The three product searches over the demo world, checked against an oracle read straight from
-// the store's buckets (every package of every product), so a search that loses, invents or
-// mislabels a package shows.
+// The three product searches over the generator's three large products (importGenerated: the
+// tests' own data, thousands of packages with the odd names and references a search must
+// handle), checked against an oracle read straight from the store's buckets (every package of
+// every product), so a search that loses, invents or mislabels a package shows. TestGolden
+// and TestSearchDemoWorld answer over the demo world.
 
 // packagesQ is the packages search with q (URL-encoded here).
 func packagesQ(q string) string { return "/api/products/packages?q=" + url.QueryEscape(q) }
@@ -22,10 +24,10 @@ func filesQ(q string) string { return "/api/products/files?q=" + url.QueryEscape
 func vcsQ(q string) string { return "/api/products/vcs-search?q=" + url.QueryEscape(q) }
 
 func TestSearchPackages(t *testing.T) {
-	e := newEnv(t, envOptions{})
+	e := newEnv(t, envOptions{generated: true})
 	all := allStored(t, e.db)
 	if len(all) < 3000 {
-		t.Fatalf("the demo world has %d packages; want the three demo products", len(all))
+		t.Fatalf("the generated data has %d packages; want the generator's three products", len(all))
 	}
 	// matching is the oracle: the entries whose name contains q, case-insensitively.
 	matching := func(q string) []packageOut {
@@ -126,7 +128,7 @@ func TestSearchPackages(t *testing.T) {
 }
 
 func TestSearchFiles(t *testing.T) {
-	e := newEnv(t, envOptions{})
+	e := newEnv(t, envOptions{generated: true})
 	// every checks each result and package against what a file search must answer for q.
 	every := func(q string, min int, each func(t *testing.T, r fileResultOut)) func(*testing.T, string) {
 		return func(t *testing.T, body string) {
@@ -222,7 +224,7 @@ func TestSearchFiles(t *testing.T) {
 }
 
 func TestSearchVCS(t *testing.T) {
-	e := newEnv(t, envOptions{})
+	e := newEnv(t, envOptions{generated: true})
 	all := allStored(t, e.db)
 	// A package of a foreign (not pool/) repository and the commit of pocket-cli in 1.0.
 	var foreign storedPackage
@@ -236,7 +238,7 @@ func TestSearchVCS(t *testing.T) {
 		}
 	}
 	if foreign.Name == "" || len(commit) != 64 {
-		t.Fatalf("the demo world lacks a foreign repository (%+v) or pocket-cli's commit (%q)", foreign.Package, commit)
+		t.Fatalf("the generated data lacks a foreign repository (%+v) or pocket-cli's commit (%q)", foreign.Package, commit)
 	}
 	// matching is the oracle: the entries whose git tuple has every part given.
 	matching := func(org, repo, branch, commit string) []packageOut {
@@ -380,8 +382,9 @@ func TestSearchVCS(t *testing.T) {
 // update rewrites the goldens of testdata/ from the current answers (UPDATE_GOLDEN=1).
 var update = os.Getenv("UPDATE_GOLDEN") == "1"
 
-// TestGolden: whole answers over the demo world (deterministic: the generator's seed fixes
-// every name, version and hash), against testdata/<name>.json, indented for review.
+// TestGolden: whole answers over the demo world as built (deterministic: the farm runs by a
+// fixed clock over fixed sources, so every name, version, commit and disturl is the same every
+// time), against testdata/<name>.json, indented for review.
 // `UPDATE_GOLDEN=1 go test ./api/explorer -run TestGolden` rewrites them after a deliberate
 // change.
 func TestGolden(t *testing.T) {
@@ -396,7 +399,7 @@ func TestGolden(t *testing.T) {
 		{"files_os-release", filesQ("os-release"), 200},
 		{"files_too_short", filesQ("a"), 400},
 		{"vcs_org_repo_branch", "/api/products/vcs-search?q=pool/pocket-cli%40pocket-1.0", 200},
-		{"vcs_commit_prefix", vcsQ("6453ba4e"), 200},
+		{"vcs_commit_prefix", vcsQ(pocketCLI10[:8]), 200},
 		{"vcs_bad_form", vcsQ("a/b/c@x"), 400},
 	}
 	for _, c := range cases {
@@ -409,3 +412,8 @@ func TestGolden(t *testing.T) {
 		})
 	}
 }
+
+// pocketCLI10 is the commit Pocket:1.0/pocket-cli's sources stand for on a fresh demo world
+// (buildsvc.PackageVCS): what the farm's Pocket 1.0 products name, and where pool/pocket-cli's
+// pocket-1.0 is.
+const pocketCLI10 = "57b7f15469746592c492bec2864bd94e27a4aea677120aba055a0286cee6aa8d"

@@ -2,7 +2,6 @@ package explorerweb
 
 import (
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
@@ -15,13 +14,11 @@ import (
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/fault"
-	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/internal/apitest"
 	"github.com/pocketforge/pocketforge/internal/buildlink"
+	"github.com/pocketforge/pocketforge/internal/builtdemo"
 	"github.com/pocketforge/pocketforge/store"
-	"github.com/pocketforge/pocketforge/store/buildstore"
 	"github.com/pocketforge/pocketforge/web"
-	"go.etcd.io/bbolt"
 )
 
 // The pages' test environment, the minimal copy of api/explorerapi's results environment: the
@@ -41,7 +38,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// builtDataFile copies the template: the demo world, built.
+// builtDataFile copies the template: the demo world, built, with the explorer following the
+// farm (builtdemo).
 func builtDataFile(t testing.TB) string {
 	return apitest.DataFile(t, "explorerweb-demo-built", func(path string) error {
 		db, err := store.Open(path, store.Options{Durability: store.NoSync})
@@ -49,23 +47,7 @@ func builtDataFile(t testing.TB) string {
 			return err
 		}
 		defer db.Close()
-		if _, err := fixtures.Ensure(db, false, testNow); err != nil {
-			return err
-		}
-		clk := clock.NewFixed(testNow)
-		build := buildsvc.New(db, clk, nil, buildsvc.Options{Farm: buildsvc.FarmOptions{Workers: 4, BuildTime: demoBuildTime}})
-		for range 400 {
-			if err := build.FarmTick(); err != nil {
-				return err
-			}
-			quiet := false
-			db.View(func(tx *bbolt.Tx) error { quiet = buildstore.FarmQuiet(tx); return nil })
-			if quiet {
-				return nil
-			}
-			clk.Advance(demoBuildTime)
-		}
-		return fmt.Errorf("the demo farm is still busy after 400 ticks")
+		return builtdemo.Load(db, testNow)
 	})
 }
 

@@ -87,7 +87,9 @@ func TestPackagePageBuildLinks(t *testing.T) {
 				"<td>Unfollowed-1.0-x86_64-Build1.1</td>" + "<td>2.0-1.1</td><td>x86_64</td><td>follow-demo-2.0-1.1.x86_64.rpm</td>" + none,
 			},
 			excludes: []string{"devel:libs", "libpocket", "No:Such:Project", "build.opensuse.org"}},
-		{name: "the demo's generated products are no build of this service", path: "/explorer/packages/pocket-cli", status: 200,
-			contains: []string{"not built here"}, excludes: []string{"build results", "build log"}},
+		{name: "the demo's products are the farm's: each entry links to its build", path: "/explorer/packages/pocket-cli", status: 200,
+			contains: []string{`<a href="http://forge.test/projects/Pocket:1.0/packages/pocket-cli/logs/standard/x86_64">build log</a>`,
+				`<a href="http://forge.test/projects/Pocket:1.0/packages/pocket-cli/logs/standard/aarch64">build log</a>`},
+			excludes: []string{"not built here"}},
 	})
 }

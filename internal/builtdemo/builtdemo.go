@@ -1,0 +1,68 @@
+// Package builtdemo makes, for tests, the demo world as a fresh appliance holds it once its
+// first start's work is done: the fixtures loaded, the farm run by a fixed clock until it is
+// quiet (the demo packages built, Pocket-1.0-x86_64-Build1.1 and Pocket-1.0-aarch64-Build1.1
+// composed and published), and the explorer's follower run once over it, so the farm's
+// products are imported beside the shipped Pocket 0.9. Tests of the explorer's API and pages
+// read that world in process without waiting for a binary's clock; they make it once per
+// test binary (internal/apitest.DataFile) and copy it.
+package builtdemo
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/explorersvc"
+	"github.com/pocketforge/pocketforge/fixtures"
+	"github.com/pocketforge/pocketforge/internal/buildlink"
+	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/buildstore"
+	"go.etcd.io/bbolt"
+)
+
+// BuildTime is the appliance's default --build-time, which the built world is made with.
+const BuildTime = 8 * time.Second
+
+// Load loads the demo world into db at now, builds it and lets the explorer follow the farm
+// (see the package doc). The explorer's search index is not kept: an explorer opened on db
+// rebuilds it from the store, as serve does at start.
+func Load(db *store.DB, now time.Time) error {
+	if _, err := fixtures.Ensure(db, false, now); err != nil {
+		return err
+	}
+	clk := clock.NewFixed(now)
+	log := slog.New(slog.DiscardHandler)
+	build := buildsvc.New(db, clk, log, buildsvc.Options{Farm: buildsvc.FarmOptions{Workers: 4, BuildTime: BuildTime}})
+	quiet := false
+	for i := 0; i < 400 && !quiet; i++ {
+		if err := build.FarmTick(); err != nil {
+			return err
+		}
+		db.View(func(tx *bbolt.Tx) error { quiet = buildstore.FarmQuiet(tx); return nil })
+		clk.Advance(BuildTime)
+	}
+	if !quiet {
+		return fmt.Errorf("the demo farm is still busy after 400 build times")
+	}
+	im := explorersvc.NewMemory(db, clk.Now, log)
+	defer im.Index.Close()
+	if err := im.UseBackend(&buildlink.Backend{Build: build, Store: db}, nil); err != nil {
+		return err
+	}
+	if err := im.RefreshResults(true); err != nil {
+		return err
+	}
+	if err := im.FollowProducts(true); err != nil {
+		return err
+	}
+	list, err := im.Products()
+	if err != nil {
+		return err
+	}
+	if len(list) != 3 {
+		return fmt.Errorf("the built demo world's explorer holds %d products, want 3", len(list))
+	}
+	return nil
+}
