@@ -84,20 +84,22 @@ func productRepositories(def *product.Definition, chain []buildstore.Path) ([]bu
 }
 
 // compose works out what def ships in w from repos, with each package's current status.
-func compose(def *product.Definition, w buildstore.Where, repos []buildstore.Path, cfg resolve.Config,
-	binaries binariesLookup, status statusLookup) composition {
+func compose(def *product.Definition, w buildstore.Where, repos []buildstore.Path, binaries binariesLookup, status statusLookup) composition {
 	c := composition{def: def}
-	layers := make([]resolve.Layer, len(repos))
+	byName := make([]map[string][]resolve.Binary, len(repos))
 	for i, r := range repos {
-		layers[i] = resolve.Layer{Project: r.Project, Repository: r.Repository,
-			Binaries: binaries(buildstore.Where{Project: r.Project, Repository: r.Repository, Arch: w.Arch})}
+		byName[i] = map[string][]resolve.Binary{}
+		for _, b := range binaries(buildstore.Where{Project: r.Project, Repository: r.Repository, Arch: w.Arch}) {
+			if b.Arch == w.Arch || b.Arch == "noarch" {
+				b.Project, b.Repository = r.Project, r.Repository
+				byName[i][b.Name] = append(byName[i][b.Name], b)
+			}
+		}
 	}
-	pool := resolve.NewPool(layers, cfg, w.Arch)
 	for _, p := range def.PackagesFor(w.Arch) {
 		var found *resolve.Binary
-		for _, b := range pool.WhatProvides(specfile.Dep{Name: p.Name, Op: p.Op, Version: p.Version}) {
-			if b.Name == p.Name {
-				found = &b
+		for i := range repos {
+			if found = pick(byName[i][p.Name], p); found != nil {
 				break
 			}
 		}
@@ -134,6 +136,36 @@ func compose(def *product.Definition, w buildstore.Where, repos []buildstore.Pat
 	return c
 }
 
+// pick chooses what a product ships of package p among one repository's binaries of that
+// name: those meeting p's version constraint, a binary the repository builds before one it
+// imported (a distribution's own build of a package replaces the bootstrap copy of its base,
+// and only a build names its sources), then the highest version; nil when none qualifies.
+func pick(cands []resolve.Binary, p product.Package) *resolve.Binary {
+	var best *resolve.Binary
+	want := specfile.Dep{Name: p.Name, Op: p.Op, Version: p.Version}
+	for i := range cands {
+		b := &cands[i]
+		if p.Op != "" && !specfile.Overlap(want, specfile.Dep{Name: b.Name, Op: "=", Version: b.EVR()}) {
+			continue
+		}
+		if best == nil {
+			best = b
+			continue
+		}
+		built, bestBuilt := b.Package != RepositoryPackage, best.Package != RepositoryPackage
+		if built != bestBuilt {
+			if built {
+				best = b
+			}
+			continue
+		}
+		if specfile.EVRCompare(b.EVR(), best.EVR()) > 0 {
+			best = b
+		}
+	}
+	return best
+}
+
 // key is the digest the planner compares to decide a rebuild: the binaries shipped and the
 // failed builds among them.
 func (c composition) key() string {
@@ -164,12 +196,7 @@ func (pl *planner) judgeProduct(src sources, w buildstore.Where, env buildEnv, s
 		st.Code, st.Details = buildstore.CodeBroken, broken
 		return nil
 	}
-	cfg, err := pl.config(env.chain)
-	if err != nil {
-		st.Code, st.Details = buildstore.CodeBroken, "bad build configuration: "+err.Error()
-		return nil
-	}
-	c := compose(def, w, repos, cfg, pl.whereBinaries, pl.status)
+	c := compose(def, w, repos, pl.whereBinaries, pl.status)
 	switch {
 	case len(c.missing) > 0:
 		st.Code, st.Details = buildstore.CodeUnresolvable, "nothing provides "+strings.Join(c.missing, ", nothing provides ")

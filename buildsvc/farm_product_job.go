@@ -86,15 +86,11 @@ func composeAt(tx *bbolt.Tx, w buildstore.Where, src sources, chain []buildstore
 	if broken != "" {
 		return composition{}, broken
 	}
-	cfg, err := chainConfig(tx, chain, nil)
-	if err != nil {
-		return composition{}, "bad build configuration: " + err.Error()
-	}
 	status := func(w buildstore.Where, pkg string) (buildstore.BuildStatus, bool) {
 		st, err := buildstore.GetStatus(tx, w, pkg)
 		return st, err == nil
 	}
-	return compose(def, w, repos, cfg, func(w buildstore.Where) []resolve.Binary { return resolveBinaries(tx, w) }, status), ""
+	return compose(def, w, repos, func(w buildstore.Where) []resolve.Binary { return resolveBinaries(tx, w) }, status), ""
 }
 
 // productBuild is a product job's build label: OBS's Build<checkin>.<rebuild> from the job's

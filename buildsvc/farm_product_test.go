@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pocketforge/pocketforge/buildfarm/product"
+	"github.com/pocketforge/pocketforge/buildfarm/resolve"
 	"github.com/pocketforge/pocketforge/internal/spdxcheck"
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store/buildstore"
@@ -225,5 +227,35 @@ func TestProductBroken(t *testing.T) {
 	f.tick()
 	if got := f.productCode("x86_64"); got != "broken (repository other:prj/standard is not on the path of the product repository)" {
 		t.Errorf("a repository off the path: %q", got)
+	}
+}
+
+// TestProductPick: of one repository's binaries of a name, a product ships one that meets the
+// definition's constraint, the repository's own build before an imported copy (even an imported
+// higher version: the bootstrap copy a distribution's build replaces), then the highest.
+func TestProductPick(t *testing.T) {
+	imported := resolve.Binary{Name: "fs", Version: "1.1", Release: "0.1", Arch: "noarch", Package: RepositoryPackage}
+	built := resolve.Binary{Name: "fs", Version: "1.0", Release: "2.1", Arch: "noarch", Package: "fs"}
+	newer := resolve.Binary{Name: "fs", Version: "1.0", Release: "3.1", Arch: "noarch", Package: "fs"}
+	for _, c := range []struct {
+		name  string
+		cands []resolve.Binary
+		pkg   product.Package
+		want  string
+	}{
+		{"the build before the import", []resolve.Binary{imported, built}, product.Package{Name: "fs"}, "1.0-2.1"},
+		{"the highest build", []resolve.Binary{built, newer, imported}, product.Package{Name: "fs"}, "1.0-3.1"},
+		{"the import when nothing is built", []resolve.Binary{imported}, product.Package{Name: "fs"}, "1.1-0.1"},
+		{"a constraint only the import meets", []resolve.Binary{built, imported}, product.Package{Name: "fs", Op: ">=", Version: "1.1"}, "1.1-0.1"},
+		{"a constraint none meets", []resolve.Binary{built, imported}, product.Package{Name: "fs", Op: ">", Version: "2"}, ""},
+		{"none", nil, product.Package{Name: "fs"}, ""},
+	} {
+		got := ""
+		if b := pick(c.cands, c.pkg); b != nil {
+			got = b.EVR()
+		}
+		if got != c.want {
+			t.Errorf("%s: picked %q, want %q", c.name, got, c.want)
+		}
 	}
 }

@@ -28,6 +28,7 @@ const (
 	tagDirIndexes     = 1116
 	tagBaseNames      = 1117
 	tagDirNames       = 1118
+	tagFileModes      = 1030
 	tagVendor         = 1011
 	tagLicense        = 1014
 	tagGroup          = 1016
@@ -83,13 +84,38 @@ func ReadHeader(file []byte) (RPM, error) {
 	}
 	r.Provides = depsOf(byTag[tagProvideName], byTag[tagProvideFlags], byTag[tagProvideVersion])
 	r.Requires = depsOf(byTag[tagRequireName], byTag[tagRequireFlags], byTag[tagRequireVersion])
+	r.Files = filesOf(byTag)
+	return r, nil
+}
+
+// filesOf reads a header's file list: each path, and from FILEMODES its permission bits and
+// whether it is a directory (what rpm-md's filelists mark type="dir").
+func filesOf(byTag map[uint32]hdrEntry) []File {
 	dirs, bases, idx := stringsOf(byTag[tagDirNames]), stringsOf(byTag[tagBaseNames]), int32sOf(byTag[tagDirIndexes])
+	modes := int16sOf(byTag[tagFileModes])
+	var out []File
 	for i, b := range bases {
 		if i < len(idx) && int(idx[i]) < len(dirs) && idx[i] >= 0 {
-			r.Files = append(r.Files, File{Path: path.Join(dirs[idx[i]], b)})
+			f := File{Path: path.Join(dirs[idx[i]], b)}
+			if i < len(modes) {
+				f.Mode, f.Dir = uint32(modes[i])&0o7777, uint32(modes[i])&0o170000 == 0o040000
+			}
+			out = append(out, f)
 		}
 	}
-	return r, nil
+	return out
+}
+
+// int16sOf reads an INT16 entry's values.
+func int16sOf(e hdrEntry) []uint16 {
+	if e.typ != typeInt16 {
+		return nil
+	}
+	out := make([]uint16, 0, len(e.data)/2)
+	for i := 0; i+2 <= len(e.data); i += 2 {
+		out = append(out, binary.BigEndian.Uint16(e.data[i:]))
+	}
+	return out
 }
 
 // stringsOf splits a STRING, STRING_ARRAY or I18NSTRING entry's data into its strings.

@@ -54,6 +54,26 @@ func NewEntry(href string, r RPM, file []byte, mtime time.Time) (Entry, error) {
 	if err != nil {
 		return Entry{}, fmt.Errorf("%s: signature header: %w", href, err)
 	}
+	// Which paths are directories is the file's to say: a caller may pass r with bare paths
+	// (what a store kept of them), and filelists must still mark directories.
+	byTag := map[uint32]hdrEntry{}
+	for _, e := range hdr {
+		byTag[e.tag] = e
+	}
+	dirs := map[string]bool{}
+	for _, f := range filesOf(byTag) {
+		if f.Dir {
+			dirs[f.Path] = true
+		}
+	}
+	if len(dirs) > 0 {
+		r.Files = slices.Clone(r.Files)
+		for i := range r.Files {
+			if dirs[strings.TrimSuffix(r.Files[i].Path, "/")] {
+				r.Files[i].Dir = true
+			}
+		}
+	}
 	installed, _ := int32Value(hdr, tagSize)
 	archive, _ := int32Value(sig, sigPayloadSize)
 	sum := sha256.Sum256(file)

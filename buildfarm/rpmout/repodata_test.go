@@ -381,3 +381,25 @@ func TestRepodataWithDNF(t *testing.T) {
 		t.Errorf("dnf repoquery --whatprovides =\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestNewEntryMarksDirectories: an RPM's directories are marked from its header's file modes
+// even when the caller's metadata keeps bare paths (what a store keeps of a binary), so the
+// explorer's file search never takes a directory for a file; the header reads back the same.
+func TestNewEntryMarksDirectories(t *testing.T) {
+	r := RPM{Name: "dirs", Version: "1", Release: "1", Arch: "noarch", Summary: "s", License: "MIT",
+		Files: []File{{Path: "/usr/share/dirs", Dir: true}, {Path: "/usr/share/dirs/README", Body: []byte("x")}}}
+	w := writeRPM(t, r)
+	bare := r
+	bare.Files = []File{{Path: "/usr/share/dirs"}, {Path: "/usr/share/dirs/README"}}
+	e, err := NewEntry("noarch/dirs-1-1.noarch.rpm", bare, w.bytes, publishTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.RPM.Files[0].Dir || e.RPM.Files[1].Dir || bare.Files[0].Dir {
+		t.Errorf("entry files %+v (the caller's %+v)", e.RPM.Files, bare.Files)
+	}
+	h, err := ReadHeader(w.bytes)
+	if err != nil || len(h.Files) != 2 || !h.Files[0].Dir || h.Files[1].Dir || h.Files[1].Mode != 0o644 {
+		t.Errorf("header files %+v (%v)", h.Files, err)
+	}
+}
