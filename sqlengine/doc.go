@@ -42,8 +42,9 @@
 //     PASSWORD are refused (1227), as the API owns the credentials.
 //   - Server files: LOAD DATA INFILE, SELECT … INTO OUTFILE/DUMPFILE and LOAD_FILE() are fenced
 //     off (secure_file_priv points nowhere).
-//   - Dumps hold databases, tables, rows and views; not triggers, stored procedures, functions
-//     or events (they are lost by a restore or a restart). Spatial columns are untried.
+//   - Dumps hold databases, tables, rows and views, not triggers, stored routines or events, so
+//     CREATE TRIGGER, PROCEDURE, FUNCTION and EVENT are refused (1235) rather than lost at the
+//     next restart. Spatial columns are untried.
 //   - The memory bound is approximate: the size of the last saved dump (SQL text; rows in
 //     memory take a few times that), checked before each write, so the write that crosses it
 //     succeeds and the next ones fail with 1114 until DELETE, DROP or TRUNCATE make room. The

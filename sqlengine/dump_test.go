@@ -103,6 +103,14 @@ func TestRefusedStatements(t *testing.T) {
 		}
 	}
 	for _, q := range []string{
+		"CREATE TRIGGER tr BEFORE INSERT ON pets FOR EACH ROW SET NEW.name = 'x'",
+		"CREATE PROCEDURE p() SELECT 1",
+	} {
+		if _, err := db.Exec(q); !isMySQLError(err, 1235) {
+			t.Errorf("%s: %v, want error 1235", q, err)
+		}
+	}
+	for _, q := range []string{
 		"SELECT 1 INTO OUTFILE '/tmp/sqlengine-should-not-exist'",
 		"LOAD DATA INFILE '/etc/passwd' INTO TABLE pets",
 	} {

@@ -29,6 +29,10 @@ var (
 		return mysql.NewSQLError(mysql.ERSpecifiedAccessDenied, mysql.SSUnknownSQLState,
 			"Access denied; users and passwords of this database are managed by the cloud API (credentials view and reset)")
 	}
+	errUnkept = func() error {
+		return mysql.NewSQLError(mysql.ERNotSupportedYet, mysql.SSUnknownSQLState,
+			"This database does not support triggers, stored routines or events: its backups and restarts would not keep them")
+	}
 	errStopped = func() error {
 		return mysql.NewSQLError(mysql.ERServerShutdown, mysql.SSUnknownSQLState, "Server shutdown in progress")
 	}

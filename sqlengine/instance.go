@@ -42,8 +42,11 @@ type token struct {
 // begin admits a statement of kind k: it refuses account statements, growing writes past the
 // memory bound and anything once the instance has stopped, and takes the lock k needs.
 func (in *instance) begin(k stmtKind) (token, error) {
-	if k == kindAccount {
+	switch k {
+	case kindAccount:
 		return token{}, errAccount()
+	case kindUnkept:
+		return token{}, errUnkept()
 	}
 	if k == kindRead {
 		in.mu.RLock()

@@ -19,6 +19,9 @@ const (
 	kindWrite
 	// kindAccount manages users or passwords, which belong to the API, not to SQL.
 	kindAccount
+	// kindUnkept creates what a dump does not hold (a trigger, a routine, an event): refused
+	// rather than silently lost at the next restart or restore.
+	kindUnkept
 )
 
 // classify looks at a statement's first words. Anything it does not know is a write: a
@@ -48,6 +51,9 @@ func classify(q string) stmtKind {
 		w2, _ := firstWord(rest)
 		if w2 == "user" || w2 == "role" {
 			return kindAccount
+		}
+		if w1 == "create" && createsUnkept(rest) {
+			return kindUnkept
 		}
 	case "grant", "revoke":
 		return kindAccount
@@ -80,11 +86,28 @@ func firstWord(q string) (string, string) {
 		}
 		break
 	}
-	end := strings.IndexFunc(q, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_')
-	})
+	end := strings.IndexFunc(q, func(r rune) bool { return !isWordRune(r) })
 	if end < 0 {
 		end = len(q)
 	}
 	return strings.ToLower(q[:end]), q[end:]
 }
+
+// createsUnkept tells whether a CREATE (after its first word) makes a trigger, procedure,
+// function or event, looking past OR REPLACE, DEFINER = … and the like.
+func createsUnkept(rest string) bool {
+	for i := 0; i < 8 && rest != ""; i++ {
+		rest = strings.TrimLeftFunc(rest, func(r rune) bool { return !isWordRune(r) })
+		var w string
+		w, rest = firstWord(rest)
+		switch w {
+		case "trigger", "procedure", "function", "event":
+			return true
+		case "table", "view", "database", "schema", "index", "unique", "fulltext", "spatial", "temporary", "user", "role":
+			return false
+		}
+	}
+	return false
+}
+
+func isWordRune(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_' }
