@@ -5,6 +5,7 @@ import (
 
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
+	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 )
 
 // wireHandler wraps go-mysql-server's handler for one instance. Around every statement it
@@ -87,6 +88,18 @@ func (h wireHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mysql
 		return cb(r)
 	})
 	return s.after(err)
+}
+
+// ComPrepare plans a statement without running it; it reads the catalog, so it takes the read
+// lock like a SELECT.
+func (h wireHandler) ComPrepare(ctx context.Context, c *mysql.Conn, q string, p *mysql.PrepareData) (f []*querypb.Field, err error) {
+	defer h.inst.recoverTo(&err)
+	done, err := h.inst.begin(kindRead)
+	if err != nil {
+		return nil, err
+	}
+	defer done.end()
+	return h.Handler.ComPrepare(ctx, c, q, p)
 }
 
 // saver saves a write's outcome once, as early as it must: before the first result reaches

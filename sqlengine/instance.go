@@ -125,8 +125,9 @@ func orEmpty(state []byte) []byte {
 // connSet tracks an instance's open connections, so Stop can close them (vitess closes only
 // its listener).
 type connSet struct {
-	mu sync.Mutex
-	m  map[*trackedConn]struct{}
+	mu     sync.Mutex
+	m      map[*trackedConn]struct{}
+	closed bool // after closeAll: a connection accepted late is closed at once
 }
 
 type trackedConn struct {
@@ -138,8 +139,14 @@ type trackedConn struct {
 func (s *connSet) add(c net.Conn) net.Conn {
 	t := &trackedConn{Conn: c, set: s}
 	s.mu.Lock()
-	s.m[t] = struct{}{}
+	closed := s.closed
+	if !closed {
+		s.m[t] = struct{}{}
+	}
 	s.mu.Unlock()
+	if closed {
+		_ = c.Close()
+	}
 	return t
 }
 
@@ -155,6 +162,7 @@ func (t *trackedConn) Close() error {
 
 func (s *connSet) closeAll() {
 	s.mu.Lock()
+	s.closed = true
 	all := make([]*trackedConn, 0, len(s.m))
 	for c := range s.m {
 		all = append(all, c)

@@ -188,3 +188,47 @@ func TestPanicIsAnError(t *testing.T) {
 		t.Fatal("the instance stayed locked after the panic")
 	}
 }
+
+// TestTransactionsSaveAtCommit: writes inside a transaction are saved when it commits, with
+// autocommit off and with BEGIN alike, and a rolled-back one leaves nothing behind.
+func TestTransactionsSaveAtCommit(t *testing.T) {
+	store := NewMemStore()
+	m := NewManager(store, Options{})
+	defer m.Close()
+	addr, err := m.Start(testInstance(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := mustConnect(t, addr.String(), "linroot", "first-pw", "")
+	exec(t, db, "CREATE TABLE pets (id INT PRIMARY KEY, name TEXT)")
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"SET autocommit = 0", "INSERT INTO pets VALUES (1, 'Rex')", "COMMIT",
+		"INSERT INTO pets VALUES (2, 'Gone')", "ROLLBACK", "SET autocommit = 1",
+		"BEGIN", "INSERT INTO pets VALUES (3, 'Tom')", "COMMIT",
+		"START TRANSACTION", "INSERT INTO pets VALUES (4, 'Max')",
+	} {
+		if _, err := conn.ExecContext(context.Background(), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if d, _ := store.Load(1); strings.Contains(string(d), "'Max'") {
+		t.Fatal("an uncommitted row was saved")
+	}
+	if _, err := conn.ExecContext(context.Background(), "COMMIT"); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	m.Stop(1)
+	addr, err = m.Start(testInstance(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db = mustConnect(t, addr.String(), "linroot", "first-pw", "")
+	if got := names(t, db); got != "Rex,Tom,Max" {
+		t.Fatalf("after restart: %q", got)
+	}
+}
