@@ -26,13 +26,12 @@ type account struct {
 // authServer serves mysql_native_password (the default, which every client speaks) and
 // caching_sha2_password (MySQL 8's default; vitess offers it only over TLS).
 type authServer struct {
-	acct    *account
 	methods []mysql.AuthMethod
 }
 
 func newAuthServer(acct *account) *authServer {
 	v := anyUser{}
-	return &authServer{acct: acct, methods: []mysql.AuthMethod{
+	return &authServer{methods: []mysql.AuthMethod{
 		mysql.NewMysqlNativeAuthMethod(nativeCheck{acct}, v),
 		mysql.NewSha2CachingAuthMethod(sha2Check{acct}, plainCheck{acct}, v),
 	}}

@@ -39,6 +39,7 @@ var (
 	}
 )
 
+// ComQuery runs one text-protocol statement under the wrapper's rules.
 func (h wireHandler) ComQuery(ctx context.Context, c *mysql.Conn, q string, cb mysql.ResultSpoolFn) (err error) {
 	defer h.inst.recoverTo(&err)
 	done, err := h.inst.begin(classify(q))
@@ -56,6 +57,8 @@ func (h wireHandler) ComQuery(ctx context.Context, c *mysql.Conn, q string, cb m
 	return s.after(err)
 }
 
+// ComMultiQuery runs the first statement of a multi-statement query (vitess calls again with
+// the rest), so each statement is classified, locked and saved on its own.
 func (h wireHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, q string, cb mysql.ResultSpoolFn) (rest string, err error) {
 	defer h.inst.recoverTo(&err)
 	done, err := h.inst.begin(classify(q))
@@ -73,6 +76,7 @@ func (h wireHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, q string,
 	return rest, s.after(err)
 }
 
+// ComStmtExecute runs a prepared statement, classified by its text.
 func (h wireHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mysql.PrepareData, cb func(*sqltypes.Result) error) (err error) {
 	defer h.inst.recoverTo(&err)
 	done, err := h.inst.begin(classify(p.PrepareStmt))

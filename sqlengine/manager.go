@@ -31,8 +31,8 @@ type Options struct {
 	// MaxInstances caps how many instances listen at once (0: no cap).
 	MaxInstances int
 	// MaxMemory caps the memory all listening instances may reserve together, in bytes (0: no
-	// cap). Each instance reserves its Instance.MaxMemory, or MaxMemory/MaxInstances if it has
-	// none.
+	// cap). Each instance reserves its Instance.MaxMemory, or if it has none MaxMemory/
+	// MaxInstances (all of MaxMemory when MaxInstances is 0).
 	MaxMemory int64
 	// Log receives errors worth an operator's eye (failed saves, recovered panics); nil: none.
 	Log *slog.Logger
@@ -41,7 +41,8 @@ type Options struct {
 // Instance is what Start needs to serve one database.
 type Instance struct {
 	ID uint64
-	// Addr is the listen address: "127.0.0.1:0" for any free loopback port, or host:port.
+	// Addr is the listen address: "127.0.0.1:0" for any free loopback port, or host:port;
+	// empty means "127.0.0.1:0" (never all interfaces by accident).
 	Addr string
 	// RootUser and RootPassword are the only account (the credentials view's).
 	RootUser, RootPassword string
@@ -160,6 +161,9 @@ func (m *Manager) open(inst Instance, limit int64) (*instance, error) {
 			return nil, fmt.Errorf("sqlengine: load instance %d: %w", inst.ID, err)
 		}
 		in.size.Store(int64(len(state)))
+	}
+	if inst.Addr == "" {
+		inst.Addr = "127.0.0.1:0"
 	}
 	ln, err := net.Listen("tcp", inst.Addr)
 	if err != nil {

@@ -1,7 +1,6 @@
 package sqlengine
 
 import (
-	"errors"
 	"sync"
 )
 
@@ -64,5 +63,3 @@ func (s *MemStore) Has(id uint64) bool {
 	_, ok := s.m[id]
 	return ok
 }
-
-var errNoStore = errors.New("sqlengine: no store")
