@@ -27,7 +27,12 @@ const (
 
 // dump writes every user database of e as SQL text.
 func (e *engine) dump() ([]byte, error) {
-	ctx := e.context()
+	e.dumpMu.Lock()
+	defer e.dumpMu.Unlock()
+	if e.dumpCtx == nil {
+		e.dumpCtx = e.context()
+	}
+	ctx := e.dumpCtx
 	var b bytes.Buffer
 	b.WriteString(dumpHeader)
 	dbs := e.userDatabases(ctx)
