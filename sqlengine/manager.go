@@ -58,7 +58,10 @@ type Instance struct {
 }
 
 // Manager runs the database instances of one appliance: it starts and stops their listeners,
-// keeps each one's data in the Store and bounds how many run and how much they hold.
+// keeps each one's data in the Store and bounds how many run and how much they hold. Its
+// methods are safe for concurrent use; the lifecycle calls of one instance (Start, Stop,
+// Restore, Remove) are expected one at a time, as the instance's status orders them in the
+// cloud domain (a Restore of a stopped instance racing its Start may be loaded or not).
 type Manager struct {
 	store Store
 	opts  Options
