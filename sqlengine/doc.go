@@ -39,7 +39,8 @@
 //   - Transactions do not isolate: the memory engine keeps a session's changes aside and, at
 //     COMMIT, puts its copy of each table it touched in place, so of two transactions writing
 //     one table the last COMMIT wins. Savepoints are refused. Statements of one instance run
-//     one write at a time (reads share).
+//     one write at a time (reads share); a server-side cursor (go-sql-driver never opens one)
+//     holds its read share until fetched to the end, holding writes back meanwhile.
 //   - Accounts: only the root user exists; CREATE/ALTER/DROP USER, GRANT, REVOKE and SET
 //     PASSWORD are refused (1227), as the API owns the credentials.
 //   - Server files: LOAD DATA INFILE, SELECT … INTO OUTFILE/DUMPFILE and LOAD_FILE() are fenced
