@@ -62,11 +62,12 @@ func TestDomainsStayApart(t *testing.T) {
 }
 
 // TestLeavesImportNothingOfOurs: the pure packages DESIGN.md names — the badge drawing, the
-// search index and xpath compiler, the values validator and the clock — import no package of
+// search index and xpath compiler, the values validator and the clock — and the sqldb wire
+// engine import no package of
 // this module, so each can be tested and reasoned about alone.
 func TestLeavesImportNothingOfOurs(t *testing.T) {
 	const module = "github.com/pocketforge/pocketforge"
-	for _, leaf := range []string{"badges", "search", "search/xpath", "values", "clock", "buildfarm/product", "spdx"} {
+	for _, leaf := range []string{"badges", "search", "search/xpath", "values", "clock", "buildfarm/product", "spdx", "sqlengine"} {
 		pkg, err := build.Import(module+"/"+leaf, ".", 0)
 		if err != nil {
 			t.Fatal(err)
