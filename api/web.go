@@ -23,7 +23,7 @@ func bindWeb(app *fiber.App, cfg *config.Config, d Deps, externalURL func() stri
 	checks := func() []web.Check {
 		var out []web.Check
 		for _, c := range d.Ready.Checks() {
-			out = append(out, web.Check{Name: c.Name, OK: c.OK})
+			out = append(out, web.Check{Name: c.Name, OK: c.OK, Background: c.Background})
 		}
 		return out
 	}

@@ -12,9 +12,22 @@ var homeTemplates embed.FS
 var homePages = NewPages(homeTemplates, "templates/home.html")
 
 // Check is one start-up condition and whether it holds, as the home page shows readiness.
+// A Background condition (the demo farm building the products) never holds readiness back.
 type Check struct {
-	Name string
-	OK   bool
+	Name       string
+	OK         bool
+	Background bool
+}
+
+// AllReady reports whether every condition that gates readiness holds: what the home page and
+// the appliance page call ready, as readyz does.
+func AllReady(checks []Check) bool {
+	for _, ch := range checks {
+		if !ch.OK && !ch.Background {
+			return false
+		}
+	}
+	return true
 }
 
 // Deps is what the site's own pages (home, static files, errors) need.
@@ -45,9 +58,7 @@ func Bind(app fiber.Router, d Deps) {
 		}
 		if d.Checks != nil {
 			v.Checks = d.Checks()
-			for _, ch := range v.Checks {
-				v.Ready = v.Ready && ch.OK
-			}
+			v.Ready = AllReady(v.Checks)
 		}
 		return d.Site.Render(c, fiber.StatusOK, homePages, "home.html", "Home", SectionHome, v)
 	})

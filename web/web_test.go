@@ -43,3 +43,20 @@ func TestRender(t *testing.T) {
 		t.Fatal("unknown page rendered")
 	}
 }
+
+// TestAllReady: a background condition, met or not, never holds the pages' "ready" back; any
+// other unmet one does.
+func TestAllReady(t *testing.T) {
+	for _, c := range []struct {
+		checks []Check
+		want   bool
+	}{
+		{nil, true},
+		{[]Check{{Name: "store", OK: true}, {Name: "demo-products", Background: true}}, true},
+		{[]Check{{Name: "store", OK: true}, {Name: "search"}, {Name: "demo-products", OK: true, Background: true}}, false},
+	} {
+		if got := AllReady(c.checks); got != c.want {
+			t.Errorf("AllReady(%+v) = %v", c.checks, got)
+		}
+	}
+}

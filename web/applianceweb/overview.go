@@ -32,9 +32,7 @@ func (h *handlers) renderHome(c *fiber.Ctx, status int, clockErr string) error {
 	if h.Checks != nil {
 		v.Checks = h.Checks()
 	}
-	for _, ch := range v.Checks {
-		v.Ready = v.Ready && ch.OK
-	}
+	v.Ready = web.AllReady(v.Checks)
 	return h.Site.Render(c, status, pages, "home.html", "Appliance", web.SectionAppliance, v)
 }
 
