@@ -55,7 +55,7 @@ func (s *Service) UpdateDatabase(by cloudstore.User, fam string, id uint64, up c
 		}
 		return record(tx, by, "database_update", out.EventEntity(), now)
 	})
-	return out, err
+	return s.live(out), err
 }
 
 // DeleteDatabase deletes by's active, failed or degraded database id of fam and records
