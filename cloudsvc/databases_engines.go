@@ -61,14 +61,15 @@ func newEngines(s *Service) *engines {
 }
 
 // listens tells whether a connectable database in this status (taken to now) serves clients:
-// every status of a provisioned, working instance. provisioning has no instance yet, failed is
-// broken (a restore after a credentials reset), suspended is stopped on purpose.
+// every status of a provisioned, working instance, resuming included (a resume takes effect as
+// it is answered). provisioning has no instance yet, failed is broken (a restore after a
+// credentials reset), suspending and suspended are stopped on purpose.
 func listens(d cloudstore.Database) bool {
 	if d.Deleted != nil || !d.Connectable() {
 		return false
 	}
 	switch d.Status {
-	case cloudstore.DBActive, cloudstore.DBUpdating, cloudstore.DBBackingUp, cloudstore.DBRestoring, cloudstore.DBDegraded:
+	case cloudstore.DBActive, cloudstore.DBUpdating, cloudstore.DBBackingUp, cloudstore.DBRestoring, cloudstore.DBDegraded, cloudstore.DBResuming:
 		return true
 	}
 	return false

@@ -44,6 +44,7 @@ func (w *world) activeSQL(label string, allow ...string) cloudstore.Database {
 	}
 	w.clk.Set(w.clk.Now().Add(cloudsvc.DefaultDatabaseProvisionTime + time.Second))
 	w.tick()
+	w.ca(db.ID)
 	return w.view(db.ID)
 }
 
@@ -68,6 +69,22 @@ func (w *world) view(id uint64) cloudstore.Database {
 	return d
 }
 
+// ca is the ssl view's CA of instance id, read once while it is active (the view needs that).
+func (w *world) ca(id uint64) []byte {
+	w.t.Helper()
+	if w.cas == nil {
+		w.cas = map[uint64][]byte{}
+	}
+	if w.cas[id] == nil {
+		ca, err := w.svc.DatabaseCA(w.user("demo"), cloudstore.FamilySQL, id)
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		w.cas[id] = ca
+	}
+	return w.cas[id]
+}
+
 var tlsNames atomic.Int64
 
 // dial connects to d as the API says (its endpoint, root credentials, CA; TLS verified against
@@ -77,10 +94,7 @@ func (w *world) dial(d cloudstore.Database, password string) (*sql.DB, error) {
 	if d.Live == nil {
 		w.t.Fatalf("database %d does not listen", d.ID)
 	}
-	ca, err := w.svc.DatabaseCA(w.user("demo"), cloudstore.FamilySQL, d.ID)
-	if err != nil {
-		w.t.Fatal(err)
-	}
+	ca := w.ca(d.ID)
 	pool := x509.NewCertPool()
 	if !pool.AppendCertsFromPEM(ca) {
 		w.t.Fatal("the ssl view's CA is not PEM")

@@ -55,18 +55,25 @@ func (s *Service) UpdateDatabase(by cloudstore.User, fam string, id uint64, up c
 		}
 		return record(tx, by, "database_update", out.EventEntity(), now)
 	})
+	if err == nil && up.AllowList != nil {
+		s.reconcileNow() // the new allow list holds for the next connection
+	}
 	return s.live(out), err
 }
 
 // DeleteDatabase deletes by's active, failed or degraded database id of fam and records
-// database_delete.
+// database_delete. A connectable instance stops at once and its data goes with the record.
 func (s *Service) DeleteDatabase(by cloudstore.User, fam string, id uint64) error {
-	return s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
+	err := s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
 		if err := RetireDatabase(tx, db, now); err != nil {
 			return err
 		}
 		return record(tx, by, "database_delete", db.EventEntity(), now)
 	})
+	if err == nil {
+		s.reconcileNow()
+	}
+	return err
 }
 
 // PatchDatabase applies OS patches: the database is updating for a while, with a notification.
@@ -98,16 +105,22 @@ func (s *Service) DatabaseCredentials(by cloudstore.User, fam string, id uint64)
 // DatabaseCredentials as soon as this returns, and records database_credentials_reset. The
 // real service answers the same way: its recordings (linodego's MySQL and PostgreSQL suites)
 // read the new password and patch the database right after the reset, with no wait and no
-// status change; so nothing here is held back, and a delete may follow at once.
+// status change; so nothing here is held back, and a delete may follow at once. A connectable
+// instance takes the new password before this returns: new connections need it, the old one
+// fails (open sessions go on, as after MySQL's ALTER USER).
 func (s *Service) ResetDatabaseCredentials(by cloudstore.User, fam string, id uint64) error {
 	password := cloudstore.NewDatabasePassword()
-	return s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
+	err := s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
 		db, err := resetDatabaseCredentials(tx, db, password, now)
 		if err != nil {
 			return err
 		}
 		return record(tx, by, "database_credentials_reset", db.EventEntity(), now)
 	})
+	if err == nil {
+		s.reconcileNow()
+	}
+	return err
 }
 
 // DatabaseCA returns an active database's CA certificate (PEM).

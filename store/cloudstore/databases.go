@@ -22,6 +22,11 @@ const (
 	DBRestoring    = "restoring"
 	DBFailed       = "failed"
 	DBDegraded     = "degraded"
+	// The later real API's suspend and resume (not in 4.139): a suspended database keeps its
+	// data and serves no client.
+	DBSuspending = "suspending"
+	DBSuspended  = "suspended"
+	DBResuming   = "resuming"
 )
 
 // Operations that put a database in a transient status (Database.Op).
@@ -31,6 +36,8 @@ const (
 	OpPatch     = "patch"
 	OpSnapshot  = "snapshot"
 	OpRestore   = "restore"
+	OpSuspend   = "suspend"
+	OpResume    = "resume"
 )
 
 // Database is one managed database cluster. Its record is kept compact (secrets and backups
