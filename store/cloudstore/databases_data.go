@@ -26,18 +26,21 @@ func (s SQLData) Load(id uint64) (out []byte, err error) {
 
 // Save replaces id's dump with state.
 func (s SQLData) Save(id uint64, state []byte) error {
-	return s.DB.Write(func(tx *bbolt.Tx) error {
-		b, err := store.Bucket(tx, store.CloudDatabaseData)
-		if err != nil {
-			return err
-		}
-		return b.Put(store.Itob(id), state)
-	})
+	return s.DB.Write(func(tx *bbolt.Tx) error { return PutSQLData(tx, id, state) })
 }
 
 // Delete forgets id's data (sqlengine's Remove).
 func (s SQLData) Delete(id uint64) error {
 	return s.DB.Write(func(tx *bbolt.Tx) error { return deleteSQLData(tx, id) })
+}
+
+// PutSQLData replaces id's dump in the caller's transaction (a restore while no engine runs).
+func PutSQLData(tx *bbolt.Tx, id uint64, state []byte) error {
+	b, err := store.Bucket(tx, store.CloudDatabaseData)
+	if err != nil {
+		return err
+	}
+	return b.Put(store.Itob(id), state)
 }
 
 // SQLDataOf returns a copy of id's saved dump in the caller's transaction (nil: none).
