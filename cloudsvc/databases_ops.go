@@ -19,7 +19,8 @@ func MayCreateDatabase(by cloudstore.User) error {
 }
 
 // CreateDatabase provisions a sqldb database for by's account, with fresh credentials and
-// certificates, and records database_create; it stays provisioning for the configured time.
+// certificates, and records database_create; it stays provisioning for the configured time. A
+// connectable one is refused when no place is free for it (databases_capacity.go).
 // parsed are the problems the caller found reading the request (see CreateUser).
 func (s *Service) CreateDatabase(by cloudstore.User, in cloudstore.NewDatabase, parsed store.Problems) (cloudstore.Database, error) {
 	if err := MayCreateDatabase(by); err != nil {
@@ -38,6 +39,11 @@ func (s *Service) CreateDatabase(by cloudstore.User, in cloudstore.NewDatabase, 
 	err = s.db.Write(func(tx *bbolt.Tx) error {
 		if db, err = createDatabase(tx, by, in, now, s.provisionTime()); withParsed(parsed, err) != nil {
 			return withParsed(parsed, err)
+		}
+		if db.Connectable() {
+			if err := s.checkCapacity(tx, db.ID, now); err != nil {
+				return err
+			}
 		}
 		return record(tx, by, "database_create", db.EventEntity(), now)
 	})

@@ -40,7 +40,8 @@ func (s *Service) SuspendDatabase(by cloudstore.User, fam string, id uint64) err
 	return err
 }
 
-// ResumeDatabase resumes by's suspended database id of fam and records database_resume.
+// ResumeDatabase resumes by's suspended database id of fam and records database_resume; a
+// connectable one is refused when no place is free for it (databases_capacity.go).
 func (s *Service) ResumeDatabase(by cloudstore.User, fam string, id uint64) error {
 	err := s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
 		db, err := settle(tx, db, now)
@@ -49,6 +50,11 @@ func (s *Service) ResumeDatabase(by cloudstore.User, fam string, id uint64) erro
 		}
 		if err := require(db, cloudstore.DBSuspended); err != nil {
 			return err
+		}
+		if db.Connectable() {
+			if err := s.checkCapacity(tx, db.ID, now); err != nil {
+				return err
+			}
 		}
 		transient(&db, cloudstore.DBResuming, cloudstore.OpResume, now, ResumeTime)
 		if err := cloudstore.PutDatabase(tx, &db); err != nil {
