@@ -18,7 +18,8 @@ import (
 )
 
 // domains are the three APIs' domains. serve builds them after the store and before the
-// workers and the HTTP app, which both call them; they hold no goroutines of their own.
+// workers and the HTTP app, which both call them; they hold no goroutines of their own but the
+// cloud's sqldb listeners, which close stops.
 type domains struct {
 	build    *buildsvc.Service
 	cloud    *cloudsvc.Service
@@ -27,8 +28,15 @@ type domains struct {
 	// reads this appliance's own: serve hands it to the app, so the proxy forwards through the
 	// same client.
 	remote *explorerapi.Remote
-	// close releases what the domains opened (the explorer's search index).
+	// close releases what the domains opened (the cloud's sqldb listeners, the explorer's search
+	// index); serve calls it after the HTTP app and the workers stopped, before the store closes.
 	close func()
+}
+
+// closeAll stops the cloud's sqldb instances, then closes what d.close releases.
+func (d *domains) closeAll() {
+	_ = d.cloud.Close() // stopping listeners does not fail
+	d.close()
 }
 
 // openDomains builds the domains over db. The explorer's search index is opened beside the

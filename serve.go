@@ -52,7 +52,7 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 		ln.Close()
 		return err
 	}
-	defer dom.close()
+	defer dom.closeAll()
 	workers := dom.workers(cfg)
 	ready := kit.NewReadiness("store", "fixtures", "search")
 	ready.Set("store", true)
@@ -60,6 +60,7 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 		Store: db, Clock: clk, Log: log, Ready: ready, Journal: kit.NewJournal(cfg.JournalSize), ExternalURL: url,
 		OnReplace: func() {
 			afterReplace(db, clk, log)
+			dom.cloud.RestartDatabases() // their data was replaced with the file
 			if err := dom.explorer.EnsureIndex(true); err != nil {
 				log.Error("rebuilding the explorer search index after a data replacement failed", "err", err)
 			}

@@ -92,7 +92,11 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	app.Use(front(d))
 	externalURL := func() string { return d.ExternalURL }
 	if d.Cloud == nil {
-		d.Cloud = cloudsvc.New(d.Store, d.Clock, d.Log, CloudOptions(cfg, externalURL))
+		// A domain made here has no owner to close it, so its sqldb instances stay simulated
+		// records (SQLListen ""); serve passes the domain it builds, closes and reconciles.
+		opts := CloudOptions(cfg, externalURL)
+		opts.SQLListen = ""
+		d.Cloud = cloudsvc.New(d.Store, d.Clock, d.Log, opts)
 	}
 	cloudLimiter := ratelimit.New(d.Clock.Now)
 	cloudapi.Bind(app, cloudapi.Deps{
@@ -162,5 +166,10 @@ func BuildOptions(cfg *config.Config) buildsvc.Options {
 // CloudOptions are the cloud domain's settings from cfg; externalURL is the base of the
 // absolute URLs it emits (mails, thumbnails).
 func CloudOptions(cfg *config.Config, externalURL func() string) cloudsvc.Options {
-	return cloudsvc.Options{TransferDelay: cfg.TransferDelay, DatabaseProvisionTime: cfg.DBProvisionTime, ExternalURL: externalURL}
+	listen := cfg.SQLDBListen
+	if listen == "off" {
+		listen = ""
+	}
+	return cloudsvc.Options{TransferDelay: cfg.TransferDelay, DatabaseProvisionTime: cfg.DBProvisionTime, ExternalURL: externalURL,
+		SQLListen: listen, SQLMaxInstances: cfg.SQLDBMaxInstances, SQLMaxMemory: cfg.SQLDBMaxMemory}
 }

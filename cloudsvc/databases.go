@@ -77,7 +77,7 @@ func (s *Service) VisibleDatabases(by cloudstore.User, fam string) ([]cloudstore
 	if err != nil {
 		return nil, err
 	}
-	list = cloudstore.DatabasesAt(list, s.clk.Now())
+	list = s.liveList(cloudstore.DatabasesAt(list, s.clk.Now()))
 	if !by.Restricted {
 		return list, nil
 	}
@@ -94,7 +94,7 @@ func (s *Service) VisibleDatabases(by cloudstore.User, fam string) ([]cloudstore
 func (s *Service) Database(by cloudstore.User, fam string, id uint64) (cloudstore.Database, error) {
 	var out cloudstore.Database
 	err := s.readDatabase(by, fam, id, func(_ *bbolt.Tx, db cloudstore.Database, now time.Time) error {
-		out = db.At(now)
+		out = s.live(db.At(now))
 		return nil
 	})
 	return out, err

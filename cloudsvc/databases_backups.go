@@ -54,15 +54,43 @@ func (s *Service) DeleteDatabaseBackup(by cloudstore.User, fam string, id, backu
 
 // RestoreDatabaseBackup replaces a database's data with backup backupID's — restoring, then
 // active, or failed for a backup older than the last credentials reset — and records
-// database_backup_restore.
+// database_backup_restore. A connectable instance's data really is replaced with the backup's
+// dump before this returns (running or not: see restoreData).
 func (s *Service) RestoreDatabaseBackup(by cloudstore.User, fam string, id, backupID uint64) error {
-	return s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
+	var dump []byte
+	var replace bool
+	err := s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
 		db, err := restoreDatabaseBackup(tx, db, backupID, now)
 		if err != nil {
 			return err
 		}
+		if dump, replace = cloudstore.BackupDump(tx, backupID); replace && db.Next == cloudstore.DBFailed {
+			replace = false // the cluster fails; its data is not touched
+		}
+		if replace && s.sql == nil { // nothing runs: the data file is all there is
+			if err := cloudstore.PutSQLData(tx, id, dump); err != nil {
+				return err
+			}
+			replace = false
+		}
 		return record(tx, by, "database_backup_restore", db.EventEntity(), now)
 	})
+	if err != nil || !replace {
+		return err
+	}
+	return s.restoreData(id, dump)
+}
+
+// restoreData replaces a connectable instance's data with dump through the engine manager,
+// which loads it into the running engine (open sessions see it from their next statement) or,
+// for a stopped instance, checks that it loads and saves it. A backup without a dump (taken
+// before the instance was connectable) leaves the data as it is.
+func (s *Service) restoreData(id uint64, dump []byte) error {
+	if err := s.sql.mgr.Restore(id, dump); err != nil {
+		s.log.Error("sqldb: restoring a backup's dump failed; the data stays as it was", "database", id, "err", err)
+		return fmt.Errorf("database %d: restoring the backup's data: %w", id, err)
+	}
+	return nil
 }
 
 // CompleteBackups lists the complete backups of a database that is not provisioning, oldest
@@ -122,11 +150,29 @@ func snapshotDatabase(tx *bbolt.Tx, d cloudstore.Database, label, target *string
 	if err := p.Err(); err != nil {
 		return d, err
 	}
-	if err := cloudstore.AddDatabaseBackup(tx, &b); err != nil {
+	if err := addBackup(tx, d, &b); err != nil {
 		return d, err
 	}
 	transient(&d, cloudstore.DBBackingUp, cloudstore.OpSnapshot, now, SnapshotTime)
 	return d, cloudstore.PutDatabase(tx, &d)
+}
+
+// addBackup stores a new backup of d with, for a connectable instance, the dump of its data: a
+// copy of what the data file holds for it, which is the engine's own dump (sqlengine saves it
+// before each write's OK), taken in the backup's transaction, so the backup holds exactly the
+// writes acknowledged before it. An instance that never listened has no data and its backup no
+// dump.
+func addBackup(tx *bbolt.Tx, d cloudstore.Database, b *cloudstore.DatabaseBackup) error {
+	if err := cloudstore.AddDatabaseBackup(tx, b); err != nil {
+		return err
+	}
+	if !d.Connectable() {
+		return nil
+	}
+	if data := cloudstore.SQLDataOf(tx, d.ID); data != nil {
+		return cloudstore.PutBackupDump(tx, b.ID, data)
+	}
+	return nil
 }
 
 // deleteDatabaseBackup removes a backup of a database that is not provisioning.

@@ -86,7 +86,9 @@ func settle(tx *bbolt.Tx, d cloudstore.Database, now time.Time) (cloudstore.Data
 }
 
 // takeAutoBackups adds the auto backups of the midnights since the last one (or since the
-// database became active), at most the seven retention keeps.
+// database became active), at most the seven retention keeps. A connectable instance's auto
+// backups hold its data as the job finds it: after a jump of the clock over several days, the
+// missed days' backups all hold today's data (the appliance did not run those days).
 func takeAutoBackups(tx *bbolt.Tx, d *cloudstore.Database, now time.Time) error {
 	since := cloudstore.AutoSince(*d)
 	latest := cloudstore.Midnight(now)
@@ -95,7 +97,7 @@ func takeAutoBackups(tx *bbolt.Tx, d *cloudstore.Database, now time.Time) error 
 			continue
 		}
 		b := cloudstore.DatabaseBackup{DatabaseID: d.ID, Type: cloudstore.BackupAuto, Label: cloudstore.AutoBackupLabel(d.ID, m), Created: m, Available: m, Generation: d.DataGeneration}
-		if err := cloudstore.AddDatabaseBackup(tx, &b); err != nil {
+		if err := addBackup(tx, *d, &b); err != nil {
 			return err
 		}
 		d.LastAutoBackup = m

@@ -19,7 +19,8 @@ func MayCreateDatabase(by cloudstore.User) error {
 }
 
 // CreateDatabase provisions a sqldb database for by's account, with fresh credentials and
-// certificates, and records database_create; it stays provisioning for the configured time.
+// certificates, and records database_create; it stays provisioning for the configured time. A
+// connectable one is refused when no place is free for it (databases_capacity.go).
 // parsed are the problems the caller found reading the request (see CreateUser).
 func (s *Service) CreateDatabase(by cloudstore.User, in cloudstore.NewDatabase, parsed store.Problems) (cloudstore.Database, error) {
 	if err := MayCreateDatabase(by); err != nil {
@@ -39,6 +40,11 @@ func (s *Service) CreateDatabase(by cloudstore.User, in cloudstore.NewDatabase, 
 		if db, err = createDatabase(tx, by, in, now, s.provisionTime()); withParsed(parsed, err) != nil {
 			return withParsed(parsed, err)
 		}
+		if db.Connectable() {
+			if err := s.checkCapacity(tx, db.ID, now); err != nil {
+				return err
+			}
+		}
 		return record(tx, by, "database_create", db.EventEntity(), now)
 	})
 	return db, err
@@ -55,18 +61,25 @@ func (s *Service) UpdateDatabase(by cloudstore.User, fam string, id uint64, up c
 		}
 		return record(tx, by, "database_update", out.EventEntity(), now)
 	})
-	return out, err
+	if err == nil && up.AllowList != nil {
+		s.reconcileNow() // the new allow list holds for the next connection
+	}
+	return s.live(out), err
 }
 
 // DeleteDatabase deletes by's active, failed or degraded database id of fam and records
-// database_delete.
+// database_delete. A connectable instance stops at once and its data goes with the record.
 func (s *Service) DeleteDatabase(by cloudstore.User, fam string, id uint64) error {
-	return s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
+	err := s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
 		if err := RetireDatabase(tx, db, now); err != nil {
 			return err
 		}
 		return record(tx, by, "database_delete", db.EventEntity(), now)
 	})
+	if err == nil {
+		s.reconcileNow()
+	}
+	return err
 }
 
 // PatchDatabase applies OS patches: the database is updating for a while, with a notification.
@@ -98,16 +111,22 @@ func (s *Service) DatabaseCredentials(by cloudstore.User, fam string, id uint64)
 // DatabaseCredentials as soon as this returns, and records database_credentials_reset. The
 // real service answers the same way: its recordings (linodego's MySQL and PostgreSQL suites)
 // read the new password and patch the database right after the reset, with no wait and no
-// status change; so nothing here is held back, and a delete may follow at once.
+// status change; so nothing here is held back, and a delete may follow at once. A connectable
+// instance takes the new password before this returns: new connections need it, the old one
+// fails (open sessions go on, as after MySQL's ALTER USER).
 func (s *Service) ResetDatabaseCredentials(by cloudstore.User, fam string, id uint64) error {
 	password := cloudstore.NewDatabasePassword()
-	return s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
+	err := s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
 		db, err := resetDatabaseCredentials(tx, db, password, now)
 		if err != nil {
 			return err
 		}
 		return record(tx, by, "database_credentials_reset", db.EventEntity(), now)
 	})
+	if err == nil {
+		s.reconcileNow()
+	}
+	return err
 }
 
 // DatabaseCA returns an active database's CA certificate (PEM).

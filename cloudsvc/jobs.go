@@ -10,12 +10,14 @@ import (
 
 // RegisterJobs registers the cloud's clock-driven work on r: "invoices" (the monthly billing
 // cycle), "transfers" (expiry and completion of service transfers) and "databases"
-// (provisioning, updates, backups). Each looks in a read transaction and writes only when
+// (provisioning, updates, backups), then "sqldb" (the connectable instances' listeners follow
+// their records, ReconcileDatabases). Each looks in a read transaction and writes only when
 // something is due, so running them every second costs no write.
 func (s *Service) RegisterJobs(r *jobs.Runner) {
 	r.Add("invoices", s.BillingJob)
 	r.Add("transfers", s.TransferJob)
 	r.Add("databases", s.DatabaseJob)
+	r.Add("sqldb", s.ReconcileDatabases)
 }
 
 // BillingJob issues the invoices due at now, autopays them and updates past-due marks (see the

@@ -36,6 +36,12 @@ type Options struct {
 	// ExternalURL is the base of every absolute URL the domain writes (the password-setup link
 	// of a welcome e-mail); nil means none is known and links are relative.
 	ExternalURL func() string
+	// SQLListen is the IP address connectable sqldb (mysql) instances bind ("" keeps every
+	// instance a simulated record, as tests and a domain nobody closes want); SQLMaxInstances
+	// and SQLMaxMemory bound them (see databases_engines.go).
+	SQLListen       string
+	SQLMaxInstances int
+	SQLMaxMemory    int64
 }
 
 // Service runs the cloud domain's operations on one store, reading the time from one clock
@@ -62,6 +68,8 @@ type Service struct {
 	notices *clockCache[uint64, []accountNotice]
 	// codec keeps accounts decoded by their stored bytes for the settings write (accountCodec).
 	codec *accountCodec
+	// sql runs the connectable sqldb instances (nil: off).
+	sql *engines
 }
 
 // New returns the cloud domain on db.
@@ -69,7 +77,7 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{db: db, clk: clk, log: log, opts: opts,
+	s := &Service{db: db, clk: clk, log: log, opts: opts,
 		accountUsers: store.NewMemo[uint64, []cloudstore.User](db),
 		dbLists:      store.NewMemo[dbListKey, []cloudstore.Database](db),
 		dbCatalog:    store.NewMemo[struct{}, cloudstore.DatabaseCatalog](db),
@@ -79,6 +87,17 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service
 		notices:      newClockCache[uint64, []accountNotice](db),
 		codec:        newAccountCodec(),
 	}
+	s.sql = newEngines(s)
+	return s
+}
+
+// Close stops what the domain runs besides the store: the sqldb instances' listeners. serve
+// calls it after the HTTP app has stopped and before the store closes.
+func (s *Service) Close() error {
+	if s.sql == nil {
+		return nil
+	}
+	return s.sql.mgr.Close()
 }
 
 // Now is the domain's present time (the appliance clock).

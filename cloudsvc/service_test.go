@@ -26,6 +26,8 @@ type world struct {
 	db  *store.DB
 	clk *clock.Fixed
 	svc *cloudsvc.Service
+	// cas caches each sqldb instance's CA as the ssl view showed it while active (dial's trust).
+	cas map[uint64][]byte
 }
 
 func newWorld(t *testing.T) *world {

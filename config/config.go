@@ -25,34 +25,39 @@ import (
 // Config is the effective configuration of one pocketforge process. Its zero value is not
 // meaningful; obtain one from Load or FromFlags, which apply the defaults.
 type Config struct {
-	Addr            string         // --addr: listen address, host:port (port 0 = ephemeral)
-	Data            string         // --data: the bbolt data file
-	ConfigFile      string         // --config: YAML file with more settings, "" for none
-	ExternalURL     string         // --external-url: base of every absolute URL emitted, "" = derive from the listener
-	NoFixtures      bool           // --no-fixtures: start with an empty world instead of the demo data
-	Ephemeral       bool           // --ephemeral: temp data file, no fsync, removed on exit
-	BootstrapToken  string         // --bootstrap-token: admin API token, "" = keep the stored one or generate
-	AdminPassword   string         // --admin-password: console password, "" = keep the stored one or generate
-	DevClock        bool           // --dev-clock: allow moving the clock through /_appliance/clock
-	LogLevel        slog.Level     // --log-level
-	LogFormat       string         // --log-format: "text" or "json"
-	BodyLimit       int64          // --body-limit: largest accepted request body, in bytes
-	SourceFileLimit int64          // --source-file-limit: largest source file of a build-service package, in bytes
-	BuildWorkers    int            // --build-workers: simulated build jobs that run at once
-	BuildTime       time.Duration  // --build-time: how long a simulated build runs by the appliance clock
-	ShutdownTimeout time.Duration  // --shutdown-timeout: grace period for in-flight requests
-	HeadTimeout     time.Duration  // --head-timeout: time a client has to send a request's head
-	MinUploadRate   int64          // --min-upload-rate: slowest accepted body upload, bytes per second
-	MaxConns        int            // --max-conns: connections served at once; more are refused with 503
-	MaxConnsPerIP   int            // --max-conns-per-ip: connections from one client IP at once, 0 = no cap
-	JournalSize     int            // --journal-size: request-journal capacity, 0 disables it
-	BatchDelay      time.Duration  // --batch-delay: bbolt group-commit delay when writes overlap
-	CloudRateScale  float64        // --cloud-rate-scale: factor on the cloud API's rate limits, 0 = off
-	TransferDelay   time.Duration  // --transfer-delay: how long an accepted service transfer takes to complete
-	DBProvisionTime time.Duration  // --db-provision-time: how long a new managed database takes to provision
-	ExplorerRate    Rate           // --explorer-rate: requests per window and client IP on the explorer's /api and proxy
-	TrustedProxies  []netip.Prefix // --trusted-proxies: whose X-Forwarded-For is believed
-	ExplorerFollow  []string       // --explorer-follow: project names or globs whose build results the explorer caches, none = all
+	Addr            string        // --addr: listen address, host:port (port 0 = ephemeral)
+	Data            string        // --data: the bbolt data file
+	ConfigFile      string        // --config: YAML file with more settings, "" for none
+	ExternalURL     string        // --external-url: base of every absolute URL emitted, "" = derive from the listener
+	NoFixtures      bool          // --no-fixtures: start with an empty world instead of the demo data
+	Ephemeral       bool          // --ephemeral: temp data file, no fsync, removed on exit
+	BootstrapToken  string        // --bootstrap-token: admin API token, "" = keep the stored one or generate
+	AdminPassword   string        // --admin-password: console password, "" = keep the stored one or generate
+	DevClock        bool          // --dev-clock: allow moving the clock through /_appliance/clock
+	LogLevel        slog.Level    // --log-level
+	LogFormat       string        // --log-format: "text" or "json"
+	BodyLimit       int64         // --body-limit: largest accepted request body, in bytes
+	SourceFileLimit int64         // --source-file-limit: largest source file of a build-service package, in bytes
+	BuildWorkers    int           // --build-workers: simulated build jobs that run at once
+	BuildTime       time.Duration // --build-time: how long a simulated build runs by the appliance clock
+	ShutdownTimeout time.Duration // --shutdown-timeout: grace period for in-flight requests
+	HeadTimeout     time.Duration // --head-timeout: time a client has to send a request's head
+	MinUploadRate   int64         // --min-upload-rate: slowest accepted body upload, bytes per second
+	MaxConns        int           // --max-conns: connections served at once; more are refused with 503
+	MaxConnsPerIP   int           // --max-conns-per-ip: connections from one client IP at once, 0 = no cap
+	JournalSize     int           // --journal-size: request-journal capacity, 0 disables it
+	BatchDelay      time.Duration // --batch-delay: bbolt group-commit delay when writes overlap
+	CloudRateScale  float64       // --cloud-rate-scale: factor on the cloud API's rate limits, 0 = off
+	TransferDelay   time.Duration // --transfer-delay: how long an accepted service transfer takes to complete
+	DBProvisionTime time.Duration // --db-provision-time: how long a new managed database takes to provision
+	// SQLDBListen is --sqldb-listen: the IP address connectable sqldb (mysql) instances bind,
+	// "off" to keep every instance a simulated record.
+	SQLDBListen       string
+	SQLDBMaxInstances int            // --sqldb-max-instances: how many sqldb instances listen at once
+	SQLDBMaxMemory    int64          // --sqldb-max-memory: the data all listening sqldb instances may hold together, in bytes
+	ExplorerRate      Rate           // --explorer-rate: requests per window and client IP on the explorer's /api and proxy
+	TrustedProxies    []netip.Prefix // --trusted-proxies: whose X-Forwarded-For is believed
+	ExplorerFollow    []string       // --explorer-follow: project names or globs whose build results the explorer caches, none = all
 	// ExplorerProxyPrefix is --explorer-proxy-prefix: where the read-only build proxy answers.
 	ExplorerProxyPrefix string
 	// ExplorerBackendUser and ExplorerBackendPassword (--explorer-backend-user, --explorer-backend-password)

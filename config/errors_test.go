@@ -67,6 +67,10 @@ var invalidCases = []struct {
 	{"no-fixtures garbage", "no-fixtures", "maybe", "true/false"},
 	{"ephemeral garbage", "ephemeral", "2", "true/false"},
 	{"dev-clock garbage", "dev-clock", "on", "true/false"},
+	{"sqldb-listen with a port", "sqldb-listen", "127.0.0.1:3306", "no port"},
+	{"sqldb-listen host name", "sqldb-listen", "localhost", "want an IP address"},
+	{"sqldb-max-instances zero", "sqldb-max-instances", "0", "out of range 1..1000"},
+	{"sqldb-max-memory too small", "sqldb-max-memory", "1KiB", "out of range 1MiB..64GiB"},
 }
 
 // TestInvalidValues feeds each bad value through every source and checks that the one-line

@@ -202,6 +202,21 @@ var options = []option{
 			return
 		},
 		get: func(c *Config) string { return c.DBProvisionTime.String() }},
+	{name: "sqldb-listen", def: "127.0.0.1",
+		usage: "the IP `address` connectable sqldb (mysql) instances bind, each on a port of its own, or off to keep every instance a simulated record",
+		set:   func(c *Config, s string) (err error) { c.SQLDBListen, err = parseListenIP(s); return },
+		get:   func(c *Config) string { return c.SQLDBListen }},
+	{name: "sqldb-max-instances", def: "8",
+		usage: "how many sqldb instances listen at once, a `count` (1..1000); more are refused for lack of capacity",
+		set:   func(c *Config, s string) (err error) { c.SQLDBMaxInstances, err = parseIntRange(s, 1, 1000); return },
+		get:   func(c *Config) string { return strconv.Itoa(c.SQLDBMaxInstances) }},
+	{name: "sqldb-max-memory", def: "256MiB",
+		usage: "the data all listening sqldb instances may hold together, a `size` (1MiB..64GiB), shared equally by --sqldb-max-instances",
+		set: func(c *Config, s string) (err error) {
+			c.SQLDBMaxMemory, err = parseSizeRange(s, mib, 64*gib)
+			return
+		},
+		get: func(c *Config) string { return formatSize(c.SQLDBMaxMemory) }},
 }
 
 // lookupOption returns the option with the given flag name, or nil.

@@ -18,6 +18,19 @@ import (
 // typed value or a reason. Reasons never repeat the value: the caller quotes it, except for
 // secrets, which must not reach the log.
 
+// parseListenIP accepts an IP address to bind (IPv4 or IPv6, no port) or "off".
+func parseListenIP(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if strings.EqualFold(s, "off") {
+		return "off", nil
+	}
+	a, err := netip.ParseAddr(strings.Trim(s, "[]"))
+	if err != nil || a.Zone() != "" {
+		return "", errors.New("want an IP address such as 127.0.0.1, 0.0.0.0 or ::1 (no port: each instance gets its own), or off")
+	}
+	return a.String(), nil
+}
+
 // parseNonEmpty accepts any string except the empty one.
 func parseNonEmpty(s string) (string, error) {
 	if s == "" {

@@ -57,6 +57,13 @@ const (
 	CloudDatabaseBackupIndex = "cloud/database_backup_index" // index: database id → backup id
 	CloudDatabaseSchedule    = "cloud/database_schedule"     // due (BE unix ns) + database id → empty: what the clock job does next
 	CloudDatabaseCatalog     = "cloud/database_catalog"      // "catalog" → DatabaseCatalog (regions, engines, types)
+	// CloudDatabaseData holds each connectable sqldb instance's data (store/cloudstore/
+	// databases_data.go): database id → its SQL dump (raw bytes, not JSON), saved by sqlengine
+	// before each write's OK, so a snapshot of the data file carries the databases' data.
+	CloudDatabaseData = "cloud/database_data"
+	// CloudDatabaseBackupDumps holds the data a backup of a connectable instance took: backup id →
+	// SQL dump (raw bytes), deleted with the backup.
+	CloudDatabaseBackupDumps = "cloud/database_backup_dumps"
 
 	// Build service API (store/build holds the key layout of each).
 	BuildPersons   = "build/persons"   // login → Person
@@ -174,6 +181,7 @@ var registry = []bucketSpec{
 	{name: CloudEventsSeen},
 	{name: CloudDatabases}, {name: CloudAccountDatabases}, {name: CloudDatabaseLabels}, {name: CloudDatabaseSecrets},
 	{name: CloudDatabaseBackups}, {name: CloudDatabaseBackupIndex}, {name: CloudDatabaseSchedule}, {name: CloudDatabaseCatalog},
+	{name: CloudDatabaseData}, {name: CloudDatabaseBackupDumps},
 	{name: BuildPersons}, {name: BuildGroups}, {name: BuildProjects}, {name: BuildPackages},
 	{name: BuildBlobs}, {name: BuildRevisions}, {name: BuildUploads}, {name: BuildTokens},
 	{name: BuildInstance}, {name: BuildTrackers}, {name: BuildExpansions}, {name: BuildLinks}, {name: BuildPendingBlobs}, {name: BuildMetaRevisions},

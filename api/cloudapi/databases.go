@@ -22,7 +22,7 @@ type dbAPI struct {
 // bindDatabases registers the managed-database endpoints, all under both prefixes: the public
 // catalogue (engines and types, rate-limited per IP), the list of all families, and per family
 // (sqldb, docdb, and the real service's names for them: see familyAliases) the instance,
-// backup, credentials, ssl and patch endpoints. Only sqldb (with mysql and postgresql) has a
+// backup, credentials, ssl and patch endpoints (and sqldb's suspend and resume). Only sqldb (with mysql and postgresql) has a
 // create route: the seed says docdb databases cannot be created, so a POST there (or to
 // mongodb) answers fiber's 405 in the cloud error format. (cloudsvc's clock job moves
 // databases through their states.)
@@ -82,6 +82,10 @@ func (d *dbAPI) bindFamily(r *routes, fam string) {
 	add("POST", one+"/credentials/reset", accessOf(cloudsvc.NeedResetDatabaseCredentials), d.resetCredentials(fam))
 	add("GET", one+"/ssl", rw, d.ssl(fam))
 	add("POST", one+"/patch", rw, d.patch(fam))
+	if fam == cloudstore.FamilySQL { // the later real API's, for its mysql and postgresql families
+		add("POST", one+"/suspend", rw, d.suspend(fam))
+		add("POST", one+"/resume", rw, d.resume(fam))
+	}
 }
 
 // pathID reads a numeric path parameter; a malformed one is simply not found.

@@ -84,6 +84,17 @@ func (d *dbAPI) patch(fam string) fiber.Handler {
 	return d.action(fam, d.Cloud.PatchDatabase)
 }
 
+// suspend stops an active sqldb database (the later real API's suspend): it keeps its data
+// and serves nobody until resumed.
+func (d *dbAPI) suspend(fam string) fiber.Handler {
+	return d.action(fam, d.Cloud.SuspendDatabase)
+}
+
+// resume starts a suspended sqldb database again.
+func (d *dbAPI) resume(fam string) fiber.Handler {
+	return d.action(fam, d.Cloud.ResumeDatabase)
+}
+
 // action answers {} after op on the database of the path.
 func (d *dbAPI) action(fam string, op func(by cloudstore.User, fam string, id uint64) error) fiber.Handler {
 	return func(c *fiber.Ctx) error {

@@ -36,7 +36,7 @@ func databaseClient(t *testing.T, e *env, token string) *linodego.Client {
 
 // TestDatabasesWithLinodego drives linodego's database calls against the API: the catalogue,
 // the generic list, and a MySQL database's whole life (create, provision, update, credentials,
-// ssl, reset, patch, delete), plus PostgreSQL reads — proving its requests and its parsing. The
+// ssl, reset, patch, suspend, resume, delete), plus PostgreSQL reads — proving its requests and its parsing. The
 // seed has one sqldb family, so linodego's MySQL and PostgreSQL lists both see every sqldb
 // database; an X-Filter on engine separates them.
 func TestDatabasesWithLinodego(t *testing.T) {
@@ -123,6 +123,17 @@ func mysqlLife(t *testing.T, e *env, c *linodego.Client) {
 		t.Fatalf("DeleteMySQLDatabase while updating: %v", err)
 	}
 	e.at(4 * time.Minute)
+	if err := c.SuspendMySQLDatabase(ctx, db.ID); err != nil {
+		t.Fatalf("SuspendMySQLDatabase: %v", err)
+	}
+	e.at(5 * time.Minute)
+	if got, err := c.GetMySQLDatabase(ctx, db.ID); err != nil || got.Status != "suspended" {
+		t.Fatalf("after SuspendMySQLDatabase: %+v %v", got, err)
+	}
+	if err := c.ResumeMySQLDatabase(ctx, db.ID); err != nil {
+		t.Fatalf("ResumeMySQLDatabase: %v", err)
+	}
+	e.at(6 * time.Minute)
 	if err := c.DeleteMySQLDatabase(ctx, db.ID); err != nil {
 		t.Fatalf("DeleteMySQLDatabase: %v", err)
 	}

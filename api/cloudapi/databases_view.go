@@ -68,7 +68,9 @@ type docDatabaseView struct {
 // hostDomain is the (reserved, never resolving) domain of the simulated database hosts.
 const hostDomain = "servers.db.pocketforge.test"
 
-// head renders the shared first part; hosts are named once provisioning is over.
+// head renders the shared first part; hosts are named once provisioning is over. A connectable
+// instance that listens now (d.Live, set by the domain) shows the host its clients reach;
+// otherwise the simulated names stand.
 func head(d cloudstore.Database) dbHead {
 	h := dbHead{ID: d.ID, Label: d.Label, Type: d.Type, Engine: d.Engine, Version: d.Version, Region: d.Region,
 		Status: d.Status, Encrypted: d.Encrypted, AllowList: d.AllowList, ClusterSize: d.ClusterSize}
@@ -80,6 +82,9 @@ func head(d cloudstore.Database) dbHead {
 	}
 	short := map[string]string{"mysql": "mysql", "postgresql": "pgsql", "mongodb": "mongo"}[d.Engine]
 	primary := fmt.Sprintf("lin-%d-%d-%s-primary.%s", d.ID, 1000+d.ID%9000, short, hostDomain)
+	if d.Live != nil {
+		primary = d.Live.Host
+	}
 	h.Hosts.Primary = &primary
 	if d.Family == cloudstore.FamilySQL {
 		secondary := fmt.Sprintf("lin-%d-%d-%s-primary-private.%s", d.ID, 1000+d.ID%9000, short, hostDomain)
@@ -88,9 +93,14 @@ func head(d cloudstore.Database) dbHead {
 	return h
 }
 
-// tail renders the shared last part.
+// tail renders the shared last part: the port a listening instance's clients use (d.Live),
+// else the engine's usual one.
 func tail(d cloudstore.Database) dbTail {
-	return dbTail{Port: d.Port(), Updates: d.Updates, Created: formatTime(d.Created), Updated: formatTime(d.Updated)}
+	port := d.Port()
+	if d.Live != nil {
+		port = d.Live.Port
+	}
+	return dbTail{Port: port, Updates: d.Updates, Created: formatTime(d.Created), Updated: formatTime(d.Updated)}
 }
 
 // viewDatabase renders a database in its family's shape.

@@ -22,6 +22,11 @@ const (
 	DBRestoring    = "restoring"
 	DBFailed       = "failed"
 	DBDegraded     = "degraded"
+	// The later real API's suspend and resume (not in 4.139): a suspended database keeps its
+	// data and serves no client.
+	DBSuspending = "suspending"
+	DBSuspended  = "suspended"
+	DBResuming   = "resuming"
 )
 
 // Operations that put a database in a transient status (Database.Op).
@@ -31,6 +36,8 @@ const (
 	OpPatch     = "patch"
 	OpSnapshot  = "snapshot"
 	OpRestore   = "restore"
+	OpSuspend   = "suspend"
+	OpResume    = "resume"
 )
 
 // Database is one managed database cluster. Its record is kept compact (secrets and backups
@@ -81,11 +88,33 @@ type Database struct {
 	LastAutoBackup   time.Time `json:"last_auto_backup,omitzero"`
 	OldestAutoBackup time.Time `json:"oldest_auto_backup,omitzero"`
 
+	// SQLPort is the port a connectable instance's engine last listened on (0: never), chosen
+	// by the OS at its first start and kept, so a restart rebinds the same port when it is free.
+	SQLPort int `json:"sql_port,omitempty"`
+	// Live is where the instance's engine listens right now: set by cloudsvc on the records it
+	// returns (never stored), nil while it does not listen, so the view shows a real host and
+	// port only while a client can reach them.
+	Live *Endpoint `json:"-"`
+
 	// HourlyPrice and MonthlyPrice (dollars) are the type's price for the cluster size when the
 	// database was created; Complimentary databases are not billed (the demo world's).
 	HourlyPrice   float64 `json:"hourly_price"`
 	MonthlyPrice  float64 `json:"monthly_price"`
 	Complimentary bool    `json:"complimentary,omitempty"`
+}
+
+// Endpoint is a listening engine's address as clients reach it: --external-url's host name and
+// the listener's port.
+type Endpoint struct {
+	Host string
+	Port int
+}
+
+// Connectable tells whether the database is of the kind the appliance serves for real: a mysql
+// instance of the sqldb family (sqlengine speaks MySQL's wire protocol only; postgresql and
+// docdb instances stay simulated records).
+func (d Database) Connectable() bool {
+	return d.Family == FamilySQL && d.Engine == "mysql"
 }
 
 // MaintenanceWindow is a database's `updates`: when OS patches are applied.

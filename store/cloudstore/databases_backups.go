@@ -53,9 +53,12 @@ func AddDatabaseBackup(tx *bbolt.Tx, b *DatabaseBackup) error {
 	return store.IndexAdd(tx, store.CloudDatabaseBackupIndex, store.Itob(b.DatabaseID), store.Itob(id))
 }
 
-// RemoveDatabaseBackup removes a backup and its index entry.
+// RemoveDatabaseBackup removes a backup, its dump and its index entry.
 func RemoveDatabaseBackup(tx *bbolt.Tx, database, id uint64) error {
 	if err := store.Delete(tx, store.CloudDatabaseBackups, store.Itob(id)); err != nil {
+		return err
+	}
+	if err := deleteBackupDump(tx, id); err != nil {
 		return err
 	}
 	return store.IndexRemove(tx, store.CloudDatabaseBackupIndex, store.Itob(database), store.Itob(id))

@@ -17,11 +17,15 @@ import (
 
 // DatabaseSecrets are what a database's credentials and ssl views show. The root password is
 // kept in plaintext, unlike the appliance's own secrets: the credentials view shows it again on
-// every call (it opens a simulated database, not the appliance). The CA certificate is made per
-// database and its key thrown away: nothing is ever signed with it again.
+// every call (it opens a database of the user's, not the appliance). The CA certificate is made
+// per database and its key kept beside it (CAKey), because a connectable instance's server
+// certificate must be signed by the very CA the ssl view returns, so `mysql --ssl-ca` verifies
+// it. Data files written before instances were connectable have no key: cloudsvc gives such an
+// instance a new CA and key at its first connectable start (its ssl view then shows the new CA).
 type DatabaseSecrets struct {
 	Password string `json:"password"`
-	CACert   []byte `json:"ca_cert"` // PEM
+	CACert   []byte `json:"ca_cert"`          // PEM
+	CAKey    []byte `json:"ca_key,omitempty"` // PEM (PKCS#8); never served
 }
 
 // passwordAlphabet has 64 symbols, so a random byte masked to 6 bits picks one without bias.
@@ -40,7 +44,7 @@ func NewDatabasePassword() string {
 }
 
 // NewDatabaseSecrets makes a new database's root password and self-signed CA certificate
-// (ECDSA P-256, valid ten years from now). Handlers call it before their write transaction,
+// (ECDSA P-256, valid ten years from now) with its key. Handlers call it before their write transaction,
 // which must not do slow or random work that a retried batch would redo differently.
 func NewDatabaseSecrets(label string, now time.Time) (DatabaseSecrets, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
@@ -64,7 +68,12 @@ func NewDatabaseSecrets(label string, now time.Time) (DatabaseSecrets, error) {
 	if err != nil {
 		return DatabaseSecrets{}, err
 	}
-	return DatabaseSecrets{Password: NewDatabasePassword(), CACert: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}, nil
+	kder, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		return DatabaseSecrets{}, err
+	}
+	return DatabaseSecrets{Password: NewDatabasePassword(), CACert: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
+		CAKey: pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kder})}, nil
 }
 
 // RootUsername is the database's root user, as the real service names it.

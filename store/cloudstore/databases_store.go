@@ -96,8 +96,9 @@ func RelabelDatabase(tx *bbolt.Tx, account uint64, old, label string) error {
 	return store.IndexAdd(tx, store.CloudDatabaseLabels, acct, labelKey(label))
 }
 
-// RemoveDatabaseData removes what a deleted database leaves behind: its backups, its label (free
-// for a new database), its secrets and every grant on it. The record itself stays, for billing;
+// RemoveDatabaseData removes what a deleted database leaves behind: its backups (with their
+// dumps), its data (a connectable instance's), its label (free for a new database), its secrets
+// and every grant on it. The record itself stays, for billing;
 // cloudsvc marks it deleted.
 func RemoveDatabaseData(tx *bbolt.Tx, d Database) error {
 	backups, err := store.IndexChildren(tx, store.CloudDatabaseBackupIndex, store.Itob(d.ID))
@@ -113,6 +114,9 @@ func RemoveDatabaseData(tx *bbolt.Tx, d Database) error {
 		return err
 	}
 	if err := tx.Bucket([]byte(store.CloudDatabaseSecrets)).Delete(store.Itob(d.ID)); err != nil {
+		return err
+	}
+	if err := deleteSQLData(tx, d.ID); err != nil {
 		return err
 	}
 	return revokeDatabaseGrants(tx, d)
