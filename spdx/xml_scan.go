@@ -149,7 +149,10 @@ func (s *xmlScanner) advance() error {
 		s.scratch = s.scratch[:0]
 		n, err := s.scan(view, atEOF)
 		switch {
-		case err == errShort && len(d) > s.maxToken:
+		case err == errShort && len(d) > s.maxToken, err == nil && n > s.maxToken:
+			// The second: a token of maxToken+1 bytes that the end of the input closed. Read
+			// in smaller pieces, the same token is found too long before the end arrives, so
+			// it must be refused here too: how the input arrives never changes the verdict.
 			return fmt.Errorf("line %d: a token longer than %d bytes", s.lineOf(s.pos), s.maxToken)
 		case err == errShort && s.readErr == nil:
 			if err := s.fill(); err != nil {
