@@ -127,15 +127,20 @@ func TestProductSupplyChain(t *testing.T) {
 		_, text := osc(home, "results", "--csv", "-r", "product", "-a", "x86_64", "Pocket:1.0", "000productcompose")
 		return text
 	}
+	// With the clock held still, pocket-cli's rebuild cannot finish: the scheduler's next pass
+	// (within a second) finds it scheduled or building, and the product blocked by it.
 	var seen []string
-	advance(func() bool {
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
 		r := product()
 		seen = append(seen, r)
-		return strings.Contains(r, "|failed|")
-	}, "the product failed")
+		if strings.Contains(r, "|blocked|") {
+			break
+		}
+	}
 	if joined := strings.Join(seen, "\n"); !strings.Contains(joined, "|blocked|") {
 		t.Errorf("the product was never blocked while pocket-cli rebuilt:\n%s", joined)
 	}
+	advance(func() bool { return strings.Contains(product(), "|failed|") }, "the product failed")
 	if _, log := osc(home, "remotebuildlog", "Pocket:1.0", "000productcompose", "product", "x86_64"); !strings.Contains(log, "pocket-cli (Pocket:1.0/standard), whose build failed") {
 		t.Errorf("the failed product's log:\n%s", log)
 	}
