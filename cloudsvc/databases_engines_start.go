@@ -90,10 +90,11 @@ func (e *engines) ensureCAKey(d cloudstore.Database, sec cloudstore.DatabaseSecr
 	if len(sec.CAKey) > 0 {
 		return sec, nil
 	}
-	cert, key, err := sqlengine.NewCA(d.Label, time.Now())
+	fresh, err := cloudstore.NewDatabaseSecrets(d.Label, time.Now()) // the one CA maker; its password is not used
 	if err != nil {
 		return sec, err
 	}
+	cert, key := fresh.CACert, fresh.CAKey
 	err = e.s.db.Write(func(tx *bbolt.Tx) error {
 		cur, err := cloudstore.DatabaseSecretsOf(tx, d.ID)
 		if err != nil {

@@ -15,37 +15,6 @@ import (
 	"time"
 )
 
-// NewCA makes an instance's certificate authority: a self-signed ECDSA P-256 certificate valid
-// ten years, and its key (PKCS#8 PEM). It exists because cloudstore's NewDatabaseSecrets throws
-// its CA key away, and a server certificate that `mysql --ssl-ca` verifies must be signed by the
-// very CA the ssl view returns: the caller keeps keyPEM beside the certificate in the
-// instance's secrets.
-func NewCA(name string, now time.Time) (certPEM, keyPEM []byte, err error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, nil, err
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber:          serial(),
-		Subject:               pkix.Name{Organization: []string{"pocketforge"}, CommonName: name + " Managed Database CA"},
-		NotBefore:             now.Add(-time.Hour),
-		NotAfter:              now.AddDate(10, 0, 0),
-		IsCA:                  true,
-		BasicConstraintsValid: true,
-		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageCRLSign | x509.KeyUsageDigitalSignature,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		return nil, nil, err
-	}
-	kder, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		return nil, nil, err
-	}
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
-		pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kder}), nil
-}
-
 // ServerCert issues an instance's server certificate, signed by its CA, for hosts (DNS names or
 // IP addresses; the first is the subject's common name). It is valid from an hour before now for
 // one year, so a clock moved back a little by a demo does not make it "not yet valid"; the caller
