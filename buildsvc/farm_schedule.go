@@ -71,7 +71,7 @@ func (s *Service) schedulePass(project string, ticket uint64) (bool, error) {
 			return err
 		}
 		pl := newPlanner(tx, p, now)
-		pl.specs, pl.workers = &s.specs, s.farmOptions().Workers
+		pl.specs, pl.decoded, pl.workers = &s.specs, s.statuses, s.farmOptions().Workers
 		plans, err = pl.plan()
 		return err
 	})

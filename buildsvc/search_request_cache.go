@@ -11,7 +11,7 @@ import (
 // Two shortcuts of the request search, for the listings that return thousands of requests
 // (`state/@name='new'` over 100,000 requests spent half its time decoding JSON and most of the
 // rest building documents):
-//   - recently decoded requests are kept (Service.requests, search_decoded.go), at most
+//   - recently decoded requests are kept (Service.requests, decoded.go), at most
 //     maxDecodedRequests;
 //   - a predicate that reads only a request's id, creator and state name is evaluated on a
 //     document of those three (requestKeyDoc) instead of the whole rendered request.

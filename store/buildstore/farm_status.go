@@ -97,17 +97,33 @@ func PutStatus(tx *bbolt.Tx, w Where, s BuildStatus) error {
 
 // StatusPackages lists the packages w holds a status for, by name, from the keys alone.
 func StatusPackages(tx *bbolt.Tx, w Where) ([]string, error) {
+	var out []string
+	err := EachRawStatus(tx, w, func(pkg string, _ []byte) error { out = append(out, pkg); return nil })
+	return out, err
+}
+
+// EachRawStatus calls fn with the package and stored JSON of each status of w, by name; raw is
+// valid only during tx (DecodeStatus decodes it).
+func EachRawStatus(tx *bbolt.Tx, w Where, fn func(pkg string, raw []byte) error) error {
 	b, err := store.Bucket(tx, store.BuildFarmStatus)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	prefix := append(w.Key(), sep...)
-	var out []string
 	c := b.Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-		out = append(out, string(k[len(prefix):]))
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		if err := fn(string(k[len(prefix):]), v); err != nil {
+			return err
+		}
 	}
-	return out, nil
+	return nil
+}
+
+// DecodeStatus decodes a status's stored JSON.
+func DecodeStatus(raw []byte) (BuildStatus, error) {
+	var s BuildStatus
+	err := json.Unmarshal(raw, &s)
+	return s, err
 }
 
 // GetStatus reads the status of pkg in w (store.ErrNotFound before the first pass).

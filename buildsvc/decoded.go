@@ -9,9 +9,13 @@ import (
 // bytes: at most some 26 MB), enough for the largest project's listing to come from the cache.
 const maxDecodedPackages = 32768
 
+// maxDecodedStatuses bounds the build statuses the scheduler keeps decoded (a few hundred bytes
+// each with their stored bytes: at most some 10 MB), a pass over several large repositories.
+const maxDecodedStatuses = 16384
+
 // decoded is a bounded cache of records decoded from their stored bytes, for the searches that
-// return thousands of records (a project's 20,000 packages, 2,917 new requests): decoding the
-// JSON was most of their time. An entry is reused only while the store holds exactly the bytes it
+// return thousands of records (a project's 20,000 packages, 2,917 new requests) and the
+// scheduler's passes (a where's 1,000 statuses): decoding the JSON was much of their time. An entry is reused only while the store holds exactly the bytes it
 // came from, so a change is never missed; past max entries the oldest goes first. The records are
 // shared: callers must not modify them.
 type decoded[K comparable, V any] struct {
