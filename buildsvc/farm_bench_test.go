@@ -142,7 +142,7 @@ func BenchmarkSchedulePass(b *testing.B) {
 					b.Fatal(err)
 				}
 				pl := newPlanner(tx, p, svc.clk.Now())
-				pl.specs = &svc.specs
+				pl.specs, pl.decoded = &svc.specs, svc.statuses
 				plans, err := pl.plan()
 				if err != nil || len(plans) != 1 || len(plans[0].statuses) != 1000 {
 					b.Fatalf("the plan: %d wheres, %v", len(plans), err)

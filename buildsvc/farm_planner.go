@@ -25,6 +25,7 @@ type planner struct {
 	binaries map[buildstore.Where][]resolve.Binary         // per where, read once
 	configs  map[string]resolve.Config                     // per project/repository, parsed once
 	specs    *specCache                                    // parsed specs across passes (nil: parse each)
+	decoded  *decoded[string, buildstore.BuildStatus]      // decoded statuses across passes (nil: decode each)
 	decided  map[buildstore.Where][]buildstore.BuildStatus // this pass's statuses, for a product repository's judge
 	workers  int                                           // the farm's workers, for a queued job's details
 }
@@ -82,11 +83,11 @@ type buildEnv struct {
 // planWhere decides one where: first each package on its own (flags, sources, spec,
 // dependencies), then, in build order, whether it waits for another or must build.
 func (pl *planner) planWhere(r buildstore.Repository, w buildstore.Where) (wherePlan, error) {
-	oldList, err := buildstore.Statuses(pl.tx, w)
+	oldList, err := pl.statuses(w)
 	if err != nil {
 		return wherePlan{}, err
 	}
-	old := map[string]buildstore.BuildStatus{}
+	old := make(map[string]buildstore.BuildStatus, len(oldList))
 	for _, st := range oldList {
 		old[st.Package] = st
 	}
@@ -318,6 +319,23 @@ func (pl *planner) source(pkg string) sources {
 		pl.sources[pkg] = src
 	}
 	return src
+}
+
+// statuses reads w's statuses as the pass begins, through the decoded statuses kept across
+// passes when the service gave them: a pass stores only the statuses that changed, so most are
+// the very bytes the last pass decoded.
+func (pl *planner) statuses(w buildstore.Where) ([]buildstore.BuildStatus, error) {
+	if pl.decoded == nil {
+		return buildstore.Statuses(pl.tx, w)
+	}
+	var out []buildstore.BuildStatus
+	key := string(w.Key()) + "\x00"
+	err := buildstore.EachRawStatus(pl.tx, w, func(pkg string, raw []byte) error {
+		st, err := pl.decoded.get(key+pkg, raw)
+		out = append(out, st)
+		return err
+	})
+	return out, err
 }
 
 // whereBinaries returns the binary RPMs of a where as the resolver sees them, read once per pass.

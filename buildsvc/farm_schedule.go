@@ -71,7 +71,7 @@ func (s *Service) schedulePass(project string, ticket uint64) (bool, error) {
 			return err
 		}
 		pl := newPlanner(tx, p, now)
-		pl.specs, pl.workers = &s.specs, s.farmOptions().Workers
+		pl.specs, pl.decoded, pl.workers = &s.specs, s.statuses, s.farmOptions().Workers
 		plans, err = pl.plan()
 		return err
 	})
@@ -118,13 +118,13 @@ func storePlans(tx *bbolt.Tx, project string, plans []wherePlan) error {
 		return err
 	}
 	for _, w := range wheres {
-		old, err := buildstore.Statuses(tx, w)
+		old, err := buildstore.StatusPackages(tx, w)
 		if err != nil {
 			return err
 		}
-		for _, st := range old {
-			if names, ok := keep[w]; !ok || !names[st.Package] {
-				if err := buildstore.DropPackageFarm(tx, w, st.Package); err != nil {
+		for _, pkg := range old {
+			if names, ok := keep[w]; !ok || !names[pkg] {
+				if err := buildstore.DropPackageFarm(tx, w, pkg); err != nil {
 					return err
 				}
 			}

@@ -103,7 +103,7 @@ func (s *Service) SearchRequests(who buildstore.Person, match string, idOnly boo
 			if !filter.pass(raw) {
 				return true, nil
 			}
-			r, err := s.requests.decode(id, raw)
+			r, err := s.requests.get(id, raw)
 			if err != nil {
 				return false, err
 			}
@@ -135,9 +135,11 @@ func (s *Service) SearchRequests(who buildstore.Person, match string, idOnly boo
 
 // SearchPackages answers /search/package[/id]: the live packages of the projects who may see
 // that match, by project and name, paged. A predicate that reads only @name and @project is
-// evaluated on a document of the package's key alone (keyDoc), and then a record is decoded
-// only for the full route's page (the /id route's records hold only Project and Name); any
-// other predicate on the stored bytes first (byteFilter), then on the meta.
+// evaluated on a document of the package's key alone (keyDoc) — one that reads only @project
+// once per project, since it answers alike for all its packages (`@project='P'` over a project
+// of 20,000 packages evaluated it 20,000 times) — and then a record is decoded only for the
+// full route's page (the /id route's records hold only Project and Name), through the cache of
+// decoded packages; any other predicate on the stored bytes first (byteFilter), then on the meta.
 func (s *Service) SearchPackages(who buildstore.Person, match string, idOnly bool, page Page) (Found[buildstore.Package], error) {
 	p := pager[buildstore.Package]{page: page}
 	q, err := compileSearch("package", match, idOnly)
@@ -146,13 +148,23 @@ func (s *Service) SearchPackages(who buildstore.Person, match string, idOnly boo
 	}
 	plan := q.Plan()
 	keyOnly := q.ReadsOnly("@name", "@project")
+	byProject := q.ReadsOnly("@project")
 	withIssues := readsIssues(q) // issues.go: the package's issues join its document
 	filter := newByteFilter(plan, packageVerbatim)
 	stub := newKeyDoc("package", "name", "project")
+	var lastProject string // candidates come in project order
+	var lastMatch, matched bool
+	keyMatch := func(project, name string) bool {
+		if byProject && matched && project == lastProject {
+			return lastMatch
+		}
+		lastProject, lastMatch, matched = project, q.Match(stub.with(name, project)), true
+		return lastMatch
+	}
 	err = s.db.View(func(tx *bbolt.Tx) error {
 		gate := newProjectGate(tx, who)
 		return eachPackageCandidate(tx, q, plan, func(project, name string, raw []byte) (bool, error) {
-			if keyOnly && !q.Match(stub.with(name, project)) || !keyOnly && !filter.pass(raw) ||
+			if keyOnly && !keyMatch(project, name) || !keyOnly && !filter.pass(raw) ||
 				buildstore.Tombstone(raw) || !gate.open(project) {
 				return true, nil
 			}
@@ -160,7 +172,7 @@ func (s *Service) SearchPackages(who buildstore.Person, match string, idOnly boo
 				p.add(buildstore.Package{Project: project, Name: name})
 				return true, nil
 			}
-			k, err := buildstore.DecodePackage(raw)
+			k, err := s.packages.get(project+"\x00"+name, raw)
 			if err != nil {
 				return false, err
 			}

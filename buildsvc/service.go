@@ -21,6 +21,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
 // Options are the build service's settings from the configuration.
@@ -42,8 +43,11 @@ type Service struct {
 	signIns *ratelimit.SignIns
 	// specs keeps the scheduler's parsed specs across passes (farm_speccache.go).
 	specs specCache
-	// requests keeps recently decoded requests for the request search (search_request_cache.go).
-	requests decodedRequests
+	// requests and packages keep recently decoded records for the searches (decoded.go).
+	requests *decoded[uint64, buildstore.Request]
+	packages *decoded[string, buildstore.Package]
+	// statuses keeps the scheduler's decoded build statuses across passes (farm_planner.go).
+	statuses *decoded[string, buildstore.BuildStatus]
 	// farmCounts keeps the last FarmCounts until the next commit (farm_counts.go).
 	farmCounts *farmCountsMemo
 	// downloads holds the /published downloads not yet counted (download_queue.go).
@@ -60,7 +64,10 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service
 	}
 	return &Service{db: db, clk: clk, log: log, opts: opts,
 		signIns:    ratelimit.NewSignIns(clk.Now, loginLockPolicy, ipLockPolicy),
-		farmCounts: store.NewMemo[struct{}, FarmCounts](db)}
+		farmCounts: store.NewMemo[struct{}, FarmCounts](db),
+		requests:   newDecoded[uint64](maxDecodedRequests, buildstore.DecodeRequest),
+		packages:   newDecoded[string](maxDecodedPackages, buildstore.DecodePackage),
+		statuses:   newDecoded[string](maxDecodedStatuses, buildstore.DecodeStatus)}
 }
 
 // Now is the appliance clock's time.

@@ -2,6 +2,7 @@ package buildstore
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -75,9 +76,54 @@ type PackageChange struct {
 	Key    string `json:"key"`    // the binary's name
 }
 
-// PutStatus stores the status of s.Package in w.
+// PutStatus stores the status of s.Package in w. A status the store already holds is not
+// written again: a scheduler pass stores every status of a where, most of them unchanged, and
+// each bbolt Put dirties its page (a pass over 1,000 packages rewrote every status page).
 func PutStatus(tx *bbolt.Tx, w Where, s BuildStatus) error {
-	return store.Put(tx, store.BuildFarmStatus, w.sub(s.Package), s)
+	b, err := store.Bucket(tx, store.BuildFarmStatus)
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(s)
+	if err != nil {
+		return fmt.Errorf("%s/%s: encode: %w", store.BuildFarmStatus, w.sub(s.Package), err)
+	}
+	key := w.sub(s.Package)
+	if old := b.Get(key); old != nil && bytes.Equal(old, data) {
+		return nil
+	}
+	return b.Put(key, data)
+}
+
+// StatusPackages lists the packages w holds a status for, by name, from the keys alone.
+func StatusPackages(tx *bbolt.Tx, w Where) ([]string, error) {
+	var out []string
+	err := EachRawStatus(tx, w, func(pkg string, _ []byte) error { out = append(out, pkg); return nil })
+	return out, err
+}
+
+// EachRawStatus calls fn with the package and stored JSON of each status of w, by name; raw is
+// valid only during tx (DecodeStatus decodes it).
+func EachRawStatus(tx *bbolt.Tx, w Where, fn func(pkg string, raw []byte) error) error {
+	b, err := store.Bucket(tx, store.BuildFarmStatus)
+	if err != nil {
+		return err
+	}
+	prefix := append(w.Key(), sep...)
+	c := b.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		if err := fn(string(k[len(prefix):]), v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DecodeStatus decodes a status's stored JSON.
+func DecodeStatus(raw []byte) (BuildStatus, error) {
+	var s BuildStatus
+	err := json.Unmarshal(raw, &s)
+	return s, err
 }
 
 // GetStatus reads the status of pkg in w (store.ErrNotFound before the first pass).
