@@ -16,6 +16,8 @@ ARG GO_VERSION=1.26
 FROM golang:${GO_VERSION} AS builder
 WORKDIR /src
 COPY go.mod go.sum ./
+# go.mod replaces go-icu-regex with this directory: its go.mod must be there for the download.
+COPY internal/icuregex/go.mod internal/icuregex/
 RUN go mod download
 COPY . .
 ARG VERSION=dev

@@ -88,7 +88,6 @@ require (
 	github.com/prometheus/procfs v0.22.0 // indirect
 	github.com/rivo/uniseg v0.2.0 // indirect
 	github.com/shopspring/decimal v1.3.1 // indirect
-	github.com/tetratelabs/wazero v1.8.2 // indirect
 	github.com/ulikunitz/xz v0.5.12 // indirect
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
 	go.opentelemetry.io/otel v1.31.0 // indirect
@@ -106,3 +105,8 @@ require (
 	gopkg.in/ini.v1 v1.67.2 // indirect
 	gopkg.in/src-d/go-errors.v1 v1.0.0 // indirect
 )
+
+// go-mysql-server's REGEXP functions run on Go's regexp (internal/icuregex says how it differs
+// from ICU) instead of ICU compiled to WebAssembly, which compiled itself at every start of
+// every command (0.3-2.3 s of package init) and took ~2.5 MB of the binary (issue 31).
+replace github.com/dolthub/go-icu-regex => ./internal/icuregex

@@ -26,6 +26,7 @@ import (
 // the listener is up (tests use it).
 func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, listening func(url string)) error {
 	started := time.Now()
+	steps := startSteps{last: started}
 	lw := newLogWriter(stderr)
 	defer lw.Close()
 	log := newLogger(cfg, lw)
@@ -42,6 +43,7 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 	if err != nil {
 		return err
 	}
+	steps.done("open")
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %v (choose another --addr)", cfg.Addr, err)
@@ -67,6 +69,7 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 		},
 		Build: dom.build, Cloud: dom.cloud, Explorer: dom.explorer, Remote: dom.remote,
 	})
+	steps.done("domains")
 	logStart(log, cfg, db, ln.Addr(), url)
 	printBanner(stdout, cfg, db, url, creds)
 	served := make(chan error, 1)
@@ -80,17 +83,22 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 		_ = app.ShutdownWithTimeout(cfg.ShutdownTimeout)
 		return err
 	}
-	workers.RunOnce(clk.Now(), log) // catch up on what came due while stopped (expiries, invoices)
-	stopWorkers := workers.Start(time.Second, clk.Now, log)
-	defer stopWorkers() // after the HTTP app has stopped, before the index and the store close
+	steps.done("fixtures")
+	workers.CatchUp(clk.Now(), log) // what came due while stopped (expiries, invoices, database listeners)
 	ready.Set("fixtures", true)
+	steps.done("catchup")
 	if err := dom.explorer.EnsureIndex(false); err != nil { // the fixtures may have imported products
 		_ = app.ShutdownWithTimeout(cfg.ShutdownTimeout)
 		return fmt.Errorf("explorer search index: %w", err)
 	}
 	ready.Set("search", true)
+	steps.done("index")
+	// The workers start once ready: their first pass catches the build farm up, which readiness
+	// does not wait for (a restart waited 50-600 ms for it).
+	stopWorkers := workers.Start(time.Second, clk.Now, log)
+	defer stopWorkers() // after the HTTP app has stopped, before the index and the store close
 	watchDemoProducts(ctx, db, ready, rep)
-	log.Info("ready", "fixtures", rep.Mode, "loaded", rep.Applied, "ms", time.Since(started).Milliseconds())
+	log.Info("ready", append([]any{"fixtures", rep.Mode, "loaded", rep.Applied, "ms", time.Since(started).Milliseconds()}, steps.attrs...)...)
 
 	select {
 	case <-ctx.Done():
@@ -106,6 +114,20 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// startSteps times the steps of a start for the "ready" log line (open_ms: the data file and
+// credentials; domains_ms: listener, domains, HTTP app; fixtures_ms; catchup_ms: the workers'
+// first pass; index_ms), so a slow start says where its time went.
+type startSteps struct {
+	last  time.Time
+	attrs []any
+}
+
+func (s *startSteps) done(step string) {
+	now := time.Now()
+	s.attrs = append(s.attrs, step+"_ms", now.Sub(s.last).Milliseconds())
+	s.last = now
 }
 
 // afterReplace runs when restore, reset or reseed replaced the data: the bootstrap token is tied

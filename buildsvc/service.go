@@ -80,7 +80,9 @@ func (s *Service) FileLimit() int64 { return s.opts.FileLimit }
 // the build farm, the requests accepted at the time set for them, and the download counters.
 func (s *Service) RegisterJobs(r *jobs.Runner) {
 	r.Add("build-blob-sweep", s.SweepBlobs)
-	r.Add("build-farm", func(time.Time) error { return s.FarmTick() })
+	// The farm catches up in the background after a start: its builds are watched by polling,
+	// and its first pass after a restart costs 50-600 ms (issue 31).
+	r.AddBackground("build-farm", func(time.Time) error { return s.FarmTick() })
 	r.Add("build-request-accept-at", s.AcceptDue)
 	r.Add("build-download-counts", func(time.Time) error { return s.FlushDownloads() })
 }

@@ -7,6 +7,7 @@ import (
 	"mime"
 	"path"
 	"strconv"
+	"sync"
 
 	"github.com/gofiber/fiber/v2"
 )
@@ -23,7 +24,10 @@ type asset struct {
 	etag        string
 }
 
-var assets = func() map[string]asset {
+// assets are read on the first request for one, not in package init: mime.TypeByExtension
+// loads the system's MIME tables (/etc/mime.types…), 0.7 MB and ~1 ms that every command,
+// `version` included, paid before main (issue 31).
+var assets = sync.OnceValue(func() map[string]asset {
 	m := map[string]asset{}
 	_ = fs.WalkDir(staticFiles, "static", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -41,11 +45,11 @@ var assets = func() map[string]asset {
 		return nil
 	})
 	return m
-}()
+})
 
 // serveStatic answers GET /static/<name>.
 func serveStatic(c *fiber.Ctx) error {
-	a, ok := assets[c.Params("name")]
+	a, ok := assets()[c.Params("name")]
 	if !ok {
 		return fiber.ErrNotFound
 	}

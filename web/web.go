@@ -8,17 +8,21 @@ import (
 	"bytes"
 	"embed"
 	"html/template"
+	"sync"
 )
 
 //go:embed templates/*.html
 var files embed.FS
 
-var pages = template.Must(template.ParseFS(files, "templates/*.html"))
+// pages are parsed on first use, not in package init, which every command pays (issue 31).
+var pages = sync.OnceValue(func() *template.Template {
+	return template.Must(template.ParseFS(files, "templates/*.html"))
+})
 
 // Render executes the named page ("login.html", "setup.html", "message.html") with data.
 func Render(name string, data any) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := pages.ExecuteTemplate(&buf, name, data); err != nil {
+	if err := pages().ExecuteTemplate(&buf, name, data); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

@@ -22,22 +22,49 @@ type Runner struct {
 type job struct {
 	name string
 	run  func(now time.Time) error
+	// background: the job's first pass after a start need not come before readiness
+	// (CatchUp skips it; Start runs it at once).
+	background bool
 }
 
 // Add registers a job.
 func (j *Runner) Add(name string, run func(now time.Time) error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.list = append(j.list, job{name, run})
+	j.list = append(j.list, job{name: name, run: run})
+}
+
+// AddBackground registers a job whose catching up after a start may run while the appliance
+// already serves: work clients watch progress by, as the build farm's simulated builds, where
+// a start that waited for it would wait for work proportional to what was queued when it
+// stopped (tens to hundreds of ms).
+func (j *Runner) AddBackground(name string, run func(now time.Time) error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.list = append(j.list, job{name: name, run: run, background: true})
+}
+
+// CatchUp runs once, at now, every job but the background ones: what came due while the
+// appliance was stopped (expiries, invoices, database listeners) is done before it reports
+// ready.
+func (j *Runner) CatchUp(now time.Time, log *slog.Logger) {
+	j.run(now, log, false)
 }
 
 // RunOnce runs every job once at now. A failing or panicking job is logged and does not stop the
 // others.
 func (j *Runner) RunOnce(now time.Time, log *slog.Logger) {
+	j.run(now, log, true)
+}
+
+func (j *Runner) run(now time.Time, log *slog.Logger, background bool) {
 	j.mu.Lock()
 	list := append([]job(nil), j.list...)
 	j.mu.Unlock()
 	for _, jb := range list {
+		if jb.background && !background {
+			continue
+		}
 		if err := safeRun(jb, now); err != nil {
 			log.Error("background job failed", "job", jb.name, "err", err)
 		}
@@ -68,13 +95,15 @@ func (j *Runner) Run(ctx context.Context, interval time.Duration, now func() tim
 	}
 }
 
-// Start runs Run in a goroutine and returns the function that stops it: stop waits until the
-// job running at that moment has finished, so the store is never closed under a job.
+// Start runs every job once at once (the background jobs' catching up after CatchUp), then Run,
+// in a goroutine, and returns the function that stops it: stop waits until the job running at
+// that moment has finished, so the store is never closed under a job.
 func (j *Runner) Start(interval time.Duration, now func() time.Time, log *slog.Logger) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		j.RunOnce(now(), log)
 		j.Run(ctx, interval, now, log)
 	}()
 	return func() {

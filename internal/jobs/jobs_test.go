@@ -43,3 +43,25 @@ func TestStopWaitsForTheRunningJob(t *testing.T) {
 		t.Fatal("stop returned while the job was still running")
 	}
 }
+
+// TestCatchUpLeavesBackgroundJobsToStart: CatchUp runs the jobs readiness waits for and not the
+// background ones; Start runs those at once, not a tick later.
+func TestCatchUpLeavesBackgroundJobsToStart(t *testing.T) {
+	var r Runner
+	var due, farm atomic.Int32
+	r.Add("due", func(time.Time) error { due.Add(1); return nil })
+	r.AddBackground("farm", func(time.Time) error { farm.Add(1); return nil })
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	r.CatchUp(time.Now(), log)
+	if due.Load() != 1 || farm.Load() != 0 {
+		t.Fatalf("after CatchUp: due ran %d times, farm %d", due.Load(), farm.Load())
+	}
+	stop := r.Start(time.Hour, time.Now, log)
+	for deadline := time.Now().Add(10 * time.Second); farm.Load() == 0 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	stop()
+	if farm.Load() != 1 {
+		t.Fatalf("Start ran the background job %d times before its first tick, want 1", farm.Load())
+	}
+}
