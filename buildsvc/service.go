@@ -40,6 +40,8 @@ type Service struct {
 	opts Options
 	// signIns throttles failed password sign-ins (people_auth.go's policy).
 	signIns *ratelimit.SignIns
+	// memory remembers persons and verified credentials for sign-ins (people_memory.go).
+	memory *signInMemory
 	// specs keeps the scheduler's parsed specs across passes (farm_speccache.go).
 	specs specCache
 	// requests keeps recently decoded requests for the request search (search_request_cache.go).
@@ -60,6 +62,7 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service
 	}
 	return &Service{db: db, clk: clk, log: log, opts: opts,
 		signIns:    ratelimit.NewSignIns(clk.Now, loginLockPolicy, ipLockPolicy),
+		memory:     newSignInMemory(),
 		farmCounts: store.NewMemo[struct{}, FarmCounts](db)}
 }
 
