@@ -55,10 +55,14 @@ func (e *LockedError) Seconds() int {
 // maxLockKeys bounds the keys a lockout remembers; see lockout.add.
 const maxLockKeys = 100_000
 
-// maxQueue is how long an attempt waits for a turn (see SignIns) before it is refused as if
-// locked for a second: long enough for a burst of a hundred right passwords to pass the
-// bcrypt runs five at a time on a busy machine, short enough that a client is answered.
-const maxQueue = 15 * time.Second
+// How long an attempt waits for a turn (see SignIns) before it is refused as if locked for a
+// second: while checks keep ending it waits on, up to maxQueue in all; when none ends for
+// maxStall it gives up. A burst of a hundred right passwords passes, five bcrypt runs at a
+// time, even on a busy machine under the race detector, and a client is always answered.
+const (
+	maxQueue = time.Minute
+	maxStall = 15 * time.Second
+)
 
 // SignIns throttles password sign-ins by user and by client IP, in memory (a restart forgets
 // the failures, as it forgets the rate-limit windows). A sign-in is Begun (refused with a
@@ -73,8 +77,8 @@ const maxQueue = 15 * time.Second
 type SignIns struct {
 	users, ips *lockout
 	counts     counts
-	// queue is how long an attempt waits for a turn (maxQueue; tests shorten it).
-	queue time.Duration
+	// queue and stall bound an attempt's wait for a turn (maxQueue, maxStall; tests shorten them).
+	queue, stall time.Duration
 }
 
 // Counts are a throttle's totals since it was made, for the metrics: neither Reset nor a
@@ -97,7 +101,7 @@ func (s *SignIns) Counts() Counts { return s.counts.load() }
 // NewSignIns returns a throttle reading time from now (the appliance clock, so moving the dev
 // clock ends a lock), with one policy per user and one per client IP.
 func NewSignIns(now func() time.Time, users, ips LockPolicy) *SignIns {
-	return &SignIns{users: newLockout(now, users), ips: newLockout(now, ips), queue: maxQueue}
+	return &SignIns{users: newLockout(now, users), ips: newLockout(now, ips), queue: maxQueue, stall: maxStall}
 }
 
 // Attempt is one sign-in under way; End it exactly once.
@@ -108,17 +112,18 @@ type Attempt struct {
 
 // Begin starts a sign-in of user from ip, or refuses it with a *LockedError when the user or
 // the IP is locked. While the user or the IP has as many checks running as it has failures
-// left, Begin waits for one of them to end (up to maxQueue; then it refuses, Retry-After 1 s).
+// left, Begin waits for one of them to end (see maxQueue; past it, it refuses with Retry-After
+// 1 s).
 // user is compared as given; a domain whose logins ignore case passes it lowered. An empty ip
 // is not throttled by IP (a caller that has none).
 func (s *SignIns) Begin(user, ip string) (*Attempt, error) {
 	give := time.Now().Add(s.queue)
-	if wait := s.users.begin(user, give); wait > 0 {
+	if wait := s.users.begin(user, give, s.stall); wait > 0 {
 		s.counts.refused.Add(1)
 		return nil, &LockedError{RetryAfter: wait}
 	}
 	if ip != "" {
-		if wait := s.ips.begin(ip, give); wait > 0 {
+		if wait := s.ips.begin(ip, give, s.stall); wait > 0 {
 			s.users.end(user, outcomeNone)
 			s.counts.refused.Add(1)
 			return nil, &LockedError{RetryAfter: wait}
@@ -216,10 +221,10 @@ func (st *strikes) wake() {
 }
 
 // begin counts a running attempt of key once it may run: at once when key has fewer checks
-// running than failures left before its next lock (at least one), else after waiting (until
-// give) for a running one to end. It returns how long key is locked (0: it runs); a wait that
-// reaches give answers 1 s.
-func (l *lockout) begin(key string, give time.Time) time.Duration {
+// running than failures left before its next lock (at least one), else after waiting for a
+// running one to end. It returns how long key is locked (0: it runs); a wait that reaches give,
+// or sees no check end for stall, answers 1 s.
+func (l *lockout) begin(key string, give time.Time, stall time.Duration) time.Duration {
 	for {
 		now := l.now()
 		l.mu.Lock()
@@ -244,7 +249,7 @@ func (l *lockout) begin(key string, give time.Time) time.Duration {
 		}
 		turn := st.turn
 		l.mu.Unlock()
-		left := time.Until(give)
+		left := min(time.Until(give), stall)
 		if left <= 0 {
 			return time.Second
 		}
