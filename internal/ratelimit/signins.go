@@ -55,14 +55,11 @@ func (e *LockedError) Seconds() int {
 // maxLockKeys bounds the keys a lockout remembers; see lockout.add.
 const maxLockKeys = 100_000
 
-// How long an attempt waits for a turn (see SignIns) before it is refused as if locked for a
-// second: while checks keep ending it waits on, up to maxQueue in all; when none ends for
-// maxStall it gives up. A burst of a hundred right passwords passes, five bcrypt runs at a
-// time, even on a busy machine under the race detector, and a client is always answered.
-const (
-	maxQueue = time.Minute
-	maxStall = 15 * time.Second
-)
+// maxQueue is how long an attempt waits for a turn (see SignIns) before it is refused as if
+// locked for a second. Turns pass as checks end, so it bounds only a wait behind checks that
+// all run slow: a burst of a hundred right passwords passes, five bcrypt runs at a time, even
+// on a busy machine under the race detector, and a client is always answered.
+const maxQueue = time.Minute
 
 // SignIns throttles password sign-ins by user and by client IP, in memory (a restart forgets
 // the failures, as it forgets the rate-limit windows). A sign-in is Begun (refused with a
@@ -77,8 +74,8 @@ const (
 type SignIns struct {
 	users, ips *lockout
 	counts     counts
-	// queue and stall bound an attempt's wait for a turn (maxQueue, maxStall; tests shorten them).
-	queue, stall time.Duration
+	// queue bounds an attempt's wait for a turn (maxQueue; tests shorten it).
+	queue time.Duration
 }
 
 // Counts are a throttle's totals since it was made, for the metrics: neither Reset nor a
@@ -101,7 +98,7 @@ func (s *SignIns) Counts() Counts { return s.counts.load() }
 // NewSignIns returns a throttle reading time from now (the appliance clock, so moving the dev
 // clock ends a lock), with one policy per user and one per client IP.
 func NewSignIns(now func() time.Time, users, ips LockPolicy) *SignIns {
-	return &SignIns{users: newLockout(now, users), ips: newLockout(now, ips), queue: maxQueue, stall: maxStall}
+	return &SignIns{users: newLockout(now, users), ips: newLockout(now, ips), queue: maxQueue}
 }
 
 // Attempt is one sign-in under way; End it exactly once.
@@ -118,12 +115,12 @@ type Attempt struct {
 // is not throttled by IP (a caller that has none).
 func (s *SignIns) Begin(user, ip string) (*Attempt, error) {
 	give := time.Now().Add(s.queue)
-	if wait := s.users.begin(user, give, s.stall); wait > 0 {
+	if wait := s.users.begin(user, give); wait > 0 {
 		s.counts.refused.Add(1)
 		return nil, &LockedError{RetryAfter: wait}
 	}
 	if ip != "" {
-		if wait := s.ips.begin(ip, give, s.stall); wait > 0 {
+		if wait := s.ips.begin(ip, give); wait > 0 {
 			s.users.end(user, outcomeNone)
 			s.counts.refused.Add(1)
 			return nil, &LockedError{RetryAfter: wait}
@@ -222,9 +219,9 @@ func (st *strikes) wake() {
 
 // begin counts a running attempt of key once it may run: at once when key has fewer checks
 // running than failures left before its next lock (at least one), else after waiting for a
-// running one to end. It returns how long key is locked (0: it runs); a wait that reaches give,
-// or sees no check end for stall, answers 1 s.
-func (l *lockout) begin(key string, give time.Time, stall time.Duration) time.Duration {
+// running one to end. It returns how long key is locked (0: it runs); a wait that reaches give
+// answers 1 s.
+func (l *lockout) begin(key string, give time.Time) time.Duration {
 	for {
 		now := l.now()
 		l.mu.Lock()
@@ -249,7 +246,7 @@ func (l *lockout) begin(key string, give time.Time, stall time.Duration) time.Du
 		}
 		turn := st.turn
 		l.mu.Unlock()
-		left := min(time.Until(give), stall)
+		left := time.Until(give)
 		if left <= 0 {
 			return time.Second
 		}
