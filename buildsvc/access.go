@@ -76,10 +76,10 @@ func (s *Service) GuardProject(who buildstore.Person, name string) error {
 }
 
 // VisibleProject is GuardProject inside a transaction: 404 unknown_project when the project
-// exists and is hidden from who.
+// exists and is hidden from who. Most projects hold no access flag and are not decoded
+// (projectHiddenFrom).
 func VisibleProject(tx *bbolt.Tx, who buildstore.Person, name string) error {
-	p, err := buildstore.GetProject(tx, name)
-	if err != nil || !HiddenFrom(tx, who, p) {
+	if !projectHiddenFrom(tx, who, name) {
 		return nil
 	}
 	return projectNotFound(name)

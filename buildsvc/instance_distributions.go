@@ -66,7 +66,7 @@ func (s *Service) ChangeDistribution(who buildstore.Person, id string, d buildst
 		if _, err := buildstore.GetDistribution(tx, id); err != nil {
 			return err
 		}
-		if _, err := buildstore.GetProject(tx, d.Project); err != nil {
+		if err := buildstore.CheckProject(tx, d.Project); err != nil {
 			return Invalid("distribution", "project '%s' is not hosted on this instance", d.Project)
 		}
 		list, err := buildstore.Distributions(tx)

@@ -224,7 +224,7 @@ func (s *Service) ProjectIssueList(who buildstore.Person, project string, f Issu
 		if err := VisibleProject(tx, who, project); err != nil {
 			return err
 		}
-		if _, err := buildstore.GetProject(tx, project); err != nil {
+		if err := buildstore.CheckProject(tx, project); err != nil {
 			return NotFoundAs(err, "unknown_project")
 		}
 		v, err := newIssueViewer(tx)

@@ -42,7 +42,7 @@ func (s *Service) UndeleteProject(who buildstore.Person, name, comment string) e
 		if !MayRestoreProject(tx, who, name) {
 			return Forbidden("cmd_execution_no_permission", "no permission to execute command 'undelete': restoring project '%s' needs the right to create it", name)
 		}
-		if _, err := buildstore.GetProject(tx, name); err == nil {
+		if err := buildstore.CheckProject(tx, name); err == nil {
 			return BadRequest("project_exists", "project '%s' already exists", name)
 		}
 		restore, err := buildstore.UndeleteProject(tx, name)

@@ -33,7 +33,7 @@ func (s *Service) LinkingPackages(who buildstore.Person, project, pkg string) ([
 func (s *Service) LinkingProjects(who buildstore.Person, project string) ([]string, error) {
 	var out []string
 	err := s.db.View(func(tx *bbolt.Tx) error {
-		if _, err := buildstore.GetProject(tx, project); err != nil {
+		if err := buildstore.CheckProject(tx, project); err != nil {
 			return NotFoundAs(err, "unknown_project")
 		}
 		names, err := buildstore.LinkingProjects(tx, project)

@@ -54,7 +54,7 @@ func checkPackage(tx *bbolt.Tx, k buildstore.Package) error {
 		return err
 	}
 	if k.Devel != nil && k.Devel.Project != "" {
-		if _, err := buildstore.GetProject(tx, k.Devel.Project); err != nil {
+		if err := buildstore.CheckProject(tx, k.Devel.Project); err != nil {
 			return Invalid("package", "devel %v", err)
 		}
 	}

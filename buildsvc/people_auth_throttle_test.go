@@ -20,26 +20,26 @@ func TestAuthenticateThrottle(t *testing.T) {
 		buildstore.Person{Login: "bob", State: buildstore.StateConfirmed})
 	clk := s.clk.(*clock.Fixed)
 	for range 5 {
-		if _, err := s.Authenticate("alice", "guess", "10.0.0.1", nil); !errors.Is(err, ErrBadCredentials) {
+		if _, err := s.Authenticate("alice", "guess", "10.0.0.1"); !errors.Is(err, ErrBadCredentials) {
 			t.Fatalf("a wrong password: %v", err)
 		}
 	}
 	var locked *ratelimit.LockedError
-	if _, err := s.Authenticate("alice", "alice-password", "10.0.0.9", nil); !errors.As(err, &locked) || locked.RetryAfter != 30*time.Second {
+	if _, err := s.Authenticate("alice", "alice-password", "10.0.0.9"); !errors.As(err, &locked) || locked.RetryAfter != 30*time.Second {
 		t.Fatalf("the right password while locked, from another IP: %v", err)
 	}
-	if p, err := s.Authenticate("bob", "bob-password", "10.0.0.2", nil); err != nil || p.Login != "bob" {
+	if p, err := s.Authenticate("bob", "bob-password", "10.0.0.2"); err != nil || p.Login != "bob" {
 		t.Fatalf("bob from another IP: %v", err)
 	}
 	clk.Advance(30 * time.Second)
-	if _, err := s.Authenticate("alice", "guess", "10.0.0.1", nil); !errors.Is(err, ErrBadCredentials) {
+	if _, err := s.Authenticate("alice", "guess", "10.0.0.1"); !errors.Is(err, ErrBadCredentials) {
 		t.Fatalf("after the lock: %v", err)
 	}
-	if _, err := s.Authenticate("alice", "alice-password", "10.0.0.1", nil); !errors.As(err, &locked) || locked.RetryAfter != time.Minute {
+	if _, err := s.Authenticate("alice", "alice-password", "10.0.0.1"); !errors.As(err, &locked) || locked.RetryAfter != time.Minute {
 		t.Fatalf("the second lock: %v, want 1m", err)
 	}
 	clk.Advance(time.Minute)
-	if p, err := s.Authenticate("alice", "alice-password", "10.0.0.1", nil); err != nil || p.Login != "alice" {
+	if p, err := s.Authenticate("alice", "alice-password", "10.0.0.1"); err != nil || p.Login != "alice" {
 		t.Fatalf("the right password after the lock: %v", err)
 	}
 }
@@ -49,15 +49,15 @@ func TestAuthenticateThrottle(t *testing.T) {
 func TestAuthenticateThrottleByIP(t *testing.T) {
 	s := peopleService(t, buildstore.Person{Login: "alice", State: buildstore.StateConfirmed})
 	for i := range 20 {
-		if _, err := s.Authenticate("ghost"+string(rune('a'+i)), "guess", "10.0.0.1", nil); !errors.Is(err, ErrBadCredentials) {
+		if _, err := s.Authenticate("ghost"+string(rune('a'+i)), "guess", "10.0.0.1"); !errors.Is(err, ErrBadCredentials) {
 			t.Fatalf("guess %d: %v", i+1, err)
 		}
 	}
 	var locked *ratelimit.LockedError
-	if _, err := s.Authenticate("alice", "alice-password", "10.0.0.1", nil); !errors.As(err, &locked) {
+	if _, err := s.Authenticate("alice", "alice-password", "10.0.0.1"); !errors.As(err, &locked) {
 		t.Fatalf("a locked IP: %v", err)
 	}
-	if _, err := s.Authenticate("alice", "alice-password", "10.0.0.2", nil); err != nil {
+	if _, err := s.Authenticate("alice", "alice-password", "10.0.0.2"); err != nil {
 		t.Fatalf("another IP: %v", err)
 	}
 }
@@ -74,7 +74,7 @@ func TestAuthenticateUnknownCostsAsMuch(t *testing.T) {
 		var d []time.Duration
 		for i := range 5 {
 			start := time.Now()
-			if _, err := s.Authenticate(login(i), "wrong-password", "", nil); !errors.Is(err, ErrBadCredentials) {
+			if _, err := s.Authenticate(login(i), "wrong-password", ""); !errors.Is(err, ErrBadCredentials) {
 				t.Fatal(err)
 			}
 			d = append(d, time.Since(start))
@@ -99,14 +99,14 @@ func TestReplacedForgetsThrottle(t *testing.T) {
 		if i >= 5 {
 			login = "ghost" + string(rune('a'+i))
 		}
-		s.Authenticate(login, "guess", "10.0.0.1", nil)
+		s.Authenticate(login, "guess", "10.0.0.1")
 	}
 	var locked *ratelimit.LockedError
-	if _, err := s.Authenticate("alice", "alice-password", "10.0.0.2", nil); !errors.As(err, &locked) {
+	if _, err := s.Authenticate("alice", "alice-password", "10.0.0.2"); !errors.As(err, &locked) {
 		t.Fatalf("alice not locked: %v", err)
 	}
 	s.Replaced()
-	if _, err := s.Authenticate("alice", "alice-password", "10.0.0.1", nil); err != nil {
+	if _, err := s.Authenticate("alice", "alice-password", "10.0.0.1"); err != nil {
 		t.Fatalf("after Replaced: %v", err)
 	}
 }

@@ -40,7 +40,7 @@ func (s *Service) Projects(who buildstore.Person, deleted bool) (names []string,
 // deleted project that who may restore.
 func (s *Service) Packages(who buildstore.Person, project string, deleted bool) (names []string, err error) {
 	err = s.db.View(func(tx *bbolt.Tx) error {
-		if _, err := buildstore.GetProject(tx, project); err != nil {
+		if err := buildstore.CheckProject(tx, project); err != nil {
 			if _, gone := deletedProjectFor(tx, who, project); !deleted || gone != nil {
 				return NotFoundAs(err, "unknown_project")
 			}
@@ -59,7 +59,7 @@ func (s *Service) Packages(who buildstore.Person, project string, deleted bool) 
 // without expand.
 func (s *Service) ExpandedPackages(who buildstore.Person, project string) (out []buildstore.LinkedPackage, err error) {
 	err = s.db.View(func(tx *bbolt.Tx) error {
-		if _, err := buildstore.GetProject(tx, project); err != nil {
+		if err := buildstore.CheckProject(tx, project); err != nil {
 			return NotFoundAs(err, "unknown_project")
 		}
 		out, err = VisibleLinkedPackages(tx, who, project)

@@ -73,7 +73,7 @@ func checkPatternXML(body []byte) error {
 // Patterns lists the project's pattern files.
 func (s *Service) Patterns(project string) (all []buildstore.Pattern, err error) {
 	err = s.db.View(func(tx *bbolt.Tx) error {
-		if _, err := buildstore.GetProject(tx, project); err != nil {
+		if err := buildstore.CheckProject(tx, project); err != nil {
 			return NotFoundAs(err, "unknown_project")
 		}
 		all, err = buildstore.Patterns(tx, project)
@@ -85,7 +85,7 @@ func (s *Service) Patterns(project string) (all []buildstore.Pattern, err error)
 // Pattern reads a pattern file as it was stored; a missing one is the backend's 404.
 func (s *Service) Pattern(project, name string) (p buildstore.Pattern, err error) {
 	err = s.db.View(func(tx *bbolt.Tx) error {
-		if _, err := buildstore.GetProject(tx, project); err != nil {
+		if err := buildstore.CheckProject(tx, project); err != nil {
 			return NotFoundAs(err, "unknown_project")
 		}
 		if p, err = buildstore.GetPattern(tx, project, name); err != nil {

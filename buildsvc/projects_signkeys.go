@@ -36,11 +36,11 @@ func toStored(k signkey.Key) buildstore.SignKey {
 func (s *Service) PublicKey(name string) (string, error) {
 	var pub string
 	err := s.db.View(func(tx *bbolt.Tx) error {
-		if _, err := buildstore.GetProject(tx, name); err != nil {
+		if err := buildstore.CheckProject(tx, name); err != nil {
 			return NotFoundAs(err, "unknown_project")
 		}
 		for candidate := name; candidate != ""; {
-			if _, err := buildstore.GetProject(tx, candidate); err == nil {
+			if err := buildstore.CheckProject(tx, candidate); err == nil {
 				k, ok, err := buildstore.GetSignKey(tx, candidate)
 				if err != nil || ok {
 					pub = k.Public

@@ -94,7 +94,7 @@ func completeAction(tx *bbolt.Tx, who buildstore.Person, a *buildstore.RequestAc
 		if err := VisibleProject(tx, who, a.Target.Project); err != nil {
 			return false, err
 		}
-		if _, err := buildstore.GetProject(tx, a.Target.Project); err != nil {
+		if err := buildstore.CheckProject(tx, a.Target.Project); err != nil {
 			return false, NotFoundAs(err, "unknown_project")
 		}
 	}
@@ -118,7 +118,7 @@ func completeAction(tx *bbolt.Tx, who buildstore.Person, a *buildstore.RequestAc
 		if a.Source == nil {
 			return false, needs("a source project")
 		}
-		if _, err := buildstore.GetProject(tx, a.Source.Project); err != nil {
+		if err := buildstore.CheckProject(tx, a.Source.Project); err != nil {
 			return false, NotFoundAs(err, "unknown_project")
 		}
 		if t, _ := buildstore.GetProject(tx, a.Target.Project); t.Kind != "maintenance" {

@@ -50,7 +50,7 @@ func checkReviewer(tx *bbolt.Tx, r Reviewer) error {
 			return err
 		}
 	case r.Project != "":
-		if _, err := buildstore.GetProject(tx, r.Project); err != nil {
+		if err := buildstore.CheckProject(tx, r.Project); err != nil {
 			return NotFoundAs(err, "unknown_project")
 		}
 	default:

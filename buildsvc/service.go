@@ -41,6 +41,8 @@ type Service struct {
 	opts Options
 	// signIns throttles failed password sign-ins (people_auth.go's policy).
 	signIns *ratelimit.SignIns
+	// memory remembers persons and verified credentials for sign-ins (people_memory.go).
+	memory *signInMemory
 	// specs keeps the scheduler's parsed specs across passes (farm_speccache.go).
 	specs specCache
 	// requests and packages keep recently decoded records for the searches (decoded.go).
@@ -64,6 +66,7 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service
 	}
 	return &Service{db: db, clk: clk, log: log, opts: opts,
 		signIns:    ratelimit.NewSignIns(clk.Now, loginLockPolicy, ipLockPolicy),
+		memory:     newSignInMemory(),
 		farmCounts: store.NewMemo[struct{}, FarmCounts](db),
 		requests:   newDecoded[uint64](maxDecodedRequests, buildstore.DecodeRequest),
 		packages:   newDecoded[string](maxDecodedPackages, buildstore.DecodePackage),

@@ -52,7 +52,7 @@ func (s *Service) ProjectInfo(who buildstore.Person, project string, packages []
 	var out []SourceInfo
 	err := s.db.View(func(tx *bbolt.Tx) error {
 		out = nil
-		if _, err := buildstore.GetProject(tx, project); err != nil {
+		if err := buildstore.CheckProject(tx, project); err != nil {
 			return NotFoundAs(err, "unknown_project")
 		}
 		names, err := buildstore.PackageNames(tx, project, false)

@@ -1,8 +1,6 @@
 package buildapi
 
 import (
-	"bytes"
-	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"net/http"
@@ -46,8 +44,8 @@ func personOf(c *fiber.Ctx) buildstore.Person {
 // too_many_requests with Retry-After while the login or the client IP is locked after failed
 // sign-ins (buildsvc's throttle; the right password is refused too). Any other scheme
 // (Token, Bearer) is not a credential here: tokens only sign in at /trigger (trigger.go).
-// bcrypt runs once per credential: a verified one is remembered together with the password
-// hash it matched, so a password change (a new hash) ends the memory. Only the request's head
+// bcrypt runs once per credential: buildsvc remembers a verified one until a person is written
+// (a password change, a lock, a deletion take effect on the next request). Only the request's head
 // is looked at: the body is read (kit.WithBody) once the person may go on, so an upload without
 // good credentials is refused before a byte of it is read.
 func (a *api) authenticated(c *fiber.Ctx) error {
@@ -66,7 +64,7 @@ func (a *api) authenticated(c *fiber.Ctx) error {
 	if !ok {
 		return a.challenge(c)
 	}
-	p, err := a.Svc.Authenticate(login, password, kit.ClientIP(c, a.TrustedProxies), a.creds.check)
+	p, err := a.Svc.Authenticate(login, password, kit.ClientIP(c, a.TrustedProxies))
 	if errors.Is(err, buildsvc.ErrBadCredentials) {
 		return a.challenge(c)
 	}
@@ -108,37 +106,8 @@ func basicAuth(header string) (login, password string, ok bool) {
 	return login, password, ok && login != ""
 }
 
-// credentialCache remembers verified (login, password) pairs by their SHA-256, with the bcrypt
-// hash each matched. Bounded: it forgets everything past maxCached entries.
-type credentialCache struct {
-	mu sync.Mutex
-	m  map[[32]byte][]byte
-}
-
+// maxCached bounds the sessions kept: past it, expired ones are dropped, then all.
 const maxCached = 10000
-
-func newCredentialCache() *credentialCache { return &credentialCache{m: map[[32]byte][]byte{}} }
-
-// check reports whether password is p's, by the cache or by bcrypt.
-func (cc *credentialCache) check(p buildstore.Person, password string) bool {
-	key := sha256.Sum256([]byte(p.Login + "\x00" + password))
-	cc.mu.Lock()
-	hash, ok := cc.m[key]
-	cc.mu.Unlock()
-	if ok && bytes.Equal(hash, p.PasswordHash) {
-		return true
-	}
-	if !p.PasswordMatches(password) {
-		return false
-	}
-	cc.mu.Lock()
-	if len(cc.m) >= maxCached {
-		clear(cc.m)
-	}
-	cc.m[key] = append([]byte(nil), p.PasswordHash...)
-	cc.mu.Unlock()
-	return true
-}
 
 // sessionStore holds the session cookies handed out, in memory: a restart signs everyone out,
 // and osc simply answers the next challenge again.

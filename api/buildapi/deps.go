@@ -37,6 +37,5 @@ type api struct {
 	Deps
 	// Svc is the domain every handler calls.
 	Svc      *buildsvc.Service
-	creds    *credentialCache
 	sessions *sessionStore
 }

@@ -8,7 +8,7 @@ import (
 // Bind registers every route of the build API: one bindXxx per resource group, all called here.
 // Every route needs an authenticated person (the seed's rule), checked by a.authenticated.
 func Bind(app fiber.Router, d Deps) {
-	a := &api{Deps: d, Svc: d.Build, creds: newCredentialCache(), sessions: newSessionStore()}
+	a := &api{Deps: d, Svc: d.Build, sessions: newSessionStore()}
 	if a.Svc == nil {
 		a.Svc = buildsvc.New(d.Store, d.Clock, d.Log, buildsvc.Options{FileLimit: d.FileLimit})
 	}

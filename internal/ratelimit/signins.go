@@ -55,14 +55,27 @@ func (e *LockedError) Seconds() int {
 // maxLockKeys bounds the keys a lockout remembers; see lockout.add.
 const maxLockKeys = 100_000
 
+// maxQueue is how long an attempt waits for a turn (see SignIns) before it is refused as if
+// locked for a second. Turns pass as checks end, so it bounds only a wait behind checks that
+// all run slow: a burst of a hundred right passwords passes, five bcrypt runs at a time, even
+// on a busy machine under the race detector, and a client is always answered.
+const maxQueue = time.Minute
+
 // SignIns throttles password sign-ins by user and by client IP, in memory (a restart forgets
 // the failures, as it forgets the rate-limit windows). A sign-in is Begun (refused with a
-// *LockedError while either key is locked), then Ended with its outcome. Attempts still running
-// count against the free failures, so a guesser who sends many at once gets no more bcrypt runs
-// than one who waits for each answer. Safe for concurrent use.
+// *LockedError while either key is locked), then Ended with its outcome; one whose password
+// was verified before and is remembered by the caller is Admitted instead. Only failures
+// count: a key may have as many password checks running at once as it has failures left
+// before its next lock (one once it has been locked), and an attempt past that WAITS for a
+// running one to end rather than being refused — a success frees the waiters (it ends the
+// user's count), a failure may lock the key and refuse them. So a client sending many sign-ins
+// at once with the right password gets them all through, while a guesser who sends many at
+// once gets no more bcrypt runs than one who waits for each answer. Safe for concurrent use.
 type SignIns struct {
 	users, ips *lockout
 	counts     counts
+	// queue bounds an attempt's wait for a turn (maxQueue; tests shorten it).
+	queue time.Duration
 }
 
 // Counts are a throttle's totals since it was made, for the metrics: neither Reset nor a
@@ -85,7 +98,7 @@ func (s *SignIns) Counts() Counts { return s.counts.load() }
 // NewSignIns returns a throttle reading time from now (the appliance clock, so moving the dev
 // clock ends a lock), with one policy per user and one per client IP.
 func NewSignIns(now func() time.Time, users, ips LockPolicy) *SignIns {
-	return &SignIns{users: newLockout(now, users), ips: newLockout(now, ips)}
+	return &SignIns{users: newLockout(now, users), ips: newLockout(now, ips), queue: maxQueue}
 }
 
 // Attempt is one sign-in under way; End it exactly once.
@@ -95,17 +108,20 @@ type Attempt struct {
 }
 
 // Begin starts a sign-in of user from ip, or refuses it with a *LockedError when the user or
-// the IP is locked (or has as many attempts running as it has failures left). user is compared
-// as given; a domain whose logins ignore case passes it lowered. An empty ip is not throttled
-// by IP (a caller that has none).
+// the IP is locked. While the user or the IP has as many checks running as it has failures
+// left, Begin waits for one of them to end (see maxQueue; past it, it refuses with Retry-After
+// 1 s).
+// user is compared as given; a domain whose logins ignore case passes it lowered. An empty ip
+// is not throttled by IP (a caller that has none).
 func (s *SignIns) Begin(user, ip string) (*Attempt, error) {
-	if wait := s.users.begin(user); wait > 0 {
+	give := time.Now().Add(s.queue)
+	if wait := s.users.begin(user, give); wait > 0 {
 		s.counts.refused.Add(1)
 		return nil, &LockedError{RetryAfter: wait}
 	}
 	if ip != "" {
-		if wait := s.ips.begin(ip); wait > 0 {
-			s.users.end(user, false)
+		if wait := s.ips.begin(ip, give); wait > 0 {
+			s.users.end(user, outcomeNone)
 			s.counts.refused.Add(1)
 			return nil, &LockedError{RetryAfter: wait}
 		}
@@ -113,23 +129,42 @@ func (s *SignIns) Begin(user, ip string) (*Attempt, error) {
 	return &Attempt{s: s, user: user, ip: ip}, nil
 }
 
-// End records the outcome: a failure counts against the user and the IP; a success forgets
+// Admit lets in a sign-in of user from ip whose password the caller verified before and
+// remembers (no check runs, so it takes no turn): refused with a *LockedError while the user
+// or the IP is locked, exactly as Begin is; otherwise a success, which ends the user's count.
+func (s *SignIns) Admit(user, ip string) error {
+	wait := s.users.locked(user)
+	if wait == 0 && ip != "" {
+		wait = s.ips.locked(ip)
+	}
+	if wait > 0 {
+		s.counts.refused.Add(1)
+		return &LockedError{RetryAfter: wait}
+	}
+	s.users.forgive(user)
+	return nil
+}
+
+// End records the outcome: a failure counts against the user and the IP; a success forgives
 // the user's failures but not the IP's, so a guesser cannot wipe their IP's record by signing
 // in to an account of their own between guesses.
 func (a *Attempt) End(ok bool) {
 	if !ok {
 		a.s.counts.failed.Add(1)
-	}
-	a.s.users.end(a.user, !ok)
-	if ok {
-		a.s.users.forgive(a.user)
+		a.s.users.end(a.user, outcomeFailed)
+	} else {
+		a.s.users.end(a.user, outcomeForgiven)
 	}
 	if a.ip != "" {
-		a.s.ips.end(a.ip, !ok)
+		if ok {
+			a.s.ips.end(a.ip, outcomeNone)
+		} else {
+			a.s.ips.end(a.ip, outcomeFailed)
+		}
 	}
 }
 
-// Reset forgets every failure and lock.
+// Reset forgets every failure and lock (attempts waiting for a turn look again).
 func (s *SignIns) Reset() {
 	s.users.reset()
 	s.ips.reset()
@@ -150,6 +185,9 @@ type strikes struct {
 	last     time.Time // the last failure
 	from     time.Time // the current lock's start
 	until    time.Time // the current lock's end (zero: never locked)
+	// turn is closed when a running attempt ends or the failures are forgiven, waking the
+	// attempts waiting for a turn; nil while nobody waits.
+	turn chan struct{}
 }
 
 func newLockout(now func() time.Time, p LockPolicy) *lockout {
@@ -171,33 +209,80 @@ func (st *strikes) stale(now time.Time, forget time.Duration) bool {
 	return st.running == 0 && st.wait(now) == 0 && (now.Sub(st.last) >= forget || now.Before(st.last))
 }
 
-// begin counts a running attempt of key, or returns how long to wait.
-func (l *lockout) begin(key string) time.Duration {
+// wake lets the attempts waiting on st look again.
+func (st *strikes) wake() {
+	if st.turn != nil {
+		close(st.turn)
+		st.turn = nil
+	}
+}
+
+// begin counts a running attempt of key once it may run: at once when key has fewer checks
+// running than failures left before its next lock (at least one), else after waiting for a
+// running one to end. It returns how long key is locked (0: it runs); a wait that reaches give
+// answers 1 s.
+func (l *lockout) begin(key string, give time.Time) time.Duration {
+	for {
+		now := l.now()
+		l.mu.Lock()
+		st := l.keys[key]
+		if st == nil {
+			st = l.add(key, now)
+		}
+		if st.stale(now, l.policy.Forget) {
+			st.failures = 0
+		}
+		if w := st.wait(now); w > 0 {
+			l.mu.Unlock()
+			return w
+		}
+		if l.policy.Free <= 0 || st.running < max(l.policy.Free-st.failures, 1) {
+			st.running++
+			l.mu.Unlock()
+			return 0
+		}
+		if st.turn == nil {
+			st.turn = make(chan struct{})
+		}
+		turn := st.turn
+		l.mu.Unlock()
+		left := time.Until(give)
+		if left <= 0 {
+			return time.Second
+		}
+		timer := time.NewTimer(left)
+		select {
+		case <-turn:
+			timer.Stop()
+		case <-timer.C:
+			return time.Second
+		}
+	}
+}
+
+// locked returns how long key is locked (0: not locked), counting nothing.
+func (l *lockout) locked(key string) time.Duration {
 	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	st := l.keys[key]
-	if st == nil {
-		st = l.add(key, now)
+	if st := l.keys[key]; st != nil {
+		return st.wait(now)
 	}
-	if st.stale(now, l.policy.Forget) {
-		st.failures = 0
-	}
-	if w := st.wait(now); w > 0 {
-		return w
-	}
-	if l.policy.Free > 0 && st.running >= max(l.policy.Free-st.failures, 1) {
-		// As many attempts running as failures left before the next lock (one at a time once
-		// locked before): this one waits for them.
-		return time.Second
-	}
-	st.running++
 	return 0
 }
 
-// end ends a running attempt of key and counts a failure (when failed), locking the key when
-// the policy says so.
-func (l *lockout) end(key string, failed bool) {
+// outcome is what end records of an attempt.
+type outcome int
+
+const (
+	outcomeNone     outcome = iota // no check ran (refused by the other key), or a success that forgives nothing (an IP)
+	outcomeFailed                  // a wrong password: counts, and may lock
+	outcomeForgiven                // a success that ends the key's count (a user)
+)
+
+// end ends a running attempt of key with its outcome, locking the key when the policy says so,
+// and wakes the attempts waiting for a turn.
+func (l *lockout) end(key string, o outcome) {
 	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -208,29 +293,35 @@ func (l *lockout) end(key string, failed bool) {
 	if st.running > 0 {
 		st.running--
 	}
-	if !failed {
-		return
-	}
-	st.failures++
-	st.last = now
-	if d := l.policy.lockFor(st.failures); d > 0 {
-		st.from, st.until = now, now.Add(d)
+	st.wake()
+	switch o {
+	case outcomeForgiven:
+		st.failures, st.from, st.until = 0, time.Time{}, time.Time{}
+	case outcomeFailed:
+		st.failures++
+		st.last = now
+		if d := l.policy.lockFor(st.failures); d > 0 {
+			st.from, st.until = now, now.Add(d)
+		}
 	}
 }
 
-// forgive drops key's failures after a successful sign-in.
+// forgive drops key's failures after a successful sign-in, and wakes the attempts waiting for
+// a turn: the key has its free failures again.
 func (l *lockout) forgive(key string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if st := l.keys[key]; st != nil {
 		st.failures, st.from, st.until = 0, time.Time{}, time.Time{}
+		st.wake()
 	}
 }
 
 // add remembers a new key. At maxLockKeys it first drops the stale keys, then, if a flood of
 // distinct names or addresses still fills the map, every key that is not locked (their counts
 // restart; locks stand), and as a last resort everything: memory stays bounded, and a guesser
-// must spend a bcrypt run per entry to get there.
+// must spend a bcrypt run per entry to get there. A key dropped with attempts waiting wakes
+// them: they look again and find a fresh record.
 func (l *lockout) add(key string, now time.Time) *strikes {
 	if len(l.keys) >= maxLockKeys {
 		l.drop(func(st *strikes) bool { return st.stale(now, l.policy.Forget) })
@@ -239,17 +330,18 @@ func (l *lockout) add(key string, now time.Time) *strikes {
 		l.drop(func(st *strikes) bool { return st.running == 0 && st.wait(now) == 0 })
 	}
 	if len(l.keys) >= maxLockKeys {
-		clear(l.keys)
+		l.drop(func(*strikes) bool { return true })
 	}
 	st := &strikes{}
 	l.keys[strings.Clone(key)] = st
 	return st
 }
 
-// drop deletes the keys gone says so of.
+// drop deletes the keys gone says so of, waking their waiters.
 func (l *lockout) drop(gone func(*strikes) bool) {
 	for k, st := range l.keys {
 		if gone(st) {
+			st.wake()
 			delete(l.keys, k)
 		}
 	}
@@ -258,7 +350,7 @@ func (l *lockout) drop(gone func(*strikes) bool) {
 func (l *lockout) reset() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	clear(l.keys)
+	l.drop(func(*strikes) bool { return true })
 }
 
 // dummyHash is a bcrypt hash, at the cost every stored password uses (bcrypt.DefaultCost), of

@@ -2,7 +2,9 @@ package ratelimit
 
 import (
 	"errors"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -116,25 +118,163 @@ func TestSignInsByIP(t *testing.T) {
 	}
 }
 
-// TestSignInsConcurrent: attempts still running count against the free failures, so a burst
-// of parallel guesses runs no more checks than Free.
-func TestSignInsConcurrent(t *testing.T) {
+// TestSignInsGuessBurstWaits: a burst of parallel guesses runs no more checks than the free
+// failures left; the rest wait for a turn and, once those checks fail and lock the user, are
+// refused unchecked.
+func TestSignInsGuessBurstWaits(t *testing.T) {
 	clk := &fakeNow{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	s := NewSignIns(clk.now, testPolicy, LockPolicy{Free: 100, First: time.Minute, Max: time.Hour, Forget: time.Hour})
 	var running []*Attempt
-	for range 10 {
-		if a, err := s.Begin("alice", "ip"); err == nil {
-			running = append(running, a)
+	for range 3 {
+		a, err := s.Begin("alice", "ip")
+		if err != nil {
+			t.Fatalf("one of the free attempts refused: %v", err)
 		}
+		running = append(running, a)
 	}
-	if len(running) != 3 {
-		t.Fatalf("%d attempts under way, want 3", len(running))
+	results := make(chan error, 7)
+	for range 7 {
+		go func() {
+			a, err := s.Begin("alice", "ip")
+			if err == nil {
+				a.End(false)
+			}
+			results <- err
+		}()
+	}
+	select {
+	case err := <-results:
+		t.Fatalf("a fourth attempt ran beside three: %v", err)
+	case <-time.After(50 * time.Millisecond):
 	}
 	for _, a := range running {
 		a.End(false)
 	}
-	if _, err := s.Begin("alice", "ip"); err == nil {
-		t.Fatal("not locked after three failures")
+	for range 7 {
+		if err := <-results; retryAfter(t, err) != 10*time.Second {
+			t.Fatalf("waiting guess: %v, want the 10 s lock", err)
+		}
+	}
+	if got := s.Counts(); got.Failed != 3 || got.Refused != 7 {
+		t.Fatalf("counts %+v: want 3 checks failed and 7 refused", got)
+	}
+}
+
+// TestSignInsRightPasswordBurst: 64 sign-ins at once with the right password all pass, with no
+// more than the free failures' worth of checks running at any moment.
+func TestSignInsRightPasswordBurst(t *testing.T) {
+	clk := &fakeNow{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	s := NewSignIns(clk.now, testPolicy, LockPolicy{Free: 20, First: time.Minute, Max: time.Hour, Forget: time.Hour})
+	var now, most atomic.Int32
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a, err := s.Begin("alice", "ip")
+			if err != nil {
+				errs <- err
+				return
+			}
+			n := now.Add(1)
+			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+			}
+			time.Sleep(time.Millisecond) // the check
+			now.Add(-1)
+			a.End(true)
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("right password refused: %v", err)
+	}
+	if m := most.Load(); m > 3 {
+		t.Fatalf("%d checks ran at once, want at most 3", m)
+	}
+	if got := s.Counts(); got != (Counts{}) {
+		t.Fatalf("counts %+v, want none", got)
+	}
+}
+
+// TestSignInsSuccessFreesWaiters: with two failures counted, one check runs at a time; the
+// attempt waiting behind it runs once that one succeeds, and a wait that outlasts the queue
+// is refused for a second.
+func TestSignInsSuccessFreesWaiters(t *testing.T) {
+	clk := &fakeNow{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	s := NewSignIns(clk.now, testPolicy, LockPolicy{Free: 100, First: time.Minute, Max: time.Hour, Forget: time.Hour})
+	try(s, "alice", "ip", false)
+	try(s, "alice", "ip", false)
+	first, err := s.Begin("alice", "ip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan error, 1)
+	go func() {
+		a, err := s.Begin("alice", "ip")
+		if err == nil {
+			a.End(true)
+		}
+		got <- err
+	}()
+	select {
+	case err := <-got:
+		t.Fatalf("a second check ran beside the last free one: %v", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	first.End(true)
+	if err := <-got; err != nil {
+		t.Fatalf("the waiting attempt after a success: %v", err)
+	}
+
+	try(s, "alice", "ip", false)
+	try(s, "alice", "ip", false)
+	s.queue = 30 * time.Millisecond
+	first, _ = s.Begin("alice", "ip")
+	if d := retryAfter(t, try(s, "alice", "ip", true)); d != time.Second {
+		t.Fatalf("a wait past the queue: Retry-After %v, want 1s", d)
+	}
+	first.End(true)
+}
+
+// TestSignInsAdmit: a remembered right password takes no turn (it passes while checks fill
+// every turn), is refused while the user or the IP is locked, and ends the user's count.
+func TestSignInsAdmit(t *testing.T) {
+	clk := &fakeNow{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	s := NewSignIns(clk.now, testPolicy, testPolicy)
+	var running []*Attempt
+	for range 3 {
+		a, _ := s.Begin("alice", "ip")
+		running = append(running, a)
+	}
+	if err := s.Admit("alice", "ip"); err != nil {
+		t.Fatalf("remembered password beside running checks: %v", err)
+	}
+	for _, a := range running {
+		a.End(false)
+	}
+	if d := retryAfter(t, s.Admit("alice", "ip2")); d != 10*time.Second {
+		t.Fatalf("locked user: %v", d)
+	}
+	try(s, "dave", "ip4", false)
+	try(s, "dave", "ip5", false)
+	if err := s.Admit("dave", "ip3"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 { // forgiven: the free failures are free again
+		if err := try(s, "dave", "ip"+strconv.Itoa(6+i), false); err != nil {
+			t.Fatalf("after Admit: %v", err)
+		}
+	}
+	for range 3 {
+		try(s, "bob", "ip9", false)
+	}
+	if err := s.Admit("carol", "ip9"); err == nil {
+		t.Fatal("a locked IP admitted")
+	}
+	if got := s.Counts(); got.Refused != 2 {
+		t.Fatalf("counts %+v, want 2 refused", got)
 	}
 }
 

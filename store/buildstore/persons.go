@@ -59,9 +59,14 @@ func GetPerson(tx *bbolt.Tx, login string) (Person, error) {
 	return p, nil
 }
 
-// PutPerson stores a person.
+// PutPerson stores a person. It is the persons bucket's one writer, so it is where the
+// persons' version moves (persons_version.go).
 func PutPerson(tx *bbolt.Tx, p Person) error {
-	return store.Put(tx, store.BuildPersons, []byte(p.Login), p)
+	if err := store.Put(tx, store.BuildPersons, []byte(p.Login), p); err != nil {
+		return err
+	}
+	personWritten(tx)
+	return nil
 }
 
 // Persons lists every person, by login.
@@ -75,7 +80,7 @@ func Persons(tx *bbolt.Tx) ([]Person, error) {
 }
 
 // PasswordMatches checks a password against the stored bcrypt hash. It is slow on purpose;
-// callers cache a successful check (see api/build's credential cache).
+// buildsvc remembers a successful check until the persons' version moves.
 func (p Person) PasswordMatches(password string) bool {
 	return len(p.PasswordHash) > 0 && bcrypt.CompareHashAndPassword(p.PasswordHash, []byte(password)) == nil
 }
@@ -136,8 +141,8 @@ func SetAdminPassword(tx *bbolt.Tx, hash []byte, now time.Time) error {
 	return PutPerson(tx, p)
 }
 
-// SetPassword gives p a new bcrypt hash (the cost store/appliance uses). Signed-in credentials
-// end by themselves: api/build's credential cache is keyed by the hash it matched.
+// SetPassword gives p a new bcrypt hash (the cost store/appliance uses). Remembered credentials
+// end when the record is stored (PutPerson moves the persons' version).
 func (p *Person) SetPassword(password string) error {
 	h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
 	if err != nil {

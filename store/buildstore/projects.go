@@ -1,6 +1,7 @@
 package buildstore
 
 import (
+	"bytes"
 	"regexp"
 	"sort"
 	"strings"
@@ -153,6 +154,23 @@ func GetProject(tx *bbolt.Tx, name string) (Project, error) {
 	}
 	return p, nil
 }
+
+// CheckProject is GetProject for a caller that only needs to know the live project is there:
+// the same not-found error, from the key and the tombstone mark, without decoding the record
+// (a listing of 20,000 packages, or a request's existence check, need no meta).
+func CheckProject(tx *bbolt.Tx, name string) error {
+	if b := tx.Bucket([]byte(store.BuildProjects)); b != nil {
+		if raw := b.Get([]byte(name)); raw != nil && !bytes.Contains(raw, projectTombstone) {
+			return nil
+		}
+	}
+	return store.NotFoundf("Project not found: %s", name)
+}
+
+// projectTombstone is how a deleted project's record marks itself in its JSON. No field of a
+// Project nested below it is called "deleted", and inside a string value a quote is escaped,
+// so the mark cannot appear in a live project's record.
+var projectTombstone = []byte(`"deleted":true`)
 
 // GetDeletedProject returns the tombstone of a deleted project.
 func GetDeletedProject(tx *bbolt.Tx, name string) (Project, error) {

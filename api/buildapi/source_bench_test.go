@@ -1,0 +1,61 @@
+package buildapi
+
+import (
+	"bytes"
+	"net"
+	"testing"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/internal/bench"
+	"github.com/valyala/fasthttp"
+)
+
+// BenchmarkSourceProject (issue 31): GET /source/devel:tools — the demo's small project, a few
+// hundred bytes of <directory> — with Basic auth, as a client without a cookie jar sends it, from
+// 8 keep-alive connections on loopback, against a bare fiber handler serving the same bytes in
+// the same run. The build API alone, without the front middleware (api's BenchmarkSourceProjectApp
+// adds it): what Basic sign-in (a remembered credential), the project guard and the listing
+// cost over HTTP itself. As Admin and as alice (not Admin: the read protection guard runs).
+// Budget: ≥ 0.50 of the bare handler (x-raw ≤ 2) with the middleware.
+func BenchmarkSourceProject(b *testing.B) {
+	for _, who := range []struct{ name, login, password string }{{"admin", "Admin", adminPassword}, {"member", "alice", "alice-password"}} {
+		b.Run(who.name, func(b *testing.B) {
+			e := newBenchEnv(b)
+			e.auth = basic(who.login, who.password)["Authorization"]
+			const path = "/source/devel:tools"
+			body := e.do(b, "GET", path, nil) // warm-up: bcrypt once, then the remembered credential
+			if !bytes.Contains(body, []byte(`<directory count="`)) {
+				b.Fatalf("listing: %s", body)
+			}
+			rawBase := serveBare(b, path, "application/xml; charset=utf-8", body)
+			get := func(url string) {
+				req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+				req.SetRequestURI(url)
+				req.Header.Set("Authorization", e.auth)
+				if err := e.client.Do(req, resp); err != nil || resp.StatusCode() != 200 || len(resp.Body()) != len(body) {
+					b.Fatalf("GET %s: %v %d %s", url, err, resp.StatusCode(), resp.Body())
+				}
+				fasthttp.ReleaseRequest(req)
+				fasthttp.ReleaseResponse(resp)
+			}
+			bench.Compare(b, 8, func(int) { get(e.base + path) }, func(int) { get(rawBase + path) })
+		})
+	}
+}
+
+// serveBare serves body at path from a bare fiber app on loopback until the benchmark ends and
+// returns its base URL: the raw layer an HTTP benchmark compares against.
+func serveBare(b *testing.B, path, contentType string, body []byte) string {
+	bare := fiber.New(fiber.Config{DisableStartupMessage: true})
+	bare.Get(path, func(c *fiber.Ctx) error {
+		c.Set(fiber.HeaderContentType, contentType)
+		return c.Send(body)
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	go bare.Listener(ln)
+	b.Cleanup(func() { bare.Shutdown() })
+	return "http://" + ln.Addr().String()
+}
