@@ -13,8 +13,14 @@ func sendXML(c *fiber.Ctx, v any) error {
 	if err != nil {
 		return err
 	}
+	return sendWritten(c, append(body, '\n'))
+}
+
+// sendWritten answers an XML document a byte-exact writer (buildsvc/xmlindent's users) wrote
+// as sendXML would have marshalled it.
+func sendWritten(c *fiber.Ctx, body []byte) error {
 	c.Set(fiber.HeaderContentType, "application/xml; charset=utf-8")
-	return c.Send(append(body, '\n'))
+	return c.Send(body)
 }
 
 // directory is the build service's generic list document: <directory count="N"><entry name=…/>.
