@@ -17,9 +17,13 @@ import (
 func BenchmarkWritePackageMetas(b *testing.B) {
 	records := make([]buildstore.Package, 20_000)
 	for i := range records {
-		records[i] = buildstore.Package{Project: "bench:big", Name: fmt.Sprintf("pkg-%05d", i), Title: "Package & title", Description: "A package\nof the benchmark",
-			Persons: []buildstore.Role{{ID: "alice", Role: "maintainer"}}, URL: "https://example.org/pkg",
+		records[i] = buildstore.Package{Project: "bench:big", Name: fmt.Sprintf("pkg-%05d", i), Title: fmt.Sprintf("Package pkg-%05d", i),
+			Description: "A package made for the listing benchmark, with a description of typical length.",
+			Persons:     []buildstore.Role{{ID: "alice", Role: "maintainer"}}, URL: "https://example.org/pkg",
 			Flags: []buildstore.Flag{{Name: "build", Status: "disable", Repository: "openSUSE_Tumbleweed"}}}
+		if i%10 == 0 { // one in ten has text to escape
+			records[i].Description = "Tools & libraries for <xml>\nwith a second line"
+		}
 	}
 	var size int
 	bench.Compare(b, 1, func(int) {
