@@ -30,7 +30,7 @@ func New(b []byte, depth int) Writer { return Writer{b: b, depth: depth} }
 // Bytes is what has been written, b included.
 func (w *Writer) Bytes() []byte { return w.b }
 
-// Attr is one attribute; an omitted one (omitempty and empty, or a nil pointer) is not written.
+// Attr is one attribute; an omitted one (omitempty and empty) is not written.
 type Attr struct {
 	name, value string
 	omit        bool
@@ -41,14 +41,6 @@ func Must(name, value string) Attr { return Attr{name: name, value: value} }
 
 // Opt is an omitempty attribute: left out when empty.
 func Opt(name, value string) Attr { return Attr{name: name, value: value, omit: value == ""} }
-
-// Ptr is a *string attribute: left out when nil, written when it points to "".
-func Ptr(name string, value *string) Attr {
-	if value == nil {
-		return Attr{omit: true}
-	}
-	return Attr{name: name, value: *value}
-}
 
 // newline starts a line at the current depth (the very first tag at depth 0 starts none).
 func (w *Writer) newline() {
