@@ -17,11 +17,7 @@ import (
 // commands, a branch, an undelete…) calls it in its own transaction, so the history never
 // misses a change.
 func RecordMeta(tx *bbolt.Tx, k buildstore.Package, user, comment string, now time.Time) error {
-	doc, err := metadoc.RenderPackage(k)
-	if err != nil {
-		return err
-	}
-	if _, err = buildstore.CommitMeta(tx, k.Project, k.Name, doc, user, comment, now); err != nil {
+	if _, err := buildstore.CommitMeta(tx, k.Project, k.Name, metadoc.RenderPackage(k), user, comment, now); err != nil {
 		return err
 	}
 	return touchPackage(tx, k.Project, k.Name, now) // its activity (statistics_activity.go)

@@ -73,7 +73,7 @@ func (e *benchEnv) report(b *testing.B) {
 	b.ReportMetric(float64(e.took[len(e.took)*99/100].Microseconds())/1000, "p99-ms")
 }
 
-func must(b *testing.B, err error) {
+func must(b testing.TB, err error) {
 	b.Helper()
 	if err != nil {
 		b.Fatal(err)

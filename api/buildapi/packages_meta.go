@@ -20,7 +20,7 @@ func (a *api) getPackageMeta(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return sendXML(c, metadoc.FromPackage(k))
+	return sendWritten(c, metadoc.RenderPackage(k))
 }
 
 // parsePackageMeta reads a package meta PUT for project/name: missing name and project

@@ -16,7 +16,7 @@ func (a *api) getProjectMeta(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return sendXML(c, metadoc.FromProject(p))
+	return sendWritten(c, append(metadoc.AppendProject(make([]byte, 0, 1024), p, 0), '\n'))
 }
 
 // parseProjectMeta reads a project meta PUT for name: the name must be one, the document needs

@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/buildsvc/requestdoc"
+	"github.com/pocketforge/pocketforge/buildsvc/xmlindent"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
@@ -29,25 +30,13 @@ func (a *api) bindRequests(r fiber.Router) {
 // would write, from requestdoc's writer (listings of hundreds of requests spent more in
 // encoding/xml than in the store).
 func sendRequests(c *fiber.Ctx, matches int, list []buildstore.Request, h requestdoc.History) error {
-	b := append(make([]byte, 0, 64+len(list)*1024), `<collection matches="`...)
-	b = strconv.AppendInt(b, int64(matches), 10)
-	b = append(b, `">`...)
-	for _, r := range list {
-		b = requestdoc.Render(r, h).AppendIndented(b, 1)
-	}
-	if len(list) == 0 {
-		b = append(b, "</collection>\n"...)
-	} else {
-		b = append(b, "\n</collection>\n"...)
-	}
-	c.Set(fiber.HeaderContentType, "application/xml; charset=utf-8")
-	return c.Send(b)
+	return sendWritten(c, xmlindent.Collection(make([]byte, 0, 64+len(list)*1024), matches, len(list),
+		func(b []byte, i int) []byte { return requestdoc.Render(list[i], h).AppendIndented(b, 1) }))
 }
 
 // sendRequest answers one request's document.
 func sendRequest(c *fiber.Ctx, r buildstore.Request, h requestdoc.History) error {
-	c.Set(fiber.HeaderContentType, "application/xml; charset=utf-8")
-	return c.Send(append(requestdoc.Render(r, h).AppendIndented(nil, 0), '\n'))
+	return sendWritten(c, append(requestdoc.Render(r, h).AppendIndented(nil, 0), '\n'))
 }
 
 // requestID reads the :id path parameter; anything but a request number is OBS's 404.

@@ -8,6 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
+	"github.com/pocketforge/pocketforge/buildsvc/xmlindent"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
@@ -60,20 +61,32 @@ type requestIDXML struct {
 	ID      uint64   `xml:"id,attr"`
 }
 
-type packageIDXML struct {
-	XMLName xml.Name `xml:"package"`
-	Project string   `xml:"project,attr"`
-	Name    string   `xml:"name,attr"`
+// appendPackageID writes a package's identifying element as encoding/xml wrote
+// <package project= name=> (an /id search over a project of 20,000 packages lists them all).
+func appendPackageID(b []byte, k buildstore.Package, depth int) []byte {
+	w := xmlindent.New(b, depth)
+	w.Empty("package", xmlindent.Must("project", k.Project), xmlindent.Must("name", k.Name))
+	return w.Bytes()
 }
 
-type projectIDXML struct {
-	XMLName xml.Name `xml:"project"`
-	Name    string   `xml:"name,attr"`
+// appendProjectID writes a project's identifying element, <project name=>.
+func appendProjectID(b []byte, p buildstore.Project, depth int) []byte {
+	w := xmlindent.New(b, depth)
+	w.Empty("project", xmlindent.Must("name", p.Name))
+	return w.Bytes()
 }
 
 // sendCollection renders the page of found with doc.
 func sendCollection[T, D any](c *fiber.Ctx, found buildsvc.Found[T], doc func(T) D) error {
 	return sendXML(c, collectionXML[D]{Matches: found.Matches, Items: docsOf(found.Records, doc)})
+}
+
+// writtenCollection is the page of found as sendCollection renders it, each record written by
+// write at depth 1 (a byte-exact writer: metadoc.AppendPackage, AppendProject); size guesses a
+// record's bytes, to allocate the answer once.
+func writtenCollection[T any](found buildsvc.Found[T], size int, write func([]byte, T, int) []byte) []byte {
+	return xmlindent.Collection(make([]byte, 0, 64+len(found.Records)*size), found.Matches, len(found.Records),
+		func(b []byte, i int) []byte { return write(b, found.Records[i], 1) })
 }
 
 // searchParam reads a search parameter from the query, or from a POST's form body.
@@ -114,9 +127,9 @@ func (a *api) searchPackages(idOnly bool) fiber.Handler {
 			return err
 		}
 		if idOnly {
-			return sendCollection(c, found, func(k buildstore.Package) packageIDXML { return packageIDXML{Project: k.Project, Name: k.Name} })
+			return sendWritten(c, writtenCollection(found, 64, appendPackageID))
 		}
-		return sendCollection(c, found, metadoc.FromPackage)
+		return sendWritten(c, writtenCollection(found, 512, metadoc.AppendPackage))
 	}
 }
 
@@ -128,8 +141,8 @@ func (a *api) searchProjects(idOnly bool) fiber.Handler {
 			return err
 		}
 		if idOnly {
-			return sendCollection(c, found, func(p buildstore.Project) projectIDXML { return projectIDXML{Name: p.Name} })
+			return sendWritten(c, writtenCollection(found, 48, appendProjectID))
 		}
-		return sendCollection(c, found, metadoc.FromProject)
+		return sendWritten(c, writtenCollection(found, 1024, metadoc.AppendProject))
 	}
 }

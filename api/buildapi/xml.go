@@ -22,8 +22,14 @@ func sendXML(c *fiber.Ctx, v any) error {
 			return err
 		}
 	}
+	return sendWritten(c, append(body, '\n'))
+}
+
+// sendWritten answers an XML document a byte-exact writer (buildsvc/xmlindent's users) wrote
+// as sendXML would have marshalled it.
+func sendWritten(c *fiber.Ctx, body []byte) error {
 	c.Set(fiber.HeaderContentType, "application/xml; charset=utf-8")
-	return c.Send(append(body, '\n'))
+	return c.Send(body)
 }
 
 // xmlAppender is a document on a hot path that appends its XML to b itself, byte for byte as

@@ -281,10 +281,6 @@ func (d Project) DevelWithoutProject() bool { return d.Devel != nil && deref(d.D
 
 // RenderPackage is the package's meta as GET …/_meta answers it (indented, a final newline):
 // the meta history keeps these bytes.
-func RenderPackage(k buildstore.Package) ([]byte, error) {
-	doc, err := xml.MarshalIndent(FromPackage(k), "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(doc, '\n'), nil
+func RenderPackage(k buildstore.Package) []byte {
+	return append(AppendPackage(make([]byte, 0, 512), k, 0), '\n')
 }
