@@ -58,11 +58,14 @@ func TestAccessLogIsSlogs(t *testing.T) {
 			}
 		}
 	}
-	local := &AccessLine{Time: time.Date(2026, 1, 1, 0, 0, 0, 999999999, time.FixedZone("X", 5*3600+1800)), RequestID: "x",
-		API: "build", Method: "PUT", Path: "/", Status: 0}
-	for _, format := range []string{"text", "json"} {
-		if got, want := ourLine(format, local), slogLine(t, format, local); got != want {
-			t.Errorf("%s:\n got %q\nwant %q", format, got, want)
+	for _, at := range []time.Time{time.Date(2026, 1, 1, 0, 0, 0, 999999999, time.FixedZone("X", 5*3600+1800)),
+		time.Date(2026, 7, 9, 23, 59, 59, 0, time.FixedZone("Y", -(3*3600+30*60))), time.Date(2026, 7, 9, 8, 5, 1, 120000000, time.Local),
+		time.Date(999, 12, 31, 1, 2, 3, 4000, time.UTC)} { // (the wall clock, never past 9999)
+		local := &AccessLine{Time: at, RequestID: "x", API: "build", Method: "PUT", Path: "/", Status: 0}
+		for _, format := range []string{"text", "json"} {
+			if got, want := ourLine(format, local), slogLine(t, format, local); got != want {
+				t.Errorf("%s:\n got %q\nwant %q", format, got, want)
+			}
 		}
 	}
 }
