@@ -29,6 +29,7 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 	lw := newLogWriter(stderr)
 	defer lw.Close()
 	log := newLogger(cfg, lw)
+	lw.setLogger(log)
 	for _, w := range cfg.Warnings {
 		log.Warn(w)
 	}
