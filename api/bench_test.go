@@ -28,13 +28,33 @@ type benchBody struct {
 var benchValue = benchBody{42, "web-1", "running", "2026-11-22T03:55:49", "us-east"}
 
 // BenchmarkMiddleware: a GET through pocketforge's front middleware (request id, readiness gate,
-// access log at info level, journal) against a bare fiber handler answering the same JSON, both on
-// loopback with 8 concurrent keep-alive clients. x-raw is the price of the shared middleware.
+// access log at info level, metrics, journal) against a bare fiber handler answering the same
+// JSON: "loopback", both on loopback with 8 concurrent keep-alive clients in this process, and
+// "handler", each app's handler called in process, by CPU time (bench.OfBareCPU). x-raw
+// (loopback) and of-bare are the price of the shared middleware.
 func BenchmarkMiddleware(b *testing.B) {
 	e := newEnv(b, nil)
 	e.app.Get("/v4/bench", func(c *fiber.Ctx) error { return c.JSON(benchValue) })
 	bare := fiber.New(fiber.Config{DisableStartupMessage: true})
 	bare.Get("/v4/bench", func(c *fiber.Ctx) error { return c.JSON(benchValue) })
+	b.Run("loopback", func(b *testing.B) { benchMiddlewareLoopback(b, e, bare) })
+	b.Run("handler", func(b *testing.B) {
+		var ctx fasthttp.RequestCtx
+		get := func(h fasthttp.RequestHandler) {
+			ctx.Request.Reset()
+			ctx.Response.Reset()
+			ctx.Request.SetRequestURI("/v4/bench")
+			h(&ctx)
+			if ctx.Response.StatusCode() != 200 {
+				b.Fatalf("GET /v4/bench: %d %s", ctx.Response.StatusCode(), ctx.Response.Body())
+			}
+		}
+		ours, raw := e.app.Handler(), bare.Handler()
+		bench.OfBareCPU(b, func(int) { get(ours) }, func(int) { get(raw) })
+	})
+}
+
+func benchMiddlewareLoopback(b *testing.B, e *env, bare *fiber.App) {
 
 	appURL, rawURL := listen(b, e.app), listen(b, bare)
 	client := &fasthttp.Client{MaxConnsPerHost: 64, ReadTimeout: 5 * time.Second}
