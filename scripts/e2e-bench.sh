@@ -4,7 +4,11 @@
 # (internal/bench/barefiber) are each pinned to one core (APP_CPU); wrk, pinned to another
 # (LOAD_CPU), drives them in turn over loopback, ROUNDS times, alternating which goes first.
 # Prints per route the median requests/s of each and the median of the rounds' ratios
-# (of-bare = ours / bare's), with the load average. Routes: GET /v4/account and
+# (of-bare = ours / bare's), and the same by the CPU time each process spent per request
+# (read from /proc before and after each run: cpu-of-bare = bare's µs per request / ours), with
+# the load average. On a machine other work keeps busy the requests/s swing with what else
+# runs on the core; the CPU time per request does not, and on a core of its own it is what
+# bounds requests/s. Routes: GET /v4/account and
 # /v4/account/users (a page of 100; 120 users are added) with a cloud personal access token of
 # demo (a fresh one per run: the rate limits stay on, --cloud-rate-scale 100, and a run must not
 # exhaust one token's budget), a badge, and GET /source/devel:tools with Basic auth.
@@ -77,34 +81,48 @@ taskset -c "$APP_CPU" "$work/barefiber" -from "$app" -addr 127.0.0.1:$((PORT + 1
 pids+=($!)
 for i in $(seq 100); do curl -s -o /dev/null "$bare/" && break; sleep 0.1; done
 
-# rps URL HEADER: requests/s of one wrk run (fails on any non-2xx answer or socket error).
-rps() {
-	local out
+# cputicks PID: the CPU time the process has used (user + system, all threads), in clock ticks.
+cputicks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+hz=$(getconf CLK_TCK)
+# run URL HEADER PID: one wrk run against the process PID serves; prints its requests/s and
+# the server's CPU time per request in µs (fails on any non-2xx answer or socket error).
+run() {
+	local out t0 t1
+	t0=$(cputicks "$3")
 	out=$(taskset -c "$LOAD_CPU" wrk -t1 -c"$CONNS" -d"$DURATION" ${2:+-H "$2"} "$1")
+	t1=$(cputicks "$3")
 	if grep -qE 'Non-2xx|Socket errors' <<<"$out"; then
 		echo "e2e-bench: $1: $(grep -E 'Non-2xx|Socket errors' <<<"$out")" >&2
 		exit 1
 	fi
-	awk '/^Requests\/sec:/ { print $2 }' <<<"$out"
+	awk -v t="$((t1 - t0))" -v hz="$hz" '/requests in/ { n = $1 } /^Requests\/sec:/ { r = $2 } END { printf "%s %.2f\n", r, t / hz * 1e6 / n }' <<<"$out"
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "e2e-bench: $(git rev-parse --short HEAD 2>/dev/null || echo '?') binary $BIN; app and bare on cpu $APP_CPU, wrk on cpu $LOAD_CPU, -c$CONNS -d$DURATION, $ROUNDS rounds, --log-level $LOG_LEVEL"
-printf '%-8s %-26s %10s %10s %8s  %s\n' route path ours/s bare/s of-bare rounds
+echo "of-bare: our requests/s over bare's; cpu-of-bare: bare's CPU time per request over ours (what one core could serve; steady while other work shares the machine)"
+printf '%-8s %-24s %8s %8s %8s %9s %9s %11s  %s\n' route path ours/s bare/s of-bare "ours µs" "bare µs" cpu-of-bare "rounds (of-bare/cpu-of-bare)"
+apppid=${pids[0]} barepid=${pids[1]}
 for r in $ROUTES; do
-	ours=() theirs=() ratios=()
+	ours=() theirs=() ratios=() oc=() bc=() cratios=() each=()
 	for round in $(seq "$ROUNDS"); do
 		h=$(header "$r")
-		rps "$app${path[$r]}" "$h" >/dev/null # warm up (token cache, connections)
+		run "$app${path[$r]}" "$h" "$apppid" >/dev/null # warm up (token cache, connections)
 		if ((round % 2)); then
-			a=$(rps "$app${path[$r]}" "$h") b=$(rps "$bare${path[$r]}" "")
+			read -r a ac <<<"$(run "$app${path[$r]}" "$h" "$apppid")"
+			read -r b bcpu <<<"$(run "$bare${path[$r]}" "" "$barepid")"
 		else
-			b=$(rps "$bare${path[$r]}" "") a=$(rps "$app${path[$r]}" "$h")
+			read -r b bcpu <<<"$(run "$bare${path[$r]}" "" "$barepid")"
+			read -r a ac <<<"$(run "$app${path[$r]}" "$h" "$apppid")"
 		fi
-		ours+=("$a") theirs+=("$b") ratios+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }')")
+		ours+=("$a") theirs+=("$b") oc+=("$ac") bc+=("$bcpu")
+		ratios+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }')")
+		cratios+=("$(awk -v a="$ac" -v b="$bcpu" 'BEGIN { printf "%.3f", b / a }')")
+		each+=("${ratios[-1]}/${cratios[-1]}")
 	done
-	printf '%-8s %-26s %10.0f %10.0f %8s  %s\n' "$r" "${path[$r]}" \
+	printf '%-8s %-24s %8.0f %8.0f %8s %9s %9s %11s  %s\n' "$r" "${path[$r]}" \
 		"$(printf '%s\n' "${ours[@]}" | median)" "$(printf '%s\n' "${theirs[@]}" | median)" \
-		"$(printf '%s\n' "${ratios[@]}" | median)" "${ratios[*]}"
+		"$(printf '%s\n' "${ratios[@]}" | median)" "$(printf '%s\n' "${oc[@]}" | median)" \
+		"$(printf '%s\n' "${bc[@]}" | median)" "$(printf '%s\n' "${cratios[@]}" | median)" "${each[*]}"
 done
 echo "load: $(uptime)"
