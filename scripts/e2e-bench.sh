@@ -10,19 +10,21 @@
 # runs on the core; the CPU time per request does not, and on a core of its own it is what
 # bounds requests/s. Routes: GET /v4/account and
 # /v4/account/users (a page of 100; 120 users are added) with a cloud personal access token of
-# demo (a fresh one per run: the rate limits stay on, --cloud-rate-scale 100, and a run must not
-# exhaust one token's budget), a badge, and GET /source/devel:tools with Basic auth.
+# demo (a fresh one per wrk run: the rate limits stay on, --cloud-rate-scale 100, which gives a
+# token 80,000 requests a minute — a run longer than 4 s at 20,000 requests/s would be refused
+# 429, and the script stops on any non-2xx answer), a badge, and GET /source/devel:tools with
+# Basic auth.
 #
 #   scripts/e2e-bench.sh                 # builds ./pocketforge and barefiber into a temp dir
 #   BIN=/path/to/pocketforge scripts/e2e-bench.sh   # measure another build (before/after)
 #
-# Knobs: ROUNDS (3), DURATION of each wrk run (5s), CONNS (4; more concurrent Basic-auth
+# Knobs: ROUNDS (3), DURATION of each wrk run (3s), CONNS (4; more concurrent Basic-auth
 # requests than the sign-in throttle's 5 free failures are refused 429 before issue 31's fix),
 # APP_CPU (0), LOAD_CPU (1), PORT (18480; PORT+1 for the bare process), ROUTES (all four:
 # account users badge source), LOG_LEVEL (info, the default; warn to see the access log's cost).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROUNDS=${ROUNDS:-3} DURATION=${DURATION:-5s} CONNS=${CONNS:-4} APP_CPU=${APP_CPU:-0} LOAD_CPU=${LOAD_CPU:-1}
+ROUNDS=${ROUNDS:-3} DURATION=${DURATION:-3s} CONNS=${CONNS:-4} APP_CPU=${APP_CPU:-0} LOAD_CPU=${LOAD_CPU:-1}
 PORT=${PORT:-18480} ROUTES=${ROUTES:-"account users badge source"} LOG_LEVEL=${LOG_LEVEL:-info}
 for tool in wrk taskset curl jq; do
 	command -v $tool >/dev/null || { echo "e2e-bench: $tool is missing (Debian: apt-get install $([ $tool = taskset ] && echo util-linux || echo $tool))" >&2; exit 2; }
@@ -93,6 +95,7 @@ run() {
 	t1=$(cputicks "$3")
 	if grep -qE 'Non-2xx|Socket errors' <<<"$out"; then
 		echo "e2e-bench: $1: $(grep -E 'Non-2xx|Socket errors' <<<"$out")" >&2
+		kill $$ # run is called in $(…): exit would only leave the subshell
 		exit 1
 	fi
 	awk -v t="$((t1 - t0))" -v hz="$hz" '/requests in/ { n = $1 } /^Requests\/sec:/ { r = $2 } END { printf "%s %.2f\n", r, t / hz * 1e6 / n }' <<<"$out"
@@ -106,8 +109,8 @@ apppid=${pids[0]} barepid=${pids[1]}
 for r in $ROUTES; do
 	ours=() theirs=() ratios=() oc=() bc=() cratios=() each=()
 	for round in $(seq "$ROUNDS"); do
-		h=$(header "$r")
-		run "$app${path[$r]}" "$h" "$apppid" >/dev/null # warm up (token cache, connections)
+		run "$app${path[$r]}" "$(header "$r")" "$apppid" >/dev/null # warm up (token cache, connections)
+		h=$(header "$r")                                              # a fresh token's budget for the run
 		if ((round % 2)); then
 			read -r a ac <<<"$(run "$app${path[$r]}" "$h" "$apppid")"
 			read -r b bcpu <<<"$(run "$bare${path[$r]}" "" "$barepid")"
