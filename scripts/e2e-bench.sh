@@ -33,6 +33,7 @@ work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
+trap 'exit 1' TERM # a refused run (see run) ends the script through cleanup
 if [ -z "${BIN:-}" ]; then
 	go build -o "$work/pocketforge" . && BIN=$work/pocketforge
 fi
