@@ -30,6 +30,7 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 	lw := newLogWriter(stderr)
 	defer lw.Close()
 	log := newLogger(cfg, lw)
+	lw.setLogger(log)
 	for _, w := range cfg.Warnings {
 		log.Warn(w)
 	}
@@ -59,7 +60,7 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 	ready := kit.NewReadiness("store", "fixtures", "search")
 	ready.Set("store", true)
 	app := api.New(cfg, api.Deps{
-		Store: db, Clock: clk, Log: log, Ready: ready, Journal: kit.NewJournal(cfg.JournalSize), ExternalURL: url,
+		Store: db, Clock: clk, Log: log, AccessLog: kit.NewAccessLog(lw, cfg.LogFormat, cfg.LogLevel), Ready: ready, Journal: kit.NewJournal(cfg.JournalSize), ExternalURL: url,
 		OnReplace: func() {
 			afterReplace(db, clk, log)
 			dom.cloud.RestartDatabases() // their data was replaced with the file

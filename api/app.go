@@ -31,11 +31,14 @@ import (
 
 // Deps is what the APIs work on, built once at start-up.
 type Deps struct {
-	Store   *store.DB
-	Clock   *clock.Settable
-	Log     *slog.Logger
-	Ready   *kit.Readiness
-	Journal *kit.Journal
+	Store *store.DB
+	Clock *clock.Settable
+	Log   *slog.Logger
+	// AccessLog writes the access-log lines (serve's, on the log's writer: kit.NewAccessLog);
+	// nil: New sends them through Log.
+	AccessLog *kit.AccessLog
+	Ready     *kit.Readiness
+	Journal   *kit.Journal
 	// OnReplace runs after the data was replaced wholesale (restore, reset, reseed); New then
 	// tells the build and cloud domains (which forget their sign-in failures) and resets the
 	// cloud API's rate counts.
@@ -61,8 +64,10 @@ type Deps struct {
 	proxyPrefix string
 	// appliance is the operator's domain /_appliance and the appliance page share, set by New.
 	appliance *appliancesvc.Service
-	// metrics counts every request and reads the domains at scrape time, set by New.
+	// metrics counts every request and reads the domains at scrape time, set by New; series
+	// holds each route's resolved series of it.
 	metrics *metrics.Metrics
+	series  *requestSeries
 	// chaos holds the fault injection rules /_appliance/chaos sets and the front middleware
 	// applies, made by New (empty: no request is faulted).
 	chaos *chaos.Injector
@@ -73,6 +78,10 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	d.trusted = cfg.TrustedProxies
 	d.proxyPrefix = cfg.ExplorerProxyPrefix
 	d.metrics = metrics.New()
+	d.series = &requestSeries{m: d.metrics}
+	if d.AccessLog == nil {
+		d.AccessLog = kit.AccessLogVia(d.Log)
+	}
 	d.Store.ObserveCommits(d.metrics.ObserveCommit)
 	d.chaos = chaos.New()
 	if d.Journal != nil {

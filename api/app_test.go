@@ -62,7 +62,8 @@ func newEnv(t testing.TB, mutate func(*config.Config)) *env {
 	ready.Set("fixtures", true)
 	app := New(cfg, Deps{
 		Store: db, Clock: clk, Ready: ready, Journal: kit.NewJournal(cfg.JournalSize),
-		Log: slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: cfg.LogLevel})),
+		Log:       slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: cfg.LogLevel})),
+		AccessLog: kit.NewAccessLog(io.Discard, "text", cfg.LogLevel),
 	})
 	app.Get("/v4/test-panic", func(*fiber.Ctx) error { panic("boom: secret internals") })
 	app.Get("/statistics/test-panic", func(*fiber.Ctx) error { panic("boom") })

@@ -28,13 +28,33 @@ type benchBody struct {
 var benchValue = benchBody{42, "web-1", "running", "2026-11-22T03:55:49", "us-east"}
 
 // BenchmarkMiddleware: a GET through pocketforge's front middleware (request id, readiness gate,
-// access log at info level, journal) against a bare fiber handler answering the same JSON, both on
-// loopback with 8 concurrent keep-alive clients. x-raw is the price of the shared middleware.
+// access log at info level, metrics, journal) against a bare fiber handler answering the same
+// JSON: "loopback", both on loopback with 8 concurrent keep-alive clients in this process, and
+// "handler", each app's handler called in process, by CPU time (bench.OfBareCPU). x-raw
+// (loopback) and of-bare are the price of the shared middleware.
 func BenchmarkMiddleware(b *testing.B) {
 	e := newEnv(b, nil)
 	e.app.Get("/v4/bench", func(c *fiber.Ctx) error { return c.JSON(benchValue) })
 	bare := fiber.New(fiber.Config{DisableStartupMessage: true})
 	bare.Get("/v4/bench", func(c *fiber.Ctx) error { return c.JSON(benchValue) })
+	b.Run("loopback", func(b *testing.B) { benchMiddlewareLoopback(b, e, bare) })
+	b.Run("handler", func(b *testing.B) {
+		var ctx fasthttp.RequestCtx
+		get := func(h fasthttp.RequestHandler) {
+			ctx.Request.Reset()
+			ctx.Response.Reset()
+			ctx.Request.SetRequestURI("/v4/bench")
+			h(&ctx)
+			if ctx.Response.StatusCode() != 200 {
+				b.Fatalf("GET /v4/bench: %d %s", ctx.Response.StatusCode(), ctx.Response.Body())
+			}
+		}
+		ours, raw := e.app.Handler(), bare.Handler()
+		bench.OfBareCPU(b, func(int) { get(ours) }, func(int) { get(raw) })
+	})
+}
+
+func benchMiddlewareLoopback(b *testing.B, e *env, bare *fiber.App) {
 
 	appURL, rawURL := listen(b, e.app), listen(b, bare)
 	client := &fasthttp.Client{MaxConnsPerHost: 64, ReadTimeout: 5 * time.Second}
@@ -47,7 +67,7 @@ func BenchmarkMiddleware(b *testing.B) {
 		fasthttp.ReleaseRequest(req)
 		fasthttp.ReleaseResponse(resp)
 	}
-	bench.Compare(b, 8, func(int) { get(appURL) }, func(int) { get(rawURL) })
+	bench.OfBare(b, 8, func(int) { get(appURL) }, func(int) { get(rawURL) })
 }
 
 // listen serves app on a loopback port until the benchmark ends and returns the route's URL.
@@ -69,16 +89,7 @@ func listen(b *testing.B, app *fiber.App) string {
 func BenchmarkCloudListUsers(b *testing.B) {
 	// Limits stay on (their cost is part of the path) but high enough not to refuse the load.
 	e := newEnv(b, func(c *config.Config) { c.CloudRateScale = 100000 })
-	err := e.db.Exclusive(func(tx *bbolt.Tx) error {
-		acct, err := cloudstore.AccountByName(tx, "demo")
-		for i := 0; err == nil && i < 120; i++ {
-			_, err = cloudsvc.AddUser(tx, acct.ID, cloudstore.NewUser{Username: fmt.Sprintf("bench-user-%04d", i), Email: fmt.Sprintf("u%d@example.com", i)}, e.clock.Now())
-		}
-		return err
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
+	addBenchUsers(b, e)
 	client := &fasthttp.Client{MaxConnsPerHost: 64, ReadTimeout: 5 * time.Second}
 	get := func(url string) []byte {
 		req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
@@ -112,7 +123,21 @@ func BenchmarkCloudListUsers(b *testing.B) {
 	bare := fiber.New(fiber.Config{DisableStartupMessage: true})
 	bare.Get("/v4/account/users", func(c *fiber.Ctx) error { return c.JSON(same) })
 	rawURL := listenAt(b, bare, "/v4/account/users")
-	bench.Compare(b, 8, func(int) { get(appURL) }, func(int) { get(rawURL) })
+	bench.OfBare(b, 8, func(int) { get(appURL) }, func(int) { get(rawURL) })
+}
+
+// addBenchUsers gives the demo account 120 more users, so that a page of 100 is full.
+func addBenchUsers(b *testing.B, e *env) {
+	err := e.db.Exclusive(func(tx *bbolt.Tx) error {
+		acct, err := cloudstore.AccountByName(tx, "demo")
+		for i := 0; err == nil && i < 120; i++ {
+			_, err = cloudsvc.AddUser(tx, acct.ID, cloudstore.NewUser{Username: fmt.Sprintf("bench-user-%04d", i), Email: fmt.Sprintf("u%d@example.com", i)}, e.clock.Now())
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
 }
 
 func listenAt(b *testing.B, app *fiber.App, path string) string {

@@ -64,8 +64,42 @@ func under(path, prefix string) bool {
 	return strings.HasPrefix(path, prefix) && (len(path) == len(prefix) || path[len(prefix)] == '/')
 }
 
-// areaOf returns the API among areas that owns path.
+// areaOf returns the API among areas that owns path: by its first segment, which is all any
+// area's prefix is (areaByRoot), else by trying each prefix in order.
 func areaOf(path string) *area {
+	if areaByRoot != nil {
+		root := path
+		if i := strings.IndexByte(path[min(1, len(path)):], '/'); i >= 0 {
+			root = path[:i+1]
+		}
+		if ar, ok := areaByRoot[root]; ok {
+			return ar
+		}
+		return &other
+	}
+	return areaByPrefix(path)
+}
+
+// areaByRoot maps each area's prefixes to the first area that has it — the one areaByPrefix
+// finds — when every prefix is one segment ("/v4", "/badge"); else it is nil. One map lookup
+// per request instead of comparing the path with some forty prefixes.
+var areaByRoot = func() map[string]*area {
+	m := map[string]*area{}
+	for i := range areas {
+		for _, p := range areas[i].prefixes {
+			if len(p) < 2 || p[0] != '/' || strings.IndexByte(p[1:], '/') >= 0 {
+				return nil
+			}
+			if _, ok := m[p]; !ok {
+				m[p] = &areas[i]
+			}
+		}
+	}
+	return m
+}()
+
+// areaByPrefix is areaOf by trying each area's prefixes in order.
+func areaByPrefix(path string) *area {
 	for i := range areas {
 		for _, p := range areas[i].prefixes {
 			if under(path, p) {

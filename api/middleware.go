@@ -1,9 +1,7 @@
 package api
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"reflect"
 	"runtime/debug"
@@ -40,7 +38,8 @@ func front(d Deps) fiber.Handler {
 			answer(c, d, ar, id, err)
 		}
 		kit.DrainBody(c)
-		record(c, d, ar, id, time.Since(start))
+		end := time.Now()
+		record(c, d, ar, id, end, end.Sub(start))
 		return nil
 	}
 }
@@ -74,39 +73,39 @@ func guarded(c *fiber.Ctx, d Deps, ar *area, id string) (err error) {
 	return c.Next()
 }
 
-// record writes the access-log line and, for API traffic, the journal entry (with who the
-// request authenticated as, kit.CallerOf, and what a curl line replaying it needs). A request
-// whose connection a chaos rule dropped is recorded with status 0. /_appliance calls
-// and the appliance page (/appliance) are logged but not journaled: polling the journal must not
-// fill it.
-func record(c *fiber.Ctx, d Deps, ar *area, id string, took time.Duration) {
+// record counts the request in the metrics, writes the access-log line (kit.AccessLog) and,
+// for API traffic, the journal entry (with who the request authenticated as, kit.CallerOf, and
+// what a curl line replaying it needs). A request whose connection a chaos rule dropped is
+// recorded with status 0. /_appliance calls and the appliance page (/appliance) are logged but
+// not journaled: polling the journal must not fill it.
+//
+// Every request pays for this, so it makes no string of its own: the metrics series are
+// resolved once per route (requestSeries), the log line is appended by hand, and the journal
+// entry is made of views of the request's buffers that Journal.Add copies into its ring.
+func record(c *fiber.Ctx, d Deps, ar *area, id string, end time.Time, took time.Duration) {
 	status, out, injected := c.Response().StatusCode(), responseSize(c), faultOf(c)
 	if c.Context().Hijacked() { // a chaos rule dropped the connection: nothing was answered
 		status, out = 0, 0
 	}
-	if d.metrics != nil {
-		d.metrics.Request(ar.name, c.Method(), routeOf(c), status, took)
+	if d.series != nil {
+		d.series.observe(c, ar.name, status, took)
 	}
-	if d.Log.Enabled(context.Background(), slog.LevelInfo) {
-		var fa slog.Attr // the zero Attr is left out of the line
-		if injected != "" {
-			fa = slog.String("fault", injected)
-		}
-		d.Log.LogAttrs(context.Background(), slog.LevelInfo, "request",
-			slog.String("request_id", id), slog.String("api", ar.name), slog.String("method", c.Method()),
-			slog.String("path", c.Path()), slog.Int("status", status),
-			slog.Float64("ms", float64(took.Microseconds())/1000), slog.Int("bytes", out), fa)
+	if d.AccessLog.Enabled() {
+		d.AccessLog.Write(&kit.AccessLine{Time: end, RequestID: id, API: ar.name, Method: c.Method(), Path: c.Path(),
+			Status: status, Took: took, Bytes: out, Fault: injected})
 	}
 	if ar.name == "appliance" || d.Journal.Cap() == 0 || under(c.Path(), "/appliance") {
 		return
 	}
 	who := kit.CallerOf(c)
+	var ip [64]byte
+	req := c.Request()
 	d.Journal.Add(kit.Entry{
-		ID: id, Time: d.Clock.Now(), API: ar.name, Method: strings.Clone(c.Method()),
-		Path: strings.Clone(c.Path()), Query: string(c.Request().URI().QueryString()),
+		ID: id, Time: d.Clock.Now(), API: ar.name, Method: c.Method(),
+		Path: c.Path(), Query: kit.View(req.URI().QueryString()),
 		Status: status, DurationMS: float64(took.Microseconds()) / 1000,
-		RemoteIP: kit.ClientIP(c, d.trusted), UserAgent: string(c.Request().Header.UserAgent()),
-		BytesIn: len(c.Request().Body()), BytesOut: out,
+		RemoteIP: kit.View(kit.AppendClientIP(ip[:0], c, d.trusted)), UserAgent: kit.View(req.Header.UserAgent()),
+		BytesIn: len(req.Body()), BytesOut: out,
 		User: who.User, TokenID: who.TokenID, TokenPrefix: who.TokenPrefix, Fault: injected, Replay: kit.ReplayOf(c),
 	})
 }

@@ -158,7 +158,8 @@ func answerRaw(app *fiber.App, d Deps, fctx *fasthttp.RequestCtx, path string, e
 	if fctx.Request.IsBodyStream() {
 		fctx.Request.SetBodyRaw(nil) // never read: the connection closes
 	}
-	record(c, d, ar, id, time.Since(start))
+	end := time.Now()
+	record(c, d, ar, id, end, end.Sub(start))
 }
 
 // pathOfTarget is the path of a request target: origin form (/a/b?q), absolute form

@@ -15,6 +15,7 @@ package buildsvc
 
 import (
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/pocketforge/pocketforge/clock"
@@ -52,6 +53,9 @@ type Service struct {
 	statuses *decoded[string, buildstore.BuildStatus]
 	// farmCounts keeps the last FarmCounts until the next commit (farm_counts.go).
 	farmCounts *farmCountsMemo
+	// farmIdle is 1 + the store version at which FarmTick last found the farm idle, 0 when it
+	// did not (farm_workers.go).
+	farmIdle atomic.Uint64
 	// downloads holds the /published downloads not yet counted (download_queue.go).
 	downloads downloadQueue
 	// scanPublished makes the published binary search walk every published tree even when the

@@ -90,7 +90,7 @@ func (a *api) guard(method, pattern string, acc access) fiber.Handler {
 		}
 		kit.SetCaller(c, kit.Caller{User: cl.User.Username, TokenID: cl.Token.ID, TokenPrefix: cl.Token.Prefix})
 		if accepted != "" {
-			c.Set("X-Accepted-OAuth-Scopes", accepted)
+			hdrAcceptedScopes.Set(c, accepted)
 		}
 		if err := a.limit(c, "token:"+strconv.FormatUint(cl.Token.ID, 10), general, own); err != nil {
 			return err
@@ -113,15 +113,15 @@ func (a *api) guard(method, pattern string, acc access) fiber.Handler {
 func (a *api) authenticate(c *fiber.Ctx) (*caller, error) {
 	scheme, token, _ := strings.Cut(c.Get(fiber.HeaderAuthorization), " ")
 	if !strings.EqualFold(scheme, "Bearer") || token == "" {
-		c.Set("X-OAuth-Scopes", "unknown")
+		hdrScopes.Set(c, "unknown")
 		return nil, kit.Errorf(http.StatusUnauthorized, "Invalid Token")
 	}
 	cl, err := a.Cloud.Authenticate(token)
 	if err != nil {
-		c.Set("X-OAuth-Scopes", "unknown")
+		hdrScopes.Set(c, "unknown")
 		return nil, kit.Errorf(http.StatusUnauthorized, "Invalid Token")
 	}
-	c.Set("X-OAuth-Scopes", cl.Token.Scopes)
+	hdrScopes.Set(c, cl.Token.Scopes)
 	return cl, nil
 }
 
@@ -135,9 +135,9 @@ func (a *api) limit(c *fiber.Ctx, key string, limits ...ratelimit.Limit) error {
 	if d.Unlimited {
 		return nil
 	}
-	c.Set("X-RateLimit-Limit", strconv.Itoa(d.Limit))
-	c.Set("X-RateLimit-Remaining", strconv.Itoa(d.Remaining))
-	c.Set("X-RateLimit-Reset", strconv.FormatInt(d.Reset.Unix(), 10))
+	hdrRateLimit.SetInt(c, int64(d.Limit))
+	hdrRateRemaining.SetInt(c, int64(d.Remaining))
+	hdrRateReset.SetInt(c, d.Reset.Unix())
 	if d.Allowed {
 		return nil
 	}
@@ -146,11 +146,31 @@ func (a *api) limit(c *fiber.Ctx, key string, limits ...ratelimit.Limit) error {
 	return kit.Errorf(http.StatusTooManyRequests, "Too many requests")
 }
 
-// corsHeaders are the real API's: any origin may call it with a bearer token.
+// The headers every cloud answer carries, their names normalized once (kit.Header).
+var (
+	hdrScopes         = kit.NewHeader("X-OAuth-Scopes")
+	hdrAcceptedScopes = kit.NewHeader("X-Accepted-OAuth-Scopes")
+	hdrRateLimit      = kit.NewHeader("X-RateLimit-Limit")
+	hdrRateRemaining  = kit.NewHeader("X-RateLimit-Remaining")
+	hdrRateReset      = kit.NewHeader("X-RateLimit-Reset")
+)
+
+// cors are the real API's CORS headers — any origin may call it with a bearer token — made
+// once: they are the same on every answer.
+var cors = [...]struct {
+	name  kit.Header
+	value []byte
+}{
+	{kit.NewHeader(fiber.HeaderAccessControlAllowOrigin), []byte("*")},
+	{kit.NewHeader(fiber.HeaderAccessControlAllowHeaders), []byte("Authorization, Origin, X-Requested-With, Content-Type, Accept, X-Filter")},
+	{kit.NewHeader(fiber.HeaderAccessControlAllowMethods), []byte("HEAD, GET, OPTIONS, POST, PUT, DELETE")},
+	{kit.NewHeader(fiber.HeaderAccessControlExposeHeaders), []byte("X-OAuth-Scopes, X-Accepted-OAuth-Scopes, X-Status")},
+	{kit.NewHeader(fiber.HeaderVary), []byte("Authorization, X-Filter")},
+}
+
+// corsHeaders sets the CORS headers on c's answer.
 func corsHeaders(c *fiber.Ctx) {
-	c.Set(fiber.HeaderAccessControlAllowOrigin, "*")
-	c.Set(fiber.HeaderAccessControlAllowHeaders, "Authorization, Origin, X-Requested-With, Content-Type, Accept, X-Filter")
-	c.Set(fiber.HeaderAccessControlAllowMethods, "HEAD, GET, OPTIONS, POST, PUT, DELETE")
-	c.Set(fiber.HeaderAccessControlExposeHeaders, "X-OAuth-Scopes, X-Accepted-OAuth-Scopes, X-Status")
-	c.Set(fiber.HeaderVary, "Authorization, X-Filter")
+	for _, h := range cors {
+		c.Response().Header.SetCanonical(h.name, h.value) // no line break to check for
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/cloudstore"
 )
 
 // Deps is what the cloud API works on.
@@ -43,6 +44,8 @@ type api struct {
 	Deps
 	// accountJSON keeps each account record's rendering (getAccountRecord).
 	accountJSON recordRenders
+	// userPages keeps the pages of each account's users (listUsers).
+	userPages keptPages[cloudstore.User]
 }
 
 func newAPI(d Deps) *api {

@@ -57,10 +57,15 @@ func parseList[T any](c *fiber.Ctx, fields listing.Fields[T]) (listing.Page, *li
 
 // renderItems filters, orders and pages items and renders the page.
 func renderItems[T, V any](c *fiber.Ctx, items []T, page listing.Page, filter *listing.Filter[T], view func(T) V) error {
+	return c.JSON(pageOf(items, page, filter, view))
+}
+
+// pageOf is the page of items that filter and page select, each item rendered by view.
+func pageOf[T, V any](items []T, page listing.Page, filter *listing.Filter[T], view func(T) V) listing.Envelope[V] {
 	env := listing.Paginate(filter.Apply(items), page)
 	out := listing.Envelope[V]{Data: make([]V, len(env.Data)), Page: env.Page, Pages: env.Pages, Results: env.Results}
 	for i, item := range env.Data {
 		out.Data[i] = view(item)
 	}
-	return c.JSON(out)
+	return out
 }

@@ -43,7 +43,7 @@ func (a *api) listUsers(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return renderList(c, users, userFields, viewUser)
+	return renderKept(c, &a.userPages, callerOf(c).User.AccountID, users, userFields, viewUser)
 }
 
 func (a *api) getUser(c *fiber.Ctx) error {

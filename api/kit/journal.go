@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 )
 
 // Entry is one request in the journal. Bodies and headers other than the user agent are not
@@ -39,29 +40,72 @@ type Entry struct {
 
 // Journal is a bounded in-memory ring of the latest requests (WireMock's request journal, for
 // "what did my client just send?"). It is not persisted: it describes this process's traffic.
+//
+// Every request adds an entry, so adding one costs no allocation once the ring has gone round:
+// each slot keeps the bytes of its entry's strings in a buffer of its own, which the next entry
+// in that slot overwrites; List, which is rare, hands out copies.
 type Journal struct {
 	mu      sync.Mutex
 	base    string // the external URL the curl lines address (SetExternalURL)
-	entries []Entry
+	entries []slot
 	next    int // index of the slot the next entry goes to
 	full    bool
 }
 
-// NewJournal returns a journal that keeps the last size requests; size 0 keeps none.
-func NewJournal(size int) *Journal { return &Journal{entries: make([]Entry, size)} }
+// slot is one entry of the ring; the entry's strings view buf.
+type slot struct {
+	e   Entry
+	buf []byte
+}
 
-// Add records e, dropping the oldest entry when full.
+// NewJournal returns a journal that keeps the last size requests; size 0 keeps none.
+func NewJournal(size int) *Journal { return &Journal{entries: make([]slot, size)} }
+
+// Add records e, dropping the oldest entry when full. Its strings are copied: they may view
+// buffers of the request that the server reuses once the request is answered.
 func (j *Journal) Add(e Entry) {
 	if len(j.entries) == 0 {
 		return
 	}
+	r := &e.Replay
+	n := len(e.ID) + len(e.API) + len(e.Method) + len(e.Path) + len(e.Query) + len(e.RemoteIP) + len(e.UserAgent) +
+		len(e.User) + len(e.TokenPrefix) + len(e.Fault) + len(e.Curl) +
+		len(r.Auth) + len(r.BasicUser) + len(r.ContentType) + len(r.Accept) + len(r.XFilter)
 	j.mu.Lock()
-	j.entries[j.next] = e
+	s := &j.entries[j.next]
+	if cap(s.buf) < n || cap(s.buf) > 4<<10 && cap(s.buf) > 4*n { // no growth while copying; a huge one is not kept
+		s.buf = make([]byte, 0, max(n, 256))
+	}
+	s.buf = s.buf[:0]
+	keep := func(v *string) {
+		if len(*v) == 0 {
+			*v = ""
+			return
+		}
+		at := len(s.buf)
+		s.buf = append(s.buf, *v...)
+		*v = unsafe.String(&s.buf[at], len(*v))
+	}
+	for _, v := range []*string{&e.ID, &e.API, &e.Method, &e.Path, &e.Query, &e.RemoteIP, &e.UserAgent, &e.User,
+		&e.TokenPrefix, &e.Fault, &e.Curl, &r.Auth, &r.BasicUser, &r.ContentType, &r.Accept, &r.XFilter} {
+		keep(v)
+	}
+	s.e = e
 	j.next++
 	if j.next == len(j.entries) {
 		j.next, j.full = 0, true
 	}
 	j.mu.Unlock()
+}
+
+// cloned is e with strings of their own (a slot's view its buffer).
+func (e Entry) cloned() Entry {
+	r := &e.Replay
+	for _, v := range []*string{&e.ID, &e.API, &e.Method, &e.Path, &e.Query, &e.RemoteIP, &e.UserAgent, &e.User,
+		&e.TokenPrefix, &e.Fault, &e.Curl, &r.Auth, &r.BasicUser, &r.ContentType, &r.Accept, &r.XFilter} {
+		*v = strings.Clone(*v)
+	}
+	return e
 }
 
 // Filter selects journal entries; zero values match everything.
@@ -117,8 +161,8 @@ func (j *Journal) List(f Filter) []Entry {
 	out := []Entry{}
 	for i := 0; i < n && (f.Limit <= 0 || len(out) < f.Limit); i++ {
 		idx := (j.next - 1 - i + len(j.entries)) % len(j.entries)
-		if e := &j.entries[idx]; f.match(e) {
-			out = append(out, *e)
+		if e := &j.entries[idx].e; f.match(e) {
+			out = append(out, e.cloned())
 			out[len(out)-1].Curl = e.Replay.Curl(j.base, e.Method, e.Path, e.Query, e.User)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"net/url"
 	"strings"
+	"unsafe"
 
 	"github.com/gofiber/fiber/v2"
 )
@@ -24,15 +25,16 @@ type Replay struct {
 	Body bool
 }
 
-// ReplayOf takes the replay details from c's request head.
+// ReplayOf takes the replay details from c's request head. Its strings view the request's
+// buffers, valid until the request is answered: Journal.Add copies them.
 func ReplayOf(c *fiber.Ctx) Replay {
 	h := &c.Request().Header
-	r := Replay{ContentType: string(h.ContentType()), Accept: string(h.Peek(fiber.HeaderAccept)),
-		XFilter: string(h.Peek("X-Filter"))}
+	r := Replay{ContentType: View(h.ContentType()), Accept: View(h.Peek(fiber.HeaderAccept)),
+		XFilter: View(h.Peek("X-Filter"))}
 	n := h.ContentLength() // -1: chunked
 	r.Body = len(c.Request().Body()) > 0 || n > 0 || n == -1
 	if auth := h.Peek(fiber.HeaderAuthorization); len(auth) > 0 {
-		scheme, value, _ := strings.Cut(strings.TrimSpace(string(auth)), " ")
+		scheme, value, _ := strings.Cut(strings.TrimSpace(View(auth)), " ")
 		r.Auth = scheme
 		if !saneScheme(scheme) {
 			r.Auth = "***"
@@ -114,3 +116,7 @@ func (r Replay) Curl(base, method, path, query, user string) string {
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// View is b as a string without a copy, valid while b's bytes are (a request's, until it is
+// answered).
+func View(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

@@ -67,3 +67,35 @@ func TestSaneID(t *testing.T) {
 		}
 	}
 }
+
+// TestJournalCopiesViews: Add copies strings that view a buffer the caller reuses at once (as
+// the middleware's views of fiber's request buffers), and List's entries keep their values while
+// the ring goes round under them.
+func TestJournalCopiesViews(t *testing.T) {
+	j := NewJournal(8)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 0, 64)
+		for i := 0; i < 20000; i++ {
+			buf = fmt.Appendf(buf[:0], "/p/%d", i)
+			id := fmt.Sprint(i)
+			j.Add(Entry{ID: id, Path: View(buf), UserAgent: View(buf[1:2])})
+			clear(buf)
+		}
+	}()
+	var kept []Entry
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		kept = append(kept, j.List(Filter{Limit: 3})...)
+	}
+	for _, e := range kept {
+		if e.Path != "/p/"+e.ID || e.UserAgent != "p" {
+			t.Fatalf("entry %s: path %q, user agent %q", e.ID, e.Path, e.UserAgent)
+		}
+	}
+}

@@ -28,20 +28,31 @@ var (
 
 // NewRequestID returns a fresh request id.
 func NewRequestID() string {
-	return idPrefix + "-" + strconv.FormatUint(idSeq.Add(1), 36)
+	var b [32]byte
+	return string(appendNewID(b[:0]))
 }
 
+// appendNewID appends a fresh request id to b.
+func appendNewID(b []byte) []byte {
+	b = append(append(b, idPrefix...), '-')
+	return strconv.AppendUint(b, idSeq.Add(1), 36)
+}
+
+var headerRequestID = NewHeader(HeaderRequestID)
+
 // SetRequestID gives the request its id: the client's X-Request-Id when it is a sane token (so a
-// client can correlate its own logs), a fresh one otherwise; it is echoed in the response.
+// client can correlate its own logs), a fresh one otherwise; it is echoed in the response. One
+// string is made per request: the id, which the journal and the log keep.
 func SetRequestID(c *fiber.Ctx) string {
-	id := c.Get(HeaderRequestID)
-	if !saneID(id) {
-		id = NewRequestID()
+	var id string
+	if v := c.Request().Header.Peek(HeaderRequestID); saneID(View(v)) {
+		id = string(v) // fiber reuses header buffers
 	} else {
-		id = string([]byte(id)) // fiber reuses header buffers
+		var b [32]byte
+		id = string(appendNewID(b[:0]))
 	}
 	c.Locals(localRequestID, id)
-	c.Set(HeaderRequestID, id)
+	headerRequestID.Set(c, id)
 	return id
 }
 

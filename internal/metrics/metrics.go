@@ -100,13 +100,37 @@ func methodLabel(method string) string {
 // Request counts one answered request of api (the area that owns its path) to route (the
 // pattern that matched, or Unmatched) with its final status and how long it took.
 func (m *Metrics) Request(api, method, route string, status int, took time.Duration) {
+	m.Series(api, method, route, status).Observe(took)
+}
+
+// Series is the pair of metrics one kind of request counts into (requests_total of its api,
+// method, route and status; request_duration_seconds of its api and route), looked up once:
+// resolving label values per request (hashing and checking each value, under the vector's lock)
+// cost more than the counting. The api package keeps one per route it has seen.
+type Series struct {
+	count   prometheus.Counter
+	latency prometheus.Observer
+}
+
+// Series returns the series of requests of api, method, route and status (the labels Request
+// gives them).
+func (m *Metrics) Series(api, method, route string, status int) *Series {
 	s := "other"
 	if status >= 100 && status < len(statusText) {
 		s = statusText[status]
 	}
-	m.requests.WithLabelValues(api, methodLabel(method), route, s).Inc()
-	m.latency.WithLabelValues(api, route).Observe(took.Seconds())
+	return &Series{count: m.requests.WithLabelValues(api, methodLabel(method), route, s),
+		latency: m.latency.WithLabelValues(api, route)}
 }
+
+// Observe counts one request that took took.
+func (s *Series) Observe(took time.Duration) {
+	s.count.Inc()
+	s.latency.Observe(took.Seconds())
+}
+
+// MethodLabel is method's label (see methodLabel): a string of the package's own, safe to keep.
+func MethodLabel(method string) string { return methodLabel(method) }
 
 // ObserveCommit records one commit's duration; it is what the api package hands to
 // store.DB.ObserveCommits.
