@@ -13,6 +13,7 @@ import (
 // process is killed with SIGKILL is still running after the restart, with the log it had, and
 // finishes by the clock into binaries and a history entry; nothing is built twice.
 func TestFarmSurvivesKill9(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "d.db")
 	args := []string{"--data", data, "--admin-password", e2eAdminPassword, "--bootstrap-token", e2eToken, "--dev-clock"}
 	p := start(t, args...)

@@ -37,6 +37,7 @@ type productEntry struct {
 // new version with the new commit and disturl, the old product build replaced. The SBOM the
 // farm published validates against the SPDX 2.3 JSON schema.
 func TestProductSupplyChain(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--dev-clock", "--bootstrap-token", e2eToken,
 		"--admin-password", e2eAdminPassword)
 	p.waitReady(t)
