@@ -32,6 +32,9 @@ const (
 	groupsDir = "groups"
 	// reaperEnv, set to a run directory, makes the test binary the reaper of that run.
 	reaperEnv = "POCKETFORGE_E2E_REAPER"
+	// binEnv names a pocketforge binary to test instead of building one (the hygiene test's
+	// inner run uses its outer run's).
+	binEnv = "POCKETFORGE_E2E_BIN"
 	// parallelDefault is how many tests run at once when -test.parallel is not given (Go's
 	// default is GOMAXPROCS, 2 here): the tests mostly wait — on a server, osc, a moved clock
 	// — so eight at a time fill two cores without a timing test noticing.
@@ -73,6 +76,9 @@ func run(m *testing.M) int {
 		return 1
 	}
 	os.Setenv("TMPDIR", dir) // t.TempDir(), chromedp's profiles, go build's work
+	if binPath = os.Getenv(binEnv); binPath != "" {
+		return m.Run()
+	}
 	binPath = filepath.Join(dir, "pocketforge")
 	// The module path, not ".": the tests run in e2e/, and the binary is the module root's main.
 	build := exec.Command("go", "build", "-o", binPath, "github.com/pocketforge/pocketforge")
