@@ -119,6 +119,32 @@ func (p *page) text(sel string) string {
 	return get(p, "read "+sel, chromedp.Text(chromedp.CSS(sel)))
 }
 
+// textWhen reads the visible text of sel until ok accepts it or within has passed, and
+// returns the last text read. A read that fails — the page being replaced by a form's answer
+// has no such node for a moment — is tried again.
+func (p *page) textWhen(sel string, ok func(string) bool, within time.Duration) string {
+	p.t.Helper()
+	var last string
+	for deadline := time.Now().Add(within); ; time.Sleep(100 * time.Millisecond) {
+		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+		got, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+		cancel()
+		if err == nil {
+			last = got
+			if ok(got) {
+				return got
+			}
+		}
+		if time.Now().After(deadline) {
+			if err != nil {
+				p.screenshot("failed")
+				p.t.Fatalf("read %s: %v", sel, err)
+			}
+			return last
+		}
+	}
+}
+
 // eval evaluates a JavaScript expression.
 func eval[T any](p *page, expr string) T {
 	p.t.Helper()

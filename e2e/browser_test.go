@@ -228,11 +228,8 @@ func TestBrowserAppliance(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS("#advance"), "36h"),
 		chromedp.Submit(chromedp.CSS("#advance")),
 		chromedp.WaitReady(chromedp.CSS("#clock")))
-	after := b.text("[data-testid=clock-offset]")
-	for i := 0; i < 50 && after == before; i++ { // the form's answer may still be loading
-		time.Sleep(100 * time.Millisecond)
-		after = b.text("[data-testid=clock-offset]")
-	}
+	// The form's answer may still be loading: read until the offset changed.
+	after := b.textWhen("[data-testid=clock-offset]", func(s string) bool { return s != before }, 5*time.Second)
 	if after == before || !strings.Contains(after, "36h") {
 		t.Errorf("the clock's offset went from %q to %q, want 36h", before, after)
 	}
