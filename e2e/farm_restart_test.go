@@ -17,8 +17,10 @@ func TestFarmSurvivesKill9(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "d.db")
 	// A build lasts an hour of the appliance clock, which only the test moves on: the dev clock
 	// runs with the wall clock too, and a default 8 s build could end by itself while a loaded
-	// machine restarts the process.
-	args := []string{"--data", data, "--admin-password", e2eAdminPassword, "--bootstrap-token", e2eToken, "--dev-clock", "--build-time", "1h"}
+	// machine restarts the process. 64 workers, so that the demo world's builds, as long, leave
+	// one for hello.
+	args := []string{"--data", data, "--admin-password", e2eAdminPassword, "--bootstrap-token", e2eToken, "--dev-clock",
+		"--build-time", "1h", "--build-workers", "64"}
 	p := start(t, args...)
 	p.waitReady(t)
 	first := newOscSession(t, p.url, "alice", "alice-password")
