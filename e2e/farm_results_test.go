@@ -23,8 +23,12 @@ func farmSpecFile(name, build string) string {
 // bad fails in %build), with the dev clock moved so that builds finish at once.
 func TestOscFarmResults(t *testing.T) {
 	t.Parallel()
+	// A build lasts an hour of the appliance clock, which only the test moves on: the dev clock
+	// also runs with the wall clock, and on a loaded machine a default 8 s rebuild ended before
+	// osc could abort it. 64 workers, so that the demo world's builds, as long, never hold
+	// home:alice:farm's up.
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword,
-		"--bootstrap-token", e2eToken, "--dev-clock")
+		"--bootstrap-token", e2eToken, "--dev-clock", "--build-time", "1h", "--build-workers", "64")
 	p.waitReady(t)
 	o := newOscSession(t, p.url, "alice", "alice-password")
 	run, dir, osc, must, write := o.run, o.dir, o.osc, o.must, o.write
@@ -37,7 +41,7 @@ func TestOscFarmResults(t *testing.T) {
 	}
 	// advance moves the dev clock past a build's time; the farm's job (every second) follows.
 	advance := func() {
-		request(t, "POST", p.url+"/_appliance/clock", e2eToken, strings.NewReader(`{"advance":"20s"}`))
+		request(t, "POST", p.url+"/_appliance/clock", e2eToken, strings.NewReader(`{"advance":"61m"}`))
 	}
 	result := func() string { return must("api", "/build/"+prj+"/_result") }
 	waitFor := func(what string, ok func(string) bool) {
