@@ -41,10 +41,10 @@ var bannerToken = regexp.MustCompile(`bootstrap token \(.*\): ([0-9a-f]{64})`)
 // that stops at the first line it knows (the URL) may miss the token printed after it.
 var bannerEnd = regexp.MustCompile(`build service user Admin, password: .*\n`)
 
-// hangGuard bounds the waits for a start's banner, for readiness and for a log line: long
-// enough for a machine busy with eight tests and other packages' builds (a start there has
-// taken over 10 s), short enough that a hung process fails its test well before the package's
-// timeout. How fast a start must be is TestStartToReady's business, not this guard's.
+// hangGuard bounds the waits for a start's banner, for readiness, for a log line and for a CLI
+// command: long enough for a machine busy with eight tests and other packages' builds (a start
+// there has taken over 10 s), short enough that a hung process fails its test well before the
+// package's timeout. How fast a start must be is TestStartToReady's business, not this guard's.
 const hangGuard = 60 * time.Second
 
 // start runs the binary with args (plus --addr 127.0.0.1:0) and waits until its whole banner is
@@ -181,7 +181,7 @@ func runCLIWithInput(t *testing.T, stdin string, args ...string) (int, string, s
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	code, _ := runChild(t, cmd, 20*time.Second, fmt.Sprint(args))
+	code, _ := runChild(t, cmd, hangGuard, fmt.Sprint(args))
 	return code, out.String(), errb.String()
 }
 
