@@ -17,8 +17,7 @@
 //
 //   - Tests run eight at a time (TestMain sets -test.parallel to 8 unless it is given), each on
 //     its own server, port (--addr 127.0.0.1:0), data file, HOME and TMPDIR in t.TempDir().
-//     Tests that measure time, hold connections at a cap or kill a process under write load run
-//     one at a time first.
+//     Tests that measure time or hold connections at a cap run one at a time first.
 //   - Tests that start from a state that takes a minute of builds to reach (the demo world with
 //     its Pocket 1.0 products built, the e2ebins project built and published) start on a copy
 //     of a data file prepared once per run (worlds_test.go), and move time with the dev clock.

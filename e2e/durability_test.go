@@ -154,6 +154,7 @@ func getJSON(t *testing.T, url, auth string, v any) {
 }
 
 func TestKill9ThirtyTwoWritersAcrossAPIs(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "pocketforge.db")
 	args := []string{"--data", data, "--bootstrap-token", durabilityToken, "--cloud-rate-scale", "0", "--explorer-rate", "0"}
 	p := start(t, args...)

@@ -61,6 +61,7 @@ func TestRestartKeepsDataAndCredentials(t *testing.T) {
 // random moment, restarts it and checks that the last write answered 200 (or the one in flight)
 // is there. Three rounds, each with another write path: the clock, a restore, a reset.
 func TestKill9LosesNoAcknowledgedWrite(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "pocketforge.db")
 	const token = "kill-nine-test-token"
 	args := []string{"--data", data, "--dev-clock", "--bootstrap-token", token}
@@ -90,6 +91,11 @@ func TestKill9LosesNoAcknowledgedWrite(t *testing.T) {
 				}
 			}
 		}()
+		// The kill comes at a random moment once writes are being acknowledged (a loaded
+		// machine may take longer than the random delay to answer the first).
+		for deadline := time.Now().Add(hangGuard); acked.Load() < int64(round*100000) && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond)
+		}
 		time.Sleep(time.Duration(150+rand.IntN(300)) * time.Millisecond)
 		p.cmd.Process.Signal(syscall.SIGKILL)
 		<-p.done
@@ -118,6 +124,7 @@ func TestKill9LosesNoAcknowledgedWrite(t *testing.T) {
 
 // TestKill9AfterRestoreAndReset: a restore or reset answered 200 survives an immediate kill -9.
 func TestKill9AfterRestoreAndReset(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "pocketforge.db")
 	const token = "kill-nine-test-token"
 	args := []string{"--data", data, "--bootstrap-token", token}
