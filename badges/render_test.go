@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
-	"errors"
-	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -15,7 +13,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -52,8 +49,6 @@ const (
 	// ground changed colour differs in 85–100% of its pixels, while text, even moved by a
 	// pixel, changes at most about a quarter of a tile.
 	maxTileShare = 1.0 / 3
-	// installTimeout bounds installing the renderer with apt-get.
-	installTimeout = 3 * time.Minute
 )
 
 // noPNGReference are goldens rendered (the renderer must accept them and draw them at their
@@ -68,11 +63,6 @@ type renderer struct {
 	bin string
 	env []string
 }
-
-var (
-	installOnce sync.Once
-	installErr  error
-)
 
 // dejaVuSans is where distributions put DejaVu Sans (Debian and Ubuntu first).
 var dejaVuSans = []string{
@@ -92,61 +82,17 @@ func findFont() string {
 	return ""
 }
 
-// installRenderer installs librsvg2-bin and fonts-dejavu-core with apt-get, when the test runs
-// as root on a machine that has it (CI's fresh Debian); the package lists are fetched only if
-// the first attempt fails (a fresh machine may have none).
-func installRenderer() error {
-	if os.Geteuid() != 0 {
-		return errors.New("not running as root, so not installing it")
-	}
-	apt, err := exec.LookPath("apt-get")
-	if err != nil {
-		return errors.New("no apt-get to install it with")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), installTimeout)
-	defer cancel()
-	run := func(args ...string) error {
-		cmd := exec.CommandContext(ctx, apt, args...)
-		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			return fmt.Errorf("apt-get %s: %v: %s", strings.Join(args, " "), err, lastLines(out, 3))
-		}
-		return nil
-	}
-	install := []string{"install", "-y", "-qq", "librsvg2-bin", "fonts-dejavu-core"}
-	if run(install...) == nil {
-		return nil
-	}
-	if err := run("update", "-qq"); err != nil {
-		return err
-	}
-	return run(install...)
-}
-
-func lastLines(b []byte, n int) string {
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], " / ")
-}
-
-// newRenderer finds rsvg-convert and DejaVu Sans, installing them if it can, and skips the
-// test, saying why, only when they are missing and cannot be installed.
+// newRenderer finds rsvg-convert and DejaVu Sans, and skips the test, naming the Debian
+// packages, when either is missing: a test installs nothing (.ci/run installs them).
 func newRenderer(t *testing.T) *renderer {
 	t.Helper()
 	bin, err := exec.LookPath("rsvg-convert")
+	if err != nil {
+		t.Skip("rsvg-convert is not installed: install Debian's librsvg2-bin to run this test (.ci/run does)")
+	}
 	font := findFont()
-	if err != nil || font == "" {
-		installOnce.Do(func() { installErr = installRenderer() })
-		if installErr != nil {
-			t.Skipf("rsvg-convert or DejaVu Sans is missing and could not be installed (%v); "+
-				"install Debian's librsvg2-bin and fonts-dejavu-core to run this test", installErr)
-		}
-		if bin, err = exec.LookPath("rsvg-convert"); err != nil {
-			t.Skipf("apt-get installed librsvg2-bin but rsvg-convert is not on PATH: %v", err)
-		}
-		if font = findFont(); font == "" {
-			t.Skipf("apt-get installed fonts-dejavu-core but DejaVuSans.ttf is in none of %v", dejaVuSans)
-		}
+	if font == "" {
+		t.Skipf("DejaVu Sans is in none of %v: install Debian's fonts-dejavu-core to run this test (.ci/run does)", dejaVuSans)
 	}
 	dir := t.TempDir()
 	fonts := filepath.Join(dir, "fonts")

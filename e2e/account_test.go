@@ -14,6 +14,7 @@ import (
 // account and its settings, network transfer, events with a filter, invoices and items,
 // notifications, logins, maintenance (beta), payment methods, payments and promo codes.
 func TestLinodegoAccount(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--bootstrap-token", e2eToken)
 	p.waitReady(t)
 	ctx := context.Background()
@@ -121,6 +122,7 @@ func TestLinodegoAccount(t *testing.T) {
 // TestLinodegoServiceTransfer moves an instance from the demo account to the partner account
 // with linodego, the clock and the completion delay doing the rest.
 func TestLinodegoServiceTransfer(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--bootstrap-token", e2eToken, "--transfer-delay", "1s")
 	p.waitReady(t)
 	ctx := context.Background()

@@ -11,6 +11,7 @@ import (
 // and one of its binaries, the refusals osc shows (a rule that is Admin's, a value not
 // allowed), and the definitions through osc api.
 func TestOscAttributes(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
 	p.waitReady(t)
 	alice := oscFor(t, p.url, "alice", "alice-password")

@@ -174,6 +174,7 @@ func TestBadInputCorpus(t *testing.T) {
 
 // TestBadInputCorpusFormat keeps the corpus files parseable (what loadBadCase expands).
 func TestBadInputCorpusFormat(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "x.txt")
 	os.WriteFile(path, []byte("status: 400\ncontains: a: b\n---\nPOST / HTTP/1.1\nX: \\x00{{z*3}}\nContent-Length: {{len}}\n\nab\n"), 0o600)

@@ -17,6 +17,7 @@ import (
 // the harness of browser_harness_test.go.
 
 func TestBrowserHome(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--ephemeral")
 	p.waitReady(t)
 	b := newPage(t, p.url)
@@ -62,6 +63,7 @@ func TestBrowserHome(t *testing.T) {
 // is a link that opens the project's monitor in a new window (the seed's "clickable when
 // viewed directly").
 func TestBrowserBadgeLinks(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--ephemeral")
 	p.waitReady(t)
 	b := newPage(t, p.url)
@@ -88,8 +90,9 @@ func TestBrowserBadgeLinks(t *testing.T) {
 // reads the products that ship it — the farm's Pocket 1.0 once built, and the older 0.9 —; a
 // hostile term comes back as text.
 func TestBrowserExplorerSearch(t *testing.T) {
+	t.Parallel()
 	const token = "browser-test-token-0123456789"
-	p := start(t, "--ephemeral", "--dev-clock", "--bootstrap-token", token)
+	p := startDemo(t, "", "--dev-clock", "--bootstrap-token", token)
 	p.waitReady(t)
 	p.waitProducts(t, token)
 	b := newPage(t, p.url)
@@ -125,6 +128,7 @@ func TestBrowserExplorerSearch(t *testing.T) {
 // TestBrowserConsole: a cloud user signs in to the console, reads the account, creates a
 // token and sees its secret once, then signs out.
 func TestBrowserConsole(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--ephemeral")
 	p.waitReady(t)
 	b := newPage(t, p.url)
@@ -173,6 +177,7 @@ func TestBrowserConsole(t *testing.T) {
 // TestBrowserValues: a values file pasted into the validator shows its violations with their
 // paths; a valid one is said to be valid.
 func TestBrowserValues(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--ephemeral")
 	p.waitReady(t)
 	bad, err := os.ReadFile("../values/testdata/invalid.yaml")
@@ -205,6 +210,7 @@ func TestBrowserValues(t *testing.T) {
 // TestBrowserAppliance: the operator signs in with the bootstrap token, reads readiness,
 // moves the dev clock and reads the outbox.
 func TestBrowserAppliance(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--ephemeral", "--dev-clock", "--bootstrap-token", "browser-test-token-0123456789")
 	p.waitReady(t)
 	b := newPage(t, p.url)
@@ -222,11 +228,8 @@ func TestBrowserAppliance(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS("#advance"), "36h"),
 		chromedp.Submit(chromedp.CSS("#advance")),
 		chromedp.WaitReady(chromedp.CSS("#clock")))
-	after := b.text("[data-testid=clock-offset]")
-	for i := 0; i < 50 && after == before; i++ { // the form's answer may still be loading
-		time.Sleep(100 * time.Millisecond)
-		after = b.text("[data-testid=clock-offset]")
-	}
+	// The form's answer may still be loading: read until the offset changed.
+	after := b.textWhen("[data-testid=clock-offset]", func(s string) bool { return s != before }, 5*time.Second)
 	if after == before || !strings.Contains(after, "36h") {
 		t.Errorf("the clock's offset went from %q to %q, want 36h", before, after)
 	}
@@ -240,6 +243,7 @@ func TestBrowserAppliance(t *testing.T) {
 // a reload; a running build's log popup grows as the build writes; a finished cell opens its
 // log in a new window.
 func TestBrowserMonitor(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--ephemeral", "--build-time", "12s", "--build-workers", "16")
 	p.waitReady(t)
 	b := newPage(t, p.url)

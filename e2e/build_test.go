@@ -45,27 +45,25 @@ func oscWithInput(t *testing.T, url, user, password string) (func(dir, stdin str
 	}
 	return func(wd, stdin string, args ...string) (int, string) {
 		cmd := exec.Command(osc, append([]string{"-A", url}, args...)...)
-		cmd.Env = append(cleanEnv("OSC_CONFIG="+rc, "XDG_CACHE_HOME="+dir, "XDG_CONFIG_HOME="+dir), "EDITOR=true")
+		cmd.Env = oscEnv(dir)
 		cmd.Dir = wd
 		if stdin != "" {
 			cmd.Stdin = strings.NewReader(stdin)
 		}
-		done := make(chan struct{})
-		var out []byte
-		go func() { out, _ = cmd.CombinedOutput(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(60 * time.Second):
-			cmd.Process.Kill()
-			t.Fatalf("osc %v hung", args)
-		}
-		return cmd.ProcessState.ExitCode(), string(out)
+		return runChild(t, cmd, 60*time.Second, fmt.Sprintf("osc %v", args))
 	}, dir
+}
+
+// oscEnv is the environment osc runs in: the oscrc in dir, and dir as its home, cache and
+// configuration directory.
+func oscEnv(dir string) []string {
+	return append(cleanEnv(dir, "OSC_CONFIG="+filepath.Join(dir, "oscrc"), "XDG_CACHE_HOME="+dir, "XDG_CONFIG_HOME="+dir), "EDITOR=true")
 }
 
 // TestOscPeopleAndInstance: the real osc against the built binary — the 401 challenge and
 // Basic credentials, the session cookie, /about, /architectures, whois.
 func TestOscPeopleAndInstance(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
 	p.waitReady(t)
 	osc := oscFor(t, p.url, "Admin", e2eAdminPassword)
@@ -103,6 +101,7 @@ func TestOscPeopleAndInstance(t *testing.T) {
 // TestOscSources: osc ls, meta prj and meta pkg against the built binary — listings of the
 // demo world, creating a subproject and a package from files, and a refused top-level create.
 func TestOscSources(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
 	p.waitReady(t)
 	osc := oscFor(t, p.url, "alice", "alice-password")
@@ -160,6 +159,7 @@ func TestOscSources(t *testing.T) {
 // TestOscCheckoutCommit: osc co, add, ci, log, up, cat and ls -l against the built binary, as
 // alice on the demo package devel:tools/pocket-cli (three demo revisions).
 func TestOscCheckoutCommit(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
 	p.waitReady(t)
 	osc, _ := oscIn(t, p.url, "alice", "alice-password")
@@ -230,6 +230,7 @@ func oscCommitRefused(t *testing.T, url string) {
 // TestOscCopyDiffDelete: osc copypac, rdiff, rdelete, ls -D and undelete against the built
 // binary, as alice on the demo package devel:tools/pocket-cli.
 func TestOscCopyDiffDelete(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
 	p.waitReady(t)
 	osc := oscFor(t, p.url, "alice", "alice-password")
@@ -271,6 +272,7 @@ func TestOscCopyDiffDelete(t *testing.T) {
 // TestOscLockFlagsConfig: osc lock (GET+PUT _meta), unlock -m (cmd=unlock), meta prjconf read
 // and -F write, against the built binary as alice on her home project.
 func TestOscLockFlagsConfig(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
 	p.waitReady(t)
 	osc := oscFor(t, p.url, "alice", "alice-password")

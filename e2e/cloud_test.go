@@ -33,6 +33,7 @@ func cloudClient(p *proc, token string) *linodego.Client {
 // TestLinodegoIdentity drives users, grants, OAuth clients, profile and tokens with linodego
 // against the built binary.
 func TestLinodegoIdentity(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--bootstrap-token", e2eToken)
 	p.waitReady(t)
 	ctx := context.Background()
@@ -204,6 +205,7 @@ func exchange(t *testing.T, base string, form url.Values) (int, tokenAnswer) {
 // TestOAuthFlowsEndToEnd: the code flow with a secret, PKCE, refresh and the implicit flow,
 // driven like a browser and an app against the built binary; the tokens then work with linodego.
 func TestOAuthFlowsEndToEnd(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--bootstrap-token", e2eToken)
 	p.waitReady(t)
 	ctx := context.Background()
@@ -259,6 +261,7 @@ func TestOAuthFlowsEndToEnd(t *testing.T) {
 // demo world is loaded — gone with a reset (it still opens /_appliance), back with a reseed or a
 // restore, replaced when --bootstrap-token changes.
 func TestBootstrapTokenFollowsTheData(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "d.db")
 	p := start(t, "--data", data, "--bootstrap-token", e2eToken)
 	p.waitReady(t)

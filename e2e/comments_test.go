@@ -12,6 +12,7 @@ import (
 // parent), the blank a deleted comment with a reply leaves, a stranger's refusal, the
 // notification in the outbox, and the refusals osc prints.
 func TestOscComments(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword,
 		"--bootstrap-token", e2eToken)
 	p.waitReady(t)

@@ -21,6 +21,7 @@ import (
 // 00:00 UTC backup (through plain requests: linodego has no backup calls), reset, delete —
 // against the built binary.
 func TestLinodegoDatabases(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--bootstrap-token", e2eToken, "--dev-clock", "--db-provision-time", "1s")
 	p.waitReady(t)
 	ctx := context.Background()

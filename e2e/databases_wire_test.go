@@ -27,6 +27,7 @@ import (
 // outside the allow list is refused; after a credentials reset the old password fails; the data
 // survives a restart of the binary.
 func TestSQLDatabaseOverTheWire(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "d.db")
 	args := []string{"--data", data, "--bootstrap-token", e2eToken, "--dev-clock", "--db-provision-time", "1s"}
 	p := start(t, args...)

@@ -17,9 +17,10 @@ import (
 // doctor counts the same keys in every bucket, and the server started again on the compacted
 // file answers as before. The healthcheck subcommand follows the server's readiness.
 func TestDoctorAndCompact(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data := filepath.Join(dir, "d.db")
-	p := start(t, "--data", data, "--bootstrap-token", e2eToken, "--dev-clock")
+	p := startDemo(t, data, "--bootstrap-token", e2eToken, "--dev-clock")
 	p.waitReady(t)
 	p.waitProducts(t, e2eToken) // the farm's writes are most of a fresh file's
 	addr := strings.TrimPrefix(p.url, "http://")
@@ -95,6 +96,7 @@ func TestDoctorAndCompact(t *testing.T) {
 // TestDoctorFindsDamage: a data file with 64 bytes flipped in a key mid-file makes doctor exit 1
 // naming the damage, and compact refuses it, changing nothing.
 func TestDoctorFindsDamage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data := filepath.Join(dir, "d.db")
 	p := start(t, "--data", data, "--bootstrap-token", e2eToken)

@@ -154,6 +154,7 @@ func getJSON(t *testing.T, url, auth string, v any) {
 }
 
 func TestKill9ThirtyTwoWritersAcrossAPIs(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "pocketforge.db")
 	args := []string{"--data", data, "--bootstrap-token", durabilityToken, "--cloud-rate-scale", "0", "--explorer-rate", "0"}
 	p := start(t, args...)
@@ -226,11 +227,12 @@ func rss(t *testing.T, pid int) int {
 	return 0
 }
 
-// TestSoak: 64 clients for a minute (SOAK_SECONDS to change it) of mixed reads and writes
+// TestSoak (heavy: POCKETFORGE_HEAVY_TESTS=1): 64 clients for a minute (SOAK_SECONDS to change it) of mixed reads and writes
 // across the three APIs, the badges and the web pages: no answer is a 5xx, no request fails,
 // and the process's memory after the first fifth of the run is flat to the end (it may
 // grow by at most a third and 32 MiB: caches filling, not a leak).
 func TestSoak(t *testing.T) {
+	requireHeavy(t)
 	seconds := 60
 	if s, err := strconv.Atoi(os.Getenv("SOAK_SECONDS")); err == nil && s > 0 {
 		seconds = s

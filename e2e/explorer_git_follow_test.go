@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -14,7 +13,8 @@ import (
 // rebuilt products replaced the first builds, and main (devel:tools' branch, which no product
 // ships) has not moved.
 func TestExplorerGitFollowsFarm(t *testing.T) {
-	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--dev-clock", "--bootstrap-token", e2eToken,
+	t.Parallel()
+	p := startDemo(t, "", "--dev-clock", "--bootstrap-token", e2eToken,
 		"--admin-password", e2eAdminPassword, "--explorer-rate", "0")
 	p.waitReady(t)
 	p.waitProducts(t, e2eToken)

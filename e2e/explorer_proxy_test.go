@@ -14,6 +14,7 @@ import (
 // changes nothing. osc's own credentials never matter: the proxy signs in as the explorer
 // person, so a project hidden from non-members is not there for anyone through it.
 func TestOscThroughExplorerProxy(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword,
 		"--bootstrap-token", e2eToken, "--dev-clock", "--explorer-rate", "0")
 	p.waitReady(t)

@@ -13,6 +13,7 @@ import (
 // holds and cannot write, its build results are the first's, a project created on the first
 // shows up within a poll, and a backend that went away is a quick 500, not a hang.
 func TestExplorerWithRemoteBackend(t *testing.T) {
+	t.Parallel()
 	local := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword,
 		"--bootstrap-token", e2eToken, "--dev-clock", "--explorer-rate", "0")
 	local.waitReady(t)

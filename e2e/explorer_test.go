@@ -110,8 +110,9 @@ func explorerProduct(name string, rpms int) explorergen.Product {
 // built Pocket 1.0; import-spdx adds products to a stopped appliance; a restart serves them
 // from the index kept beside the data file, and a start without that index rebuilds it.
 func TestExplorerDemoAndImportSPDX(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "pocketforge.db")
-	p := start(t, "--data", data, "--dev-clock", "--bootstrap-token", e2eToken)
+	p := startDemo(t, data, "--dev-clock", "--bootstrap-token", e2eToken)
 	p.waitReady(t)
 	if got := p.waitProducts(t, e2eToken); strings.Join(got, " ") != strings.Join(demoProducts, " ") {
 		t.Fatalf("the demo products: %v, want %v", got, demoProducts)
@@ -248,6 +249,7 @@ func TestExplorerDemoAndImportSPDX(t *testing.T) {
 // TestExplorerSPDXDir: a product dropped into --spdx-dir while the appliance runs is imported
 // within an interval and searchable; its removal removes it.
 func TestExplorerSPDXDir(t *testing.T) {
+	t.Parallel()
 	const token = "explorer-e2e-token-0001"
 	spdxDir := t.TempDir()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--no-fixtures", "--bootstrap-token", token,
@@ -295,6 +297,7 @@ func TestExplorerSPDXDir(t *testing.T) {
 // TestExplorerRateLimitFlood: with the default limit, the 101st request from one address in
 // an hour is a 429; forged X-Forwarded-For headers buy nothing; health stays up.
 func TestExplorerRateLimitFlood(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--no-fixtures")
 	p.waitReady(t)
 	for i := 1; i <= 100; i++ {

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -16,12 +17,12 @@ func farmSpec(name, extra string) string {
 	return fmt.Sprintf("Name: %s\nVersion: 1.0\nRelease: 0\nSummary: The %s tool\nLicense: MIT\n%s\n%%description\n%s does things.\n\n%%build\ntrue\n\n%%install\nmkdir -p %%{buildroot}%%{_bindir}\n\n%%files\n%%{_bindir}/%s\n", name, name, extra, name, name)
 }
 
-// binWorld starts the appliance with a dev clock and a project of its own, e2ebins/standard/
-// x86_64, whose libfoo and hello (built against libfoo) the farm builds and publishes while the
-// test moves the clock. It returns the running appliance and an osc for Admin.
-func binWorld(t *testing.T) (*proc, func(args ...string) (int, string)) {
-	t.Helper()
-	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword, "--dev-clock", "--no-fixtures")
+// binsWorld is an appliance with a dev clock and a project of its own, e2ebins/standard/x86_64,
+// whose libfoo and hello (built against libfoo) the farm has built and published while the
+// clock was moved; no demo data. Prepared with the bootstrap token e2eToken and the Admin
+// password e2eAdminPassword.
+var binsWorld = &world{name: "bins", prepare: func(t *testing.T, data string) {
+	p := start(t, "--data", data, "--admin-password", e2eAdminPassword, "--bootstrap-token", e2eToken, "--dev-clock", "--no-fixtures")
 	p.waitReady(t)
 	osc := oscFor(t, p.url, "Admin", e2eAdminPassword)
 	must := func(args ...string) {
@@ -41,21 +42,35 @@ func binWorld(t *testing.T) (*proc, func(args ...string) (int, string)) {
 			_, out := osc("api", "/build/e2ebins/standard/x86_64/hello")
 			t.Fatalf("hello not built and published in time:\n%s", out)
 		}
-		if code, body := request(t, "POST", p.url+"/_appliance/clock", p.token, strings.NewReader(`{"advance":"30s"}`)); code != 200 {
+		if code, body := request(t, "POST", p.url+"/_appliance/clock", e2eToken, strings.NewReader(`{"advance":"30s"}`)); code != 200 {
 			t.Fatalf("clock: %d %s", code, body)
 		}
 		time.Sleep(500 * time.Millisecond)
 		_, list := osc("api", "/build/e2ebins/standard/x86_64/hello")
 		_, repomd := osc("api", "/published/e2ebins/standard/x86_64")
 		if strings.Contains(list, "hello-1.0-1.1.x86_64.rpm") && strings.Contains(repomd, "hello-1.0-1.1.x86_64.rpm") {
-			return p, osc
+			break
 		}
 	}
+	if code := p.stop(t, syscall.SIGTERM); code != 0 {
+		t.Fatalf("stopping the bins world: exit %d\n%s", code, p.stderr)
+	}
+}}
+
+// binWorld starts the appliance on a copy of binsWorld and returns it and an osc for Admin.
+func binWorld(t *testing.T) (*proc, func(args ...string) (int, string)) {
+	t.Helper()
+	data := filepath.Join(t.TempDir(), "d.db")
+	binsWorld.copyTo(t, data)
+	p := start(t, "--data", data, "--admin-password", e2eAdminPassword, "--bootstrap-token", e2eToken, "--dev-clock", "--no-fixtures")
+	p.waitReady(t)
+	return p, oscFor(t, p.url, "Admin", e2eAdminPassword)
 }
 
 // TestOscBinaries: the real osc downloads built binaries (rpm reads them), shows buildinfo and
 // the dependencies inside the project, and lists binaries.
 func TestOscBinaries(t *testing.T) {
+	t.Parallel()
 	_, osc := binWorld(t)
 	dest := t.TempDir()
 	steps := []struct {
@@ -95,9 +110,9 @@ func TestOscBinaries(t *testing.T) {
 			entries, _ := os.ReadDir(dest)
 			t.Fatalf("getbinaries left no %s: %v", file, entries)
 		}
-		out, err := exec.Command(rpm, "-qp", "--qf", "%{NAME} %{VERSION}-%{RELEASE} %{ARCH}\n", "--requires", file).CombinedOutput()
-		if err != nil || !strings.Contains(string(out), "hello 1.0-1.1 x86_64") || !strings.Contains(string(out), "foo-api") {
-			t.Fatalf("rpm -qp: %v\n%s", err, out)
+		code, out := runChild(t, exec.Command(rpm, "-qp", "--qf", "%{NAME} %{VERSION}-%{RELEASE} %{ARCH}\n", "--requires", file), time.Minute, "rpm -qp")
+		if code != 0 || !strings.Contains(out, "hello 1.0-1.1 x86_64") || !strings.Contains(out, "foo-api") {
+			t.Fatalf("rpm -qp: exit %d\n%s", code, out)
 		}
 	})
 	t.Run("buildinfo of a local spec file", func(t *testing.T) {
@@ -120,6 +135,7 @@ func TestOscBinaries(t *testing.T) {
 // TestDNFReadsPublishedRepository: dnf, run without touching the system's configuration, reads
 // the published repository over HTTP from the appliance.
 func TestDNFReadsPublishedRepository(t *testing.T) {
+	t.Parallel()
 	dnf, err := exec.LookPath("dnf")
 	if err != nil {
 		t.Skip("dnf is not installed")
@@ -136,13 +152,13 @@ func TestDNFReadsPublishedRepository(t *testing.T) {
 		"--setopt=logdir=" + state + "/log", "--disablerepo=*",
 		"--repofrompath=e2ebins," + u.String(), "--enablerepo=e2ebins", "repoquery",
 		"--arch", "x86_64", "--qf", "%{name}|%{version}|%{release}|%{arch}|%{location}", "hello", "libfoo"}
-	out, err := exec.Command(dnf, args...).CombinedOutput()
+	code, out := runChild(t, exec.Command(dnf, args...), 2*time.Minute, "dnf repoquery")
 	want := "hello|1.0|1.1|x86_64|x86_64/hello-1.0-1.1.x86_64.rpm\nlibfoo|1.0|1.1|x86_64|x86_64/libfoo-1.0-1.1.x86_64.rpm"
-	if err != nil || strings.Join(strings.Fields(string(out)), "\n") != want {
-		t.Fatalf("dnf repoquery: %v\n%s\nwant\n%s", err, out, want)
+	if code != 0 || strings.Join(strings.Fields(out), "\n") != want {
+		t.Fatalf("dnf repoquery: exit %d\n%s\nwant\n%s", code, out, want)
 	}
-	out, err = exec.Command(dnf, append(args[:len(args)-6], "--whatprovides", "foo-api")...).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "libfoo-0:1.0-1.1.x86_64") && !strings.Contains(string(out), "libfoo-1.0-1.1.x86_64") {
-		t.Fatalf("dnf repoquery --whatprovides foo-api: %v\n%s", err, out)
+	code, out = runChild(t, exec.Command(dnf, append(args[:len(args)-6], "--whatprovides", "foo-api")...), 2*time.Minute, "dnf repoquery --whatprovides")
+	if code != 0 || !strings.Contains(out, "libfoo-0:1.0-1.1.x86_64") && !strings.Contains(out, "libfoo-1.0-1.1.x86_64") {
+		t.Fatalf("dnf repoquery --whatprovides foo-api: exit %d\n%s", code, out)
 	}
 }

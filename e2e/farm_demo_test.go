@@ -24,6 +24,7 @@ var demoFarmCodes = map[string]map[string]string{
 // disabled while Pocket:1.0 builds — and moving the clock on, build time after build time,
 // brings every package to the demo outcome, devel:tools building and blocked on the way.
 func TestOscDemoFarm(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--dev-clock", "--bootstrap-token", e2eToken,
 		"--admin-password", e2eAdminPassword)
 	p.waitReady(t)

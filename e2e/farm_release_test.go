@@ -12,6 +12,7 @@ import (
 // osc patchinfo creating and updating a _patchinfo, and osc sm / osc mbranch branching the
 // demo world's OBS:Maintained package.
 func TestOscReleaseAndMaintenance(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
 	p.waitReady(t)
 	aliceIn, _ := oscIn(t, p.url, "alice", "alice-password")

@@ -13,8 +13,14 @@ import (
 // process is killed with SIGKILL is still running after the restart, with the log it had, and
 // finishes by the clock into binaries and a history entry; nothing is built twice.
 func TestFarmSurvivesKill9(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "d.db")
-	args := []string{"--data", data, "--admin-password", e2eAdminPassword, "--bootstrap-token", e2eToken, "--dev-clock"}
+	// A build lasts an hour of the appliance clock, which only the test moves on: the dev clock
+	// runs with the wall clock too, and a default 8 s build could end by itself while a loaded
+	// machine restarts the process. 64 workers, so that the demo world's builds, as long, leave
+	// one for hello.
+	args := []string{"--data", data, "--admin-password", e2eAdminPassword, "--bootstrap-token", e2eToken, "--dev-clock",
+		"--build-time", "1h", "--build-workers", "64"}
 	p := start(t, args...)
 	p.waitReady(t)
 	first := newOscSession(t, p.url, "alice", "alice-password")
@@ -25,7 +31,7 @@ func TestFarmSurvivesKill9(t *testing.T) {
 	osc("meta", "pkg", "-F", write("k.xml", `<package name="hello" project="home:alice:kill"><title/><description/></package>`), prj, "hello")
 	osc("api", "-X", "PUT", "-f", write("hello.spec", farmSpecFile("hello", "echo hello")), "/source/"+prj+"/hello/hello.spec")
 
-	// Wait (real time; the dev clock stands) until the job runs and its log has begun.
+	// Wait (real time; the build takes an hour) until the job runs and its log has begun.
 	building := regexp.MustCompile(`<status package="hello" code="building"`)
 	var log string
 	for i := 0; ; i++ {

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"os/exec"
 	"path/filepath"
@@ -21,8 +22,13 @@ func farmSpecFile(name, build string) string {
 // runs, and controls them — in a world the test makes itself (home:alice:farm: hello builds,
 // bad fails in %build), with the dev clock moved so that builds finish at once.
 func TestOscFarmResults(t *testing.T) {
+	t.Parallel()
+	// A build lasts an hour of the appliance clock, which only the test moves on: the dev clock
+	// also runs with the wall clock, and on a loaded machine a default 8 s rebuild ended before
+	// osc could abort it. 64 workers, so that the demo world's builds, as long, never hold
+	// home:alice:farm's up.
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword,
-		"--bootstrap-token", e2eToken, "--dev-clock")
+		"--bootstrap-token", e2eToken, "--dev-clock", "--build-time", "1h", "--build-workers", "64")
 	p.waitReady(t)
 	o := newOscSession(t, p.url, "alice", "alice-password")
 	run, dir, osc, must, write := o.run, o.dir, o.osc, o.must, o.write
@@ -35,7 +41,7 @@ func TestOscFarmResults(t *testing.T) {
 	}
 	// advance moves the dev clock past a build's time; the farm's job (every second) follows.
 	advance := func() {
-		request(t, "POST", p.url+"/_appliance/clock", e2eToken, strings.NewReader(`{"advance":"20s"}`))
+		request(t, "POST", p.url+"/_appliance/clock", e2eToken, strings.NewReader(`{"advance":"61m"}`))
 	}
 	result := func() string { return must("api", "/build/"+prj+"/_result") }
 	waitFor := func(what string, ok func(string) bool) {
@@ -100,10 +106,17 @@ func TestOscFarmResults(t *testing.T) {
 		// the build has ended; the test moves the clock meanwhile.
 		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, "osc", "-A", p.url, "results", "-w", prj, "hello")
-		cmd.Env = append(cleanEnv("OSC_CONFIG="+filepath.Join(dir, "oscrc"), "XDG_CACHE_HOME="+dir, "XDG_CONFIG_HOME="+dir), "EDITOR=true")
-		done := make(chan string, 1)
-		go func() { out, _ := cmd.CombinedOutput(); done <- string(out) }()
+		cmd := exec.Command("osc", "-A", p.url, "results", "-w", prj, "hello")
+		cmd.Env = oscEnv(dir)
+		var watched bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &watched, &watched
+		exited, err := launch(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done, finished := make(chan string, 1), make(chan struct{})
+		go func() { <-exited; done <- watched.String(); close(finished) }()
+		defer func() { killGroup(cmd); <-finished }()
 		time.Sleep(2 * time.Second) // the rebuild is scheduled or runs: osc waits
 		select {
 		case out := <-done:

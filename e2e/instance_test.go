@@ -8,6 +8,7 @@ import (
 
 // TestOscInstance: the real osc reads the configuration, the distributions and an issue's page.
 func TestOscInstance(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
 	p.waitReady(t)
 	alice := oscFor(t, p.url, "alice", "alice-password")

@@ -21,6 +21,7 @@ const jsClientDir = "testdata/jsclient"
 // (/v4beta/databases/mysql/…), which the appliance accepts as aliases of sqldb. Skipped, with
 // the reason, where node or the installed package is missing.
 func TestJSClientDatabases(t *testing.T) {
+	t.Parallel()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not installed: the JavaScript client test needs it")
@@ -32,22 +33,11 @@ func TestJSClientDatabases(t *testing.T) {
 	p.waitReady(t)
 	cmd := exec.Command(node, "databases.mjs")
 	cmd.Dir = jsClientDir
-	cmd.Env = append(cleanEnv(), "PF_URL="+p.url, "PF_TOKEN="+e2eToken)
+	cmd.Env = append(cleanEnv(t.TempDir()), "PF_URL="+p.url, "PF_TOKEN="+e2eToken)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	done := make(chan error, 1)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err = <-done:
-	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
-		t.Fatalf("node did not finish within 30 s: %s %s", stdout.String(), stderr.String())
-	}
-	if err != nil {
-		t.Fatalf("node databases.mjs: %v\nstdout: %s\nstderr: %s", err, stdout.String(), stderr.String())
+	if code, _ := runChild(t, cmd, 30*time.Second, "node databases.mjs"); code != 0 {
+		t.Fatalf("node databases.mjs: exit %d\nstdout: %s\nstderr: %s", code, stdout.String(), stderr.String())
 	}
 	var got struct {
 		Paths         []string

@@ -12,6 +12,7 @@ import (
 // osc up (the 3-way merge), and a conflicting change turning the link into a broken one —
 // against the built binary, bob branching alice's devel:tools/pocket-cli.
 func TestOscBranchCommitMerge(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
 	p.waitReady(t)
 	bob, _ := oscIn(t, p.url, "bob", "bob-password")

@@ -7,12 +7,14 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestStartWaitsForTheWholeBanner runs a stand-in that prints the banner's first line, pauses,
 // then the rest (as a loaded machine may deliver it): start must still see the token, which it
 // missed when it looked once, at the first line.
 func TestStartWaitsForTheWholeBanner(t *testing.T) {
+	t.Parallel()
 	token := strings.Repeat("ab", 32)
 	script := filepath.Join(t.TempDir(), "slow-banner")
 	os.WriteFile(script, []byte(`#!/bin/sh
@@ -33,6 +35,7 @@ exec sleep 30
 // in the current directory, and checks that everything it writes there is in .gitignore, so
 // `git status` in a checkout stays clean.
 func TestFirstRunLeavesGitClean(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
@@ -55,8 +58,8 @@ func TestFirstRunLeavesGitClean(t *testing.T) {
 		}
 		cmd := exec.Command("git", "check-ignore", "-q", "--no-index", name)
 		cmd.Dir = root
-		if err := cmd.Run(); err != nil {
-			t.Errorf("%s, written beside the default data file, is not in .gitignore (%v)", name, err)
+		if code, out := runChild(t, cmd, time.Minute, "git check-ignore"); code != 0 {
+			t.Errorf("%s, written beside the default data file, is not in .gitignore (exit %d %s)", name, code, out)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 // maintainer alice answers for it; nobody is its bugowner until alice names bob in the devel
 // package's meta.
 func TestOscMaintainer(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
 	p.waitReady(t)
 	alice := newOscSession(t, p.url, "alice", "alice-password")

@@ -10,6 +10,7 @@ import (
 // TestOscAccounts: the real osc changes a password (osc api -X POST -d) and signs in with the
 // new one, and lists, creates and deletes tokens with osc token.
 func TestOscAccounts(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
 	p.waitReady(t)
 	alice := oscFor(t, p.url, "alice", "alice-password")

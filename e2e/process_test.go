@@ -23,6 +23,7 @@ import (
 // TestRestartKeepsDataAndCredentials: the first start makes and shows the secrets and loads the
 // fixtures; a restart shows no secret, loads nothing again, and the first token still works.
 func TestRestartKeepsDataAndCredentials(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "pocketforge.db")
 	p := start(t, "--data", data, "--dev-clock")
 	p.waitReady(t)
@@ -60,6 +61,7 @@ func TestRestartKeepsDataAndCredentials(t *testing.T) {
 // random moment, restarts it and checks that the last write answered 200 (or the one in flight)
 // is there. Three rounds, each with another write path: the clock, a restore, a reset.
 func TestKill9LosesNoAcknowledgedWrite(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "pocketforge.db")
 	const token = "kill-nine-test-token"
 	args := []string{"--data", data, "--dev-clock", "--bootstrap-token", token}
@@ -89,6 +91,11 @@ func TestKill9LosesNoAcknowledgedWrite(t *testing.T) {
 				}
 			}
 		}()
+		// The kill comes at a random moment once writes are being acknowledged (a loaded
+		// machine may take longer than the random delay to answer the first).
+		for deadline := time.Now().Add(hangGuard); acked.Load() < int64(round*100000) && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond)
+		}
 		time.Sleep(time.Duration(150+rand.IntN(300)) * time.Millisecond)
 		p.cmd.Process.Signal(syscall.SIGKILL)
 		<-p.done
@@ -117,6 +124,7 @@ func TestKill9LosesNoAcknowledgedWrite(t *testing.T) {
 
 // TestKill9AfterRestoreAndReset: a restore or reset answered 200 survives an immediate kill -9.
 func TestKill9AfterRestoreAndReset(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "pocketforge.db")
 	const token = "kill-nine-test-token"
 	args := []string{"--data", data, "--bootstrap-token", token}
@@ -173,6 +181,7 @@ func post(url, token, body string) (int, error) {
 // TestSnapshotWhileWriting takes snapshots while writers move the clock; every snapshot opens as a
 // consistent data file (bbolt's check is clean) holding one of the written values, and restores.
 func TestSnapshotWhileWriting(t *testing.T) {
+	t.Parallel()
 	const token = "snapshot-test-token"
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--dev-clock", "--bootstrap-token", token)
 	p.waitReady(t)
@@ -215,6 +224,7 @@ func TestSnapshotWhileWriting(t *testing.T) {
 
 // TestStartFailures: every way a start can fail ends with one clear line and a non-zero exit.
 func TestStartFailures(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	badYAML := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(badYAML, []byte("addr: [unclosed\n"), 0o600)
@@ -272,6 +282,7 @@ func TestStartFailures(t *testing.T) {
 
 // TestExportImport drives the offline snapshot commands.
 func TestExportImport(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data := filepath.Join(dir, "live.db")
 	const token = "export-test-token"
@@ -318,6 +329,7 @@ func TestExportImport(t *testing.T) {
 
 // TestEphemeral: --ephemeral serves from a temporary file that is gone after exit.
 func TestEphemeral(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--ephemeral")
 	p.waitReady(t)
 	m := strings.SplitN(strings.SplitN(p.stdout.String(), "(data: ", 2)[1], ",", 2)
@@ -333,6 +345,7 @@ func TestEphemeral(t *testing.T) {
 
 // TestBodyLimit: a body over --body-limit is refused with 413 in the API's own format.
 func TestBodyLimit(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--ephemeral", "--body-limit", "1KiB")
 	p.waitReady(t)
 	big := strings.Repeat("x", 4096)
@@ -363,6 +376,7 @@ func TestStartToReady(t *testing.T) {
 }
 
 func TestVersionAndHelp(t *testing.T) {
+	t.Parallel()
 	code, out, _ := runCLI(t, "version")
 	if code != 0 || !strings.HasPrefix(out, "pocketforge ") || !strings.Contains(out, fmt.Sprintf("schema %d", store.SchemaVersion())) {
 		t.Fatalf("version: %d %q", code, out)
@@ -378,6 +392,7 @@ func TestVersionAndHelp(t *testing.T) {
 // TestGracefulShutdownFinishesInFlight: SIGTERM in the middle of a 32 MiB snapshot download lets
 // the download finish (a whole, valid data file arrives) and then exits 0.
 func TestGracefulShutdownFinishesInFlight(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "big.db")
 	db, err := store.Open(data, store.Options{Durability: store.NoSync})
 	if err != nil {

@@ -37,8 +37,13 @@ type productEntry struct {
 // new version with the new commit and disturl, the old product build replaced. The SBOM the
 // farm published validates against the SPDX 2.3 JSON schema.
 func TestProductSupplyChain(t *testing.T) {
+	t.Parallel()
+	// A build lasts an hour of the appliance clock, which only the test moves on (61 minutes a
+	// step: a build time and a little): the dev clock also runs with the wall clock, and with 8 s
+	// builds a loaded machine could let pocket-cli's rebuild end before the blocked product was
+	// seen.
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--dev-clock", "--bootstrap-token", e2eToken,
-		"--admin-password", e2eAdminPassword)
+		"--admin-password", e2eAdminPassword, "--build-time", "1h")
 	p.waitReady(t)
 	if _, body := request(t, "GET", p.url+"/_appliance/readyz", "", nil); !strings.Contains(body, `{"name":"demo-products","ok":false,"background":true}`) {
 		t.Errorf("a fresh appliance's readyz: %s", body)
@@ -49,7 +54,7 @@ func TestProductSupplyChain(t *testing.T) {
 			if until() {
 				return
 			}
-			if code, body := request(t, "POST", p.url+"/_appliance/clock", e2eToken, strings.NewReader(`{"advance":"9s"}`)); code != 200 {
+			if code, body := request(t, "POST", p.url+"/_appliance/clock", e2eToken, strings.NewReader(`{"advance":"61m"}`)); code != 200 {
 				t.Fatalf("moving the clock: %d %s", code, body)
 			}
 			time.Sleep(1100 * time.Millisecond) // the farm's and the explorer's jobs run every second

@@ -53,6 +53,7 @@ func writeFile(t *testing.T, dir, name, body string) string {
 // TestOscProjectDeleteUndelete: osc rdelete -r -f, ls -D /, ls -D P, undelete P and the restored
 // packages' history, against the built binary as alice on a project of her own.
 func TestOscProjectDeleteUndelete(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
 	p.waitReady(t)
 	osc := oscFor(t, p.url, "alice", "alice-password")
@@ -85,6 +86,7 @@ func TestOscProjectDeleteUndelete(t *testing.T) {
 // links with ls -e and showlinked, cmd=copy, patterns with osc meta pattern, and osc release
 // (refused: home:alice has no release target), against the built binary as alice.
 func TestOscSignkeyAndProjectCommands(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
 	p.waitReady(t)
 	osc := oscFor(t, p.url, "alice", "alice-password")

@@ -20,13 +20,14 @@ import (
 // curl lines that send them. The example that showed a not_found its request never got is what
 // this test keeps from coming back.
 func TestReadmeExamples(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := shLines(string(readme))
 	work := t.TempDir()
-	p := start(t, "--data", filepath.Join(work, "d.db"), "--dev-clock", "--bootstrap-token", "dev-root-token")
+	p := startDemo(t, filepath.Join(work, "d.db"), "--dev-clock", "--bootstrap-token", "dev-root-token")
 	p.waitReady(t)
 	p.waitProducts(t, "dev-root-token") // the explorer's examples read the farm's Pocket 1.0
 	// Back to the wall clock, where README's clock example starts (the farm is quiet by now).

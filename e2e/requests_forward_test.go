@@ -12,6 +12,7 @@ import (
 // whose meta says devel:tools/forge-utils), asks "Forward this submit to it?", and on "y"
 // creates the forwarded request as the accepter, with the description OBS's clients write.
 func TestOscRequestAcceptForwards(t *testing.T) {
+	t.Parallel()
 	w := newRequestWorld(t)
 	admin := newOscSession(t, w.url, "Admin", e2eAdminPassword)
 	const pkg = "forge-utils"

@@ -102,6 +102,7 @@ func submit(t *testing.T, o *oscSession, branch, pkg, target, message string) st
 // looks for packages developed in the target: Pocket:1.0/pocket-cli is, and links to it, so
 // osc offers no forward.
 func TestOscRequestAccept(t *testing.T) {
+	t.Parallel()
 	w := newRequestWorld(t)
 	const pkg = "pocket-cli"
 	branch := change(t, w.bob, "bob", "devel:tools", pkg, "- bob: build with verbose output")
@@ -146,6 +147,7 @@ func TestOscRequestAccept(t *testing.T) {
 // and bob, asked for a review of alice's by `review add`, declines it with `review decline`; and the demo world's requests show as the
 // fixtures made them.
 func TestOscRequestStates(t *testing.T) {
+	t.Parallel()
 	w := newRequestWorld(t)
 	branch := change(t, w.bob, "bob", "devel:libs", "libpocket", "- bob: document the ABI break")
 	id := submit(t, w.bob, branch, "libpocket", "devel:libs", "Document the ABI break")

@@ -19,6 +19,7 @@ import (
 // POST /_appliance/restore answers 400 in the appliance's JSON error format and the data reads as
 // before; `pocketforge import` refuses the same file and leaves its data file alone.
 func TestRestoreRefusesDamagedSnapshot(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data := filepath.Join(dir, "d.db")
 	p := start(t, "--data", data, "--bootstrap-token", e2eToken)

@@ -10,6 +10,7 @@ import (
 // project, package and file path of what the farm published. (In osc 0.169.1 `se -b` is
 // --bugowner, a package search; TestOscSearch runs it.)
 func TestOscSearchBinaries(t *testing.T) {
+	t.Parallel()
 	_, osc := binWorld(t)
 	const file = "e2ebins/standard/x86_64/hello-1.0-1.1.x86_64.rpm"
 	for _, args := range [][]string{

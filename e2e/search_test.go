@@ -13,6 +13,7 @@ import (
 // package and fails if that search fails. Bob branches alice's package, changes it and submits;
 // carol reviews; alice accepts.
 func TestOscSearch(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
 	p.waitReady(t)
 	alice := newOscSession(t, p.url, "alice", "alice-password")

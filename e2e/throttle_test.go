@@ -10,6 +10,7 @@ import (
 // with the right one at once after POST /_appliance/reset — the whole chain of the binary (the
 // reset, the re-linked admin password, the domains told to forget).
 func TestResetForgetsSignInLocks(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--ephemeral", "--bootstrap-token", e2eToken, "--admin-password", e2eAdminPassword)
 	p.waitReady(t)
 	about := func(password string) int {

@@ -32,6 +32,7 @@ var tokenSecret = regexp.MustCompile(`<data name="token">([0-9a-f]+)</data>`)
 // osc token --trigger run the package's service with it, which shows as a new revision in
 // osc log; a wrong token and Basic credentials are refused.
 func TestOscTrigger(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
 	p.waitReady(t)
 	alice := oscFor(t, p.url, "alice", "alice-password")
@@ -86,6 +87,7 @@ func TestOscTrigger(t *testing.T) {
 // TestOscPersonLock: Admin locks bob with osc api; bob's osc is refused with the service's
 // message, his home project shows the lock, and his token stops working.
 func TestOscPersonLock(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--admin-password", e2eAdminPassword)
 	p.waitReady(t)
 	admin := oscFor(t, p.url, "Admin", e2eAdminPassword)

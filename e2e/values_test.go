@@ -1,15 +1,12 @@
 package e2e
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pocketforge/pocketforge/values"
 )
@@ -18,29 +15,8 @@ import (
 // output lines, stdin), and /deploy/values on a running one (outside the explorer's rate limit,
 // errors in the {"error"} format).
 
-// runValuesCLI runs the binary with stdin and returns its exit code, stdout and stderr.
-func runValuesCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
-	t.Helper()
-	cmd := exec.Command(binPath, args...)
-	cmd.Env = cleanEnv()
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		cmd.Process.Kill()
-		t.Fatalf("%v hung", args)
-	}
-	return cmd.ProcessState.ExitCode(), out.String(), errb.String()
-}
-
 func TestValuesValidateCLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, content string) string {
 		path := filepath.Join(dir, name)
@@ -94,7 +70,7 @@ func TestValuesValidateCLI(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			code, out, errOut := runValuesCLI(t, c.stdin, append([]string{"values", "validate"}, c.args...)...)
+			code, out, errOut := runCLIWithInput(t, c.stdin, append([]string{"values", "validate"}, c.args...)...)
 			if code != c.code || (c.stdout != "" && out != c.stdout) || !strings.Contains(out, c.contains) || !strings.Contains(errOut, c.stderr) {
 				t.Fatalf("exit %d, stdout:\n%s\nstderr: %s\nwant exit %d, stdout %q (containing %q), stderr containing %q",
 					code, out, errOut, c.code, c.stdout, c.contains, c.stderr)
@@ -104,7 +80,8 @@ func TestValuesValidateCLI(t *testing.T) {
 }
 
 func TestValuesSchemaAndDefaultsCLI(t *testing.T) {
-	code, schema, _ := runValuesCLI(t, "", "values", "schema")
+	t.Parallel()
+	code, schema, _ := runCLIWithInput(t, "", "values", "schema")
 	var doc map[string]any
 	if code != 0 || schema != string(values.Schema()) || json.Unmarshal([]byte(schema), &doc) != nil {
 		t.Fatalf("values schema: exit %d, %d bytes", code, len(schema))
@@ -112,15 +89,15 @@ func TestValuesSchemaAndDefaultsCLI(t *testing.T) {
 	if doc["$schema"] != "https://json-schema.org/draft-07/schema#" {
 		t.Fatalf("$schema %v", doc["$schema"])
 	}
-	code, defaults, _ := runValuesCLI(t, "", "values", "defaults")
+	code, defaults, _ := runCLIWithInput(t, "", "values", "defaults")
 	if code != 0 || defaults != string(values.DefaultsYAML()) {
 		t.Fatalf("values defaults: exit %d, %d bytes", code, len(defaults))
 	}
 	// What `values defaults` prints is a complete values file.
-	if code, out, errOut := runValuesCLI(t, defaults, "values", "validate", "--no-defaults", "-"); code != 0 || out != "<stdin>: valid\n" {
+	if code, out, errOut := runCLIWithInput(t, defaults, "values", "validate", "--no-defaults", "-"); code != 0 || out != "<stdin>: valid\n" {
 		t.Fatalf("the printed defaults: exit %d %s %s", code, out, errOut)
 	}
-	code, help, _ := runValuesCLI(t, "", "--help")
+	code, help, _ := runCLIWithInput(t, "", "--help")
 	if code != 0 || !strings.Contains(help, "values") {
 		t.Fatalf("--help does not list values: %s", help)
 	}
@@ -129,6 +106,7 @@ func TestValuesSchemaAndDefaultsCLI(t *testing.T) {
 // TestValuesHTTP: /deploy/values on the running binary: the documents, a validation, its errors in
 // the {"error"} format, the 1 MiB limit, and no rate limit even when the explorer's is tiny.
 func TestValuesHTTP(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--ephemeral", "--explorer-rate", "2/1h")
 	p.waitReady(t)
 
