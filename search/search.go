@@ -185,8 +185,56 @@ func (ix *Index) Apply(docs []Doc, remove []string, gen uint64) error {
 	return ix.idx.Batch(b)
 }
 
-// batchSize is how many documents a rebuild writes per batch.
+// batchSize is how many documents a rebuild or Add writes per batch: a batch is analyzed and
+// turned into a segment in memory at once, about 2 KB a document, so a product's tens of
+// thousands of new keys in one batch were a hundred megabytes at the import's peak.
 const batchSize = 5000
+
+// Add indexes docs in batches of batchSize, the generation unchanged: for keys the store does
+// not hold yet, which searches resolve to nothing until it does, so a search that meets some
+// of them before the rest sees no more than before. When a batch fails, those already added
+// are removed again (as far as the index still takes changes) and the error returned.
+func (ix *Index) Add(docs []Doc) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	b := ix.idx.NewBatch()
+	for i := 0; i < len(docs); i += batchSize {
+		for _, d := range docs[i:min(i+batchSize, len(docs))] {
+			if err := b.Index(d.ID, toIndexed(d)); err != nil {
+				ix.removeLocked(docs[:i])
+				return err
+			}
+		}
+		if err := ix.idx.Batch(b); err != nil {
+			ix.removeLocked(docs[:i])
+			return err
+		}
+		b.Reset()
+	}
+	return nil
+}
+
+// Remove removes the documents of docs in batches, the generation unchanged: an import that
+// added keys the store then did not take takes them back.
+func (ix *Index) Remove(docs []Doc) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.removeLocked(docs)
+}
+
+func (ix *Index) removeLocked(docs []Doc) error {
+	b := ix.idx.NewBatch()
+	for i := 0; i < len(docs); i += batchSize {
+		for _, d := range docs[i:min(i+batchSize, len(docs))] {
+			b.Delete(d.ID)
+		}
+		if err := ix.idx.Batch(b); err != nil {
+			return err
+		}
+		b.Reset()
+	}
+	return nil
+}
 
 // Rebuild empties the index and fills it from each (the store's packages, in batches), ending
 // at store generation gen. Searches during a rebuild see a partial index; callers rebuild
