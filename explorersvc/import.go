@@ -25,12 +25,13 @@ type Input struct {
 }
 
 // prepare encodes and sorts the product's records now (explorerstore.Prepare) rather than when
-// it is imported, and lets go of the file lists, which the prepared records hold in a fraction
-// of their memory. LoadAhead prepares the next product while the one before is written; an
-// error is the import's, reported when the product is imported.
+// it is imported, and lets go of the parsed packages and file lists, which the prepared
+// records hold in a fraction of their memory. LoadAhead prepares the next product while the
+// one before is written; an error is the import's, reported when the product is imported. A
+// prepared input is for Import: a replacer would find no packages in it.
 func (in *Input) prepare() {
 	in.prep, in.prepErr = explorerstore.Prepare(in.Product, in.RPMs)
-	in.RPMs = nil
+	in.RPMs, in.Product.Packages = nil, nil
 }
 
 // Imported is what an import reports.

@@ -24,8 +24,9 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 )
 
-// Version is the mapping's version: an index written with another one is rebuilt.
-const Version = "1"
+// Version is the mapping's version: an index written with another one is rebuilt. 2: names
+// are no longer indexed whole as well (no query read that field; it was a fifth of indexing).
+const Version = "2"
 
 // Internal keys of the index (bleve's own key-value space next to the documents).
 var (
@@ -63,7 +64,6 @@ func VCSDocID(key string) string { return "v:" + key }
 
 // indexed is the document bleve stores; nothing is stored, every field is indexed only.
 type indexed struct {
-	NameKey   string `json:"name_key,omitempty"`
 	NameGrams string `json:"name_grams,omitempty"`
 	ShortKey  string `json:"short_key,omitempty"` // a name shorter than a gram, which has no grams
 	OrgKey    string `json:"org_key,omitempty"`
@@ -93,7 +93,7 @@ func newMapping() (mapping.IndexMapping, error) {
 	grams := bleve.NewTextFieldMapping()
 	grams.Analyzer, grams.Store, grams.IncludeInAll, grams.IncludeTermVectors, grams.DocValues = "name_grams", false, false, false, false
 	doc.AddFieldMappingsAt("name_grams", grams)
-	for _, f := range []string{"name_key", "short_key", "org_key", "repo_key", "branch_key", "commit_key"} {
+	for _, f := range []string{"short_key", "org_key", "repo_key", "branch_key", "commit_key"} {
 		fm := bleve.NewKeywordFieldMapping()
 		fm.Store, fm.IncludeInAll, fm.IncludeTermVectors, fm.DocValues = false, false, false, false
 		doc.AddFieldMappingsAt(f, fm)
@@ -163,7 +163,7 @@ func toIndexed(d Doc) indexed {
 	if n := len([]rune(name)); n > 0 && n < gram {
 		short = name
 	}
-	return indexed{NameKey: name, NameGrams: name, ShortKey: short, OrgKey: strings.ToLower(d.Org), RepoKey: strings.ToLower(d.Repo),
+	return indexed{NameGrams: name, ShortKey: short, OrgKey: strings.ToLower(d.Org), RepoKey: strings.ToLower(d.Repo),
 		BranchKey: strings.ToLower(d.Branch), CommitKey: strings.ToLower(d.Commit)}
 }
 
