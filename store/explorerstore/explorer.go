@@ -415,6 +415,11 @@ type sortedPuts struct {
 	buf     []byte
 	entries []putEntry
 	last    int // end of the last entry in buf
+	// byBase marks the basename index's writes: each entry names a file path in buf (the
+	// exact-path index's buffer, shared), klen its length and vlen where its basename starts,
+	// and its key — basename, sep, path — is made only as it is written, so the index of
+	// basenames holds no second copy of every path.
+	byBase bool
 }
 
 // putEntry is one write: a key at off in buf, followed by its value.
@@ -446,13 +451,32 @@ func (s *sortedPuts) addPair(a, b string) {
 	s.add(len(s.buf) - s.last)
 }
 
+// key is entry e's key (for byBase, its path).
 func (s *sortedPuts) key(e putEntry) []byte { return s.buf[e.off : e.off+int(e.klen)] }
+
+// base is the basename of a byBase entry's path.
+func (s *sortedPuts) base(e putEntry) []byte {
+	f := s.key(e)
+	_, end := basenameBounds(f)
+	return f[e.vlen:end]
+}
+
+// compare orders entries by key. A byBase key is basename, sep, path: no basename holds a
+// NUL, so it orders by basename, then path.
+func (s *sortedPuts) compare(a, b putEntry) int {
+	if s.byBase {
+		if c := bytes.Compare(s.base(a), s.base(b)); c != 0 {
+			return c
+		}
+	}
+	return bytes.Compare(s.key(a), s.key(b))
+}
 
 // sort puts the entries in key order and drops repeated keys (none of the buckets written
 // from sorted entries has two values for one key: a repeat is the same fact twice).
 func (s *sortedPuts) sort() {
-	slices.SortFunc(s.entries, func(a, b putEntry) int { return bytes.Compare(s.key(a), s.key(b)) })
-	s.entries = slices.CompactFunc(s.entries, func(a, b putEntry) bool { return bytes.Equal(s.key(a), s.key(b)) })
+	slices.SortFunc(s.entries, s.compare)
+	s.entries = slices.CompactFunc(s.entries, func(a, b putEntry) bool { return s.compare(a, b) == 0 })
 }
 
 // write puts the collected keys, sorted (Prepare sorts them), into product's new nested bucket
@@ -475,13 +499,18 @@ func (s *sortedPuts) write(tx *bbolt.Tx, bucket, product string) error {
 // put writes entries, in order, into b.
 func (s *sortedPuts) put(b *bbolt.Bucket, entries []putEntry) error {
 	b.FillPercent = 0.9 // keys come in order: pack pages fuller than the default half
+	var scratch []byte
 	for _, e := range entries {
-		var v []byte
-		if e.vlen > 0 {
+		k, v := s.key(e), []byte(nil)
+		switch {
+		case s.byBase:
+			scratch = append(append(append(scratch[:0], s.base(e)...), sep...), k...)
+			k = scratch // bbolt copies the key
+		case e.vlen > 0:
 			end := e.off + int(e.klen)
 			v = s.buf[end : end+int(e.vlen) : end+int(e.vlen)]
 		}
-		if err := b.Put(s.key(e), v); err != nil {
+		if err := b.Put(k, v); err != nil {
 			return err
 		}
 	}
@@ -517,28 +546,34 @@ func filePuts(rpms []spdx.RPM) (byFile, byBase *sortedPuts, n int) {
 			n++
 		}
 	}
-	byBase.buf = make([]byte, 0, len(byFile.buf))
+	byBase.buf, byBase.byBase = byFile.buf, true
 	byBase.entries = make([]putEntry, 0, len(byFile.entries))
 	for _, e := range byFile.entries {
 		k := byFile.key(e)
 		f := k[:bytes.IndexByte(k, 0)]
-		byBase.buf = append(byBase.buf, basename(f)...)
-		byBase.buf = append(byBase.buf, sep...)
-		byBase.buf = append(byBase.buf, f...)
-		byBase.add(len(byBase.buf) - byBase.last)
+		start, _ := basenameBounds(f)
+		byBase.entries = append(byBase.entries, putEntry{off: e.off, klen: uint32(len(f)), vlen: uint32(start)})
 	}
 	return byFile, byBase, n
 }
 
-// basename is path.Base of a file path, without the string it would make.
+// basename is path.Base of a non-empty file path, without the string it would make.
 func basename(f []byte) []byte {
-	for len(f) > 1 && f[len(f)-1] == '/' {
-		f = f[:len(f)-1]
+	start, end := basenameBounds(f)
+	return f[start:end]
+}
+
+// basenameBounds is where path.Base of a non-empty path lies in it: after the last slash
+// that is not trailing, up to the trailing ones ("/" for a path of slashes only).
+func basenameBounds(f []byte) (start, end int) {
+	end = len(f)
+	for end > 1 && f[end-1] == '/' {
+		end--
 	}
-	if i := bytes.LastIndexByte(f, '/'); i >= 0 && len(f) > 1 {
-		f = f[i+1:]
+	if end > 1 {
+		start = bytes.LastIndexByte(f[:end], '/') + 1
 	}
-	return f
+	return start, end
 }
 
 // strictlySorted reports whether files are in increasing order with no repeats.

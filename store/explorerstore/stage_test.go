@@ -2,9 +2,12 @@ package explorerstore
 
 import (
 	"errors"
+	"path"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store"
 	"go.etcd.io/bbolt"
 )
@@ -93,5 +96,34 @@ func TestStagedImport(t *testing.T) {
 	prep, _ = Prepare(p, rpms)
 	if err := Stage(prep, failing); err == nil || prep.staged {
 		t.Fatalf("stage through a failing write: %v, staged %v", err, prep.staged)
+	}
+}
+
+// TestBasenameKeys: the basename index holds path.Base(f), NUL, f for each distinct storable
+// path of the product, made from the exact-path index's buffer.
+func TestBasenameKeys(t *testing.T) {
+	p, rpms := product("Test-1.0-x86_64-Build1.1")
+	rpms = append(rpms, spdx.RPM{Filename: "dirs-1.rpm", Files: []string{"/etc/dir/", "/", "//", "/usr/bin/bash", "/z/a b"}})
+	db := openDB(t)
+	write(t, db, func(tx *bbolt.Tx) (err error) { _, err = importProduct(tx, p, rpms, "src", "digest", now); return })
+	var want []string
+	for _, r := range rpms {
+		for _, f := range r.Files {
+			if r.Filename != "" && f != "" && !strings.Contains(f, "\x00") {
+				want = append(want, path.Base(f)+"\x00"+f)
+			}
+		}
+	}
+	slices.Sort(want)
+	want = slices.Compact(want)
+	var got []string
+	_ = db.View(func(tx *bbolt.Tx) error {
+		return productBucket(tx, store.ExplorerByBasename, p.FullName).ForEach(func(k, _ []byte) error {
+			got = append(got, string(k))
+			return nil
+		})
+	})
+	if !slices.Equal(got, want) {
+		t.Fatalf("basename keys\n%q\nwant\n%q", got, want)
 	}
 }
