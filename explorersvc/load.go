@@ -88,9 +88,37 @@ func (e repodataError) Unwrap() error { return e.error }
 // in parse errors. A failure to open or read the SBOM or repomd.xml is unreadable; a problem
 // of the repository's data files is a repodataError.
 func loadProduct(fsys fs.FS, name, source string) (spdx.Product, []spdx.RPM, string, error) {
+	// The repository is read while the SBOM is parsed: each is a large part of a product's
+	// loading, and the first product of an import is loaded with nothing to overlap it. The
+	// SBOM's error wins, as when they were read one after the other.
+	type repodata struct {
+		rpms []spdx.RPM
+		md   []byte
+		err  error
+	}
+	repo := make(chan repodata, 1)
+	go func() {
+		var r repodata
+		r.rpms, r.md, r.err = loadRepodata(fsys)
+		repo <- r
+	}()
+	p, digest, err := parseSBOM(fsys, name, source)
+	r := <-repo
+	if err != nil {
+		return spdx.Product{}, nil, "", err
+	}
+	if r.err != nil {
+		return spdx.Product{}, nil, "", r.err
+	}
+	digest.Write(r.md)
+	return p, r.rpms, hex.EncodeToString(digest.Sum(nil)), nil
+}
+
+// parseSBOM parses SBOM name of fsys, streamed through a hash it returns with the product.
+func parseSBOM(fsys fs.FS, name, source string) (spdx.Product, hash.Hash, error) {
 	f, err := fsys.Open(name)
 	if err != nil {
-		return spdx.Product{}, nil, "", unreadable{err}
+		return spdx.Product{}, nil, unreadable{err}
 	}
 	defer f.Close()
 	h := sha256.New()
@@ -100,34 +128,29 @@ func loadProduct(fsys fs.FS, name, source string) (spdx.Product, []spdx.RPM, str
 		_, err = io.Copy(io.Discard, r) // the parser read to the end; the digest covers all of it
 	}
 	if r.err != nil {
-		return spdx.Product{}, nil, "", unreadable{r.err}
+		return spdx.Product{}, nil, unreadable{r.err}
 	}
 	if err != nil {
-		return spdx.Product{}, nil, "", err
+		return spdx.Product{}, nil, err
 	}
-	rpms, err := loadRepodata(fsys, h)
-	if err != nil {
-		return spdx.Product{}, nil, "", err
-	}
-	return p, rpms, hex.EncodeToString(h.Sum(nil)), nil
+	return p, h, nil
 }
 
-// loadRepodata reads the rpm-md repository in repodata/ of fsys (none: no RPMs), adding
-// repomd.xml to h.
-func loadRepodata(fsys fs.FS, h hash.Hash) ([]spdx.RPM, error) {
+// loadRepodata reads the rpm-md repository in repodata/ of fsys (none: no RPMs) and returns
+// its RPMs and the repomd.xml that stands for it in the digest.
+func loadRepodata(fsys fs.FS) ([]spdx.RPM, []byte, error) {
 	md, err := fs.ReadFile(fsys, "repodata/repomd.xml")
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, nil
+		return nil, nil, nil
 	case err != nil:
-		return nil, unreadable{err}
+		return nil, nil, unreadable{err}
 	}
-	h.Write(md)
 	rpms, err := spdx.ParseRepodata(fsys, "repodata")
 	if err != nil {
-		return nil, repodataError{err}
+		return nil, nil, repodataError{err}
 	}
-	return rpms, nil
+	return rpms, md, nil
 }
 
 // readTracker remembers the error of the reader under a parser, so a file that could not be
