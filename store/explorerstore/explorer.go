@@ -364,6 +364,16 @@ func Stage(prep *Prepared, write func(func(tx *bbolt.Tx) error) error) error {
 	return nil
 }
 
+// HasStaged reports whether a staging bucket is left (an import was cut short by a crash).
+func HasStaged(tx *bbolt.Tx) bool {
+	for _, name := range productBuckets {
+		if parent, err := store.Bucket(tx, name); err == nil && parent.Bucket(stagingBucket) != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // DropStaged removes every staged bucket.
 func DropStaged(tx *bbolt.Tx) error {
 	for _, name := range productBuckets {

@@ -87,7 +87,14 @@ func TestStagedImport(t *testing.T) {
 	if got := dumpExplorer(t, staged); !strings.Contains(got, "staging") {
 		t.Fatalf("nothing staged:\n%s", got)
 	}
+	has := func() (b bool) { _ = staged.View(func(tx *bbolt.Tx) error { b = HasStaged(tx); return nil }); return }
+	if !has() {
+		t.Fatal("HasStaged: false with a product staged")
+	}
 	write(t, staged, DropStaged)
+	if has() {
+		t.Fatal("HasStaged: true after DropStaged")
+	}
 	if got := dumpExplorer(t, staged); got != want {
 		t.Fatalf("after DropStaged\n%s\nwant\n%s", got, want)
 	}
