@@ -8,6 +8,7 @@ package explorerstore
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
@@ -432,16 +433,30 @@ type sortedPuts struct {
 	byBase bool
 }
 
-// putEntry is one write: a key at off in buf, followed by its value.
+// putEntry is one write: a key at off in buf, followed by its value. pre is the key's first
+// eight bytes (zeros past its end) as a number: most comparisons of a sort end there, without
+// reading buf.
 type putEntry struct {
+	pre        uint64
 	off        int
 	klen, vlen uint32
+}
+
+// prefix8 is the first eight bytes of a, then b, then c, as putEntry.pre.
+func prefix8(a, b, c []byte) uint64 {
+	var p [8]byte
+	n := copy(p[:], a)
+	n += copy(p[n:], b)
+	copy(p[n:], c)
+	return binary.BigEndian.Uint64(p[:])
 }
 
 // add ends an entry whose key and value the caller has appended to buf since the last one;
 // klen is the key's length.
 func (s *sortedPuts) add(klen int) {
-	s.entries = append(s.entries, putEntry{off: s.last, klen: uint32(klen), vlen: uint32(len(s.buf) - s.last - klen)})
+	e := putEntry{off: s.last, klen: uint32(klen), vlen: uint32(len(s.buf) - s.last - klen)}
+	e.pre = prefix8(s.key(e), nil, nil)
+	s.entries = append(s.entries, e)
 	s.last = len(s.buf)
 }
 
@@ -464,16 +479,22 @@ func (s *sortedPuts) addPair(a, b string) {
 // key is entry e's key (for byBase, its path).
 func (s *sortedPuts) key(e putEntry) []byte { return s.buf[e.off : e.off+int(e.klen)] }
 
-// base is the basename of a byBase entry's path.
+// base is the basename of a byBase entry's path (it starts at vlen; see basenameBounds).
 func (s *sortedPuts) base(e putEntry) []byte {
 	f := s.key(e)
-	_, end := basenameBounds(f)
+	end := len(f)
+	for end > 1 && f[end-1] == '/' {
+		end--
+	}
 	return f[e.vlen:end]
 }
 
 // compare orders entries by key. A byBase key is basename, sep, path: no basename holds a
 // NUL, so it orders by basename, then path.
 func (s *sortedPuts) compare(a, b putEntry) int {
+	if a.pre != b.pre {
+		return cmp.Compare(a.pre, b.pre)
+	}
 	if s.byBase {
 		if c := bytes.Compare(s.base(a), s.base(b)); c != 0 {
 			return c
@@ -561,8 +582,9 @@ func filePuts(rpms []spdx.RPM) (byFile, byBase *sortedPuts, n int) {
 	for _, e := range byFile.entries {
 		k := byFile.key(e)
 		f := k[:bytes.IndexByte(k, 0)]
-		start, _ := basenameBounds(f)
-		byBase.entries = append(byBase.entries, putEntry{off: e.off, klen: uint32(len(f)), vlen: uint32(start)})
+		start, end := basenameBounds(f)
+		byBase.entries = append(byBase.entries, putEntry{pre: prefix8(f[start:end], []byte(sep), f),
+			off: e.off, klen: uint32(len(f)), vlen: uint32(start)})
 	}
 	return byFile, byBase, n
 }

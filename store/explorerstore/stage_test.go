@@ -134,3 +134,41 @@ func TestBasenameKeys(t *testing.T) {
 		t.Fatalf("basename keys\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestSortedPutsOrder: entries sort as their keys do byte by byte (keys shorter than the cached
+// prefix, keys holding NULs, keys equal in their first eight bytes), the basename index's made
+// keys included, and repeats go.
+func TestSortedPutsOrder(t *testing.T) {
+	keys := []string{"", "a", "a\x00", "a\x00\x00", "ab", "abcdefgh", "abcdefgh\x00", "abcdefghi", "abcdefgha", "b", "\xff", "a", "abcdefghi"}
+	var s sortedPuts
+	for _, k := range keys {
+		s.buf = append(s.buf, k...)
+		s.add(len(k))
+	}
+	s.sort()
+	var got []string
+	for _, e := range s.entries {
+		got = append(got, string(s.key(e)))
+	}
+	want := slices.Compact(slices.Sorted(slices.Values(keys)))
+	if !slices.Equal(got, want) {
+		t.Errorf("sorted %q, want %q", got, want)
+	}
+
+	files := []string{"/usr/bin/a", "/a", "/usr/lib/abcdefghij", "/etc/abcdefghi", "/x/", "/", "/b/a", "/usr/bin/a"}
+	rpms := []spdx.RPM{{Filename: "r.rpm", Files: files}}
+	_, byBase, _ := filePuts(rpms)
+	byBase.sort()
+	got = nil
+	for _, e := range byBase.entries {
+		got = append(got, string(byBase.base(e))+"\x00"+string(byBase.key(e)))
+	}
+	want = nil
+	for _, f := range files {
+		want = append(want, path.Base(f)+"\x00"+f)
+	}
+	want = slices.Compact(slices.Sorted(slices.Values(want)))
+	if !slices.Equal(got, want) {
+		t.Errorf("basename keys sorted %q, want %q", got, want)
+	}
+}
