@@ -19,6 +19,19 @@ type Input struct {
 	RPMs    []spdx.RPM
 	Source  string
 	Digest  string
+	// prep is the product prepared ahead (see prepare); nil: Import prepares it.
+	prep    *explorerstore.Prepared
+	prepErr error
+}
+
+// prepare encodes and sorts the product's records now (explorerstore.Prepare) rather than when
+// it is imported, and lets go of the parsed packages and file lists, which the prepared
+// records hold in a fraction of their memory. LoadAhead prepares the next product while the
+// one before is written; an error is the import's, reported when the product is imported. A
+// prepared input is for Import: a replacer would find no packages in it.
+func (in *Input) prepare() {
+	in.prep, in.prepErr = explorerstore.Prepare(in.Product, in.RPMs)
+	in.RPMs, in.Product.Packages = nil, nil
 }
 
 // Imported is what an import reports.
@@ -49,6 +62,9 @@ func (s *Service) importReplacing(in Input, replace replacer) (out Imported, rep
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out = Imported{Product: in.Product.FullName, Packages: len(in.Product.Packages), RPMs: len(in.RPMs)}
+	if in.prep != nil {
+		out.Packages, out.RPMs, _ = in.prep.Counts()
+	}
 	var same bool
 	_ = s.Store.View(func(tx *bbolt.Tx) error {
 		p, err := explorerstore.GetProduct(tx, in.Product.FullName)
@@ -60,29 +76,50 @@ func (s *Service) importReplacing(in Input, replace replacer) (out Imported, rep
 		out.Skipped = true
 		return out, nil, nil
 	}
-	// The index takes the new keys while the records are encoded and sorted: both are most of
-	// an import, and they need different cores. The store is written only when both are done,
-	// so a product the index failed to take is not written either.
-	var prep *explorerstore.Prepared
-	var prepErr error
+	// The index takes the new keys while the records are encoded, sorted (unless that was done
+	// ahead) and, for a large product, staged in the store: both are most of an import, and
+	// they need different cores. The product is written (or its staged records moved into
+	// place) only when both are done, so a product the index failed to take is not written
+	// either; keys added for a product the store then does not take are taken back, and so
+	// are its staged records.
+	prep, prepErr := in.prep, in.prepErr
+	if prepErr != nil {
+		return out, nil, prepErr
+	}
+	var names, vcs []string
+	if prep != nil {
+		names, vcs = prep.Names, prep.VCS
+	} else {
+		names, vcs = explorerstore.Keys(explorerstore.Records(in.Product.Packages))
+	}
 	ready := make(chan struct{})
 	go func() {
 		defer close(ready)
-		prep, prepErr = explorerstore.Prepare(in.Product, in.RPMs)
+		if prep == nil {
+			if prep, prepErr = explorerstore.Prepare(in.Product, in.RPMs); prepErr != nil {
+				return
+			}
+		}
+		prepErr = explorerstore.Stage(prep, s.Store.Write)
 	}()
-	names, vcs := explorerstore.Keys(explorerstore.Records(in.Product.Packages))
 	_ = s.Store.View(func(tx *bbolt.Tx) error { // keys another product holds are indexed already
 		names = explorerstore.MissingKeys(tx, store.ExplorerByName, names)
 		vcs = explorerstore.MissingKeys(tx, store.ExplorerByVCS, vcs)
 		return nil
 	})
-	indexErr := s.Index.Apply(docs(names, vcs), nil, s.Index.Generation())
+	added := docs(names, vcs)
+	indexErr := s.Index.Add(added)
 	<-ready
-	if prepErr != nil {
-		return out, nil, prepErr
+	undo := func() {
+		_ = s.Store.Write(explorerstore.DropStaged)
+		_ = s.Index.Remove(added) // what the index says must not outlive the import
 	}
-	if indexErr != nil {
-		return out, nil, fmt.Errorf("search index: %w", indexErr)
+	if prepErr != nil || indexErr != nil {
+		undo()
+		if indexErr != nil {
+			return out, nil, fmt.Errorf("search index: %w", indexErr)
+		}
+		return out, nil, prepErr
 	}
 	var ch explorerstore.Change
 	err = s.Store.Write(func(tx *bbolt.Tx) (err error) {
@@ -109,6 +146,7 @@ func (s *Service) importReplacing(in Input, replace replacer) (out Imported, rep
 		return nil
 	})
 	if err != nil {
+		undo()
 		return out, nil, err
 	}
 	return out, replaced, s.dropStale(ch)

@@ -11,12 +11,22 @@ import (
 
 // EnsureIndex rebuilds the index when it does not reflect the store's generation (a new or
 // damaged index, a crash between an import's steps, a restored snapshot); otherwise it does
-// nothing. force rebuilds anyway (after reset, reseed or restore replaced the data).
+// nothing. force rebuilds anyway (after reset, reseed or restore replaced the data). Records
+// an import staged and did not move into place before a crash are dropped first.
 func (s *Service) EnsureIndex(force bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var gen uint64
-	_ = s.Store.View(func(tx *bbolt.Tx) error { gen = explorerstore.Generation(tx); return nil })
+	var staged bool
+	_ = s.Store.View(func(tx *bbolt.Tx) error {
+		gen, staged = explorerstore.Generation(tx), explorerstore.HasStaged(tx)
+		return nil
+	})
+	if staged {
+		if err := s.Store.Write(explorerstore.DropStaged); err != nil {
+			return err
+		}
+	}
 	if !force && gen == s.Index.Generation() {
 		return nil
 	}

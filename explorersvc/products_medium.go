@@ -1,11 +1,8 @@
 package explorersvc
 
 import (
-	"bytes"
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -125,33 +122,15 @@ func (s *Service) readMedium(ctx context.Context, m ProductMedium) (Input, error
 // when the backend gives none, the SBOM's and repomd.xml's, as LoadSBOM's).
 func loadMedium(fsys fs.FS, m ProductMedium) (Input, error) {
 	name := m.Name + SBOMSuffix
-	data, err := fs.ReadFile(fsys, name)
-	if err != nil {
-		return Input{}, unreadable{err}
-	}
-	h := sha256.New()
-	h.Write(data)
-	p, err := spdx.ParseDocument(bytes.NewReader(data), name)
+	p, rpms, digest, err := loadProduct(fsys, name, name)
 	if err != nil {
 		return Input{}, err
 	}
 	if p.FullName != m.Name {
 		return Input{}, fmt.Errorf("%s: the SBOM names product %q, not %q", name, p.FullName, m.Name)
 	}
-	var rpms []spdx.RPM
-	md, err := fs.ReadFile(fsys, "repodata/repomd.xml")
-	switch {
-	case err == nil:
-		h.Write(md)
-		if rpms, err = spdx.ParseRepodata(fsys, "repodata"); err != nil {
-			return Input{}, err
-		}
-	case !errors.Is(err, fs.ErrNotExist):
-		return Input{}, unreadable{err}
-	}
-	digest := m.Digest
-	if digest == "" {
-		digest = hex.EncodeToString(h.Sum(nil))
+	if m.Digest != "" {
+		digest = m.Digest
 	}
 	return Input{Product: p, RPMs: rpms, Source: FarmSource(m), Digest: digest}, nil
 }

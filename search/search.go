@@ -24,8 +24,9 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 )
 
-// Version is the mapping's version: an index written with another one is rebuilt.
-const Version = "1"
+// Version is the mapping's version: an index written with another one is rebuilt. 2: names
+// are no longer indexed whole as well (no query read that field; it was a fifth of indexing).
+const Version = "2"
 
 // Internal keys of the index (bleve's own key-value space next to the documents).
 var (
@@ -63,7 +64,6 @@ func VCSDocID(key string) string { return "v:" + key }
 
 // indexed is the document bleve stores; nothing is stored, every field is indexed only.
 type indexed struct {
-	NameKey   string `json:"name_key,omitempty"`
 	NameGrams string `json:"name_grams,omitempty"`
 	ShortKey  string `json:"short_key,omitempty"` // a name shorter than a gram, which has no grams
 	OrgKey    string `json:"org_key,omitempty"`
@@ -93,7 +93,7 @@ func newMapping() (mapping.IndexMapping, error) {
 	grams := bleve.NewTextFieldMapping()
 	grams.Analyzer, grams.Store, grams.IncludeInAll, grams.IncludeTermVectors, grams.DocValues = "name_grams", false, false, false, false
 	doc.AddFieldMappingsAt("name_grams", grams)
-	for _, f := range []string{"name_key", "short_key", "org_key", "repo_key", "branch_key", "commit_key"} {
+	for _, f := range []string{"short_key", "org_key", "repo_key", "branch_key", "commit_key"} {
 		fm := bleve.NewKeywordFieldMapping()
 		fm.Store, fm.IncludeInAll, fm.IncludeTermVectors, fm.DocValues = false, false, false, false
 		doc.AddFieldMappingsAt(f, fm)
@@ -163,7 +163,7 @@ func toIndexed(d Doc) indexed {
 	if n := len([]rune(name)); n > 0 && n < gram {
 		short = name
 	}
-	return indexed{NameKey: name, NameGrams: name, ShortKey: short, OrgKey: strings.ToLower(d.Org), RepoKey: strings.ToLower(d.Repo),
+	return indexed{NameGrams: name, ShortKey: short, OrgKey: strings.ToLower(d.Org), RepoKey: strings.ToLower(d.Repo),
 		BranchKey: strings.ToLower(d.Branch), CommitKey: strings.ToLower(d.Commit)}
 }
 
@@ -185,8 +185,56 @@ func (ix *Index) Apply(docs []Doc, remove []string, gen uint64) error {
 	return ix.idx.Batch(b)
 }
 
-// batchSize is how many documents a rebuild writes per batch.
+// batchSize is how many documents a rebuild or Add writes per batch: a batch is analyzed and
+// turned into a segment in memory at once, about 2 KB a document, so a product's tens of
+// thousands of new keys in one batch were a hundred megabytes at the import's peak.
 const batchSize = 5000
+
+// Add indexes docs in batches of batchSize, the generation unchanged: for keys the store does
+// not hold yet, which searches resolve to nothing until it does, so a search that meets some
+// of them before the rest sees no more than before. When a batch fails, those already added
+// are removed again (as far as the index still takes changes) and the error returned.
+func (ix *Index) Add(docs []Doc) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	b := ix.idx.NewBatch()
+	for i := 0; i < len(docs); i += batchSize {
+		for _, d := range docs[i:min(i+batchSize, len(docs))] {
+			if err := b.Index(d.ID, toIndexed(d)); err != nil {
+				ix.removeLocked(docs[:i])
+				return err
+			}
+		}
+		if err := ix.idx.Batch(b); err != nil {
+			ix.removeLocked(docs[:i])
+			return err
+		}
+		b.Reset()
+	}
+	return nil
+}
+
+// Remove removes the documents of docs in batches, the generation unchanged: an import that
+// added keys the store then did not take takes them back.
+func (ix *Index) Remove(docs []Doc) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.removeLocked(docs)
+}
+
+func (ix *Index) removeLocked(docs []Doc) error {
+	b := ix.idx.NewBatch()
+	for i := 0; i < len(docs); i += batchSize {
+		for _, d := range docs[i:min(i+batchSize, len(docs))] {
+			b.Delete(d.ID)
+		}
+		if err := ix.idx.Batch(b); err != nil {
+			return err
+		}
+		b.Reset()
+	}
+	return nil
+}
 
 // Rebuild empties the index and fills it from each (the store's packages, in batches), ending
 // at store generation gen. Searches during a rebuild see a partial index; callers rebuild

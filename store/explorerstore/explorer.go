@@ -8,13 +8,11 @@ package explorerstore
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"path"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -218,14 +216,21 @@ func FromSPDX(p spdx.Package) Package {
 // Prepared is a product made ready for Import outside any transaction: its package records
 // encoded and every bucket's keys sorted. An import of 100,000 packages and 1,000,000 files
 // spends most of its time here, and a write transaction holds the store's one writer, so this
-// work is done before it (and, in explorersvc, while the search index takes the new keys).
+// work is done before it (and, in explorersvc, while the search index takes the new keys or
+// the product before it is written). It holds no parsed input: the SBOM's packages and the
+// file lists may go once it is made.
 type Prepared struct {
-	product     spdx.Product
+	product     spdx.Product // without its packages
+	packages    int
 	rpms, files int
 	// Names and VCS are the product's distinct search keys (see Keys), for the index.
 	Names, VCS []string
 	puts       []bucketPuts
+	staged     bool // Stage wrote the records; Import moves them into place
 }
+
+// Counts are the numbers of packages, RPMs and files the prepared product holds.
+func (p *Prepared) Counts() (packages, rpms, files int) { return p.packages, p.rpms, p.files }
 
 // bucketPuts are the sorted writes to one product bucket.
 type bucketPuts struct {
@@ -240,22 +245,21 @@ func Prepare(p spdx.Product, rpms []spdx.RPM) (*Prepared, error) {
 		return nil, fmt.Errorf("product name %q: %w", p.FullName, store.ErrInvalid)
 	}
 	pkgs := Records(p.Packages)
-	prep := &Prepared{product: p, rpms: len(rpms)}
+	prep := &Prepared{product: p, packages: len(p.Packages), rpms: len(rpms)}
+	prep.product.Packages = nil
 	prep.Names, prep.VCS = Keys(pkgs)
 	var packages, byName, byVCS, byRPM sortedPuts
 	for i, pk := range pkgs {
 		seq := uint32(i)
-		data, err := json.Marshal(pk)
-		if err != nil {
-			return nil, err
-		}
-		packages.add(seqBytes(seq), data)
-		byName.add(seqKey(NameKey(pk.Name), seq), nil)
+		packages.buf = binary.BigEndian.AppendUint32(packages.buf, seq)
+		packages.buf = appendPackage(packages.buf, pk)
+		packages.add(4)
+		byName.addSeq(NameKey(pk.Name), seq)
 		if k := VCSKey(pk); k != "" {
-			byVCS.add(seqKey(k, seq), nil)
+			byVCS.addSeq(k, seq)
 		}
 		if pk.Filename != "" {
-			byRPM.add(seqKey(pk.Filename, seq), nil)
+			byRPM.addSeq(pk.Filename, seq)
 		}
 	}
 	byFile, byBase, files := filePuts(rpms)
@@ -263,7 +267,7 @@ func Prepare(p spdx.Product, rpms []spdx.RPM) (*Prepared, error) {
 	prep.puts = []bucketPuts{{store.ExplorerPackages, &packages}, {store.ExplorerByName, &byName}, {store.ExplorerByVCS, &byVCS},
 		{store.ExplorerByRPM, &byRPM}, {store.ExplorerByFile, byFile}, {store.ExplorerByBasename, byBase}}
 	for _, w := range prep.puts {
-		sort.Sort(w.puts)
+		w.puts.sort()
 	}
 	return prep, nil
 }
@@ -280,12 +284,16 @@ func Import(tx *bbolt.Tx, prep *Prepared, source, digest string, now time.Time) 
 	}
 	ch.NewNames, ch.NewVCS = prep.Names, prep.VCS
 	for _, w := range prep.puts {
-		if err := w.puts.write(tx, w.bucket, full); err != nil {
+		write := w.puts.write
+		if prep.staged {
+			write = moveStaged
+		}
+		if err := write(tx, w.bucket, full); err != nil {
 			return ch, err
 		}
 	}
 	rec := Product{FullName: full, Name: p.Name, Version: p.Version, Arch: p.Arch, BuildNumber: p.BuildNumber,
-		DistURL: p.DistURL, Source: source, Digest: digest, Imported: now.UTC(), Packages: len(p.Packages), RPMs: prep.rpms, Files: prep.files}
+		DistURL: p.DistURL, Source: source, Digest: digest, Imported: now.UTC(), Packages: prep.packages, RPMs: prep.rpms, Files: prep.files}
 	if err := store.Put(tx, store.ExplorerProducts, []byte(full), rec); err != nil {
 		return ch, err
 	}
@@ -293,28 +301,219 @@ func Import(tx *bbolt.Tx, prep *Prepared, source, digest string, now time.Time) 
 	return ch, err
 }
 
+// Staging. A product's records in one transaction cost memory in proportion to the product:
+// bbolt keeps every node the transaction touched, a copy of every key and, when it commits,
+// every page it writes — about 150 MB for 25,000 packages and 250,000 files, the largest part
+// of an import's peak. A large product is therefore written ahead into a staging bucket of
+// each index bucket, in transactions of stageBatch keys each, and the import's own transaction
+// moves the staged buckets into place (bbolt moves a bucket by its root, not by its keys).
+// Searches read only products named in ExplorerProducts, so they never see a staged bucket:
+// they see the product as it was before the import's transaction or as it is after it.
+
+// stagingBucket is the nested bucket, in each product index bucket, that holds the product
+// being staged. Product names hold no NUL (Prepare refuses one), so none is named so.
+var stagingBucket = []byte("\x00staging")
+
+// stageBatch is the most keys one staging transaction writes; a product with no more keys
+// than this in all is written by Import in its one transaction. A variable for tests.
+var stageBatch = 64 * 1024
+
+// Stage writes a large prepared product's records into the staging buckets, a transaction per
+// stageBatch keys run through write (store.DB.Write), and lets go of each bucket's prepared
+// records once they are written; Import then moves them into place. What another import
+// staged and left (a crash, a failed import whose clean-up failed too) is dropped first. A
+// product small enough for one transaction is left to Import. Callers serialize imports, and
+// call DropStaged when the import does not go on to Import.
+func Stage(prep *Prepared, write func(func(tx *bbolt.Tx) error) error) error {
+	total := 0
+	for _, w := range prep.puts {
+		total += len(w.puts.entries)
+	}
+	if total <= stageBatch || prep.staged {
+		return nil
+	}
+	if err := write(DropStaged); err != nil {
+		return err
+	}
+	full := []byte(prep.product.FullName)
+	for _, w := range prep.puts {
+		entries := w.puts.entries
+		for start := 0; start < len(entries); start += stageBatch {
+			chunk := entries[start:min(start+stageBatch, len(entries))]
+			err := write(func(tx *bbolt.Tx) error { // idempotent, as a grouped commit may run it again
+				parent, err := store.Bucket(tx, w.bucket)
+				if err != nil {
+					return err
+				}
+				staging, err := parent.CreateBucketIfNotExists(stagingBucket)
+				if err != nil {
+					return err
+				}
+				b, err := staging.CreateBucketIfNotExists(full)
+				if err != nil {
+					return err
+				}
+				return w.puts.put(b, chunk)
+			})
+			if err != nil {
+				return err
+			}
+		}
+		*w.puts = sortedPuts{} // on disk now: bbolt no longer needs the values either
+	}
+	prep.staged = true
+	return nil
+}
+
+// HasStaged reports whether a staging bucket is left (an import was cut short by a crash).
+func HasStaged(tx *bbolt.Tx) bool {
+	for _, name := range productBuckets {
+		if parent, err := store.Bucket(tx, name); err == nil && parent.Bucket(stagingBucket) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// DropStaged removes every staged bucket.
+func DropStaged(tx *bbolt.Tx) error {
+	for _, name := range productBuckets {
+		parent, err := store.Bucket(tx, name)
+		if err != nil {
+			return err
+		}
+		if parent.Bucket(stagingBucket) != nil {
+			if err := parent.DeleteBucket(stagingBucket); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// moveStaged moves product's staged bucket of bucket into place (none staged: the product has
+// no keys there) and drops the staging bucket.
+func moveStaged(tx *bbolt.Tx, bucket, product string) error {
+	parent, err := store.Bucket(tx, bucket)
+	if err != nil {
+		return err
+	}
+	staging := parent.Bucket(stagingBucket)
+	if staging == nil {
+		return nil
+	}
+	if staging.Bucket([]byte(product)) != nil {
+		if parent.Bucket([]byte(product)) != nil { // left without a product record; remove took the rest
+			if err := parent.DeleteBucket([]byte(product)); err != nil {
+				return err
+			}
+		}
+		if err := staging.MoveBucket([]byte(product), parent); err != nil {
+			return err
+		}
+	}
+	return parent.DeleteBucket(stagingBucket)
+}
+
 // sortedPuts collects the writes to one bucket and makes them in key order. bbolt splits its
 // nodes only when a transaction commits, so within one large transaction each Put into the
 // middle of a node moves everything after it: keys in random order cost quadratic time (an
-// import of 90,000 files took half a minute), keys in order only append.
-type sortedPuts struct{ keys, values [][]byte }
-
-func (s *sortedPuts) add(k, v []byte) {
-	s.keys = append(s.keys, k)
-	s.values = append(s.values, v)
+// import of 90,000 files took half a minute), keys in order only append. Keys and values
+// live back to back in one buffer and the entries that point into it hold no pointers: a
+// million keys as a million slices were a third of an import's memory and much of its
+// garbage collection (bbolt copies every key it is given; values it keeps until the commit).
+type sortedPuts struct {
+	buf     []byte
+	entries []putEntry
+	last    int // end of the last entry in buf
+	// byBase marks the basename index's writes: each entry names a file path in buf (the
+	// exact-path index's buffer, shared), klen its length and vlen where its basename starts,
+	// and its key — basename, sep, path — is made only as it is written, so the index of
+	// basenames holds no second copy of every path.
+	byBase bool
 }
 
-func (s *sortedPuts) Len() int           { return len(s.keys) }
-func (s *sortedPuts) Less(i, j int) bool { return bytes.Compare(s.keys[i], s.keys[j]) < 0 }
-func (s *sortedPuts) Swap(i, j int) {
-	s.keys[i], s.keys[j] = s.keys[j], s.keys[i]
-	s.values[i], s.values[j] = s.values[j], s.values[i]
+// putEntry is one write: a key at off in buf, followed by its value. pre is the key's first
+// eight bytes (zeros past its end) as a number: most comparisons of a sort end there, without
+// reading buf.
+type putEntry struct {
+	pre        uint64
+	off        int
+	klen, vlen uint32
+}
+
+// prefix8 is the first eight bytes of a, then b, then c, as putEntry.pre.
+func prefix8(a, b, c []byte) uint64 {
+	var p [8]byte
+	n := copy(p[:], a)
+	n += copy(p[n:], b)
+	copy(p[n:], c)
+	return binary.BigEndian.Uint64(p[:])
+}
+
+// add ends an entry whose key and value the caller has appended to buf since the last one;
+// klen is the key's length.
+func (s *sortedPuts) add(klen int) {
+	e := putEntry{off: s.last, klen: uint32(klen), vlen: uint32(len(s.buf) - s.last - klen)}
+	e.pre = prefix8(s.key(e), nil, nil)
+	s.entries = append(s.entries, e)
+	s.last = len(s.buf)
+}
+
+// addSeq adds the key of a search key and a package's seq (see seqKey), with no value.
+func (s *sortedPuts) addSeq(key string, seq uint32) {
+	s.buf = append(s.buf, key...)
+	s.buf = append(s.buf, sep...)
+	s.buf = binary.BigEndian.AppendUint32(s.buf, seq)
+	s.add(len(s.buf) - s.last)
+}
+
+// addPair adds the key a, sep, b with no value.
+func (s *sortedPuts) addPair(a, b string) {
+	s.buf = append(s.buf, a...)
+	s.buf = append(s.buf, sep...)
+	s.buf = append(s.buf, b...)
+	s.add(len(s.buf) - s.last)
+}
+
+// key is entry e's key (for byBase, its path).
+func (s *sortedPuts) key(e putEntry) []byte { return s.buf[e.off : e.off+int(e.klen)] }
+
+// base is the basename of a byBase entry's path (it starts at vlen; see basenameBounds).
+func (s *sortedPuts) base(e putEntry) []byte {
+	f := s.key(e)
+	end := len(f)
+	for end > 1 && f[end-1] == '/' {
+		end--
+	}
+	return f[e.vlen:end]
+}
+
+// compare orders entries by key. A byBase key is basename, sep, path: no basename holds a
+// NUL, so it orders by basename, then path.
+func (s *sortedPuts) compare(a, b putEntry) int {
+	if a.pre != b.pre {
+		return cmp.Compare(a.pre, b.pre)
+	}
+	if s.byBase {
+		if c := bytes.Compare(s.base(a), s.base(b)); c != 0 {
+			return c
+		}
+	}
+	return bytes.Compare(s.key(a), s.key(b))
+}
+
+// sort puts the entries in key order and drops repeated keys (none of the buckets written
+// from sorted entries has two values for one key: a repeat is the same fact twice).
+func (s *sortedPuts) sort() {
+	slices.SortFunc(s.entries, s.compare)
+	s.entries = slices.CompactFunc(s.entries, func(a, b putEntry) bool { return s.compare(a, b) == 0 })
 }
 
 // write puts the collected keys, sorted (Prepare sorts them), into product's new nested bucket
 // of bucket.
 func (s *sortedPuts) write(tx *bbolt.Tx, bucket, product string) error {
-	if len(s.keys) == 0 {
+	if len(s.entries) == 0 {
 		return nil
 	}
 	parent, err := store.Bucket(tx, bucket)
@@ -325,9 +524,24 @@ func (s *sortedPuts) write(tx *bbolt.Tx, bucket, product string) error {
 	if err != nil {
 		return err
 	}
+	return s.put(b, s.entries)
+}
+
+// put writes entries, in order, into b.
+func (s *sortedPuts) put(b *bbolt.Bucket, entries []putEntry) error {
 	b.FillPercent = 0.9 // keys come in order: pack pages fuller than the default half
-	for i, k := range s.keys {
-		if err := b.Put(k, s.values[i]); err != nil {
+	var scratch []byte
+	for _, e := range entries {
+		k, v := s.key(e), []byte(nil)
+		switch {
+		case s.byBase:
+			scratch = append(append(append(scratch[:0], s.base(e)...), sep...), k...)
+			k = scratch // bbolt copies the key
+		case e.vlen > 0:
+			end := e.off + int(e.klen)
+			v = s.buf[end : end+int(e.vlen) : end+int(e.vlen)]
+		}
+		if err := b.Put(k, v); err != nil {
 			return err
 		}
 	}
@@ -335,29 +549,73 @@ func (s *sortedPuts) write(tx *bbolt.Tx, bucket, product string) error {
 }
 
 // filePuts are the writes of the product's RPM file lists to its exact-path and basename
-// buckets, and the number of files.
+// buckets, and the number of files (each RPM's distinct paths, summed).
 func filePuts(rpms []spdx.RPM) (byFile, byBase *sortedPuts, n int) {
 	byFile, byBase = &sortedPuts{}, &sortedPuts{}
-	bases := map[string]bool{}
+	size := 0
+	for _, r := range rpms {
+		for _, f := range r.Files {
+			size += len(f) + 1 + len(r.Filename)
+		}
+	}
+	byFile.buf = make([]byte, 0, size)
 	for _, r := range rpms {
 		if r.Filename == "" || strings.Contains(r.Filename, sep) {
 			continue
 		}
-		seen := map[string]bool{}
-		for _, f := range r.Files {
-			if f == "" || strings.Contains(f, sep) || seen[f] {
-				continue // empty, unstorable, or listed twice in one RPM
+		files := r.Files
+		if !strictlySorted(files) { // rpm-md file lists come sorted and distinct; others may not
+			files = slices.Clone(files)
+			slices.Sort(files)
+			files = slices.Compact(files)
+		}
+		for _, f := range files {
+			if f == "" || strings.Contains(f, sep) {
+				continue // empty or unstorable
 			}
-			seen[f] = true
-			byFile.add([]byte(f+sep+r.Filename), nil)
-			if bk := path.Base(f) + sep + f; !bases[bk] {
-				bases[bk] = true
-				byBase.add([]byte(bk), nil)
-			}
+			byFile.addPair(f, r.Filename)
 			n++
 		}
 	}
+	byBase.buf, byBase.byBase = byFile.buf, true
+	byBase.entries = make([]putEntry, 0, len(byFile.entries))
+	for _, e := range byFile.entries {
+		k := byFile.key(e)
+		f := k[:bytes.IndexByte(k, 0)]
+		start, end := basenameBounds(f)
+		byBase.entries = append(byBase.entries, putEntry{pre: prefix8(f[start:end], []byte(sep), f),
+			off: e.off, klen: uint32(len(f)), vlen: uint32(start)})
+	}
 	return byFile, byBase, n
+}
+
+// basename is path.Base of a non-empty file path, without the string it would make.
+func basename(f []byte) []byte {
+	start, end := basenameBounds(f)
+	return f[start:end]
+}
+
+// basenameBounds is where path.Base of a non-empty path lies in it: after the last slash
+// that is not trailing, up to the trailing ones ("/" for a path of slashes only).
+func basenameBounds(f []byte) (start, end int) {
+	end = len(f)
+	for end > 1 && f[end-1] == '/' {
+		end--
+	}
+	if end > 1 {
+		start = bytes.LastIndexByte(f[:end], '/') + 1
+	}
+	return start, end
+}
+
+// strictlySorted reports whether files are in increasing order with no repeats.
+func strictlySorted(files []string) bool {
+	for i := 1; i < len(files); i++ {
+		if files[i-1] >= files[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Remove drops an imported product; removing one that is not there is no error (the change

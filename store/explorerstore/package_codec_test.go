@@ -2,6 +2,7 @@ package explorerstore
 
 import (
 	"encoding/json"
+	"path"
 	"testing"
 )
 
@@ -70,4 +71,31 @@ func FuzzDecodePackage(f *testing.F) {
 		f.Add(v)
 	}
 	f.Fuzz(func(t *testing.T, v []byte) { checkDecode(t, v) })
+}
+
+// TestAppendPackage: the hand-written encoder writes exactly json.Marshal's bytes, escapes,
+// invalid UTF-8 and line separators included (decodePackage and older readers rely on that
+// shape).
+func TestAppendPackage(t *testing.T) {
+	for _, s := range []string{"", "bash", `qu"ote`, `back\slash`, "tab\there", "<html>&amp;", "line\u2028sep", "para\u2029",
+		"ünïcödé", "日本語", "emoji 🐚", "bad \xff utf-8", "nul \x00 byte", "\x7f del", "\x1f", "cut \xe6\x97"} {
+		p := Package{Name: s, Arch: "x86_64", Version: s, Filename: "f.rpm", VCSURL: s, VCSOrg: "o", VCSRepo: s,
+			TrackingBranch: "main", CommitHash: s, DistURL: s}
+		want, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendPackage([]byte("x"), p); string(got) != "x"+string(want) {
+			t.Errorf("%q:\n got %s\nwant %s", s, got[1:], want)
+		}
+	}
+}
+
+// TestBasename: the byte basename of the basename index is path.Base.
+func TestBasename(t *testing.T) {
+	for _, f := range []string{"/", "//", "a", "/a", "a/", "/usr/bin/bash", "/usr/bin/", "usr//lib//", "/x/y z/ü"} {
+		if got, want := string(basename([]byte(f))), path.Base(f); got != want {
+			t.Errorf("basename(%q) = %q, want %q", f, got, want)
+		}
+	}
 }
