@@ -5,12 +5,9 @@ import (
 	"encoding/base64"
 	"log/slog"
 	"testing"
-	"time"
 
-	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/internal/bench"
-	"github.com/valyala/fasthttp"
 )
 
 // BenchmarkSourceProjectApp (issue 31): GET /source/devel:tools — the demo's small project — with
@@ -25,30 +22,14 @@ func BenchmarkSourceProjectApp(b *testing.B) {
 		b.Run(level.String(), func(b *testing.B) {
 			e := newEnv(b, func(c *config.Config) { c.LogLevel = level })
 			auth := "Basic " + base64.StdEncoding.EncodeToString([]byte("alice:alice-password"))
-			client := &fasthttp.Client{MaxConnsPerHost: 64, ReadTimeout: 5 * time.Second}
-			get := func(url string) []byte {
-				req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-				defer fasthttp.ReleaseRequest(req)
-				defer fasthttp.ReleaseResponse(resp)
-				req.SetRequestURI(url)
-				req.Header.Set("Authorization", auth)
-				if err := client.Do(req, resp); err != nil || resp.StatusCode() != 200 {
-					b.Fatalf("GET %s: %v %d %s", url, err, resp.StatusCode(), resp.Body())
-				}
-				return append([]byte(nil), resp.Body()...)
-			}
 			const path = "/source/devel:tools"
 			appURL := listenAt(b, e.app, path)
+			get := func(url string) []byte { return bench.Get(b, url, auth) }
 			body := get(appURL) // warm-up: bcrypt once, then the remembered credential
 			if !bytes.Contains(body, []byte(`<directory count="`)) {
 				b.Fatalf("listing: %s", body)
 			}
-			bare := fiber.New(fiber.Config{DisableStartupMessage: true})
-			bare.Get(path, func(c *fiber.Ctx) error {
-				c.Set(fiber.HeaderContentType, "application/xml; charset=utf-8")
-				return c.Send(body)
-			})
-			rawURL := listenAt(b, bare, path)
+			rawURL := bench.ServeBare(b, path, "application/xml; charset=utf-8", body) + path
 			bench.Compare(b, 8, func(int) { get(appURL) }, func(int) { get(rawURL) })
 		})
 	}

@@ -2,10 +2,8 @@ package buildapi
 
 import (
 	"bytes"
-	"net"
 	"testing"
 
-	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/internal/bench"
 	"github.com/valyala/fasthttp"
 )
@@ -27,7 +25,7 @@ func BenchmarkSourceProject(b *testing.B) {
 			if !bytes.Contains(body, []byte(`<directory count="`)) {
 				b.Fatalf("listing: %s", body)
 			}
-			rawBase := serveBare(b, path, "application/xml; charset=utf-8", body)
+			rawBase := bench.ServeBare(b, path, "application/xml; charset=utf-8", body)
 			get := func(url string) {
 				req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
 				req.SetRequestURI(url)
@@ -41,21 +39,4 @@ func BenchmarkSourceProject(b *testing.B) {
 			bench.Compare(b, 8, func(int) { get(e.base + path) }, func(int) { get(rawBase + path) })
 		})
 	}
-}
-
-// serveBare serves body at path from a bare fiber app on loopback until the benchmark ends and
-// returns its base URL: the raw layer an HTTP benchmark compares against.
-func serveBare(b *testing.B, path, contentType string, body []byte) string {
-	bare := fiber.New(fiber.Config{DisableStartupMessage: true})
-	bare.Get(path, func(c *fiber.Ctx) error {
-		c.Set(fiber.HeaderContentType, contentType)
-		return c.Send(body)
-	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	go bare.Listener(ln)
-	b.Cleanup(func() { bare.Shutdown() })
-	return "http://" + ln.Addr().String()
 }

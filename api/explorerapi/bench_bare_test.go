@@ -2,7 +2,6 @@ package explorerapi
 
 import (
 	"encoding/json"
-	"net"
 	"slices"
 	"sync"
 	"testing"
@@ -36,18 +35,7 @@ func BenchmarkSearchPackages150Conc64(b *testing.B) {
 	if err := json.Unmarshal(body, &answer); err != nil || answer.Count < 100 || answer.Count > 250 {
 		b.Fatalf("q=%s: %v, %d hits (want about 150: pick another term)", term150, err, answer.Count)
 	}
-	bare := fiber.New(fiber.Config{DisableStartupMessage: true})
-	bare.Get("/api/products/packages", func(c *fiber.Ctx) error {
-		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
-		return c.Send(body)
-	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	go bare.Listener(ln)
-	b.Cleanup(func() { bare.Shutdown() })
-	appURL, bareURL := e.base+path, "http://"+ln.Addr().String()+path
+	appURL, bareURL := e.base+path, bench.ServeBare(b, "/api/products/packages", fiber.MIMEApplicationJSON, body)+path
 
 	client := func() *fasthttp.Client {
 		return &fasthttp.Client{MaxConnsPerHost: conc, ReadTimeout: time.Minute, MaxResponseBodySize: 1 << 30}
