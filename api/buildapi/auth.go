@@ -1,6 +1,8 @@
 package buildapi
 
 import (
+	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"net/http"
@@ -76,7 +78,7 @@ func (a *api) authenticated(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	c.Cookie(&fiber.Cookie{Name: sessionCookie, Value: a.sessions.add(p.Login, a.Clock.Now()), Path: "/", HTTPOnly: true,
+	c.Cookie(&fiber.Cookie{Name: sessionCookie, Value: a.sessions.add(p.Login, c.Get(fiber.HeaderAuthorization), a.Clock.Now()), Path: "/", HTTPOnly: true,
 		SameSite: fiber.CookieSameSiteLaxMode})
 	c.Locals(localPerson, p)
 	kit.SetCaller(c, kit.Caller{User: p.Login})
@@ -114,6 +116,13 @@ const maxCached = 10000
 type sessionStore struct {
 	mu sync.Mutex
 	m  map[string]session
+	// byCredential names the session last handed out for a Basic credential, by a keyed hash
+	// of the Authorization header (never the header: it holds the password). A client that
+	// sends Basic on every request and keeps no cookie — curl in a loop, a CI bot — is given
+	// that same live session again instead of a new one per request, which cost a random id
+	// and a Set-Cookie of its own each time and crowded osc's sessions out of the store.
+	byCredential map[[sha256.Size]byte]string
+	secret       []byte
 }
 
 type session struct {
@@ -121,13 +130,27 @@ type session struct {
 	expires time.Time
 }
 
-func newSessionStore() *sessionStore { return &sessionStore{m: map[string]session{}} }
+func newSessionStore() *sessionStore {
+	secret := make([]byte, 32)
+	rand.Read(secret) // crypto/rand does not fail on Linux
+	return &sessionStore{m: map[string]session{}, byCredential: map[[sha256.Size]byte]string{}, secret: secret}
+}
 
-// add starts a session for login and returns its cookie value.
-func (s *sessionStore) add(login string, now time.Time) string {
-	id := store.RandomHex(24)
+// add returns the cookie value of a session for login signed in with credential (the
+// Authorization header): the live session this credential was last given, or a new one.
+func (s *sessionStore) add(login, credential string, now time.Time) string {
+	h := sha256.New()
+	h.Write(s.secret)
+	h.Write([]byte(credential))
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if id, ok := s.byCredential[key]; ok {
+		if ses, ok := s.m[id]; ok && ses.login == login && now.Before(ses.expires) {
+			return id
+		}
+	}
 	if len(s.m) >= maxCached {
 		for k, v := range s.m {
 			if !now.Before(v.expires) {
@@ -138,7 +161,12 @@ func (s *sessionStore) add(login string, now time.Time) string {
 			clear(s.m)
 		}
 	}
+	if len(s.byCredential) >= maxCached { // its entries may name sessions gone since
+		clear(s.byCredential)
+	}
+	id := store.RandomHex(24)
 	s.m[id] = session{login, now.Add(sessionLifetime)}
+	s.byCredential[key] = id
 	return id
 }
 

@@ -1,6 +1,7 @@
 package buildapi
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"sync"
@@ -70,4 +71,36 @@ func TestRememberedCredentials(t *testing.T) {
 		{"Admin locks bob", req("POST", "/person/bob?cmd=lock", asAdmin, ""), ok},
 		{"bob's remembered password ends at once", req("GET", "/about", asBob, ""), inactive},
 	})
+}
+
+// TestBasicWithoutCookieKeepsOneSession (issue 31): a client that sends Basic on every request
+// and keeps no cookie is handed the same session each time, not a new one per request; another
+// credential (another person, a new password) gets a session of its own, and the session signs
+// in as its person.
+func TestBasicWithoutCookieKeepsOneSession(t *testing.T) {
+	e := newEnv(t)
+	session := func(who map[string]string) string {
+		t.Helper()
+		got := apitest.Do(t, e.app, req("GET", "/about", who, ""))
+		for _, c := range (&http.Response{Header: got.Header}).Cookies() {
+			if c.Name == sessionCookie && got.Status == 200 {
+				return c.Value
+			}
+		}
+		t.Fatalf("no %s cookie: %d %v", sessionCookie, got.Status, got.Header)
+		return ""
+	}
+	first := session(asAlice)
+	if again := session(asAlice); again != first {
+		t.Errorf("a second Basic request made a new session: %s, then %s", first, again)
+	}
+	if bobs := session(asBob); bobs == first {
+		t.Error("bob was given alice's session")
+	}
+	apitest.Do(t, e.app, req("POST", "/person/alice?cmd=change_password", asAlice, "alice-new-password"))
+	if changed := session(basic("alice", "alice-new-password")); changed == first {
+		t.Error("the new password was given the old password's session")
+	}
+	e.run(t, []scenario{{"the session signs in as alice", req("GET", "/person/alice", map[string]string{"Cookie": sessionCookie + "=" + first}, ""),
+		want(200, `<login>alice</login>`)}})
 }
