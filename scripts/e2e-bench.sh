@@ -10,21 +10,22 @@
 # runs on the core; the CPU time per request does not, and on a core of its own it is what
 # bounds requests/s. Routes: GET /v4/account and
 # /v4/account/users (a page of 100; 120 users are added) with a cloud personal access token of
-# demo (a fresh one per wrk run: the rate limits stay on, --cloud-rate-scale 100, which gives a
-# token 80,000 requests a minute — a run longer than 4 s at 20,000 requests/s would be refused
-# 429, and the script stops on any non-2xx answer), a badge, and GET /source/devel:tools with
+# demo (a fresh one per wrk run: the rate limits stay on, --cloud-rate-scale 100 — the most the
+# flag takes — which gives a token 80,000 requests a minute, so a wrk run lasts 1 s: a quiet
+# machine serves 40,000 requests/s, and 3 s of that were refused 429; the script stops on any
+# non-2xx answer), a badge, and GET /source/devel:tools with
 # Basic auth.
 #
 #   scripts/e2e-bench.sh                 # builds ./pocketforge and barefiber into a temp dir
 #   BIN=/path/to/pocketforge scripts/e2e-bench.sh   # measure another build (before/after)
 #
-# Knobs: ROUNDS (3), DURATION of each wrk run (3s), CONNS (4; more concurrent Basic-auth
+# Knobs: ROUNDS (5), DURATION of each wrk run (1s), CONNS (4; more concurrent Basic-auth
 # requests than the sign-in throttle's 5 free failures are refused 429 before issue 31's fix),
 # APP_CPU (0), LOAD_CPU (1), PORT (18480; PORT+1 for the bare process), ROUTES (all four:
 # account users badge source), LOG_LEVEL (info, the default; warn to see the access log's cost).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROUNDS=${ROUNDS:-3} DURATION=${DURATION:-3s} CONNS=${CONNS:-4} APP_CPU=${APP_CPU:-0} LOAD_CPU=${LOAD_CPU:-1}
+ROUNDS=${ROUNDS:-5} DURATION=${DURATION:-1s} CONNS=${CONNS:-4} APP_CPU=${APP_CPU:-0} LOAD_CPU=${LOAD_CPU:-1}
 PORT=${PORT:-18480} ROUTES=${ROUTES:-"account users badge source"} LOG_LEVEL=${LOG_LEVEL:-info}
 for tool in wrk taskset curl jq; do
 	command -v $tool >/dev/null || { echo "e2e-bench: $tool is missing (Debian: apt-get install $([ $tool = taskset ] && echo util-linux || echo $tool))" >&2; exit 2; }
