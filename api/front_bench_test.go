@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"encoding/base64"
 	"testing"
 	"time"
 
@@ -36,6 +37,15 @@ func BenchmarkFrontUsers(b *testing.B) {
 func BenchmarkFrontBadge(b *testing.B) {
 	e := newEnv(b, nil)
 	benchSameBytes(b, e, "/badge/devel:tools.svg", "")
+}
+
+// BenchmarkFrontSource: GET /source/devel:tools, the demo's small project, with alice's Basic
+// credential on every request and no cookie (curl in a loop, a CI bot): the remembered
+// credential, the project guard and the listing (BenchmarkSourceProjectApp times the same at
+// both log levels).
+func BenchmarkFrontSource(b *testing.B) {
+	e := newEnv(b, nil)
+	benchSameBytes(b, e, "/source/devel:tools", "Basic "+base64.StdEncoding.EncodeToString([]byte("alice:alice-password")))
 }
 
 // benchSameBytes asks e's app for path once, serves the answer's body and content type from a

@@ -68,9 +68,16 @@ func projectHiddenFrom(tx *bbolt.Tx, who buildstore.Person, name string) bool {
 // GuardProject answers 404 unknown_project for a project hidden from who, as if it did not
 // exist; a missing project passes (the operation answers its own 404). The HTTP layer runs it
 // on every route that names a project, so the rule is applied in one place.
+// Whether a project may hide at all is remembered until the next write (s.mayHide): most
+// projects hold no access flag, and a request to one of them is then guarded without a
+// transaction.
 func (s *Service) GuardProject(who buildstore.Person, name string) error {
 	if name == "" || who.IsAdmin() {
 		return nil
+	}
+	hides, err := s.mayHide.Get(name, func(tx *bbolt.Tx) (bool, error) { return buildstore.ProjectMayHide(tx, name), nil })
+	if err != nil || !hides {
+		return err
 	}
 	return s.db.View(func(tx *bbolt.Tx) error { return VisibleProject(tx, who, name) })
 }

@@ -38,7 +38,19 @@ func (s *Service) Projects(who buildstore.Person, deleted bool) (names []string,
 
 // Packages names a project's packages; with deleted, its deleted ones (tombstones), also of a
 // deleted project that who may restore.
+//
+// The live packages of a project are remembered until the next write (s.packageNames): a
+// listing is what osc and scripts ask for most. The names returned are shared: callers must not
+// modify them.
 func (s *Service) Packages(who buildstore.Person, project string, deleted bool) (names []string, err error) {
+	if !deleted {
+		return s.packageNames.Get(project, func(tx *bbolt.Tx) ([]string, error) {
+			if err := buildstore.CheckProject(tx, project); err != nil {
+				return nil, NotFoundAs(err, "unknown_project")
+			}
+			return buildstore.PackageNames(tx, project, false)
+		})
+	}
 	err = s.db.View(func(tx *bbolt.Tx) error {
 		if err := buildstore.CheckProject(tx, project); err != nil {
 			if _, gone := deletedProjectFor(tx, who, project); !deleted || gone != nil {

@@ -53,6 +53,10 @@ type Service struct {
 	statuses *decoded[string, buildstore.BuildStatus]
 	// farmCounts keeps the last FarmCounts until the next commit (farm_counts.go).
 	farmCounts *farmCountsMemo
+	// mayHide and packageNames remember, until the next commit, whether a project may hide
+	// from anyone (GuardProject) and its live packages' names (Packages).
+	mayHide      *store.Memo[string, bool]
+	packageNames *store.Memo[string, []string]
 	// farmIdle is 1 + the store version at which FarmTick last found the farm idle, 0 when it
 	// did not (farm_workers.go).
 	farmIdle atomic.Uint64
@@ -69,12 +73,14 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Service{db: db, clk: clk, log: log, opts: opts,
-		signIns:    ratelimit.NewSignIns(clk.Now, loginLockPolicy, ipLockPolicy),
-		memory:     newSignInMemory(),
-		farmCounts: store.NewMemo[struct{}, FarmCounts](db),
-		requests:   newDecoded[uint64](maxDecodedRequests, buildstore.DecodeRequest),
-		packages:   newDecoded[string](maxDecodedPackages, buildstore.DecodePackage),
-		statuses:   newDecoded[string](maxDecodedStatuses, buildstore.DecodeStatus)}
+		signIns:      ratelimit.NewSignIns(clk.Now, loginLockPolicy, ipLockPolicy),
+		memory:       newSignInMemory(),
+		farmCounts:   store.NewMemo[struct{}, FarmCounts](db),
+		mayHide:      store.NewMemo[string, bool](db),
+		packageNames: store.NewMemo[string, []string](db),
+		requests:     newDecoded[uint64](maxDecodedRequests, buildstore.DecodeRequest),
+		packages:     newDecoded[string](maxDecodedPackages, buildstore.DecodePackage),
+		statuses:     newDecoded[string](maxDecodedStatuses, buildstore.DecodeStatus)}
 }
 
 // Now is the appliance clock's time.

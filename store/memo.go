@@ -1,6 +1,7 @@
 package store
 
 import (
+	"strings"
 	"sync"
 
 	"go.etcd.io/bbolt"
@@ -10,7 +11,8 @@ import (
 // and JSON decoding. An entry is valid until the next committed write of any kind: coarse, but
 // always correct (a revoked token or a deleted user never survives its commit), and reads far
 // outnumber writes on the paths that use it. Cached values are shared: callers must not modify
-// them.
+// them. A memo holds at most maxMemoEntries values (keys may come from requests: a caller asking
+// for name after random name must not grow it without bound); past that it starts afresh.
 type Memo[K comparable, V any] struct {
 	db      *DB
 	mu      sync.RWMutex
@@ -47,7 +49,22 @@ func (m *Memo[K, V]) Get(key K, load func(tx *bbolt.Tx) (V, error)) (V, error) {
 		clear(m.m)
 		m.version = v0
 	}
-	m.m[key] = val
+	if _, ok := m.m[key]; !ok && len(m.m) >= maxMemoEntries {
+		clear(m.m)
+	}
+	m.m[owned(key)] = val
 	m.mu.Unlock()
 	return val, nil
 }
+
+// owned is key with a string of its own: a string key is often a view of a request's buffer
+// (fiber's path parameters), which is reused once the handler returns.
+func owned[K comparable](key K) K {
+	if s, ok := any(key).(string); ok {
+		return any(strings.Clone(s)).(K)
+	}
+	return key
+}
+
+// maxMemoEntries bounds each Memo (see Memo).
+const maxMemoEntries = 4096

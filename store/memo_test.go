@@ -44,3 +44,18 @@ func TestMemo(t *testing.T) {
 		t.Fatal("stale after a reset")
 	}
 }
+
+// TestMemoBounded: keys a caller chooses (project names, tokens) cannot grow a memo past
+// maxMemoEntries between two writes.
+func TestMemoBounded(t *testing.T) {
+	db := openTemp(t, NoSync)
+	memo := NewMemo[int, int](db)
+	for i := range 3 * maxMemoEntries {
+		if v, _ := memo.Get(i, func(*bbolt.Tx) (int, error) { return i, nil }); v != i {
+			t.Fatalf("got %d for %d", v, i)
+		}
+	}
+	if n := len(memo.m); n > maxMemoEntries {
+		t.Fatalf("%d entries, bound %d", n, maxMemoEntries)
+	}
+}
