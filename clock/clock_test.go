@@ -53,3 +53,24 @@ func TestFixed(t *testing.T) {
 		t.Fatal("advance")
 	}
 }
+
+// TestAt: a wall-clock reading turned into what each clock shows at that instant.
+func TestAt(t *testing.T) {
+	wall := time.Date(2026, 12, 2, 4, 0, 0, 0, time.FixedZone("X", 3600))
+	s := NewSettable(24 * time.Hour)
+	if got, want := At(s, wall), wall.Add(24*time.Hour).UTC(); !got.Equal(want) || got.Location() != time.UTC {
+		t.Fatalf("settable: %v, want %v", got, want)
+	}
+	if got := At(Real{}, wall); !got.Equal(wall) || got.Location() != time.UTC {
+		t.Fatalf("real: %v", got)
+	}
+	fixed := NewFixed(time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC))
+	if got := At(fixed, wall); !got.Equal(fixed.Now()) {
+		t.Fatalf("fixed: %v", got)
+	}
+	moved := NewSettable(0)
+	moved.base = func() time.Time { return wall.Add(time.Hour) }
+	if got := At(moved, wall); !got.Equal(wall.Add(time.Hour)) {
+		t.Fatalf("a clock with its own base shows its own time: %v", got)
+	}
+}

@@ -21,9 +21,10 @@ type Caller struct {
 // is checked against the clock on every call, since it needs no write. The returned Caller is
 // shared with the cache: callers must not modify it.
 func (s *Service) Authenticate(plain string) (*Caller, error) {
-	hash := cloudstore.HashToken(strings.TrimSpace(plain))
-	cl, err := s.callers.Get(string(hash), func(tx *bbolt.Tx) (*Caller, error) {
-		t, u, err := cloudstore.FindToken(tx, hash)
+	plain = strings.TrimSpace(plain)
+	hash := cloudstore.TokenSum(plain)
+	cl, err := s.callers.Get(hash, func(tx *bbolt.Tx) (*Caller, error) {
+		t, u, err := cloudstore.FindToken(tx, hash[:])
 		return &Caller{Token: t, User: u}, err
 	})
 	if err != nil || cl.Token.Expired(s.clk.Now()) {

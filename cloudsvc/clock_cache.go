@@ -68,12 +68,12 @@ func newClockCache[K comparable, V any](db *store.DB) *clockCache[K, V] {
 func (c *clockCache[K, V]) get(key K, now time.Time, load func(tx *bbolt.Tx, h *horizon) (V, error)) (V, error) {
 	v0 := c.db.Version() // read before the transaction: never newer than what it sees
 	c.mu.RLock()
-	e, ok := c.m[key]
+	hit, ok := c.m[key]
 	c.mu.RUnlock()
-	if ok && e.version == v0 && !now.Before(e.from) && (!e.h.set || !now.After(e.h.through)) {
-		return e.val, nil
+	if ok && hit.version == v0 && !now.Before(hit.from) && (!hit.h.set || !now.After(hit.h.through)) {
+		return hit.val, nil // (a variable of its own: the load's closure below moves e to the heap)
 	}
-	e = clockEntry[V]{version: v0, from: now}
+	e := clockEntry[V]{version: v0, from: now}
 	err := c.db.View(func(tx *bbolt.Tx) (err error) { e.val, err = load(tx, &e.h); return })
 	if err != nil {
 		return e.val, err

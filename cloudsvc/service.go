@@ -7,6 +7,7 @@
 package cloudsvc
 
 import (
+	"crypto/sha256"
 	"log/slog"
 	"time"
 
@@ -59,7 +60,7 @@ type Service struct {
 	dbCatalog *store.Memo[struct{}, cloudstore.DatabaseCatalog]
 	// callers caches the caller behind each token hash (Authenticate) until the next committed
 	// write.
-	callers *store.Memo[string, *Caller]
+	callers *store.Memo[[sha256.Size]byte, *Caller]
 	// signIns throttles the login server's failed sign-ins (oauth_codes.go's policy).
 	signIns *ratelimit.SignIns
 	// records and notices cache each account's record and notifications until a committed
@@ -81,7 +82,7 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service
 		accountUsers: store.NewMemo[uint64, []cloudstore.User](db),
 		dbLists:      store.NewMemo[dbListKey, []cloudstore.Database](db),
 		dbCatalog:    store.NewMemo[struct{}, cloudstore.DatabaseCatalog](db),
-		callers:      store.NewMemo[string, *Caller](db),
+		callers:      store.NewMemo[[sha256.Size]byte, *Caller](db),
 		signIns:      ratelimit.NewSignIns(clk.Now, loginLockPolicy, ipLockPolicy),
 		records:      newClockCache[uint64, *AccountRecord](db),
 		notices:      newClockCache[uint64, []accountNotice](db),

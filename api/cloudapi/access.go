@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
@@ -92,7 +93,9 @@ func (a *api) guard(method, pattern string, acc access) fiber.Handler {
 		if accepted != "" {
 			hdrAcceptedScopes.Set(c, accepted)
 		}
-		if err := a.limit(c, "token:"+strconv.FormatUint(cl.Token.ID, 10), general, own); err != nil {
+		var key [32]byte // the limiter copies a key it keeps
+		k := strconv.AppendUint(append(key[:0], "token:"...), cl.Token.ID, 10)
+		if err := a.limit(c, unsafe.String(&k[0], len(k)), general, own); err != nil {
 			return err
 		}
 		if err := need.Check(cl); err != nil { // 403 "Unauthorized"

@@ -1,6 +1,7 @@
 package cloudstore
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"time"
@@ -39,6 +40,9 @@ func (t Token) Expired(now time.Time) bool { return t.Expiry != nil && !now.Befo
 
 // HashToken is the key of a token's plaintext (store.HashSecret).
 func HashToken(plain string) []byte { return store.HashSecret(plain) }
+
+// TokenSum is HashToken as an array (store.SecretSum).
+func TokenSum(plain string) [sha256.Size]byte { return store.SecretSum(plain) }
 
 // randomSecret returns n random bytes as hex.
 func randomSecret(n int) string { return store.RandomHex(n) }
