@@ -79,8 +79,6 @@ require (
 	github.com/mattn/go-colorable v0.1.13 // indirect
 	github.com/mattn/go-isatty v0.0.20 // indirect
 	github.com/mattn/go-runewidth v0.0.16 // indirect
-	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
-	github.com/modern-go/reflect2 v1.0.2 // indirect
 	github.com/mschoch/smat v0.2.0 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
@@ -110,3 +108,8 @@ require (
 // from ICU) instead of ICU compiled to WebAssembly, which compiled itself at every start of
 // every command (0.3-2.3 s of package init) and took ~2.5 MB of the binary (issue 31).
 replace github.com/dolthub/go-icu-regex => ./internal/icuregex
+
+// bleve's geo shapes marshal with json-iterator, whose reflect2 calls reflect's MethodByName
+// with a run-time name: that keeps every exported method of every reachable type in the binary
+// (megabytes). internal/jsoniter serves the same calls with encoding/json (issue 31).
+replace github.com/json-iterator/go => ./internal/jsoniter
