@@ -17,8 +17,8 @@ import (
 // run time, and no text/template reflection (whose MethodByName keeps every exported method of
 // every reachable type in the binary, issue 31) is linked in. templ escapes text and attribute
 // values, and sanitizes every string in a URL attribute (href, src, action, data, …) as
-// templ.URL does, as html/template did: a value that is not a relative, http(s), mailto or tel
-// address (a javascript: URL from someone's data) is drawn as about:invalid. No page uses
+// templ.URL does, as html/template did: a value that is not a relative, http(s), mailto, tel or
+// ftp address (a javascript: URL from someone's data) is drawn as about:invalid. No page uses
 // templ.SafeURL or templ.Raw.
 
 // Section names the area a page belongs to, highlighted in the navigation.
