@@ -16,8 +16,10 @@ ARG GO_VERSION=1.26
 FROM golang:${GO_VERSION} AS builder
 WORKDIR /src
 COPY go.mod go.sum ./
-# go.mod replaces go-icu-regex with this directory: its go.mod must be there for the download.
+# go.mod replaces go-icu-regex and json-iterator with these directories: their go.mod files
+# must be there for the download.
 COPY internal/icuregex/go.mod internal/icuregex/
+COPY internal/jsoniter/go.mod internal/jsoniter/
 RUN go mod download
 COPY . .
 ARG VERSION=dev

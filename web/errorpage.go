@@ -1,16 +1,10 @@
 package web
 
 import (
-	"embed"
 	"net/http"
 
 	"github.com/gofiber/fiber/v2"
 )
-
-//go:embed templates/error.html
-var errorTemplates embed.FS
-
-var errorPages = NewPages(errorTemplates, "templates/error.html")
 
 // errorView is the data of the error page.
 type errorView struct {
@@ -28,5 +22,5 @@ func ErrorPage(c *fiber.Ctx, status int, reason string) error {
 		title = "Page not found"
 	}
 	var site *Site
-	return site.Render(c, status, errorPages, "error.html", title, "", errorView{Status: status, Reason: reason, Path: c.Path()})
+	return site.Render(c, status, title, "", PageOf(errorPage, errorView{Status: status, Reason: reason, Path: c.Path()}))
 }

@@ -1,15 +1,8 @@
 package web
 
 import (
-	"embed"
-
 	"github.com/gofiber/fiber/v2"
 )
-
-//go:embed templates/home.html
-var homeTemplates embed.FS
-
-var homePages = NewPages(homeTemplates, "templates/home.html")
 
 // Check is one start-up condition and whether it holds, as the home page shows readiness.
 // A Background condition (the demo farm building the products) never holds readiness back.
@@ -60,6 +53,17 @@ func Bind(app fiber.Router, d Deps) {
 			v.Checks = d.Checks()
 			v.Ready = AllReady(v.Checks)
 		}
-		return d.Site.Render(c, fiber.StatusOK, homePages, "home.html", "Home", SectionHome, v)
+		return d.Site.Render(c, fiber.StatusOK, "Home", SectionHome, PageOf(homePage, v))
 	})
+}
+
+// checkState is how the home page words a readiness condition.
+func checkState(ch Check) string {
+	switch {
+	case ch.OK:
+		return "ok"
+	case ch.Background:
+		return "in the background"
+	}
+	return "waiting"
 }

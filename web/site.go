@@ -2,37 +2,24 @@ package web
 
 import (
 	"bytes"
-	"embed"
-	"html/template"
-	"io/fs"
-	"net/url"
 	"strings"
-	"sync"
 
+	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
 )
 
-// The site: every page of the web interface is drawn inside one frame (templates/site.html:
-// the navigation, the stylesheet, light and dark themes from the system's preference), with a
-// View as its data. Each area of the interface (explorer, build monitor, console, appliance,
-// values) keeps its own templates in its own package and parses them over the frame with
-// NewPages, so the areas share the look and nothing else.
-
-//go:embed templates/site.html
-var siteFrame embed.FS
-
-// frame is the parsed site frame every area's pages are cloned from, parsed on first use like
-// the pages themselves.
-var frame = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("site").Funcs(funcs).ParseFS(siteFrame, "templates/site.html"))
-})
-
-// funcs are the template functions every page may use.
-var funcs = template.FuncMap{
-	"pathEscape":  url.PathEscape,
-	"queryEscape": url.QueryEscape,
-	"join":        strings.Join,
-}
+// The site: every page of the web interface is drawn inside one frame (Frame in site.templ:
+// the navigation, the stylesheet, light and dark themes from the system's preference). Each
+// area of the interface (explorer, build monitor, console, appliance, values) keeps its pages
+// in its own package as templ components (a .templ file, and the _templ.go that templ
+// generates from it beside it), each a func(View, data) that draws itself inside Frame, so the
+// areas share the look and nothing else. templ compiles the pages to Go: nothing is parsed at
+// run time, and no text/template reflection (whose MethodByName keeps every exported method of
+// every reachable type in the binary, issue 31) is linked in. templ escapes text and attribute
+// values, and sanitizes every string in a URL attribute (href, src, action, data, …) as
+// templ.URL does, as html/template did: a value that is not a relative, http(s), mailto, tel or
+// ftp address (a javascript: URL from someone's data) is drawn as about:invalid. No page uses
+// templ.SafeURL or templ.Raw.
 
 // Section names the area a page belongs to, highlighted in the navigation.
 type Section string
@@ -48,7 +35,8 @@ const (
 	SectionDocs      Section = "docs"
 )
 
-// View is what every page template gets: the frame's data and the page's own in Data.
+// View is what every page gets besides its own data: what the frame draws, and what its forms
+// and absolute links need.
 type View struct {
 	Title   string
 	Section Section
@@ -56,22 +44,14 @@ type View struct {
 	CSRF string
 	// Base is the external URL without a trailing slash: absolute links start with it.
 	Base string
-	Data any
 }
 
-// Pages are one area's templates over the site frame.
-type Pages struct{ t func() *template.Template }
+// Page is a page ready to draw but for its View, which Site.Render supplies.
+type Page func(View) templ.Component
 
-// NewPages returns an area's templates (patterns in fsys) over a copy of the site frame,
-// parsed when a page is first drawn: every area declares its pages as a package variable, and
-// parsing them all in package init cost every command, `version` and `healthcheck` included,
-// 1.7 MB and a few ms before main (issue 31). A template that does not parse panics on its
-// first use (a programming error, caught by the area's tests, which draw every page).
-func NewPages(fsys fs.FS, patterns ...string) *Pages {
-	return &Pages{t: sync.OnceValue(func() *template.Template {
-		t := template.Must(frame().Clone())
-		return template.Must(t.ParseFS(fsys, patterns...))
-	})}
+// PageOf is the page draw draws over data: an area's templ component of (View, data).
+func PageOf[D any](draw func(View, D) templ.Component, data D) Page {
+	return func(v View) templ.Component { return draw(v, data) }
 }
 
 // Site is what every area's handlers share: the external URL the pages link with.
@@ -88,12 +68,13 @@ func (s *Site) Base() string {
 	return strings.TrimSuffix(s.ExternalURL(), "/")
 }
 
-// Render writes the page name of pages with status, data in a View titled title. Pages are
-// never cached by a browser or proxy: they show live state, and some show secrets once.
-func (s *Site) Render(c *fiber.Ctx, status int, pages *Pages, name, title string, section Section, data any) error {
-	v := View{Title: title, Section: section, CSRF: CSRFToken(c), Base: s.Base(), Data: data}
+// Render writes page with status, drawn for a View titled title in section. Pages are never
+// cached by a browser or proxy: they show live state, and some show secrets once. A page that
+// fails to draw is the error Render returns, and nothing is sent.
+func (s *Site) Render(c *fiber.Ctx, status int, title string, section Section, page Page) error {
+	v := View{Title: title, Section: section, CSRF: CSRFToken(c), Base: s.Base()}
 	var buf bytes.Buffer
-	if err := pages.t().ExecuteTemplate(&buf, name, v); err != nil {
+	if err := page(v).Render(c.UserContext(), &buf); err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)

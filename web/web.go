@@ -1,54 +1,72 @@
-// Package web holds the server-rendered pages (go:embed templates): for now the cloud login
-// server's sign-in and consent page, the password-setup page and a message page. Pages are
-// plain HTML forms that work without JavaScript, so curl, a test's HTTP client and a browser
-// can all drive them.
+// Package web holds the server-rendered pages: the site frame every area's pages are drawn in
+// (site.templ), the home and error pages, CSRF protection, the static files, and the cloud
+// login server's sign-in and consent page, password-setup page and message page. Pages are
+// templ components compiled to Go (each .templ file's _templ.go beside it; README says how to
+// regenerate them) and plain HTML forms that work without JavaScript, so curl, a test's HTTP
+// client and a browser can all drive them.
 package web
 
 import (
 	"bytes"
-	"embed"
-	"html/template"
-	"sync"
+	"context"
+	"slices"
+
+	"github.com/a-h/templ"
 )
 
-//go:embed templates/*.html
-var files embed.FS
+// LoginServerPage is one of the login server's pages: Login, Setup or Message.
+type LoginServerPage interface {
+	component() templ.Component
+}
 
-// pages are parsed on first use, not in package init, which every command pays (issue 31).
-var pages = sync.OnceValue(func() *template.Template {
-	return template.Must(template.ParseFS(files, "templates/*.html"))
-})
-
-// Render executes the named page ("login.html", "setup.html", "message.html") with data.
-func Render(name string, data any) ([]byte, error) {
+// Render draws one of the login server's pages.
+func Render(page LoginServerPage) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := pages().ExecuteTemplate(&buf, name, data); err != nil {
+	if err := page.component().Render(context.Background(), &buf); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
 }
 
-// Login is the data of login.html: who asks for what, and the request to carry through the form.
+// Login is the sign-in and consent page: who asks for what, and the request to carry through
+// the form.
 type Login struct {
 	ClientLabel  string
 	ThumbnailURL string   // "" when the client has none
 	Scopes       []string // as the user will grant them
 	Error        string   // shown above the form after a failed attempt
 	Username     string   // kept after a failed attempt
-	// Hidden carries the authorization request's parameters through the POST.
+	// Hidden carries the authorization request's parameters through the POST (in the order of
+	// their names).
 	Hidden map[string]string
 }
 
-// Setup is the data of setup.html.
+func (l Login) component() templ.Component { return loginPage(l) }
+
+// Setup is the password-setup page.
 type Setup struct {
 	Username string
 	Token    string
 	Error    string
 }
 
-// Message is the data of message.html: a title and a sentence, for errors that cannot be sent
-// back to the client (an unknown client, a redirect URI that does not match) and for outcomes.
+func (s Setup) component() templ.Component { return setupPage(s) }
+
+// Message is a page of a title and a sentence, for errors that cannot be sent back to the
+// client (an unknown client, a redirect URI that does not match) and for outcomes.
 type Message struct {
 	Title string
 	Text  string
+}
+
+func (m Message) component() templ.Component { return messagePage(m) }
+
+// sortedKeys are m's keys in order, so a page draws a map the same way every time.
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

@@ -91,7 +91,7 @@ func (a *api) parseAuthRequest(c *fiber.Ctx) (authRequest, error) {
 func (a *api) authorizeError(c *fiber.Ctx, r authRequest, err error) error {
 	var pe *pageError
 	if errors.As(err, &pe) {
-		return a.page(c, http.StatusBadRequest, "message.html", web.Message{Title: pe.title, Text: pe.text})
+		return a.page(c, http.StatusBadRequest, web.Message{Title: pe.title, Text: pe.text})
 	}
 	var re *redirectError
 	if !errors.As(err, &re) {
@@ -122,8 +122,8 @@ func redirectWith(c *fiber.Ctx, uri string, fragment bool, params url.Values) er
 }
 
 // page renders a web page with status.
-func (a *api) page(c *fiber.Ctx, status int, name string, data any) error {
-	html, err := web.Render(name, data)
+func (a *api) page(c *fiber.Ctx, status int, page web.LoginServerPage) error {
+	html, err := web.Render(page)
 	if err != nil {
 		return err
 	}
@@ -138,7 +138,7 @@ func (a *api) showLogin(c *fiber.Ctx, r authRequest, status int, username, probl
 	if r.client.HasThumbnail {
 		data.ThumbnailURL = "/v4/account/oauth-clients/" + r.client.ID + "/thumbnail"
 	}
-	return a.page(c, status, "login.html", data)
+	return a.page(c, status, data)
 }
 
 // authorizePage is GET /oauth/authorize.

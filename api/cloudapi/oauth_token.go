@@ -119,9 +119,9 @@ func (a *api) setupPage(c *fiber.Ctx) error {
 	token := c.Query("token")
 	u, err := a.Cloud.PendingSetup(token)
 	if err != nil {
-		return a.page(c, http.StatusNotFound, "message.html", web.Message{Title: "Link expired", Text: "This password link is unknown, used or expired. Ask an administrator of your account to create a new user."})
+		return a.page(c, http.StatusNotFound, web.Message{Title: "Link expired", Text: "This password link is unknown, used or expired. Ask an administrator of your account to create a new user."})
 	}
-	return a.page(c, http.StatusOK, "setup.html", web.Setup{Username: u.Username, Token: token})
+	return a.page(c, http.StatusOK, web.Setup{Username: u.Username, Token: token})
 }
 
 // setupSubmit sets the password; the link then stops working.
@@ -130,15 +130,15 @@ func (a *api) setupSubmit(c *fiber.Ctx) error {
 	u, err := a.Cloud.CompleteSetup(token, password)
 	switch {
 	case err == nil:
-		return a.page(c, http.StatusOK, "message.html", web.Message{Title: "Password set", Text: "You can now sign in as " + u.Username + "."})
+		return a.page(c, http.StatusOK, web.Message{Title: "Password set", Text: "You can now sign in as " + u.Username + "."})
 	case u.Username != "":
-		return a.page(c, http.StatusBadRequest, "setup.html", web.Setup{Username: u.Username, Token: token, Error: err.Error()})
+		return a.page(c, http.StatusBadRequest, web.Setup{Username: u.Username, Token: token, Error: err.Error()})
 	}
-	return a.page(c, http.StatusNotFound, "message.html", web.Message{Title: "Link expired", Text: "This password link is unknown, used or expired."})
+	return a.page(c, http.StatusNotFound, web.Message{Title: "Link expired", Text: "This password link is unknown, used or expired."})
 }
 
 // cancelSurvey is the page the survey_link of a cancelled account leads to.
 func (a *api) cancelSurvey(c *fiber.Ctx) error {
-	return a.page(c, http.StatusOK, "message.html", web.Message{Title: "Your account is cancelled",
+	return a.page(c, http.StatusOK, web.Message{Title: "Your account is cancelled",
 		Text: "Thank you for using the cloud. Tell us why you left by replying to the cancellation e-mail in your outbox."})
 }

@@ -17,7 +17,6 @@
 package applianceweb
 
 import (
-	"embed"
 	"log/slog"
 	"time"
 
@@ -25,11 +24,6 @@ import (
 	"github.com/pocketforge/pocketforge/appliancesvc"
 	"github.com/pocketforge/pocketforge/web"
 )
-
-//go:embed templates/*.html
-var files embed.FS
-
-var pages = web.NewPages(files, "templates/*.html")
 
 // Deps is what the appliance page works on. The journal and readiness belong to the HTTP layer
 // (api/kit), which this package must not import: the app hands them over as funcs.

@@ -53,7 +53,7 @@ type confirmView struct {
 // that POSTs to themselves.
 func (h *handlers) confirm(c *fiber.Ctx) error {
 	action := strings.TrimPrefix(c.Path(), "/appliance/")
-	return h.Site.Render(c, http.StatusOK, pages, "confirm.html", "Confirm "+action, web.SectionAppliance, confirmView{Tab: "overview", Action: action})
+	return h.Site.Render(c, http.StatusOK, "Confirm "+action, web.SectionAppliance, web.PageOf(confirmPage, confirmView{Tab: "overview", Action: action}))
 }
 
 // reset empties the data through appliancesvc.Reset, which runs the same replace hook as
@@ -62,7 +62,7 @@ func (h *handlers) reset(c *fiber.Ctx) error {
 	if err := h.Appliance.Reset(); err != nil {
 		return err
 	}
-	return h.Site.Render(c, http.StatusOK, pages, "confirm.html", "Data reset", web.SectionAppliance, confirmView{Tab: "overview", Action: "reset", Done: true})
+	return h.Site.Render(c, http.StatusOK, "Data reset", web.SectionAppliance, web.PageOf(confirmPage, confirmView{Tab: "overview", Action: "reset", Done: true}))
 }
 
 // reseed empties the data and loads the demo world again (appliancesvc.Reseed, as POST
@@ -72,5 +72,5 @@ func (h *handlers) reseed(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return h.Site.Render(c, http.StatusOK, pages, "confirm.html", "Data reseeded", web.SectionAppliance, confirmView{Tab: "overview", Action: "reseed", Done: true, Fixtures: applied})
+	return h.Site.Render(c, http.StatusOK, "Data reseeded", web.SectionAppliance, web.PageOf(confirmPage, confirmView{Tab: "overview", Action: "reseed", Done: true, Fixtures: applied}))
 }

@@ -44,7 +44,7 @@ func (h *handlers) requests(c *fiber.Ctx) error {
 	if h.Requests != nil {
 		v.Requests, v.Capacity = h.Requests(f)
 	}
-	return h.Site.Render(c, http.StatusOK, pages, "requests.html", "Request journal", web.SectionAppliance, v)
+	return h.Site.Render(c, http.StatusOK, "Request journal", web.SectionAppliance, web.PageOf(requestsPage, v))
 }
 
 // outboxView is the outbox page's data.
@@ -67,7 +67,7 @@ func (h *handlers) outbox(c *fiber.Ctx) error {
 	if v.Mails, err = h.Appliance.Outbox(v.To, limit); err != nil {
 		return err
 	}
-	return h.Site.Render(c, http.StatusOK, pages, "outbox.html", "Outbox", web.SectionAppliance, v)
+	return h.Site.Render(c, http.StatusOK, "Outbox", web.SectionAppliance, web.PageOf(outboxPage, v))
 }
 
 // mailView is one e-mail's page.
@@ -86,7 +86,7 @@ func (h *handlers) mail(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return h.Site.Render(c, http.StatusOK, pages, "mail.html", m.Subject, web.SectionAppliance, mailView{Tab: "outbox", Mail: m})
+	return h.Site.Render(c, http.StatusOK, m.Subject, web.SectionAppliance, web.PageOf(mailPage, mailView{Tab: "outbox", Mail: m}))
 }
 
 // queryInt reads an optional integer query parameter within [lo, hi]; anything else is a 400

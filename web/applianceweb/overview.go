@@ -33,7 +33,7 @@ func (h *handlers) renderHome(c *fiber.Ctx, status int, clockErr string) error {
 		v.Checks = h.Checks()
 	}
 	v.Ready = web.AllReady(v.Checks)
-	return h.Site.Render(c, status, pages, "home.html", "Appliance", web.SectionAppliance, v)
+	return h.Site.Render(c, status, "Appliance", web.SectionAppliance, web.PageOf(homePage, v))
 }
 
 // moveClock moves the clock by one of the form's fields (advance, now, offset; empty ones are

@@ -28,7 +28,7 @@ func (h *handlers) home(c *fiber.Ctx) error {
 }
 
 func (h *handlers) renderSignIn(c *fiber.Ctx, status int, v signInView) error {
-	return h.Site.Render(c, status, pages, "signin.html", "Appliance sign-in", web.SectionAppliance, v)
+	return h.Site.Render(c, status, "Appliance sign-in", web.SectionAppliance, web.PageOf(signInPage, v))
 }
 
 // signIn checks the pasted bootstrap token with appliancesvc.CheckToken — the same check and

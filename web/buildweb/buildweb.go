@@ -23,8 +23,8 @@
 package buildweb
 
 import (
-	"embed"
 	"net/url"
+	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
@@ -32,11 +32,6 @@ import (
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"github.com/pocketforge/pocketforge/web"
 )
-
-//go:embed templates/*.html
-var templates embed.FS
-
-var pages = web.NewPages(templates, "templates/*.html")
 
 // Deps is what the build pages read.
 type Deps struct {
@@ -98,8 +93,8 @@ func param(c *fiber.Ctx, name string) string {
 }
 
 // render writes a page of the area in the Projects section.
-func (h *handlers) render(c *fiber.Ctx, name, title string, data any) error {
-	return h.Site.Render(c, fiber.StatusOK, pages, name, title, web.SectionProjects, data)
+func (h *handlers) render(c *fiber.Ctx, title string, page web.Page) error {
+	return h.Site.Render(c, fiber.StatusOK, title, web.SectionProjects, page)
 }
 
 // projectURL is the address of a project's page; the others hang below it.
@@ -109,3 +104,6 @@ func projectURL(project string) string { return "/projects/" + url.PathEscape(pr
 func packageURL(project, pkg string) string {
 	return projectURL(project) + "/packages/" + url.PathEscape(pkg)
 }
+
+// requestURL is the address of a request's page.
+func requestURL(id uint64) string { return "/change-requests/" + strconv.FormatUint(id, 10) }

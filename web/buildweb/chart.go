@@ -15,7 +15,7 @@ import (
 // history GET /build/<p>/<r>/<a>/_jobhistory reads), one bar each, oldest left, its height the
 // build's duration and its colour the badge colour of its outcome. Drawn on the server as
 // inline SVG from numbers and fixed colours only: no name of the package reaches the drawing
-// except through html/template's escaping of the bars' titles.
+// except through templ's escaping of the bars' titles.
 
 // chartBuilds is how many builds the chart shows at most.
 const chartBuilds = 30
@@ -27,7 +27,7 @@ const (
 	chartGap    = 4
 )
 
-// chart is the data the template draws.
+// chart is the data buildChart draws.
 type chart struct {
 	Bars          []bar
 	Width, Height int

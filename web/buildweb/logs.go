@@ -8,6 +8,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
+	"github.com/pocketforge/pocketforge/web"
 )
 
 // The log popup (web.LogURL: the table badge's succeeded and failed cells and the monitor open
@@ -21,7 +22,7 @@ const logShown = 48 << 10
 // logChunk is the most one ?raw=1&offset= answer carries; logtail.js asks again for more.
 const logChunk = 256 << 10
 
-// logView is the data of log.html.
+// logView is the data of logPage.
 type logView struct {
 	projectLink
 	Package, Repository, Arch string
@@ -64,7 +65,7 @@ func (h *handlers) log(c *fiber.Ctx) error {
 	if st, err := h.Build.PackageStatus(anonymous, w, pkg); err == nil {
 		v.Code = st.Status.Code
 	}
-	return h.render(c, "log.html", pkg+" · "+w.Repository+"/"+w.Arch+" · log", v)
+	return h.render(c, pkg+" · "+w.Repository+"/"+w.Arch+" · log", web.PageOf(logPage, v))
 }
 
 // rawLog answers ?raw=1[&offset=N]: the log from byte N as text (at most logChunk bytes when N

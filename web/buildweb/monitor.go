@@ -52,6 +52,11 @@ func (f monitorFilter) Query() string {
 	return q
 }
 
+// filtered reports whether the filter narrows the packages (the page then says "these filters").
+func (f monitorFilter) filtered() bool {
+	return f.Package != "" || f.State != "" || f.Repo != "" || f.Arch != ""
+}
+
 // parseMonitor reads the filters; an unknown state is a 400 that lists the known ones.
 func parseMonitor(c *fiber.Ctx) (monitorFilter, error) {
 	f := monitorFilter{Package: c.Query("package"), State: c.Query("state"), Repo: c.Query("repo"), Arch: c.Query("arch"), Page: 1}
@@ -200,7 +205,7 @@ func (m matrix) Next() int {
 	return 0
 }
 
-// monitorView is the data of monitor.html.
+// monitorView is the data of monitorPage and monitorTable.
 type monitorView struct {
 	projectLink
 	Matrix matrix
@@ -227,7 +232,7 @@ func (h *handlers) monitor(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, "monitor.html", v.Name+" · monitor", v)
+	return h.render(c, v.Name+" · monitor", web.PageOf(monitorPage, v))
 }
 
 // monitorTable answers GET /projects/<p>/monitor/table: the matrix alone, or 204 when ?v=
@@ -241,5 +246,5 @@ func (h *handlers) monitorTable(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderCacheControl, "no-store")
 		return c.SendStatus(fiber.StatusNoContent)
 	}
-	return h.Site.Render(c, fiber.StatusOK, pages, "monitor-table", "", web.SectionProjects, v)
+	return h.render(c, "", web.PageOf(monitorTable, v))
 }

@@ -44,7 +44,7 @@ func (k pkgLink) DiffURL(rev uint64) string {
 	return k.PackageURL() + "/diff?rev=" + strconv.FormatUint(rev, 10)
 }
 
-// pkgView is the data of package.html.
+// pkgView is the data of pkgPage.
 type pkgView struct {
 	pkgLink
 	Meta    buildstore.Package
@@ -89,10 +89,10 @@ func (h *handlers) pkg(c *fiber.Ctx) error {
 		}
 	}
 	v.Chart = h.buildChart(k.Name, k.Package)
-	return h.render(c, "package.html", k.Name+"/"+k.Package, v)
+	return h.render(c, k.Name+"/"+k.Package, web.PageOf(pkgPage, v))
 }
 
-// historyView is the data of history.html: revisions newest first.
+// historyView is the data of historyPage: revisions newest first.
 type historyView struct {
 	pkgLink
 	Revisions []buildstore.Revision
@@ -110,10 +110,10 @@ func (h *handlers) history(c *fiber.Ctx) error {
 	for i := len(all) - 1; i >= 0 && len(v.Revisions) < maxListed; i-- {
 		v.Revisions = append(v.Revisions, all[i])
 	}
-	return h.render(c, "history.html", k.Name+"/"+k.Package+" · history", v)
+	return h.render(c, k.Name+"/"+k.Package+" · history", web.PageOf(historyPage, v))
 }
 
-// revisionView is the data of revision.html.
+// revisionView is the data of revisionPage.
 type revisionView struct {
 	pkgLink
 	Rev  buildstore.Revision
@@ -131,13 +131,13 @@ func (h *handlers) revision(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, "revision.html", k.Name+"/"+k.Package+" · revision", revisionView{pkgLink: k, Rev: tree.Tree, Link: tree.Link})
+	return h.render(c, k.Name+"/"+k.Package+" · revision", web.PageOf(revisionPage, revisionView{pkgLink: k, Rev: tree.Tree, Link: tree.Link}))
 }
 
 // textShown caps a file or diff shown on a page (the page stays < 100 KB).
 const textShown = 48 << 10
 
-// textView is the data of text.html: a file's or a diff's text, cut to textShown.
+// textView is the data of textPage: a file's or a diff's text, cut to textShown.
 type textView struct {
 	pkgLink
 	Heading string
@@ -161,7 +161,7 @@ func (h *handlers) diff(c *fiber.Ctx) error {
 	}
 	v := textView{pkgLink: k, Heading: "Diff", Rev: rev}
 	v.set([]byte(text))
-	return h.render(c, "text.html", k.Name+"/"+k.Package+" · diff", v)
+	return h.render(c, k.Name+"/"+k.Package+" · diff", web.PageOf(textPage, v))
 }
 
 // file answers GET /projects/<p>/packages/<k>/files/<name>[?rev=].
@@ -174,7 +174,7 @@ func (h *handlers) file(c *fiber.Ctx) error {
 	}
 	v := textView{pkgLink: k, Heading: name, Rev: rev, Raw: "/source/" + pathSegment(k.Name) + "/" + pathSegment(k.Package) + "/" + pathSegment(name)}
 	v.set(data)
-	return h.render(c, "text.html", k.Name+"/"+k.Package+"/"+name, v)
+	return h.render(c, k.Name+"/"+k.Package+"/"+name, web.PageOf(textPage, v))
 }
 
 // set fills the text from data: cut at textShown (on a character boundary), or none for a

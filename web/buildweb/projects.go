@@ -2,9 +2,11 @@ package buildweb
 
 import (
 	"net/url"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/store/buildstore"
+	"github.com/pocketforge/pocketforge/web"
 )
 
 // The project list (the projects the explorer follows, each with its badge) and a project's
@@ -14,7 +16,7 @@ import (
 // when it cut.
 const maxListed = 300
 
-// projectsView is the data of projects.html.
+// projectsView is the data of projectsPage.
 type projectsView struct {
 	Projects []projectLink
 	Total    int
@@ -45,10 +47,10 @@ func (h *handlers) projects(c *fiber.Ctx) error {
 		}
 		v.Projects = append(v.Projects, projectLink{n})
 	}
-	return h.render(c, "projects.html", "Build results", v)
+	return h.render(c, "Build results", web.PageOf(projectsPage, v))
 }
 
-// projectView is the data of project.html.
+// projectView is the data of projectPage.
 type projectView struct {
 	projectLink
 	Meta     buildstore.Project
@@ -61,6 +63,15 @@ type projectView struct {
 
 // Table is the project's result table (an SVG with links, embedded as an <object>).
 func (v projectView) Table() string { return "/badge/" + url.PathEscape(v.Name) + "/_table.svg" }
+
+// buildsAgainst lists a repository's paths as project/repository, comma-separated.
+func buildsAgainst(paths []buildstore.Path) string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = p.Project + "/" + p.Repository
+	}
+	return strings.Join(out, ", ")
+}
 
 // PackageURL is the page of one of the project's packages.
 func (v projectView) PackageURL(pkg string) string { return packageURL(v.Name, pkg) }
@@ -82,7 +93,7 @@ func (h *handlers) project(c *fiber.Ctx) error {
 		pkgs = pkgs[:maxListed]
 	}
 	v.Packages = pkgs
-	return h.render(c, "project.html", name, v)
+	return h.render(c, name, web.PageOf(projectPage, v))
 }
 
 // tabsView is the data of the project's tabs: its page and the tab shown.

@@ -8,6 +8,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
+	"github.com/pocketforge/pocketforge/web"
 )
 
 // Requests, read-only: a list by state (and project), and one request with its actions, state,
@@ -17,7 +18,7 @@ import (
 // the open ones unless ?state= names others.
 var requestStates = []string{"new", "review", "accepted", "declined", "revoked", "superseded"}
 
-// requestsView is the data of requests.html.
+// requestsView is the data of requestsPage.
 type requestsView struct {
 	States        []string
 	State         string // the ?state= asked for ("" for the open requests)
@@ -44,24 +45,70 @@ func (h *handlers) requests(c *fiber.Ctx) error {
 	for i := len(list) - 1; i >= 0 && len(v.Requests) < maxListed; i-- {
 		v.Requests = append(v.Requests, list[i])
 	}
-	return h.render(c, "requests.html", "Requests", v)
+	return h.render(c, "Requests", web.PageOf(requestsPage, v))
 }
 
-// requestView is the data of request.html.
+// requestView is the data of requestPage.
 type requestView struct {
 	buildstore.Request
 }
 
-// PackageURL is the page of a package an action names ("" when it names none).
-func (requestView) PackageURL(project, pkg string) string {
+// packageRefURL is the page of a package an action names ("" when it names none).
+func packageRefURL(project, pkg string) string {
 	if project == "" || pkg == "" {
 		return ""
 	}
 	return packageURL(project, pkg)
 }
 
-// ProjectURL is the page of a project an action names.
-func (requestView) ProjectURL(project string) string { return projectURL(project) }
+// actionsText is a request's actions in one line: "submit → devel:tools/forge-utils; …".
+func actionsText(actions []buildstore.RequestAction) string {
+	var b strings.Builder
+	for i, a := range actions {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(a.Type)
+		if t := a.Target; t != nil {
+			b.WriteString(" → " + t.Project)
+			if t.Package != "" {
+				b.WriteString("/" + t.Package)
+			}
+		}
+	}
+	return b.String()
+}
+
+// roles names the person and group an action adds or removes (" person bob maintainer").
+func roles(a buildstore.RequestAction) string {
+	s := ""
+	if p := a.Person; p != nil {
+		s += " person " + p.Name + " " + p.Role
+	}
+	if g := a.Group; g != nil {
+		s += " group " + g.Name + " " + g.Role
+	}
+	return s
+}
+
+// reviewer is whom a review is asked of: "user carol", "group pocket-reviewers",
+// "project devel:tools/forge-utils".
+func reviewer(r buildstore.Review) string {
+	s := ""
+	if r.ByUser != "" {
+		s += "user " + r.ByUser
+	}
+	if r.ByGroup != "" {
+		s += "group " + r.ByGroup
+	}
+	if r.ByProject != "" {
+		s += "project " + r.ByProject
+	}
+	if r.ByPackage != "" {
+		s += "/" + r.ByPackage
+	}
+	return s
+}
 
 // request answers GET /change-requests/<id>.
 func (h *handlers) request(c *fiber.Ctx) error {
@@ -74,5 +121,5 @@ func (h *handlers) request(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, "request.html", "Request "+raw, requestView{r})
+	return h.render(c, "Request "+raw, web.PageOf(requestPage, requestView{r}))
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/web"
 )
 
 // accountView is the account page's data: the record GET /account shows.
@@ -44,5 +45,5 @@ func (con *console) account(c *fiber.Ctx, who *cloudsvc.Caller) error {
 	for _, p := range rec.Summary.Promotions {
 		v.Promotions = append(v.Promotions, promotionRow{p})
 	}
-	return con.render(c, http.StatusOK, "account.html", "Account", v)
+	return con.render(c, http.StatusOK, "Account", web.PageOf(accountPage, v))
 }

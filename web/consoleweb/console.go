@@ -27,17 +27,10 @@
 package consoleweb
 
 import (
-	"embed"
-
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/web"
 )
-
-//go:embed templates/*.html
-var templates embed.FS
-
-var pages = web.NewPages(templates, "templates/*.html")
 
 // Deps is what the console works on.
 type Deps struct {
@@ -85,7 +78,7 @@ func Bind(app fiber.Router, d Deps) {
 	g.Get("/transfers", in(con.transfers))
 }
 
-// render draws a console page: title in the frame's title, data as the page's .Data.
-func (con *console) render(c *fiber.Ctx, status int, name, title string, data any) error {
-	return con.Site.Render(c, status, pages, name, title, web.SectionConsole, data)
+// render draws a console page with title in the frame's title.
+func (con *console) render(c *fiber.Ctx, status int, title string, page web.Page) error {
+	return con.Site.Render(c, status, title, web.SectionConsole, page)
 }

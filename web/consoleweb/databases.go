@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/web"
 )
 
 // databasesView is the databases page's data: the databases the user may see, as they stand now.
@@ -42,7 +43,7 @@ func (con *console) databases(c *fiber.Ctx, who *cloudsvc.Caller) error {
 	for _, d := range page {
 		v.Databases = append(v.Databases, databaseRow{d})
 	}
-	return con.render(c, http.StatusOK, "databases.html", "Databases", v)
+	return con.render(c, http.StatusOK, "Databases", web.PageOf(databasesPage, v))
 }
 
 // databaseView is one database's page, and the pages of its credentials steps.
@@ -80,7 +81,7 @@ func (con *console) database(c *fiber.Ctx, who *cloudsvc.Caller) error {
 	}
 	v := databaseView{top: newTop(who, "databases"), DB: databaseRow{d}, Reset: c.Query("reset") != "",
 		MayReset: allow(cloudsvc.NeedResetDatabaseCredentials, who) == nil}
-	return con.render(c, http.StatusOK, "database.html", "Database "+d.Label, v)
+	return con.render(c, http.StatusOK, "Database "+d.Label, web.PageOf(databasePage, v))
 }
 
 // confirmed says the form was sent from the confirm page.
@@ -96,12 +97,12 @@ func (con *console) revealCredentials(c *fiber.Ctx, who *cloudsvc.Caller) error 
 	}
 	v := databaseView{top: newTop(who, "databases"), DB: databaseRow{d}, Action: "reveal"}
 	if !confirmed(c) {
-		return con.render(c, http.StatusOK, "database_confirm.html", "Reveal credentials", v)
+		return con.render(c, http.StatusOK, "Reveal credentials", web.PageOf(confirmPage, v))
 	}
 	if v.Username, v.Password, err = con.Cloud.DatabaseCredentials(who.User, d.Family, d.ID); err != nil {
 		return err
 	}
-	return con.render(c, http.StatusOK, "database_credentials.html", "Credentials of "+d.Label, v)
+	return con.render(c, http.StatusOK, "Credentials of "+d.Label, web.PageOf(credentialsPage, v))
 }
 
 // resetCredentials is POST /console/databases/:family/:id/credentials/reset: first a page that
@@ -117,7 +118,7 @@ func (con *console) resetCredentials(c *fiber.Ctx, who *cloudsvc.Caller) error {
 	}
 	if !confirmed(c) {
 		v := databaseView{top: newTop(who, "databases"), DB: databaseRow{d}, Action: "reset"}
-		return con.render(c, http.StatusOK, "database_confirm.html", "Reset credentials", v)
+		return con.render(c, http.StatusOK, "Reset credentials", web.PageOf(confirmPage, v))
 	}
 	if err := con.Cloud.ResetDatabaseCredentials(who.User, d.Family, d.ID); err != nil {
 		return err

@@ -2,10 +2,12 @@ package consoleweb
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/web"
 )
 
 // clientsView is the OAuth clients page's data (secrets are never stored in the clear, so
@@ -36,7 +38,7 @@ func (con *console) clients(c *fiber.Ctx, who *cloudsvc.Caller) error {
 	for _, cl := range page {
 		v.Clients = append(v.Clients, clientRow{cl})
 	}
-	return con.render(c, http.StatusOK, "clients.html", "OAuth clients", v)
+	return con.render(c, http.StatusOK, "OAuth clients", web.PageOf(clientsPage, v))
 }
 
 // eventsView is the events page's data: a page of the events the user may see, newest first.
@@ -60,6 +62,14 @@ func (e eventRow) By() string {
 	return *e.Username
 }
 
+// entity names what the event is about ("database orders-sql"), "" for nothing.
+func (e eventRow) entity() string {
+	if e.Entity == nil {
+		return ""
+	}
+	return e.Entity.Type + " " + e.Entity.Label
+}
+
 // events is GET /console/events (GET /account/events: the last 90 days, what the user's grants
 // let them see). The page is cut by the domain (cloudsvc.ListEvents' window), so a long
 // history is not decoded whole.
@@ -81,7 +91,7 @@ func (con *console) events(c *fiber.Ctx, who *cloudsvc.Caller) error {
 	for _, e := range events {
 		v.Events = append(v.Events, eventRow{e})
 	}
-	return con.render(c, http.StatusOK, "events.html", "Events", v)
+	return con.render(c, http.StatusOK, "Events", web.PageOf(eventsPage, v))
 }
 
 // billingView is the billing page's data: the account's invoices and payments, newest first,
@@ -136,7 +146,7 @@ func (con *console) billing(c *fiber.Ctx, who *cloudsvc.Caller) error {
 	for i := len(payments) - 1; i >= 0 && len(v.Payments) < pageSize; i-- {
 		v.Payments = append(v.Payments, paymentRow{payments[i]})
 	}
-	return con.render(c, http.StatusOK, "billing.html", "Billing", v)
+	return con.render(c, http.StatusOK, "Billing", web.PageOf(billingPage, v))
 }
 
 // transfersView is the transfers page's data.
@@ -161,6 +171,15 @@ func (t transferRow) Since() stamp { return stamp(t.Created) }
 // Until is when a pending transfer expires.
 func (t transferRow) Until() stamp { return stamp(t.Expiry) }
 
+// instances lists the ids of the instances the transfer moves, comma-separated.
+func (t transferRow) instances() string {
+	ids := make([]string, len(t.Entities.Instances))
+	for i, id := range t.Entities.Instances {
+		ids[i] = strconv.FormatUint(id, 10)
+	}
+	return web.Commas(ids)
+}
+
 // transfers is GET /console/transfers (GET /account/service-transfers, which lists the
 // deprecated entity transfers too: unrestricted users only).
 func (con *console) transfers(c *fiber.Ctx, who *cloudsvc.Caller) error {
@@ -176,5 +195,5 @@ func (con *console) transfers(c *fiber.Ctx, who *cloudsvc.Caller) error {
 	for _, t := range page {
 		v.Transfers = append(v.Transfers, transferRow{t, who.User.AccountID})
 	}
-	return con.render(c, http.StatusOK, "transfers.html", "Transfers", v)
+	return con.render(c, http.StatusOK, "Transfers", web.PageOf(transfersPage, v))
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
+	"github.com/pocketforge/pocketforge/web"
 )
 
 // Signing in. The console does not run the OAuth authorization-code flow against its own
@@ -35,7 +36,7 @@ func (con *console) signinPage(c *fiber.Ctx) error {
 			return c.Redirect(safeNext(c.Query("next")), fiber.StatusSeeOther)
 		}
 	}
-	return con.render(c, http.StatusOK, "signin.html", "Sign in", signinView{Next: c.Query("next")})
+	return con.render(c, http.StatusOK, "Sign in", web.PageOf(signInPage, signinView{Next: c.Query("next")}))
 }
 
 // signin is POST /console/signin. A wrong username or password shows the form again (401);
@@ -49,11 +50,11 @@ func (con *console) signin(c *fiber.Ctx) error {
 	switch {
 	case errors.Is(err, cloudsvc.ErrLoginFailed):
 		v.Error = "Invalid username or password."
-		return con.render(c, http.StatusUnauthorized, "signin.html", "Sign in", v)
+		return con.render(c, http.StatusUnauthorized, "Sign in", web.PageOf(signInPage, v))
 	case errors.As(err, &locked):
 		v.Error = locked.Error()
 		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(locked.Seconds()))
-		return con.render(c, http.StatusTooManyRequests, "signin.html", "Sign in", v)
+		return con.render(c, http.StatusTooManyRequests, "Sign in", web.PageOf(signInPage, v))
 	case err != nil:
 		return err
 	}

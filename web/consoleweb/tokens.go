@@ -11,6 +11,7 @@ import (
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/web"
 )
 
 // tokensView is the tokens page's data: the user's personal access tokens (by their first
@@ -61,7 +62,7 @@ func (con *console) tokensPage(c *fiber.Ctx, who *cloudsvc.Caller, status int, v
 	for _, t := range page {
 		v.Tokens = append(v.Tokens, tokenRow{t})
 	}
-	return con.render(c, status, "tokens.html", "Tokens", v)
+	return con.render(c, status, "Tokens", web.PageOf(tokensPage, v))
 }
 
 // createToken is POST /console/tokens: cloudsvc.CreatePAT within the session's scopes, as POST

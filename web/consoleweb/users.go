@@ -9,6 +9,7 @@ import (
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/web"
 )
 
 // usersView is the users page's data: a page of the account's users and the form that adds one.
@@ -25,6 +26,9 @@ type userRow struct{ cloudstore.User }
 
 // Since is when the user was created.
 func (u userRow) Since() stamp { return stamp(u.Created) }
+
+// userURL is the console page of the user named username.
+func userURL(username string) string { return "/console/users/" + url.PathEscape(username) }
 
 // users is GET /console/users (GET /account/users: unrestricted users only).
 func (con *console) users(c *fiber.Ctx, who *cloudsvc.Caller) error {
@@ -45,7 +49,7 @@ func (con *console) usersPage(c *fiber.Ctx, who *cloudsvc.Caller, status int, fo
 	for _, u := range page {
 		v.Users = append(v.Users, userRow{u})
 	}
-	return con.render(c, status, "users.html", "Users", v)
+	return con.render(c, status, "Users", web.PageOf(usersPage, v))
 }
 
 // createUser is POST /console/users: cloudsvc.CreateUser, as POST /account/users does (the new
@@ -114,7 +118,7 @@ func (con *console) user(c *fiber.Ctx, who *cloudsvc.Caller) error {
 			v.Kinds = append(v.Kinds, gk)
 		}
 	}
-	return con.render(c, http.StatusOK, "user.html", "User "+u.Username, v)
+	return con.render(c, http.StatusOK, "User "+u.Username, web.PageOf(userPage, v))
 }
 
 // globalGrants lists a restricted user's global grants with the API's names.

@@ -9,18 +9,12 @@
 package docsweb
 
 import (
-	"embed"
 	"sync"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/apidocs"
 	"github.com/pocketforge/pocketforge/web"
 )
-
-//go:embed templates/*.html
-var files embed.FS
-
-var pages = web.NewPages(files, "templates/*.html")
 
 // Deps is what the docs page needs.
 type Deps struct {
@@ -123,5 +117,5 @@ func (h *handlers) page(c *fiber.Ctx) error {
 	if h.BuildRoutes != nil {
 		v.Build = h.BuildRoutes()
 	}
-	return h.Site.Render(c, fiber.StatusOK, pages, "docs.html", "API documentation", web.SectionDocs, v)
+	return h.Site.Render(c, fiber.StatusOK, "API documentation", web.SectionDocs, web.PageOf(docsPage, v))
 }

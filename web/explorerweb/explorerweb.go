@@ -21,17 +21,10 @@
 package explorerweb
 
 import (
-	"embed"
-
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/web"
 )
-
-//go:embed templates/*.html
-var templates embed.FS
-
-var pages = web.NewPages(templates, "templates/*.html")
 
 // Deps is what the explorer's pages need.
 type Deps struct {

@@ -95,7 +95,7 @@ func (h *handlers) pkg(c *fiber.Ctx) error {
 	v.Entries = h.withBuilds(c.Context(), shown)
 	v.Refs = refsOf(entriesOf(shown))
 	v.Binaries, v.BinariesNote = h.binaries(c, v.Name)
-	return h.Site.Render(c, http.StatusOK, pages, "package.html", v.Name, web.SectionExplorer, v)
+	return h.Site.Render(c, http.StatusOK, v.Name, web.SectionExplorer, web.PageOf(packagePage, v))
 }
 
 // entries are the product entries named exactly name; a name no search can take (a NUL, over

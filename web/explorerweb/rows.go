@@ -7,7 +7,7 @@ import (
 	"github.com/pocketforge/pocketforge/explorersvc"
 )
 
-// The rows the pages draw, with what the templates ask of them: a git reference in one line
+// The rows the pages draw, with what the pages ask of them: a git reference in one line
 // and a link only where there is a web address to follow.
 
 // entry is a package the explorer found in a product.
@@ -118,3 +118,6 @@ func searchHref(kind, q string) string {
 	}
 	return "/explorer?kind=" + kind + "&q=" + url.QueryEscape(q)
 }
+
+// packageHref is the package page of name.
+func packageHref(name string) string { return "/explorer/packages/" + url.PathEscape(name) }

@@ -75,7 +75,7 @@ func (h *handlers) search(c *fiber.Ctx) error {
 	if v.Searched {
 		title = v.Label + ": " + v.Q
 	}
-	return h.Site.Render(c, status, pages, "search.html", title, web.SectionExplorer, v)
+	return h.Site.Render(c, status, title, web.SectionExplorer, web.PageOf(searchPage, v))
 }
 
 // find runs v's search and fills the page of hits ?page= asks for.

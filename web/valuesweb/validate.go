@@ -44,7 +44,7 @@ func (h *handlers) form(c *fiber.Ctx) error {
 
 func (h *handlers) render(c *fiber.Ctx, status int, v view) error {
 	v.MaxSize = values.MaxSize
-	return h.site.Render(c, status, pages, "values.html", "Values validator", web.SectionValues, v)
+	return h.site.Render(c, status, "Values validator", web.SectionValues, web.PageOf(valuesPage, v))
 }
 
 // validate reads the document (the uploaded file when one was chosen, else the textarea) and

@@ -13,16 +13,9 @@
 package valuesweb
 
 import (
-	"embed"
-
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/web"
 )
-
-//go:embed templates/*.html
-var files embed.FS
-
-var pages = web.NewPages(files, "templates/*.html")
 
 // Deps is what the values pages need: only the site (the validator needs no data).
 type Deps struct {
