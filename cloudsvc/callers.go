@@ -27,7 +27,7 @@ func (s *Service) Authenticate(plain string) (*Caller, error) {
 		t, u, err := cloudstore.FindToken(tx, hash[:])
 		return &Caller{Token: t, User: u}, err
 	})
-	if err != nil || cl.Token.Expired(s.clk.Now()) {
+	if err != nil || cl.Token.Expiry != nil && cl.Token.Expired(s.clk.Now()) { // no clock read for a token that never expires
 		return nil, cloudstore.ErrBadToken
 	}
 	return cl, nil
