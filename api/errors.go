@@ -21,6 +21,13 @@ type area struct {
 	// themselves once the credentials are good (kit.ReadBody in their auth middleware); for
 	// every other area the front middleware reads it before routing.
 	authFirst bool
+	// maxBody bounds the body a request to the area may carry, on its head (bodyCap): the
+	// areas that do not authenticate take small ones (kit.FormBody, kit.DocumentBody); 0 is
+	// --body-limit, for an API that reads a body only once the credentials are good.
+	maxBody int64
+	// documents are the paths of the area that take a document (kit.DocumentBody) where the
+	// rest take forms.
+	documents []string
 }
 
 // areas decides which API a path belongs to, so that every error — a handler's, fiber's 404 and
@@ -28,17 +35,20 @@ type area struct {
 // /v4, a <status> document under /source, {"error"} under /api, the OAuth error object under
 // /oauth (before the cloud, which lists /oauth among its prefixes too).
 var areas = []area{
-	{"appliance", []string{"/_appliance", publicMetricsPath}, kit.RenderSimple, true},
-	{"cloud", cloudapi.OAuthPrefixes, cloudapi.RenderOAuthError, false}, // the cloud's login server
-	{"cloud", cloudapi.Prefixes, cloudapi.RenderError, true},
-	{"build", buildapi.Prefixes, buildapi.RenderError, true},
-	{"explorer", explorerapi.Prefixes, explorerapi.RenderError, false},
-	{"deploy", deploy.Prefixes, deploy.RenderError, false},
+	{name: "appliance", prefixes: []string{"/_appliance", publicMetricsPath}, render: kit.RenderSimple, authFirst: true},
+	// the cloud's login server: its forms are read before anyone is known
+	{name: "cloud", prefixes: cloudapi.OAuthPrefixes, render: cloudapi.RenderOAuthError, maxBody: kit.FormBody},
+	{name: "cloud", prefixes: cloudapi.Prefixes, render: cloudapi.RenderError, authFirst: true},
+	{name: "build", prefixes: buildapi.Prefixes, render: buildapi.RenderError, authFirst: true},
+	// the explorer's routes and badges take no body at all; a form's bound answers any
+	{name: "explorer", prefixes: explorerapi.Prefixes, render: explorerapi.RenderError, maxBody: kit.FormBody},
+	{name: "deploy", prefixes: deploy.Prefixes, render: deploy.RenderError, maxBody: kit.DocumentBody},
 }
 
 // other serves paths no API owns: the web interface's, whose errors are pages (a friendly 404
 // for an unknown page), with the status and words the APIs would use.
-var other = area{name: "web", render: renderPage}
+// Its forms are small; the values page takes a values document.
+var other = area{name: "web", render: renderPage, maxBody: kit.FormBody, documents: []string{"/values"}}
 
 // renderPage answers a failed page request with the web interface's error page.
 func renderPage(c *fiber.Ctx, err error) error {
@@ -49,7 +59,9 @@ func renderPage(c *fiber.Ctx, err error) error {
 // proxyArea is the explorer's build proxy, under its configured prefix: it answers as the build
 // service does (its refusals are <status> documents osc can read), and it reads a body only
 // for the read-only POSTs it forwards — a write is refused on its head, body unread.
-var proxyArea = area{"explorer", nil, buildapi.RenderError, true}
+// Its bound is the proxy's own (kit.DocumentBody, when it reads): a write of any length is
+// answered 405 on its head, with the methods it forwards.
+var proxyArea = area{name: "explorer", render: buildapi.RenderError, authFirst: true}
 
 // areaOf returns the API that owns path, the build proxy's prefix first.
 func (d *Deps) areaOf(path string) *area {

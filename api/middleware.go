@@ -12,6 +12,7 @@ import (
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/internal/metrics"
+	"github.com/valyala/fasthttp"
 )
 
 // front is the one middleware in front of every route. It gives the request its id, turns a panic
@@ -69,8 +70,11 @@ func guarded(c *fiber.Ctx, d Deps, ar *area, id string) (err error) {
 		c.Set(fiber.HeaderRetryAfter, "1")
 		return kit.Errorf(http.StatusServiceUnavailable, "pocketforge is starting; try again in a moment")
 	}
-	if !ar.authFirst {
-		if err := kit.ReadBody(c); err != nil {
+	if !ar.authFirst && c.Request().Header.ContentLength() == -1 {
+		// A chunked body's length is known only by reading it: read it now, no further than the
+		// path's bound. A declared length was checked on the head (harden) and is read by the
+		// route that takes a body (kit.WithBody); a 404 or 405 never reads it.
+		if err := kit.ReadBodyLimit(c, d.bodyCap(c.Path(), int64(c.App().Server().MaxRequestBodySize))); err != nil {
 			return err
 		}
 	}
@@ -109,7 +113,7 @@ func record(c *fiber.Ctx, d Deps, ar *area, id string, end time.Time, took time.
 		Path: c.Path(), Query: kit.View(req.URI().QueryString()),
 		Status: status, DurationMS: float64(took.Microseconds()) / 1000,
 		RemoteIP: kit.View(kit.AppendClientIP(ip[:0], c, d.trusted)), UserAgent: kit.View(req.Header.UserAgent()),
-		BytesIn: len(req.Body()), BytesOut: out,
+		BytesIn: bytesIn(req), BytesOut: out,
 		User: who.User, TokenID: who.TokenID, TokenPrefix: who.TokenPrefix, Fault: injected, Replay: kit.ReplayOf(c),
 	})
 }
@@ -154,4 +158,10 @@ func responseSize(c *fiber.Ctx) int {
 		return r.Header.ContentLength()
 	}
 	return len(r.Body())
+}
+
+// bytesIn is the size of the request's body for the journal: what was read, or the declared
+// length of one that no route read (a 404's, a refusal's).
+func bytesIn(req *fasthttp.Request) int {
+	return max(len(req.Body()), req.Header.ContentLength())
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -23,8 +24,9 @@ import (
 //   - at most --max-conns connections are served at once (more are answered 503 and closed) and
 //     at most --max-conns-per-ip from one client address (429, counted by api.Listener);
 //   - bodies are streamed: a handler sees the head first, and the body is read only once the
-//     credentials are good (kit.ReadBody); a Content-Length over --body-limit is refused with 413
-//     before anything of the body is read;
+//     credentials are good (kit.ReadBody); a Content-Length over the path's bound (bodyCap:
+//     --body-limit, or a small one where nobody authenticates) is refused with 413 before
+//     anything of the body is read;
 //   - whatever fasthttp itself refuses (a head too large, a malformed request line or header, a
 //     timeout) and a method fiber does not know are answered by the API that owns the path, in its
 //     format, with a request id, an access-log line and a journal entry, like any other error.
@@ -44,24 +46,33 @@ func harden(app *fiber.App, cfg *config.Config, d Deps) {
 		// even of one over the limit: such a request goes on with no body and a mark, and
 		// refuseEarly answers it 413 at once (the connection then closes unread).
 		h.Del(oversizeMark)
-		if n := h.ContentLength(); int64(n) > cfg.BodyLimit {
-			h.Set(oversizeMark, strconv.Itoa(n))
-			h.SetContentLength(0)
-		}
-		if cfg.HeadTimeout <= 0 || cfg.MinUploadRate <= 0 { // only in a hand-made Config
-			return fasthttp.RequestConfig{}
-		}
-		if n := h.ContentLength(); n == 0 || n == -2 { // no body (-2: neither length nor chunked)
+		n := h.ContentLength()
+		if n == 0 || n == -2 { // no body (-2: neither length nor chunked)
 			// nothing more to read: the head's deadline stands, and the clock read and timer
 			// move of a new one are saved on the GETs that are most of the traffic
 			return fasthttp.RequestConfig{}
 		}
-		return fasthttp.RequestConfig{ReadTimeout: bodyTimeout(cfg, h.ContentLength())}
+		path := pathOfTarget(h.RequestURI())
+		bound := d.bodyCap(path, cfg.BodyLimit)
+		if int64(n) > bound {
+			h.Set(oversizeMark, strconv.Itoa(n))
+			if int64(n) <= dropOversize && d.bodyBound(path) > 0 && cfg.HeadTimeout > 0 && cfg.MinUploadRate > 0 {
+				// a form or document a little too long for a path without credentials: read and
+				// dropped by refuseEarly, so that a client still sending it reads the 413
+				return fasthttp.RequestConfig{ReadTimeout: bodyTimeout(cfg, n, int64(n))}
+			}
+			h.SetContentLength(0) // never read: the connection closes after the 413
+			return fasthttp.RequestConfig{}
+		}
+		if cfg.HeadTimeout <= 0 || cfg.MinUploadRate <= 0 { // only in a hand-made Config
+			return fasthttp.RequestConfig{}
+		}
+		return fasthttp.RequestConfig{ReadTimeout: bodyTimeout(cfg, n, bound)}
 	}
 	srv.ErrorHandler = func(fctx *fasthttp.RequestCtx, err error) { serverError(app, d, fctx, err) }
 	next := srv.Handler
 	srv.Handler = func(fctx *fasthttp.RequestCtx) {
-		if err := refuseEarly(fctx); err != nil {
+		if err := refuseEarly(fctx, d.bodyBound); err != nil {
 			answerRaw(app, d, fctx, string(fctx.Path()), err)
 			return
 		}
@@ -72,10 +83,10 @@ func harden(app *fiber.App, cfg *config.Config, d Deps) {
 // bodyTimeout is how long the rest of a request may take once its head is in: the head timeout
 // again plus the declared length at the slowest accepted upload rate (a chunked body may be as
 // long as the body limit). Lengths over the limit are refused before their body is read anyway.
-func bodyTimeout(cfg *config.Config, contentLength int) time.Duration {
+func bodyTimeout(cfg *config.Config, contentLength int, bound int64) time.Duration {
 	n := int64(contentLength)
-	if n < 0 || n > cfg.BodyLimit {
-		n = cfg.BodyLimit
+	if n < 0 || n > bound {
+		n = bound
 	}
 	return cfg.HeadTimeout + time.Duration(n/cfg.MinUploadRate)*time.Second
 }
@@ -91,19 +102,32 @@ func init() {
 
 // refuseEarly is the check made before routing: an unknown method (fiber would answer a bare
 // "Invalid http method") is a 405; a declared body over the limit is a 413, answered before it is
-// read.
-func refuseEarly(fctx *fasthttp.RequestCtx) error {
+// read (naming the bound of a path without credentials, bound(path) > 0).
+func refuseEarly(fctx *fasthttp.RequestCtx, bound func(path string) int64) error {
 	if !knownMethods[string(fctx.Method())] {
 		fctx.Response.Header.Set(fiber.HeaderAllow, "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS")
 		return kit.Errorf(http.StatusMethodNotAllowed, "the method %s is not supported", clip(string(fctx.Method()), 32))
 	}
 	if n := fctx.Request.Header.Peek(oversizeMark); len(n) > 0 {
 		fctx.SetConnectionClose()
+		if stream := fctx.RequestBodyStream(); stream != nil && fctx.Request.Header.ContentLength() > 0 {
+			// a body a little over the bound (dropOversize) is read into nothing first: a client
+			// that writes its whole body before it reads — Go's, curl's — then gets the answer
+			// instead of a connection reset
+			_, _ = io.Copy(io.Discard, stream)
+		}
+		if b := bound(string(fctx.Path())); b > 0 { // a path without credentials: its bound is named
+			return kit.Errorf(http.StatusRequestEntityTooLarge, "request body of %s bytes; the limit here is %d bytes (%s)", n, b, sizeText(b))
+		}
 		// worded as every other 413 is (clients and tests compare it)
 		return kit.Errorf(http.StatusRequestEntityTooLarge, "%s", http.StatusText(http.StatusRequestEntityTooLarge))
 	}
 	return nil
 }
+
+// dropOversize is the largest declared body over its bound that is read and dropped before the
+// 413 (see refuseEarly); a longer one is never read, and its connection closes.
+const dropOversize = 8 << 20
 
 // oversizeMark is the header HeaderReceived puts on a request whose Content-Length is over the
 // limit, holding that length (a client's own is removed first).

@@ -128,7 +128,7 @@ func TestValuesHTTP(t *testing.T) {
 			`{"valid":false,"errors":[{"path":"/speaker/memberlist/mlBindPort","rule":"type","message":"got string \"7946\", want integer"}]}`},
 		{"POST", "/deploy/values/validate?defaults=false", string(values.DefaultsYAML()), 200, `{"valid":true,"errors":[]}`},
 		{"POST", "/deploy/values/validate", "a: 1\na: 2\n", 400, `{"error":"line 2, column 1: duplicate key \"a\" (first at line 1, column 1)","line":2,"column":1}`},
-		{"POST", "/deploy/values/validate", "# " + strings.Repeat("x", values.MaxSize), 413, `{"error":"values document of 1048578 bytes; the limit is 1048576 bytes (1 MiB)"}`},
+		{"POST", "/deploy/values/validate", "# " + strings.Repeat("x", values.MaxSize), 413, `{"error":"request body of 1048578 bytes; the limit here is 1048576 bytes (1 MiB)"}`}, // on its head (issue 32)
 		{"GET", "/deploy/values/nope", "", 404, `{"error":"Not Found"}`},
 		{"GET", "/deploy/values/validate", "", 405, `{"error":"Method Not Allowed"}`},
 	}

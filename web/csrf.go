@@ -55,6 +55,9 @@ func CheckCSRF(c *fiber.Ctx) error {
 		return c.Next()
 	}
 	cookie := c.Cookies(csrfCookie)
+	if !validToken(cookie) { // refused on the head: the form's body is never read
+		return errCSRF
+	}
 	sent := c.FormValue("csrf")
 	if sent == "" {
 		sent = c.Get("X-CSRF-Token")

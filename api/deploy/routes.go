@@ -23,5 +23,5 @@ func Bind(app fiber.Router) {
 	g := app.Group("/deploy/values")
 	g.Get("/schema.json", h.schema)
 	g.Get("/defaults.yaml", h.defaults)
-	g.Post("/validate", h.validate)
+	g.Post("/validate", kit.WithBody, h.validate) // a document of at most kit.DocumentBody (api's bodyCap)
 }

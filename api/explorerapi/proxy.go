@@ -91,7 +91,8 @@ func (p *proxy) serve(c *fiber.Ctx) error {
 	if err := p.reachable(c, path); err != nil {
 		return err
 	}
-	if err := kit.ReadBody(c); err != nil { // a read-only POST's body (_buildinfo's spec file)
+	// a read-only POST's body (_buildinfo's spec file), anonymous: a document's bound
+	if err := kit.ReadBodyLimit(c, kit.DocumentBody); err != nil {
 		return err
 	}
 	return p.forward(c, path)

@@ -14,7 +14,22 @@ import (
 // head and leaves the body on the connection, so that a request whose credentials are missing or
 // wrong is refused before its body is read (eight unauthenticated 250 MB uploads used to take
 // 2 GB of memory). Every route reads its body through ReadBody: the APIs that authenticate call
-// it right after authentication succeeded, api's front middleware for every other path.
+// it right after authentication succeeded.
+//
+// A path that does not authenticate (the OAuth login server, the explorer API and its badges,
+// the deploy API, the build proxy, the web pages) takes small bodies at most, bounded on the
+// request's head (api's bodyCap: FormBody, DocumentBody): a declared length over the bound is
+// refused 413 before a byte of the body is read, a chunked body is read only up to it, and a
+// route that takes no body — and every 404 and 405 — never reads one (issue 32).
+
+// The bounds of the bodies unauthenticated routes take.
+const (
+	// FormBody bounds a form: a sign-in, OAuth's token exchange, a form of the web pages.
+	FormBody = 64 << 10
+	// DocumentBody bounds a document sent without credentials: a values file to validate, a
+	// spec file a read-only POST forwards through the build proxy.
+	DocumentBody = 1 << 20
+)
 
 // ReadBody reads the request's streamed body into memory, once, so that c.Body(), form values
 // and multipart forms work as before. A body that cannot be read completely is an error in the
@@ -22,6 +37,11 @@ import (
 // (a bad chunk, a broken multipart form) — never a body holding fasthttp's error text (what
 // c.Body() would give on a failed stream).
 func ReadBody(c *fiber.Ctx) error {
+	return ReadBodyLimit(c, int64(c.App().Server().MaxRequestBodySize))
+}
+
+// ReadBodyLimit is ReadBody with a bound of its own (413 past limit bytes).
+func ReadBodyLimit(c *fiber.Ctx, limit int64) error {
 	req := c.Request()
 	stream := c.Context().RequestBodyStream()
 	if stream == nil {
@@ -32,7 +52,6 @@ func ReadBody(c *fiber.Ctx) error {
 		req.ResetBody() // no body: drop the empty stream without reading it
 		return nil
 	}
-	limit := int64(c.App().Server().MaxRequestBodySize)
 	// The buffer grows as bytes arrive: a declared length is a promise, not an allocation.
 	buf := bytes.NewBuffer(make([]byte, 0, min(max(declared, 512), 64<<10)))
 	_, err := buf.ReadFrom(io.LimitReader(stream, limit+1))
