@@ -133,8 +133,8 @@ func TestSignInMemoryThrottle(t *testing.T) {
 		wantBad(t, "a guess", func() error { _, err := s.Authenticate("alice", "guess", "10.0.0.2"); return err }())
 	}
 	var locked *ratelimit.LockedError
-	if _, err := s.Authenticate("alice", "alice-password", "10.0.0.1"); !errors.As(err, &locked) {
-		t.Fatalf("remembered password while locked: %v", err)
+	if _, err := s.Authenticate("alice", "alice-password", "10.0.0.2"); !errors.As(err, &locked) {
+		t.Fatalf("remembered password while locked (at the guessing address): %v", err)
 	}
 	if c := s.SignInCounts(); c.Failed != 5 || c.Refused != 1 {
 		t.Fatalf("counts %+v, want 5 failed, 1 refused", c)

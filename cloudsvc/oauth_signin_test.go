@@ -23,8 +23,8 @@ func (w *world) authorize(user, password, ip string) (string, error) {
 	return code, err
 }
 
-// TestAuthorizeThrottle (issue 13): five wrong passwords lock a username (in any case) for
-// 30 s, also for the right password and from another IP; another user from another IP signs
+// TestAuthorizeThrottle (issue 13): five wrong passwords lock a username (in any case) at that
+// address for 30 s, also for the right password — not from another address (issue 32); another user from another IP signs
 // in meanwhile; the right password signs in once the clock passes the lock.
 func TestAuthorizeThrottle(t *testing.T) {
 	w := newWorld(t)
@@ -34,8 +34,11 @@ func TestAuthorizeThrottle(t *testing.T) {
 		}
 	}
 	var locked *ratelimit.LockedError
-	if _, err := w.authorize("DEMO", "demo-password", "10.0.0.9"); !errors.As(err, &locked) || locked.RetryAfter != 30*time.Second {
+	if _, err := w.authorize("DEMO", "demo-password", "10.0.0.1"); !errors.As(err, &locked) || locked.RetryAfter != 30*time.Second {
 		t.Fatalf("the right password while locked: %v", err)
+	}
+	if code, err := w.authorize("demo", "demo-password", "10.0.0.9"); err != nil || code == "" {
+		t.Fatalf("demo's right password from another IP: %q %v", code, err)
 	}
 	if code, err := w.authorize("carol", "carol-password", "10.0.0.2"); err != nil || code == "" {
 		t.Fatalf("carol from another IP: %q %v", code, err)
@@ -99,7 +102,7 @@ func TestReplacedForgetsThrottle(t *testing.T) {
 		w.authorize(user, "guess", "10.0.0.1")
 	}
 	var locked *ratelimit.LockedError
-	if _, err := w.authorize("demo", "demo-password", "10.0.0.2"); !errors.As(err, &locked) {
+	if _, err := w.authorize("demo", "demo-password", "10.0.0.1"); !errors.As(err, &locked) {
 		t.Fatalf("demo not locked: %v", err)
 	}
 	w.svc.Replaced()

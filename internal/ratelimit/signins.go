@@ -61,8 +61,13 @@ const maxLockKeys = 100_000
 // on a busy machine under the race detector, and a client is always answered.
 const maxQueue = time.Minute
 
-// SignIns throttles password sign-ins by user and by client IP, in memory (a restart forgets
-// the failures, as it forgets the rate-limit windows). A sign-in is Begun (refused with a
+// SignIns throttles password sign-ins by user at a client address and by client address, in
+// memory (a restart forgets the failures, as it forgets the rate-limit windows). A user's
+// failures lock that user at that address only: five wrong passwords from a guesser's machine
+// do not lock the user out of every other one, Admin included (issue 32). A user's failures
+// from every address together only slow their sign-ins (userSlow: past 20 in a row, each
+// attempt waits a second first), never refuse them, so a guesser spread over many addresses
+// gets little more than one guess a second at a user, and the user still signs in. A sign-in is Begun (refused with a
 // *LockedError while either key is locked), then Ended with its outcome; one whose password
 // was verified before and is remembered by the caller is Admitted instead. Only failures
 // count: a key may have as many password checks running at once as it has failures left
@@ -72,10 +77,14 @@ const maxQueue = time.Minute
 // at once with the right password gets them all through, while a guesser who sends many at
 // once gets no more bcrypt runs than one who waits for each answer. Safe for concurrent use.
 type SignIns struct {
-	users, ips *lockout
-	counts     counts
+	// pairs lock a user at one address (the domain's user policy), ips an address, users
+	// only slow (userSlow).
+	pairs, ips, users *lockout
+	counts            counts
 	// queue bounds an attempt's wait for a turn (maxQueue; tests shorten it).
 	queue time.Duration
+	// sleep waits out userSlow (tests count instead).
+	sleep func(time.Duration)
 }
 
 // Counts are a throttle's totals since it was made, for the metrics: neither Reset nor a
@@ -98,13 +107,29 @@ func (s *SignIns) Counts() Counts { return s.counts.load() }
 // NewSignIns returns a throttle reading time from now (the appliance clock, so moving the dev
 // clock ends a lock), with one policy per user and one per client IP.
 func NewSignIns(now func() time.Time, users, ips LockPolicy) *SignIns {
-	return &SignIns{users: newLockout(now, users), ips: newLockout(now, ips), queue: maxQueue}
+	return &SignIns{pairs: newLockout(now, users), ips: newLockout(now, ips), users: newLockout(now, userSlow),
+		queue: maxQueue, sleep: time.Sleep}
+}
+
+// userSlow is how a user's failures from every address together slow their sign-ins: from the
+// Free-th failure in a row on, each attempt waits First (at most maxSlow of it) before its check.
+var userSlow = LockPolicy{Free: 20, First: time.Second, Max: time.Second, Forget: 15 * time.Minute}
+
+// maxSlow bounds the wait userSlow puts before one attempt.
+const maxSlow = time.Second
+
+// pairKey is the key of user at ip ("" ip: the user alone, for a caller that has no address).
+func pairKey(user, ip string) string {
+	if ip == "" {
+		return user
+	}
+	return user + "\x00" + ip
 }
 
 // Attempt is one sign-in under way; End it exactly once.
 type Attempt struct {
-	s        *SignIns
-	user, ip string
+	s              *SignIns
+	user, ip, pair string
 }
 
 // Begin starts a sign-in of user from ip, or refuses it with a *LockedError when the user or
@@ -115,25 +140,29 @@ type Attempt struct {
 // is not throttled by IP (a caller that has none).
 func (s *SignIns) Begin(user, ip string) (*Attempt, error) {
 	give := time.Now().Add(s.queue)
-	if wait := s.users.begin(user, give); wait > 0 {
+	pair := pairKey(user, ip)
+	if wait := s.pairs.begin(pair, give); wait > 0 {
 		s.counts.refused.Add(1)
 		return nil, &LockedError{RetryAfter: wait}
 	}
 	if ip != "" {
 		if wait := s.ips.begin(ip, give); wait > 0 {
-			s.users.end(user, outcomeNone)
+			s.pairs.end(pair, outcomeNone)
 			s.counts.refused.Add(1)
 			return nil, &LockedError{RetryAfter: wait}
 		}
 	}
-	return &Attempt{s: s, user: user, ip: ip}, nil
+	if wait := s.users.locked(user); wait > 0 { // slowed, never refused
+		s.sleep(min(wait, maxSlow))
+	}
+	return &Attempt{s: s, user: user, ip: ip, pair: pair}, nil
 }
 
 // Admit lets in a sign-in of user from ip whose password the caller verified before and
 // remembers (no check runs, so it takes no turn): refused with a *LockedError while the user
 // or the IP is locked, exactly as Begin is; otherwise a success, which ends the user's count.
 func (s *SignIns) Admit(user, ip string) error {
-	wait := s.users.locked(user)
+	wait := s.pairs.locked(pairKey(user, ip))
 	if wait == 0 && ip != "" {
 		wait = s.ips.locked(ip)
 	}
@@ -141,6 +170,7 @@ func (s *SignIns) Admit(user, ip string) error {
 		s.counts.refused.Add(1)
 		return &LockedError{RetryAfter: wait}
 	}
+	s.pairs.forgive(pairKey(user, ip))
 	s.users.forgive(user)
 	return nil
 }
@@ -151,9 +181,11 @@ func (s *SignIns) Admit(user, ip string) error {
 func (a *Attempt) End(ok bool) {
 	if !ok {
 		a.s.counts.failed.Add(1)
-		a.s.users.end(a.user, outcomeFailed)
+		a.s.pairs.end(a.pair, outcomeFailed)
+		a.s.users.count(a.user, outcomeFailed)
 	} else {
-		a.s.users.end(a.user, outcomeForgiven)
+		a.s.pairs.end(a.pair, outcomeForgiven)
+		a.s.users.forgive(a.user)
 	}
 	if a.ip != "" {
 		if ok {
@@ -166,8 +198,9 @@ func (a *Attempt) End(ok bool) {
 
 // Reset forgets every failure and lock (attempts waiting for a turn look again).
 func (s *SignIns) Reset() {
-	s.users.reset()
+	s.pairs.reset()
 	s.ips.reset()
+	s.users.reset()
 }
 
 // lockout counts the failures of keys under one policy.
@@ -304,6 +337,22 @@ func (l *lockout) end(key string, o outcome) {
 			st.from, st.until = now, now.Add(d)
 		}
 	}
+}
+
+// count records an outcome of key that ran no attempt through begin (a user's failures from
+// every address, which only slow).
+func (l *lockout) count(key string, o outcome) {
+	l.mu.Lock()
+	if l.keys[key] == nil {
+		l.add(key, l.now())
+	}
+	st := l.keys[key]
+	if st.stale(l.now(), l.policy.Forget) {
+		st.failures = 0
+	}
+	st.running++ // end takes it back
+	l.mu.Unlock()
+	l.end(key, o)
 }
 
 // forgive drops key's failures after a successful sign-in, and wakes the attempts waiting for

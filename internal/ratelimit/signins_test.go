@@ -43,8 +43,8 @@ func retryAfter(t *testing.T, err error) time.Duration {
 	return le.RetryAfter
 }
 
-// TestSignInsLockAndBackOff: Free failures lock the user for First; the right password is then
-// refused too; after the lock one more failure locks twice as long, up to Max; a success
+// TestSignInsLockAndBackOff: Free failures lock the user at that address for First; the right
+// password is then refused there too, not from another address; after the lock one more failure locks twice as long, up to Max; a success
 // forgives the user.
 func TestSignInsLockAndBackOff(t *testing.T) {
 	clk := &fakeNow{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
@@ -62,8 +62,11 @@ func TestSignInsLockAndBackOff(t *testing.T) {
 	}
 	clk.advance(4 * time.Second)
 	var le *LockedError
-	if err := try(s, "alice", "ip3", true); !errors.As(err, &le) || le.Seconds() != 6 || le.Error() != "Too many failed sign-ins. Try again in 6 seconds." {
-		t.Fatalf("from another IP, 4 s later: %v", err)
+	if err := try(s, "alice", "ip1", true); !errors.As(err, &le) || le.Seconds() != 6 || le.Error() != "Too many failed sign-ins. Try again in 6 seconds." {
+		t.Fatalf("from the same IP, 4 s later: %v", err)
+	}
+	if err := try(s, "alice", "ip3", true); err != nil { // issue 32: the lock is ip1's only
+		t.Fatalf("the right password from another IP: %v", err)
 	}
 	for _, want := range []time.Duration{20 * time.Second, 40 * time.Second, 40 * time.Second} {
 		clk.advance(time.Minute)
@@ -254,8 +257,11 @@ func TestSignInsAdmit(t *testing.T) {
 	for _, a := range running {
 		a.End(false)
 	}
-	if d := retryAfter(t, s.Admit("alice", "ip2")); d != 10*time.Second {
+	if d := retryAfter(t, s.Admit("alice", "ip")); d != 10*time.Second {
 		t.Fatalf("locked user: %v", d)
+	}
+	if err := s.Admit("alice", "ip2"); err != nil {
+		t.Fatalf("the locked user from another address: %v", err)
 	}
 	try(s, "dave", "ip4", false)
 	try(s, "dave", "ip5", false)
@@ -319,5 +325,42 @@ func TestWastePasswordCheckCosts(t *testing.T) {
 	WastePasswordCheck("guess")
 	if d := time.Since(start); d < 5*time.Millisecond {
 		t.Fatalf("dummy check took %v; a DefaultCost bcrypt takes tens of ms", d)
+	}
+}
+
+// TestSignInsAnyoneCannotLockAnyoneOut (issue 32): a guesser's wrong passwords lock the user at
+// the guesser's address only — the right password from another address goes through at once —
+// and wrong passwords from many addresses only slow the user's sign-ins (past 20 in a row, a
+// second before each check), never refuse them.
+func TestSignInsAnyoneCannotLockAnyoneOut(t *testing.T) {
+	clk := &fakeNow{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	s := NewSignIns(clk.now, testPolicy, LockPolicy{Free: 5, First: time.Minute, Max: time.Hour, Forget: time.Hour})
+	var slept time.Duration
+	s.sleep = func(d time.Duration) { slept += d }
+	for range 10 {
+		try(s, "Admin", "guesser", false)
+	}
+	if err := try(s, "Admin", "guesser", true); err == nil {
+		t.Fatal("the guesser's address is not locked")
+	}
+	if err := try(s, "Admin", "operator", true); err != nil || slept != 0 {
+		t.Fatalf("the operator's right password: %v (slept %v)", err, slept)
+	}
+	// 25 wrong passwords from 25 addresses (each under its own IP's and pair's limits)
+	for i := range 25 {
+		if err := try(s, "Admin", "bot"+strconv.Itoa(i), false); err != nil {
+			t.Fatalf("guess %d refused: %v", i, err)
+		}
+	}
+	if slept != 5*maxSlow {
+		t.Fatalf("slept %v over the guesses past the 20th, want %v", slept, 5*maxSlow)
+	}
+	slept = 0
+	if err := try(s, "Admin", "operator", true); err != nil || slept != maxSlow {
+		t.Fatalf("the right password after the spread guesses: %v (slept %v, want %v)", err, slept, maxSlow)
+	}
+	slept = 0
+	if err := try(s, "Admin", "operator", true); err != nil || slept != 0 {
+		t.Fatalf("a success forgives the slowing: %v (slept %v)", err, slept)
 	}
 }
