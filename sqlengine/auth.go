@@ -3,11 +3,14 @@ package sqlengine
 import (
 	"crypto/subtle"
 	"crypto/x509"
+	"errors"
 	"net"
 	"sync/atomic"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
+	"github.com/pocketforge/pocketforge/internal/ratelimit"
 )
 
 // account is an instance's one user: its root user and current password. The password is read
@@ -18,9 +21,60 @@ import (
 // credentials are the API's, not the database's: they must not travel in dumps, a restore must
 // not bring back an old password, and no SQL statement may change them behind the API's back.
 // With that table disabled the engine checks no privileges: the root user may do everything.
+//
+// Its sign-ins are throttled as the appliance's other password sign-ins are (issue 32): wrong
+// passwords lock the user at the guessing host only (5 in a row, 30 s doubling to 15 minutes),
+// a host over any users after 20; while locked every attempt, the right password too, is
+// refused with MySQL's ER_HOST_IS_BLOCKED (1129) and when to try again, without a check.
 type account struct {
-	user string
-	pw   atomic.Pointer[string]
+	user    string
+	pw      atomic.Pointer[string]
+	signIns *ratelimit.SignIns
+}
+
+// The sign-in policies of every instance's account (the build service's numbers).
+var (
+	userLock = ratelimit.LockPolicy{Free: 5, First: 30 * time.Second, Max: 15 * time.Minute, Forget: time.Hour}
+	hostLock = ratelimit.LockPolicy{Free: 20, First: 30 * time.Second, Max: 15 * time.Minute, Forget: time.Hour}
+)
+
+// newAccount is user's account with password pw, throttled by the clock now.
+func newAccount(user, pw string, now func() time.Time) *account {
+	a := &account{user: user, signIns: ratelimit.NewSignIns(now, userLock, hostLock)}
+	a.pw.Store(&pw)
+	return a
+}
+
+// check runs one sign-in of user from addr through the throttle: ok says whether the
+// credentials were right (called only when neither the user at that host nor the host is
+// locked). It returns the refusal to send, or nil.
+func (a *account) check(user string, addr net.Addr, ok func() bool) error {
+	host := hostOf(addr)
+	attempt, err := a.signIns.Begin(user, host)
+	if err != nil {
+		var locked *ratelimit.LockedError
+		secs := 1
+		if errors.As(err, &locked) {
+			secs = locked.Seconds()
+		}
+		return mysql.NewSQLError(mysql.ERHostIsBlocked, mysql.SSUnknownSQLState,
+			"Host '%s' is blocked because of many connection errors; try again in %d seconds", host, secs)
+	}
+	right := ok()
+	attempt.End(right)
+	if !right {
+		return denied(user, addr)
+	}
+	return nil
+}
+
+// hostOf is the address's host.
+func hostOf(addr net.Addr) string {
+	host, _, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return addr.String()
+	}
+	return host
 }
 
 // authServer serves mysql_native_password (the default, which every client speaks) and
@@ -71,9 +125,11 @@ func (a *account) match(user string, pw []byte) bool {
 type nativeCheck struct{ a *account }
 
 func (c nativeCheck) UserEntryWithHash(_ []*x509.Certificate, salt []byte, user string, resp []byte, addr net.Addr) (mysql.Getter, error) {
-	want := mysql.ScrambleMysqlNativePassword(salt, []byte(*c.a.pw.Load()))
-	if user != c.a.user || subtle.ConstantTimeCompare(resp, want) != 1 {
-		return nil, denied(user, addr)
+	if err := c.a.check(user, addr, func() bool {
+		want := mysql.ScrambleMysqlNativePassword(salt, []byte(*c.a.pw.Load()))
+		return user == c.a.user && subtle.ConstantTimeCompare(resp, want) == 1
+	}); err != nil {
+		return nil, err
 	}
 	return who(user, addr), nil
 }
@@ -81,9 +137,11 @@ func (c nativeCheck) UserEntryWithHash(_ []*x509.Certificate, salt []byte, user 
 type sha2Check struct{ a *account }
 
 func (c sha2Check) UserEntryWithCacheHash(_ []*x509.Certificate, salt []byte, user string, resp []byte, addr net.Addr) (mysql.Getter, mysql.CacheState, error) {
-	want := mysql.ScrambleCachingSha2Password(salt, []byte(*c.a.pw.Load()))
-	if user != c.a.user || subtle.ConstantTimeCompare(resp, want) != 1 {
-		return nil, mysql.AuthRejected, denied(user, addr)
+	if err := c.a.check(user, addr, func() bool {
+		want := mysql.ScrambleCachingSha2Password(salt, []byte(*c.a.pw.Load()))
+		return user == c.a.user && subtle.ConstantTimeCompare(resp, want) == 1
+	}); err != nil {
+		return nil, mysql.AuthRejected, err
 	}
 	return who(user, addr), mysql.AuthAccepted, nil
 }
@@ -91,8 +149,8 @@ func (c sha2Check) UserEntryWithCacheHash(_ []*x509.Certificate, salt []byte, us
 type plainCheck struct{ a *account }
 
 func (c plainCheck) UserEntryWithPassword(_ []*x509.Certificate, user, pw string, addr net.Addr) (mysql.Getter, error) {
-	if !c.a.match(user, []byte(pw)) {
-		return nil, denied(user, addr)
+	if err := c.a.check(user, addr, func() bool { return c.a.match(user, []byte(pw)) }); err != nil {
+		return nil, err
 	}
 	return who(user, addr), nil
 }

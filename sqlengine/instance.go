@@ -20,7 +20,7 @@ type instance struct {
 	log   *slog.Logger
 	limit int64 // memory bound in bytes (0: none)
 
-	acct  account
+	acct  *account
 	allow atomic.Pointer[[]netip.Prefix]
 	conns *connSet
 	eng   *engine

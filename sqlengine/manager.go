@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/memory"
 	"github.com/dolthub/go-mysql-server/server"
@@ -36,6 +37,8 @@ type Options struct {
 	MaxMemory int64
 	// Log receives errors worth an operator's eye (failed saves, recovered panics); nil: none.
 	Log *slog.Logger
+	// Now is the clock sign-in locks are timed by (the appliance's); nil: the wall clock.
+	Now func() time.Time
 }
 
 // Instance is what Start needs to serve one database.
@@ -81,6 +84,9 @@ func NewManager(store Store, opts Options) *Manager {
 		log = slog.New(slog.DiscardHandler)
 	}
 	quietEngine()
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
 	return &Manager{store: store, opts: opts, log: log, running: map[uint64]*instance{}, starting: map[uint64]bool{}}
 }
 
@@ -148,8 +154,7 @@ func (m *Manager) open(inst Instance, limit int64) (*instance, error) {
 		return nil, fmt.Errorf("sqlengine: load instance %d: %w", inst.ID, err)
 	}
 	in := &instance{id: inst.ID, store: m.store, log: m.log, limit: limit, eng: newEngine(),
-		acct: account{user: inst.RootUser}, conns: &connSet{m: map[*trackedConn]struct{}{}}}
-	in.acct.pw.Store(&inst.RootPassword)
+		acct: newAccount(inst.RootUser, inst.RootPassword, m.now), conns: &connSet{m: map[*trackedConn]struct{}{}}}
 	list := append([]netip.Prefix(nil), inst.AllowList...)
 	in.allow.Store(&list)
 	if len(state) == 0 {
@@ -172,7 +177,7 @@ func (m *Manager) open(inst Instance, limit int64) (*instance, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlengine: instance %d: %w", inst.ID, err)
 	}
-	auth := newAuthServer(&in.acct)
+	auth := newAuthServer(in.acct)
 	cfg := server.Config{
 		Listener:               guardListener{Listener: ln, list: &in.allow, conns: in.conns},
 		TLSConfig:              inst.TLS,
@@ -190,3 +195,6 @@ func (m *Manager) open(inst Instance, limit int64) (*instance, error) {
 	}
 	return in, nil
 }
+
+// now is the clock sign-in locks are timed by.
+func (m *Manager) now() time.Time { return m.opts.Now() }
