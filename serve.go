@@ -34,6 +34,7 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 	for _, w := range cfg.Warnings {
 		log.Warn(w)
 	}
+	resolveMaxConns(cfg, log)
 
 	db, cleanup, err := openData(cfg)
 	if err != nil {

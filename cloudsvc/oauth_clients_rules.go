@@ -65,12 +65,13 @@ func RedirectAllowed(registered, asked string) bool {
 // hasDotSegment reports whether a URL path, as sent, has a "." or ".." segment once its
 // percent-encoding is undone, one layer at a time (%25 hides a %; more than four layers are
 // refused outright), with a backslash
-// read as a slash, as browsers read it in http URLs.
+// read as a slash, as browsers read it in http URLs — or a segment with a ";" path parameter:
+// Tomcat and Jetty read "/callback/..;/evil" as "/callback/../evil" (issue 32).
 func hasDotSegment(rawPath string) bool {
 	p := rawPath
 	for layer := 0; ; layer++ {
 		for _, seg := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
-			if seg == "." || seg == ".." {
+			if seg == "." || seg == ".." || strings.ContainsRune(seg, ';') {
 				return true
 			}
 		}

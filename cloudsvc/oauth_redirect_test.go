@@ -27,6 +27,9 @@ func TestRedirectAllowed(t *testing.T) {
 		reg + "/%5c..%5cevil":                         false,
 		reg + "/./x":                                  false,
 		reg + "/x/.":                                  false,
+		reg + "/..;/evil":                             false, // issue 32: Java servers read "..;" as ".."
+		reg + "/x;jsessionid=1":                       false,
+		reg + "/%2e%2e%3b/evil":                       false,
 		reg + "evil":                                  false,
 		"https://app.example.com/oauth":               false,
 		"https://app.example.com/other":               false,

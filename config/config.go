@@ -43,7 +43,7 @@ type Config struct {
 	ShutdownTimeout time.Duration // --shutdown-timeout: grace period for in-flight requests
 	HeadTimeout     time.Duration // --head-timeout: time a client has to send a request's head
 	MinUploadRate   int64         // --min-upload-rate: slowest accepted body upload, bytes per second
-	MaxConns        int           // --max-conns: connections served at once; more are refused with 503
+	MaxConns        int           // --max-conns: connections served at once (0: auto, resolved at start); more are refused with 503
 	MaxConnsPerIP   int           // --max-conns-per-ip: connections from one client IP at once, 0 = no cap
 	JournalSize     int           // --journal-size: request-journal capacity, 0 disables it
 	BatchDelay      time.Duration // --batch-delay: bbolt group-commit delay when writes overlap

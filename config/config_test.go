@@ -46,7 +46,7 @@ func TestDefaults(t *testing.T) {
 		ShutdownTimeout:   10 * time.Second,
 		HeadTimeout:       20 * time.Second,
 		MinUploadRate:     64 << 10,
-		MaxConns:          4096,
+		MaxConns:          0, // auto
 		MaxConnsPerIP:     512,
 		JournalSize:       1000,
 		BatchDelay:        time.Millisecond,

@@ -165,10 +165,22 @@ var options = []option{
 			return
 		},
 		get: func(c *Config) string { return formatSize(c.MinUploadRate) }},
-	{name: "max-conns", def: "4096",
-		usage: "how many connections are served at once, a `count` (16..1000000); more are answered 503 and closed (keep it below the open-file limit)",
-		set:   func(c *Config, s string) (err error) { c.MaxConns, err = parseIntRange(s, 16, 1000000); return },
-		get:   func(c *Config) string { return strconv.Itoa(c.MaxConns) }},
+	{name: "max-conns", def: "auto",
+		usage: "how many connections are served at once, a `count` (16..1000000) or auto (4096, less under a low open-file limit); more are answered 503 and closed",
+		set: func(c *Config, s string) (err error) {
+			if strings.TrimSpace(s) == "auto" {
+				c.MaxConns = 0
+				return nil
+			}
+			c.MaxConns, err = parseIntRange(s, 16, 1000000)
+			return
+		},
+		get: func(c *Config) string {
+			if c.MaxConns == 0 {
+				return "auto"
+			}
+			return strconv.Itoa(c.MaxConns)
+		}},
 	{name: "max-conns-per-ip", def: "512",
 		usage: "how many connections one client address may hold at once, a `count` (0..1000000, 0: no cap); more are answered 429 and closed",
 		set:   func(c *Config, s string) (err error) { c.MaxConnsPerIP, err = parseIntRange(s, 0, 1000000); return },

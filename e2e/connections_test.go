@@ -101,3 +101,22 @@ func TestConnectionCapRefusesAndRecovers(t *testing.T) {
 		t.Fatalf("livez after the flood: %d %s", code, body)
 	}
 }
+
+// TestMaxConnsFollowsTheFileLimit (issue 32): under an open-file limit of 512, --max-conns
+// auto serves 256 connections at once (the limit less what the rest of the appliance keeps
+// open) and says so in the log; an explicit cap above that is kept, with a warning.
+func TestMaxConnsFollowsTheFileLimit(t *testing.T) {
+	t.Parallel()
+	p := startCmd(t, exec.Command("/bin/sh", "-c", `ulimit -n 512 && exec "$0" "$@"`, binPath,
+		"--addr", "127.0.0.1:0", "--ephemeral", "--no-fixtures"))
+	p.waitReady(t)
+	if line := p.waitLog(t, "msg=connections"); !strings.Contains(line, "max_conns=256") || !strings.Contains(line, "open_file_limit=512") {
+		t.Fatalf("log: %s", line)
+	}
+	q := startCmd(t, exec.Command("/bin/sh", "-c", `ulimit -n 512 && exec "$0" "$@"`, binPath,
+		"--addr", "127.0.0.1:0", "--ephemeral", "--no-fixtures", "--max-conns", "4096"))
+	q.waitReady(t)
+	if line := q.waitLog(t, "--max-conns is above"); !strings.Contains(line, "max_conns=4096") {
+		t.Fatalf("log: %s", line)
+	}
+}
