@@ -145,6 +145,9 @@ func parseStatusMessages(body []byte) ([]buildstore.StatusMessage, error) {
 	var d statusMessageXML
 	if err := metadoc.Unmarshal(body, &d); err != nil {
 		var tooMany *metadoc.TooManyError
+		if errors.As(err, &tooMany) && tooMany.Text && tooMany.Element == "message" {
+			return nil, BadRequest("invalid_record", "Message is too long (maximum is %d bytes)", MaxMessageText)
+		}
 		if errors.As(err, &tooMany) {
 			return nil, BadRequest("invalid_xml", "%v", err)
 		}

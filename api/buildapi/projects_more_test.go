@@ -398,7 +398,8 @@ func checkNo500(t *testing.T, e *env, r apitest.Request) {
 	}
 }
 
-// TestMetaBounds: a meta carrying more entries than metadoc's bounds (the 200,000 <person>
+// TestMetaBounds: a meta carrying more entries than metadoc's bounds, or an element with more
+// text than metadoc.MaxText, (the 200,000 <person>
 // document of issue 13 took 3.4 s) is refused with validation_failed naming the element and the
 // bound, and so is a file list of too many entries; the bound is checked while decoding.
 func TestMetaBounds(t *testing.T) {
@@ -420,5 +421,13 @@ func TestMetaBounds(t *testing.T) {
 			code(400, "validation_failed", "more than 10000 &lt;person&gt;")},
 		{"a file list of 10,001 entries", req("POST", "/source/home:alice/x?cmd=commitfilelist", asAlice, list),
 			code(400, "validation_failed", "more than 10000 &lt;entry&gt;")},
+		// issue 32: a 3 MB description and a 100 KB title were stored
+		{"a 3 MB description", req("PUT", "/source/home:alice:long/_meta", asAlice,
+			`<project name="home:alice:long"><title>T</title><description>`+strings.Repeat("d", 3<<20)+`</description></project>`),
+			code(400, "validation_failed", "the text of &lt;description&gt; is longer than 65535 bytes")},
+		{"a 100 KB package title", req("PUT", "/source/home:alice/long/_meta", asAlice,
+			`<package name="long" project="home:alice"><title>`+strings.Repeat("t", 100<<10)+`</title><description/></package>`),
+			code(400, "validation_failed", "the text of &lt;title&gt; is longer than 65535 bytes")},
+		{"not created", req("GET", "/source/home:alice/long/_meta", asAlice, ""), code(404, "unknown_package")},
 	})
 }

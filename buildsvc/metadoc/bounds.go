@@ -30,16 +30,25 @@ var (
 	}
 	// MaxElements bounds the elements of one document, of any name.
 	MaxElements = 100000
+	// MaxText bounds the text of one element (a title, a description, a person's name), in
+	// bytes as decoded: OBS keeps descriptions in MySQL TEXT columns of 65,535 bytes. A 50 MB
+	// description and a 10 MB title used to be stored (issue 32).
+	MaxText = 65535
 )
 
-// TooManyError says which element went over which bound.
+// TooManyError says which element went over which bound: too many of it, or (Text) too much
+// text in it.
 type TooManyError struct {
 	Element string // the element's local name; "" for the bound on all elements
 	Bound   int
+	Text    bool // the bound is MaxText, on the element's text
 }
 
 // Error names the element and the bound, the words a client sees.
 func (e *TooManyError) Error() string {
+	if e.Text {
+		return fmt.Sprintf("the text of <%s> is longer than %d bytes: an element carries at most %d", e.Element, e.Bound, e.Bound)
+	}
 	if e.Element == "" {
 		return fmt.Sprintf("more than %d elements: a document carries at most %d", e.Bound, e.Bound)
 	}
@@ -53,24 +62,39 @@ func Unmarshal(body []byte, v any) error {
 	return xml.NewTokenDecoder(c).Decode(v)
 }
 
-// countingReader passes the tokens of d on, counting start elements.
+// countingReader passes the tokens of d on, counting start elements and the text of the one
+// open.
 type countingReader struct {
 	d     *xml.Decoder
 	seen  map[string]int
 	total int
+	open  []string // the names of the elements open, innermost last
+	text  int      // the text read since the last tag
 }
 
 // Token returns d's next token, or a *TooManyError instead of the element over a bound.
 func (c *countingReader) Token() (xml.Token, error) {
 	t, err := c.d.Token()
-	if s, ok := t.(xml.StartElement); ok {
+	switch t := t.(type) {
+	case xml.StartElement:
+		c.text = 0
 		if c.total++; c.total > MaxElements {
 			return nil, &TooManyError{Bound: MaxElements}
 		}
-		if bound, ok := MaxEntries[s.Name.Local]; ok {
-			if c.seen[s.Name.Local]++; c.seen[s.Name.Local] > bound {
-				return nil, &TooManyError{Element: s.Name.Local, Bound: bound}
+		if bound, ok := MaxEntries[t.Name.Local]; ok {
+			if c.seen[t.Name.Local]++; c.seen[t.Name.Local] > bound {
+				return nil, &TooManyError{Element: t.Name.Local, Bound: bound}
 			}
+		}
+		c.open = append(c.open, t.Name.Local)
+	case xml.EndElement:
+		c.text = 0
+		if len(c.open) > 0 {
+			c.open = c.open[:len(c.open)-1]
+		}
+	case xml.CharData:
+		if c.text += len(t); c.text > MaxText && len(c.open) > 0 {
+			return nil, &TooManyError{Element: c.open[len(c.open)-1], Bound: MaxText, Text: true}
 		}
 	}
 	return t, err

@@ -23,13 +23,13 @@ func TestUnmarshalBounds(t *testing.T) {
 		want *TooManyError
 	}{
 		{"persons at the bound", repeat(`<person userid="a" role="maintainer"/>`, MaxEntries["person"], ""), nil},
-		{"one person too many", repeat(`<person userid="a" role="maintainer"/>`, MaxEntries["person"]+1, ""), &TooManyError{"person", 10000}},
-		{"200,000 persons, broken at the end", repeat(`<person userid="a" role="maintainer"/>`, 200000, "<<<"), &TooManyError{"person", 10000}},
-		{"groups", repeat(`<group groupid="g" role="reviewer"/>`, 1001, ""), &TooManyError{"group", 1000}},
-		{"repositories", repeat(`<repository name="r"/>`, 1001, ""), &TooManyError{"repository", 1000}},
-		{"paths", repeat(`<repository name="r">`+strings.Repeat(`<path project="a" repository="b"/>`, 5001)+`</repository>`, 2, ""), &TooManyError{"path", 10000}},
-		{"flags", repeat(`<build>`+strings.Repeat(`<disable arch="x"/>`, 10001)+`</build>`, 1, ""), &TooManyError{"disable", 10000}},
-		{"any element", repeat(`<unknown/>`, MaxElements, ""), &TooManyError{"", MaxElements}},
+		{"one person too many", repeat(`<person userid="a" role="maintainer"/>`, MaxEntries["person"]+1, ""), &TooManyError{Element: "person", Bound: 10000}},
+		{"200,000 persons, broken at the end", repeat(`<person userid="a" role="maintainer"/>`, 200000, "<<<"), &TooManyError{Element: "person", Bound: 10000}},
+		{"groups", repeat(`<group groupid="g" role="reviewer"/>`, 1001, ""), &TooManyError{Element: "group", Bound: 1000}},
+		{"repositories", repeat(`<repository name="r"/>`, 1001, ""), &TooManyError{Element: "repository", Bound: 1000}},
+		{"paths", repeat(`<repository name="r">`+strings.Repeat(`<path project="a" repository="b"/>`, 5001)+`</repository>`, 2, ""), &TooManyError{Element: "path", Bound: 10000}},
+		{"flags", repeat(`<build>`+strings.Repeat(`<disable arch="x"/>`, 10001)+`</build>`, 1, ""), &TooManyError{Element: "disable", Bound: 10000}},
+		{"any element", repeat(`<unknown/>`, MaxElements, ""), &TooManyError{Element: "", Bound: MaxElements}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -69,5 +69,24 @@ func TestUnmarshalAsXML(t *testing.T) {
 		if !reflect.DeepEqual(got, want) || (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
 			t.Errorf("%s:\n got %+v, %v\nwant %+v, %v", doc, got, err, want, wantErr)
 		}
+	}
+}
+
+// TestTextBound (issue 32): an element's text over MaxText is refused, naming the element and
+// the bound; text up to it passes, also split by entities and CDATA.
+func TestTextBound(t *testing.T) {
+	var v struct {
+		Title       string `xml:"title"`
+		Description string `xml:"description"`
+	}
+	ok := "<project name=\"p\"><title>" + strings.Repeat("t", MaxText-10) + "&amp;<![CDATA[x]]></title><description/></project>"
+	if err := Unmarshal([]byte(ok), &v); err != nil || len(v.Title) != MaxText-8 {
+		t.Fatalf("a title within the bound: %v (%d bytes)", err, len(v.Title))
+	}
+	long := "<project name=\"p\"><title>t</title><description>" + strings.Repeat("d", 30000) + "&lt;" + strings.Repeat("d", 40000) + "</description></project>"
+	err := Unmarshal([]byte(long), &v)
+	var tooMany *TooManyError
+	if !errors.As(err, &tooMany) || err.Error() != "the text of <description> is longer than 65535 bytes: an element carries at most 65535" {
+		t.Fatalf("a 70,000-byte description: %v", err)
 	}
 }
