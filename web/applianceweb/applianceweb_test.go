@@ -95,6 +95,9 @@ func (e *env) do(t *testing.T, method, path, sid string, form url.Values, noCSRF
 	if form != nil {
 		if !noCSRF {
 			form.Set("csrf", csrf)
+			if sid != "" { // a signed-in browser's pages carry its session's token
+				form.Set("csrf", web.FormToken(sessionCookie, sid))
+			}
 		}
 		body = strings.NewReader(form.Encode())
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/web"
 )
 
 // The operator's sign-in lasts as a server-side session: a random id in a cookie that scripts
@@ -16,7 +17,7 @@ import (
 // this process's memory: a restart signs everyone out, which costs one paste of the token.
 
 // sessionCookie holds the session id.
-const sessionCookie = "pf_appliance"
+const sessionCookie = web.ApplianceSessionCookie
 
 // sessionIdle ends a session unused this long; sessions are timed by the wall clock, so moving
 // the dev clock a week ahead does not sign the operator out.

@@ -1,6 +1,7 @@
 package consoleweb
 
 import (
+	"github.com/pocketforge/pocketforge/web"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -264,4 +265,10 @@ func TestCSRF(t *testing.T) {
 		expect(t, r, http.StatusForbidden, []string{"did not come from this site"})
 	}
 	expect(t, b.get("/console/users"), http.StatusOK, nil, "zed") // still signed in, nothing made
+	// Issue 32: a token an attacker planted in the pf_csrf cookie (and so knows) is worth
+	// nothing once the browser is signed in: the forms' token is derived from the session.
+	b.cookies["pf_csrf"] = "0123456789abcdef0123456789abcdef"
+	form := url.Values{"label": {"planted"}, "scopes": {"*"}, "csrf": {"0123456789abcdef0123456789abcdef"}}
+	expect(t, b.do(http.MethodPost, "/console/tokens", form), http.StatusForbidden, []string{"did not come from this site"})
+	expect(t, b.get("/console/tokens"), http.StatusOK, []string{`name="csrf" value="` + web.FormToken(sessionCookie, b.cookies[sessionCookie])}, "planted")
 }

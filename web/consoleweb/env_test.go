@@ -149,6 +149,9 @@ func (b *browser) post(path string, form url.Values) resp {
 		form = url.Values{}
 	}
 	form.Set("csrf", b.cookies["pf_csrf"])
+	if sid := b.cookies[sessionCookie]; sid != "" { // a signed-in browser's pages carry its session's token
+		form.Set("csrf", web.FormToken(sessionCookie, sid))
+	}
 	return b.do(http.MethodPost, path, form)
 }
 

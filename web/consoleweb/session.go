@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/web"
 )
 
 // Sessions live on the server: the browser holds only a random id in an HttpOnly cookie, and
@@ -23,7 +24,7 @@ import (
 // sessionCookie is the cookie holding a browser's session id. It is sent only to /console,
 // HttpOnly (no script reads it) and SameSite=Lax: a link from elsewhere still opens a console
 // page signed in, while a cross-site POST carries no session (and no CSRF token either).
-const sessionCookie = "pf_console"
+const sessionCookie = web.ConsoleSessionCookie
 
 // session is one signed-in browser.
 type session struct {
