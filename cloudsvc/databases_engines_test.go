@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -224,4 +225,22 @@ func TestSQLInstanceListensOnlyWhenActive(t *testing.T) {
 	if v := w.view(d.ID); v.Live == nil {
 		t.Fatal("the mysql instance does not listen once active")
 	}
+}
+
+// TestSQLSignInsThrottled (issue 32): twelve wrong passwords and then the right one used to
+// connect. Now five wrong passwords for linroot lock it at this host: the right password is
+// refused with MySQL's 1129 until the appliance clock passes the 30 s lock.
+func TestSQLSignInsThrottled(t *testing.T) {
+	w := sqlWorld(t, 4)
+	d := w.activeSQL("guarded-db")
+	for i := range 5 {
+		if _, err := w.dial(d, "guess"); err == nil || !strings.Contains(err.Error(), "1045") {
+			t.Fatalf("wrong password %d: %v", i+1, err)
+		}
+	}
+	if _, err := w.dial(d, w.password(d.ID)); err == nil || !strings.Contains(err.Error(), "1129") {
+		t.Fatalf("the right password while locked: %v, want 1129", err)
+	}
+	w.clk.Advance(31 * time.Second)
+	w.mustDial(d)
 }

@@ -3,14 +3,12 @@ package sqlengine
 import (
 	"crypto/subtle"
 	"crypto/x509"
-	"errors"
 	"net"
 	"sync/atomic"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
-	"github.com/pocketforge/pocketforge/internal/ratelimit"
 )
 
 // account is an instance's one user: its root user and current password. The password is read
@@ -22,46 +20,50 @@ import (
 // not bring back an old password, and no SQL statement may change them behind the API's back.
 // With that table disabled the engine checks no privileges: the root user may do everything.
 //
-// Its sign-ins are throttled as the appliance's other password sign-ins are (issue 32): wrong
-// passwords lock the user at the guessing host only (5 in a row, 30 s doubling to 15 minutes),
-// a host over any users after 20; while locked every attempt, the right password too, is
-// refused with MySQL's ER_HOST_IS_BLOCKED (1129) and when to try again, without a check.
+// Its sign-ins go through the manager's Throttle when it has one (issue 32: the appliance
+// throttles them as its other password sign-ins): while it says the user at that host, or the
+// host, is locked, every attempt, the right password too, is refused with MySQL's
+// ER_HOST_IS_BLOCKED (1129) and when to try again, without a check.
 type account struct {
-	user    string
-	pw      atomic.Pointer[string]
-	signIns *ratelimit.SignIns
+	user     string
+	pw       atomic.Pointer[string]
+	throttle Throttle // nil: none
 }
 
-// The sign-in policies of every instance's account (the build service's numbers).
-var (
-	userLock = ratelimit.LockPolicy{Free: 5, First: 30 * time.Second, Max: 15 * time.Minute, Forget: time.Hour}
-	hostLock = ratelimit.LockPolicy{Free: 20, First: 30 * time.Second, Max: 15 * time.Minute, Forget: time.Hour}
-)
+// Throttle counts an instance's sign-ins (cloudsvc gives one over ratelimit.SignIns, with the
+// appliance's policy).
+type Throttle interface {
+	// Begin starts a sign-in of user from host: locked > 0 refuses it (try again after
+	// locked), else end must be called with whether the credentials were right.
+	Begin(user, host string) (end func(ok bool), locked time.Duration)
+}
 
-// newAccount is user's account with password pw, throttled by the clock now.
-func newAccount(user, pw string, now func() time.Time) *account {
-	a := &account{user: user, signIns: ratelimit.NewSignIns(now, userLock, hostLock)}
+// newAccount is user's account with password pw, throttled by t (nil: not throttled).
+func newAccount(user, pw string, t Throttle) *account {
+	a := &account{user: user, throttle: t}
 	a.pw.Store(&pw)
 	return a
 }
 
 // check runs one sign-in of user from addr through the throttle: ok says whether the
-// credentials were right (called only when neither the user at that host nor the host is
-// locked). It returns the refusal to send, or nil.
+// credentials were right (called only when nothing is locked). It returns the refusal to send,
+// or nil.
 func (a *account) check(user string, addr net.Addr, ok func() bool) error {
-	host := hostOf(addr)
-	attempt, err := a.signIns.Begin(user, host)
-	if err != nil {
-		var locked *ratelimit.LockedError
-		secs := 1
-		if errors.As(err, &locked) {
-			secs = locked.Seconds()
+	if a.throttle == nil {
+		if !ok() {
+			return denied(user, addr)
 		}
+		return nil
+	}
+	host := hostOf(addr)
+	end, locked := a.throttle.Begin(user, host)
+	if locked > 0 {
 		return mysql.NewSQLError(mysql.ERHostIsBlocked, mysql.SSUnknownSQLState,
-			"Host '%s' is blocked because of many connection errors; try again in %d seconds", host, secs)
+			"Host '%s' is blocked because of many connection errors; try again in %d seconds", host,
+			max(int((locked+time.Second-1)/time.Second), 1))
 	}
 	right := ok()
-	attempt.End(right)
+	end(right)
 	if !right {
 		return denied(user, addr)
 	}

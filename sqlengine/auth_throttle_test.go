@@ -4,7 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"net"
-	"sync/atomic"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,13 +13,13 @@ import (
 )
 
 // TestSignInThrottle (issue 32): twelve wrong passwords, then the right one, used to connect.
-// Now five wrong passwords for the root user from one host lock it at that host — the right
-// password from there is refused with MySQL's 1129 — while the right password from another
-// host (127.0.0.2, also loopback) connects at once; the lock passes with the clock.
+// With a throttle (here one that locks a user at a host after five failures, as the appliance's
+// does), the right password from the guessing host is refused with MySQL's 1129 naming when to
+// try again, while the right password from another host (127.0.0.2, also loopback) connects
+// at once; a wrong password stays 1045.
 func TestSignInThrottle(t *testing.T) {
-	var clock atomic.Int64 // nanoseconds since 2026-12-02, read by the server's goroutines
-	start := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
-	m := NewManager(NewMemStore(), Options{MaxInstances: 2, Now: func() time.Time { return start.Add(time.Duration(clock.Load())) }})
+	th := &fakeThrottle{fails: map[string]int{}}
+	m := NewManager(NewMemStore(), Options{MaxInstances: 2, NewThrottle: func() Throttle { return th }})
 	defer m.Close()
 	addr, err := m.Start(testInstance(9))
 	if err != nil {
@@ -47,14 +48,32 @@ func TestSignInThrottle(t *testing.T) {
 			t.Fatalf("wrong password %d: %v, want 1045", i+1, err)
 		}
 	}
-	if err := from("127.0.0.1", "first-pw"); !isMySQLError(err, 1129) {
+	err = from("127.0.0.1", "first-pw")
+	if !isMySQLError(err, 1129) || !strings.Contains(err.Error(), "try again in 30 seconds") {
 		t.Fatalf("the right password from the guessing host: %v, want 1129", err)
 	}
 	if err := from("127.0.0.2", "first-pw"); err != nil {
 		t.Fatalf("the right password from another host: %v", err)
 	}
-	clock.Add(int64(31 * time.Second))
-	if err := from("127.0.0.1", "first-pw"); err != nil {
-		t.Fatalf("after the lock passed: %v", err)
+}
+
+// fakeThrottle locks a user at a host after five failures, for 30 s.
+type fakeThrottle struct {
+	mu    sync.Mutex
+	fails map[string]int
+}
+
+func (f *fakeThrottle) Begin(user, host string) (func(bool), time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.fails[user+"@"+host] >= 5 {
+		return nil, 30 * time.Second
 	}
+	return func(ok bool) {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if !ok {
+			f.fails[user+"@"+host]++
+		}
+	}, 0
 }

@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/netip"
 	"sync"
-	"time"
 
 	"github.com/dolthub/go-mysql-server/memory"
 	"github.com/dolthub/go-mysql-server/server"
@@ -37,8 +36,8 @@ type Options struct {
 	MaxMemory int64
 	// Log receives errors worth an operator's eye (failed saves, recovered panics); nil: none.
 	Log *slog.Logger
-	// Now is the clock sign-in locks are timed by (the appliance's); nil: the wall clock.
-	Now func() time.Time
+	// NewThrottle gives each instance's listener the throttle of its sign-ins; nil: none.
+	NewThrottle func() Throttle
 }
 
 // Instance is what Start needs to serve one database.
@@ -84,9 +83,6 @@ func NewManager(store Store, opts Options) *Manager {
 		log = slog.New(slog.DiscardHandler)
 	}
 	quietEngine()
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
 	return &Manager{store: store, opts: opts, log: log, running: map[uint64]*instance{}, starting: map[uint64]bool{}}
 }
 
@@ -154,7 +150,7 @@ func (m *Manager) open(inst Instance, limit int64) (*instance, error) {
 		return nil, fmt.Errorf("sqlengine: load instance %d: %w", inst.ID, err)
 	}
 	in := &instance{id: inst.ID, store: m.store, log: m.log, limit: limit, eng: newEngine(),
-		acct: newAccount(inst.RootUser, inst.RootPassword, m.now), conns: &connSet{m: map[*trackedConn]struct{}{}}}
+		acct: newAccount(inst.RootUser, inst.RootPassword, m.throttle()), conns: &connSet{m: map[*trackedConn]struct{}{}}}
 	list := append([]netip.Prefix(nil), inst.AllowList...)
 	in.allow.Store(&list)
 	if len(state) == 0 {
@@ -196,5 +192,10 @@ func (m *Manager) open(inst Instance, limit int64) (*instance, error) {
 	return in, nil
 }
 
-// now is the clock sign-in locks are timed by.
-func (m *Manager) now() time.Time { return m.opts.Now() }
+// throttle is a new instance's sign-in throttle (nil: none).
+func (m *Manager) throttle() Throttle {
+	if m.opts.NewThrottle == nil {
+		return nil
+	}
+	return m.opts.NewThrottle()
+}
