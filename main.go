@@ -24,17 +24,19 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Environ(), os.Stdout, os.Stderr))
 }
 
-// run executes one command line and returns the exit code: 0, or 1 with one line on stderr.
+// run executes one command line and returns the exit code: 0, or with one line on stderr the
+// code of its error (exitcodes.go).
 func run(args, env []string, stdout, stderr io.Writer) int {
 	root := newRoot(env, stdout, stderr)
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	markUsage(root)
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(stderr, "pocketforge:", err)
-		return 1
+		return exitCode(err)
 	}
-	return 0
+	return exitOK
 }
 
 // newRoot builds the command tree. --data and --config are persistent, so every command that

@@ -35,6 +35,7 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 		log.Warn(w)
 	}
 	resolveMaxConns(cfg, log)
+	dieWithGoRun(log)
 
 	db, cleanup, err := openData(cfg)
 	if err != nil {

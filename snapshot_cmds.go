@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/pocketforge/pocketforge/config"
@@ -25,7 +26,7 @@ func newExport(env []string, stdout io.Writer) *cobra.Command {
 				return err
 			}
 			if _, err := os.Stat(cfg.Data); err != nil {
-				return fmt.Errorf("data file %s does not exist (choose it with --data)", cfg.Data)
+				return fmt.Errorf("data file %s does not exist (choose it with --data): %w", cfg.Data, fs.ErrNotExist)
 			}
 			db, err := openOffline(cfg, "GET /_appliance/snapshot")
 			if err != nil {
@@ -62,16 +63,21 @@ func newImport(env []string, stdout io.Writer) *cobra.Command {
 			if _, err := os.Stat(args[0]); err != nil {
 				return fmt.Errorf("snapshot %s: %w", args[0], errors.Unwrap(err))
 			}
-			if _, err := os.Stat(cfg.Data); err == nil && !force {
-				return fmt.Errorf("data file %s exists; pass --force to replace its contents with %s", cfg.Data, args[0])
+			_, statErr := os.Stat(cfg.Data)
+			if statErr == nil && !force {
+				return refusal{fmt.Errorf("data file %s exists; pass --force to replace its contents with %s", cfg.Data, args[0])}
 			}
+			fresh := errors.Is(statErr, fs.ErrNotExist) // made by this import: a failed one leaves nothing behind
 			db, err := openOffline(cfg, "POST /_appliance/restore")
 			if err != nil {
 				return err
 			}
-			defer db.Close()
 			info, err := db.RestoreFile(args[0])
+			db.Close()
 			if err != nil {
+				if fresh {
+					os.Remove(cfg.Data) // the empty file Open made would block the next, correct import
+				}
 				return err
 			}
 			fmt.Fprintf(stdout, "imported %s into %s (%d values, schema %d)\n", args[0], cfg.Data, info.Keys, info.SchemaVersion)

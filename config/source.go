@@ -30,13 +30,19 @@ func (s setting) apply(c *Config) error {
 	}
 	switch {
 	case s.file != "":
-		return fmt.Errorf("config file %s: line %d: invalid value%s for %s: %w", s.file, s.line, value, s.opt.name, err)
+		return &InvalidError{fmt.Errorf("config file %s: line %d: invalid value%s for %s: %w", s.file, s.line, value, s.opt.name, err)}
 	case s.env != "":
-		return fmt.Errorf("invalid value%s for %s (--%s): %w", value, s.env, s.opt.name, err)
+		return &InvalidError{fmt.Errorf("invalid value%s for %s (--%s): %w", value, s.env, s.opt.name, err)}
 	default:
-		return fmt.Errorf("invalid value%s for --%s: %w", value, s.opt.name, err)
+		return &InvalidError{fmt.Errorf("invalid value%s for --%s: %w", value, s.opt.name, err)}
 	}
 }
+
+// InvalidError is an option's value that does not parse, from a flag, the environment or the
+// config file: a usage error (the command exits 2).
+type InvalidError struct{ error }
+
+func (e *InvalidError) Unwrap() error { return e.error }
 
 // fromEnv returns a setting for every option whose POCKETFORGE_* twin is present in env with a
 // non-empty value (an empty variable counts as unset, as in most shells' "VAR= cmd" idiom).

@@ -94,7 +94,7 @@ func TestDoctorAndCompact(t *testing.T) {
 }
 
 // TestDoctorFindsDamage: a data file with 64 bytes flipped in a key mid-file makes doctor exit 1
-// naming the damage, and compact refuses it, changing nothing.
+// naming the damage, and compact refuses it with the data error's exit code 3, changing nothing.
 func TestDoctorFindsDamage(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -116,7 +116,7 @@ func TestDoctorFindsDamage(t *testing.T) {
 		t.Fatalf("doctor on a damaged file: exit %d\n%s%s", code, out, errOut)
 	}
 	code, out, errOut = runCLI(t, "compact", "--data", data)
-	if code != 1 || !strings.Contains(errOut, "damaged") || !strings.Contains(errOut, "nothing was changed") {
+	if code != 3 || !strings.Contains(errOut, "damaged") || !strings.Contains(errOut, "nothing was changed") { // a data error (issue 32)
 		t.Fatalf("compact on a damaged file: exit %d\n%s%s", code, out, errOut)
 	}
 	if now, _ := os.ReadFile(data); string(now) != string(raw) {

@@ -296,29 +296,34 @@ func TestExportImport(t *testing.T) {
 	p.stop(t, syscall.SIGTERM)
 
 	snap := filepath.Join(dir, "snap.db")
+	// Exit codes (issue 32): 0 ok, 2 usage, 3 a missing or wrong file, 4 refused as things stand.
 	steps := []struct {
 		name string
 		args []string
-		ok   bool
+		code int
 		want string
 	}{
-		{"export", []string{"export", snap, "--data", data}, true, "exported"},
-		{"export refuses to overwrite", []string{"export", snap, "--data", data}, false, "--force"},
-		{"export --force", []string{"export", snap, "--data", data, "--force"}, true, "exported"},
-		{"export of a missing data file", []string{"export", snap + "2", "--data", filepath.Join(dir, "none.db")}, false, "does not exist"},
-		{"import into a new file", []string{"import", snap, "--data", filepath.Join(dir, "copy.db")}, true, "imported"},
-		{"import refuses to overwrite", []string{"import", snap, "--data", filepath.Join(dir, "copy.db")}, false, "--force"},
-		{"import --force", []string{"import", snap, "--data", filepath.Join(dir, "copy.db"), "--force"}, true, "imported"},
-		{"import of a missing snapshot", []string{"import", filepath.Join(dir, "none.db"), "--data", filepath.Join(dir, "c2.db")}, false, "no such file"},
-		{"import of a non-snapshot", []string{"import", filepath.Join(dir, "junk"), "--data", filepath.Join(dir, "c3.db")}, false, "not a pocketforge data file"},
-		{"import without a file", []string{"import"}, false, "accepts 1 arg"},
+		{"export", []string{"export", snap, "--data", data}, 0, "exported"},
+		{"export refuses to overwrite", []string{"export", snap, "--data", data}, 4, "--force"},
+		{"export --force", []string{"export", snap, "--data", data, "--force"}, 0, "exported"},
+		{"export of a missing data file", []string{"export", snap + "2", "--data", filepath.Join(dir, "none.db")}, 3, "does not exist"},
+		{"import into a new file", []string{"import", snap, "--data", filepath.Join(dir, "copy.db")}, 0, "imported"},
+		{"import refuses to overwrite", []string{"import", snap, "--data", filepath.Join(dir, "copy.db")}, 4, "--force"},
+		{"import --force", []string{"import", snap, "--data", filepath.Join(dir, "copy.db"), "--force"}, 0, "imported"},
+		{"import of a missing snapshot", []string{"import", filepath.Join(dir, "none.db"), "--data", filepath.Join(dir, "c2.db")}, 3, "no such file"},
+		{"import of a non-snapshot", []string{"import", filepath.Join(dir, "junk"), "--data", filepath.Join(dir, "c3.db")}, 3, "not a pocketforge data file"},
+		// a failed import into a new path leaves nothing behind: the next, right one needs no --force
+		{"import after a failed one", []string{"import", snap, "--data", filepath.Join(dir, "c3.db")}, 0, "imported"},
+		{"import without a file", []string{"import"}, 2, "accepts 1 arg"},
+		{"an unknown flag", []string{"import", snap, "--frobnicate"}, 2, "unknown flag"},
+		{"a bad value", []string{"--max-conns", "3", "--data", data}, 2, "invalid value"},
 	}
 	os.WriteFile(filepath.Join(dir, "junk"), bytes.Repeat([]byte("junk"), 3000), 0o600)
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {
 			code, out, errOut := runCLI(t, s.args...)
-			if (code == 0) != s.ok || !strings.Contains(out+errOut, s.want) {
-				t.Fatalf("exit %d\nstdout %s\nstderr %s\nwant ok=%v and %q", code, out, errOut, s.ok, s.want)
+			if code != s.code || !strings.Contains(out+errOut, s.want) {
+				t.Fatalf("exit %d\nstdout %s\nstderr %s\nwant exit %d and %q", code, out, errOut, s.code, s.want)
 			}
 		})
 	}

@@ -66,7 +66,7 @@ func TestValuesValidateCLI(t *testing.T) {
 		{name: "over 1 MiB", args: []string{huge}, code: 1, stdout: huge + ": values document larger than 1048576 bytes (1 MiB)\n"},
 		{name: "missing file", args: []string{filepath.Join(dir, "nope.yaml")}, code: 1, contains: "no such file"},
 		{name: "a directory", args: []string{dir}, code: 1, contains: "is a directory"},
-		{name: "no file named", args: []string{}, code: 1, stderr: "requires at least 1 arg"},
+		{name: "no file named", args: []string{}, code: 2, stderr: "requires at least 1 arg"}, // a usage error (issue 32)
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -27,7 +27,7 @@ func (db *DB) Snapshot(w io.Writer) (int64, uint64, error) {
 // renamed over path. It refuses to replace an existing file unless overwrite is set.
 func (db *DB) SnapshotFile(path string, overwrite bool) error {
 	if !overwrite && exists(path) {
-		return fmt.Errorf("%s exists; pass --force to overwrite it", path)
+		return fileExists{path}
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".pocketforge-snapshot-*")
 	if err != nil {
@@ -61,3 +61,10 @@ func syncDir(dir string) error {
 	_ = d.Sync() // not every filesystem supports it; the rename itself has succeeded
 	return nil
 }
+
+// fileExists refuses to overwrite path without --force; it is ErrExists to errors.Is (the
+// command exits with its refusal code).
+type fileExists struct{ path string }
+
+func (e fileExists) Error() string        { return e.path + " exists; pass --force to overwrite it" }
+func (e fileExists) Is(target error) bool { return target == ErrExists }
