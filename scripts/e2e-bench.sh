@@ -42,7 +42,7 @@ go build -o "$work/barefiber" ./internal/bench/barefiber
 root=dev-bench-token
 app=http://127.0.0.1:$PORT bare=http://127.0.0.1:$((PORT + 1))
 taskset -c "$APP_CPU" "$BIN" --data "$work/data.db" --dev-clock --bootstrap-token $root --addr 127.0.0.1:$PORT \
-	--cloud-rate-scale 1000 --log-level "$LOG_LEVEL" >"$work/app.out" 2>"$work/app.log" &
+	--cloud-rate-scale 1000 --log-level "$LOG_LEVEL" ${EXTRA_FLAGS:-} >"$work/app.out" 2>"$work/app.log" &
 pids+=($!)
 for i in $(seq 300); do curl -sf "$app/_appliance/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
 curl -sf "$app/_appliance/readyz" >/dev/null || { echo "e2e-bench: the appliance did not get ready:" >&2; tail "$work/app.log" >&2; exit 1; }
