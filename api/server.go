@@ -70,9 +70,16 @@ func harden(app *fiber.App, cfg *config.Config, d Deps) {
 		return fasthttp.RequestConfig{ReadTimeout: bodyTimeout(cfg, n, bound)}
 	}
 	srv.ErrorHandler = func(fctx *fasthttp.RequestCtx, err error) { serverError(app, d, fctx, err) }
+	// the bound a 413 names: a path's own, when it is tighter than --body-limit
+	named := func(path string) int64 {
+		if b := d.bodyBound(path); b < cfg.BodyLimit {
+			return b
+		}
+		return 0
+	}
 	next := srv.Handler
 	srv.Handler = func(fctx *fasthttp.RequestCtx) {
-		if err := refuseEarly(fctx, d.bodyBound); err != nil {
+		if err := refuseEarly(fctx, named); err != nil {
 			answerRaw(app, d, fctx, string(fctx.Path()), err)
 			return
 		}

@@ -170,7 +170,7 @@ func TestExplorerDemoAndImportSPDX(t *testing.T) {
 	mismatchDir := filepath.Join(brokenDir, mismatch.Name)
 
 	code, _, stderr := runCLI(t, "import-spdx", "--data", data, dir)
-	if code != 1 || !strings.Contains(stderr, "in use by another process") {
+	if code != 4 || !strings.Contains(stderr, "in use by another process") { // refused as things stand (issue 32)
 		t.Errorf("import-spdx while the server runs: exit %d, %s", code, stderr)
 	}
 	if code := p.stop(t, syscall.SIGTERM); code != 0 {
@@ -193,7 +193,7 @@ func TestExplorerDemoAndImportSPDX(t *testing.T) {
 		t.Errorf("import-spdx with a broken file: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
 	}
 	code, _, stderr = runCLI(t, "import-spdx", "--data", data, filepath.Join(dir, "nope"))
-	if code != 1 || !strings.Contains(stderr, "nope") {
+	if code != 3 || !strings.Contains(stderr, "nope") { // a missing file (issue 32)
 		t.Errorf("import-spdx of a missing path: exit %d, %s", code, stderr)
 	}
 	if _, err := os.Stat(data + ".index"); err != nil {
