@@ -94,10 +94,13 @@ func (s *Service) VisibleDatabases(by cloudstore.User, fam string) ([]cloudstore
 func (s *Service) Database(by cloudstore.User, fam string, id uint64) (cloudstore.Database, error) {
 	var out cloudstore.Database
 	err := s.readDatabase(by, fam, id, func(_ *bbolt.Tx, db cloudstore.Database, now time.Time) error {
-		out = s.live(db.At(now))
+		out = db.At(now)
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return out, err
+	}
+	return s.live(out), nil // outside the transaction: it may start the instance
 }
 
 // DatabaseCatalog returns the engines and plans, from a cache valid until the next committed

@@ -206,22 +206,34 @@ func (e *engines) ensure(t sqlTarget) error {
 	return nil
 }
 
-// live returns d with Live set when its engine listens now.
+// live returns d with Live set when its engine listens now. Activation and listening are one
+// step (issue 32): the clock may have ended a provisioning (or a resume begun) since the last
+// reconcile, and a client that waits for active connects at once — so an instance that should
+// listen and does not is started here, before the view says so. Call it outside a transaction.
 func (s *Service) live(d cloudstore.Database) cloudstore.Database {
 	if s.sql == nil || !d.Connectable() {
 		return d
 	}
-	s.sql.mu.Lock()
-	r := s.sql.running[d.ID]
-	s.sql.mu.Unlock()
+	r, refused := s.sql.runningOf(d.ID)
+	if r == nil && !refused && listens(d) {
+		s.reconcileNow()
+		r, _ = s.sql.runningOf(d.ID)
+	}
 	if r != nil && d.Status != cloudstore.DBProvisioning {
 		d.Live = &cloudstore.Endpoint{Host: s.sqlHost(), Port: r.port}
 	}
 	return d
 }
 
-// liveList applies live to a list, copying it only when some instance listens (the list may be
-// a shared cache).
+// runningOf is id's running instance (nil: none) and whether a start of it was refused.
+func (e *engines) runningOf(id uint64) (*runningInstance, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.running[id], e.refused[id]
+}
+
+// liveList applies live to a list, copying it only when some instance listens or should (the
+// list may be a shared cache).
 func (s *Service) liveList(list []cloudstore.Database) []cloudstore.Database {
 	if s.sql == nil {
 		return list
@@ -229,7 +241,7 @@ func (s *Service) liveList(list []cloudstore.Database) []cloudstore.Database {
 	s.sql.mu.Lock()
 	n := len(s.sql.running)
 	s.sql.mu.Unlock()
-	if n == 0 {
+	if n == 0 && !slices.ContainsFunc(list, listens) {
 		return list
 	}
 	out := make([]cloudstore.Database, len(list))

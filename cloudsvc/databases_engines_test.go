@@ -244,3 +244,25 @@ func TestSQLSignInsThrottled(t *testing.T) {
 	w.clk.Advance(31 * time.Second)
 	w.mustDial(d)
 }
+
+// TestSQLActiveMeansListening (issue 32): a new instance whose provisioning the clock has ended
+// is read before any reconcile ran (the clock job's tick): the view that says active names the
+// live port, and a client connects at once — 20 times over, each a new instance.
+func TestSQLActiveMeansListening(t *testing.T) {
+	w := sqlWorld(t, 24)
+	for i := range 20 {
+		in := newDatabase(fmt.Sprintf("at-once-%d", i))
+		in.AllowList = []string{"127.0.0.1"}
+		db, err := w.svc.CreateDatabase(w.user("demo"), in, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.clk.Set(w.clk.Now().Add(cloudsvc.DefaultDatabaseProvisionTime + time.Second))
+		d := w.view(db.ID) // no tick: no reconcile since the provisioning ended
+		if d.Status != cloudstore.DBActive || d.Live == nil || d.Live.Port == 0 {
+			t.Fatalf("instance %d: status %s, live %+v: active must mean listening", i, d.Status, d.Live)
+		}
+		w.ca(db.ID)
+		w.mustDial(d).Close()
+	}
+}
