@@ -55,7 +55,7 @@ func newEngines(s *Service) *engines {
 		return nil
 	}
 	mgr := sqlengine.NewManager(cloudstore.SQLData{DB: s.db}, sqlengine.Options{
-		MaxInstances: s.opts.SQLMaxInstances, MaxMemory: s.opts.SQLMaxMemory, Log: s.log, NewThrottle: s.sqlThrottle})
+		MaxInstances: s.opts.SQLMaxInstances, MaxMemory: s.opts.SQLMaxMemory, Log: s.log, NewThrottle: s.sqlThrottle, Now: s.clk.Now})
 	return &engines{s: s, mgr: mgr, listen: s.opts.SQLListen, max: s.opts.SQLMaxInstances,
 		running: map[uint64]*runningInstance{}, refused: map[uint64]bool{}}
 }

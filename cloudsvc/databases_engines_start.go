@@ -32,7 +32,7 @@ func (e *engines) start(t sqlTarget) error {
 	if err != nil {
 		return err
 	}
-	inst := sqlengine.Instance{ID: d.ID, RootUser: d.RootUsername(), RootPassword: sec.Password, AllowList: prefixes,
+	inst := sqlengine.Instance{ID: d.ID, Version: d.Version, RootUser: d.RootUsername(), RootPassword: sec.Password, AllowList: prefixes,
 		TLS: &tls.Config{Certificates: []tls.Certificate{cert}}, RequireTLS: d.SSLConnection,
 		Addr: net.JoinHostPort(e.listen, strconv.Itoa(d.SQLPort))}
 	addr, err := e.mgr.Start(inst)

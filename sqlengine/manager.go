@@ -1,6 +1,7 @@
 package sqlengine
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/memory"
 	"github.com/dolthub/go-mysql-server/server"
@@ -38,6 +40,9 @@ type Options struct {
 	Log *slog.Logger
 	// NewThrottle gives each instance's listener the throttle of its sign-ins; nil: none.
 	NewThrottle func() Throttle
+	// Now is the clock NOW(), CURRENT_TIMESTAMP and their kin read (the appliance's, so
+	// --dev-clock moves them too); nil: the wall clock.
+	Now func() time.Time
 }
 
 // Instance is what Start needs to serve one database.
@@ -46,6 +51,10 @@ type Instance struct {
 	// Addr is the listen address: "127.0.0.1:0" for any free loopback port, or host:port;
 	// empty means "127.0.0.1:0" (never all interfaces by accident).
 	Addr string
+	// Version is the MySQL version the instance answers everywhere — in the handshake,
+	// version() and @@version (issue 32: the API said 8.0.26, version() 8.0.31, the handshake
+	// 8.0.33); "" keeps the engine's own.
+	Version string
 	// RootUser and RootPassword are the only account (the credentials view's).
 	RootUser, RootPassword string
 	// AllowList holds the prefixes clients may connect from; see allowlist.go for the rule
@@ -175,6 +184,7 @@ func (m *Manager) open(inst Instance, limit int64) (*instance, error) {
 	}
 	auth := newAuthServer(in.acct)
 	cfg := server.Config{
+		Version:                inst.Version,
 		Listener:               guardListener{Listener: ln, list: &in.allow, conns: in.conns},
 		TLSConfig:              inst.TLS,
 		RequireSecureTransport: inst.RequireTLS && inst.TLS != nil,
@@ -184,7 +194,7 @@ func (m *Manager) open(inst Instance, limit int64) (*instance, error) {
 		},
 	}
 	wrap := func(h mysql.Handler) (mysql.Handler, error) { return wireHandler{Handler: h, inst: in}, nil }
-	in.srv, err = server.NewServerWithHandler(cfg, in.eng.eng, sql.NewContext, memory.NewSessionBuilder(in.eng.pro), nil, wrap)
+	in.srv, err = server.NewServerWithHandler(cfg, in.eng.eng, m.contexts, sessionsAnswering(inst.Version, in.eng.pro), nil, wrap)
 	if err != nil {
 		ln.Close()
 		return nil, fmt.Errorf("sqlengine: instance %d: %w", inst.ID, err)
@@ -198,4 +208,34 @@ func (m *Manager) throttle() Throttle {
 		return nil
 	}
 	return m.opts.NewThrottle()
+}
+
+// sessionsAnswering builds pro's sessions with version as their @@version (what version()
+// reads), "" the engine's own. The variable is global and read-only in MySQL; a session is
+// initialised with it as a new session starts.
+func sessionsAnswering(version string, pro *memory.DbProvider) server.SessionBuilder {
+	build := memory.NewSessionBuilder(pro)
+	if version == "" {
+		return build
+	}
+	return func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
+		sess, err := build(ctx, conn, addr)
+		if err != nil {
+			return nil, err
+		}
+		if err := sess.InitSessionVariable(sql.NewContext(ctx, sql.WithSession(sess)), "version", version); err != nil {
+			return nil, err
+		}
+		return sess, nil
+	}
+}
+
+// contexts makes each statement's context, its query time (what NOW() and CURRENT_TIMESTAMP
+// answer) read from the manager's clock.
+func (m *Manager) contexts(ctx context.Context, opts ...sql.ContextOption) *sql.Context {
+	c := sql.NewContext(ctx, opts...)
+	if m.opts.Now != nil {
+		c.SetQueryTime(m.opts.Now())
+	}
+	return c
 }
