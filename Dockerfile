@@ -32,10 +32,13 @@ FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=builder /usr/local/bin/pocketforge /usr/local/bin/pocketforge
 COPY --from=builder --chown=65532:65532 /volume/data /data
 USER 65532:65532
+# The managed mysql instances listen on all interfaces, on the ports of --sqldb-ports (its
+# default range), so `docker run -p 13306-13405:13306-13405` reaches them.
 ENV POCKETFORGE_ADDR=0.0.0.0:8080 \
-    POCKETFORGE_DATA=/data/pocketforge.db
+    POCKETFORGE_DATA=/data/pocketforge.db \
+    POCKETFORGE_SQLDB_LISTEN=0.0.0.0
 VOLUME ["/data"]
-EXPOSE 8080
+EXPOSE 8080 13306-13405
 # Ready once the store is open, the fixtures are loaded and the search index is built; the first
 # start of a fresh volume loads the demo world, hence the start period.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \

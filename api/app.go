@@ -180,5 +180,5 @@ func CloudOptions(cfg *config.Config, externalURL func() string) cloudsvc.Option
 		listen = ""
 	}
 	return cloudsvc.Options{TransferDelay: cfg.TransferDelay, DatabaseProvisionTime: cfg.DBProvisionTime, ExternalURL: externalURL,
-		SQLListen: listen, SQLMaxInstances: cfg.SQLDBMaxInstances, SQLMaxMemory: cfg.SQLDBMaxMemory}
+		SQLListen: listen, SQLMaxInstances: cfg.SQLDBMaxInstances, SQLMaxMemory: cfg.SQLDBMaxMemory, SQLPorts: cfg.SQLDBPorts}
 }

@@ -3,6 +3,7 @@ package cloudsvc
 import (
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"net"
 	"slices"
 	"strconv"
@@ -33,13 +34,11 @@ func (e *engines) start(t sqlTarget) error {
 		return err
 	}
 	inst := sqlengine.Instance{ID: d.ID, Version: d.Version, RootUser: d.RootUsername(), RootPassword: sec.Password, AllowList: prefixes,
-		TLS: &tls.Config{Certificates: []tls.Certificate{cert}}, RequireTLS: d.SSLConnection,
-		Addr: net.JoinHostPort(e.listen, strconv.Itoa(d.SQLPort))}
-	addr, err := e.mgr.Start(inst)
+		TLS: &tls.Config{Certificates: []tls.Certificate{cert}}, RequireTLS: d.SSLConnection}
+	addr, err := e.startOnPort(inst, d.SQLPort)
 	if err != nil && d.SQLPort != 0 && !errors.Is(err, sqlengine.ErrCapacity) {
 		e.s.log.Warn("sqldb: the instance's port is taken; it gets a new one", "database", d.ID, "port", d.SQLPort, "err", err)
-		inst.Addr = net.JoinHostPort(e.listen, "0")
-		addr, err = e.mgr.Start(inst)
+		addr, err = e.startOnPort(inst, 0)
 	}
 	if err != nil {
 		return e.refuse(d.ID, err)
@@ -64,7 +63,7 @@ func (e *engines) refuse(id uint64, err error) error {
 	e.mu.Unlock()
 	if errors.Is(err, sqlengine.ErrCapacity) {
 		if first {
-			e.s.log.Warn("sqldb: an active instance does not listen for lack of capacity (see --sqldb-max-instances, --sqldb-max-memory)", "database", id, "err", err)
+			e.s.log.Warn("sqldb: an active instance does not listen for lack of capacity (see --sqldb-max-instances, --sqldb-max-memory, --sqldb-ports)", "database", id, "err", err)
 		}
 		return nil
 	}
@@ -124,4 +123,35 @@ func (e *engines) certHosts() []string {
 		}
 	}
 	return hosts
+}
+
+// startOnPort starts inst on port, or when port is 0 on a new one: the first free port of
+// --sqldb-ports that no running instance holds (issue 32: a container publishes that range), or
+// any port the system picks when there is no range. A port outside the range (an old record's)
+// is not kept: it could not be reached from outside a container.
+func (e *engines) startOnPort(inst sqlengine.Instance, port int) (net.Addr, error) {
+	lo, hi := e.s.opts.SQLPorts[0], e.s.opts.SQLPorts[1]
+	if lo == 0 || port != 0 && port >= lo && port <= hi {
+		inst.Addr = net.JoinHostPort(e.listen, strconv.Itoa(port))
+		return e.mgr.Start(inst)
+	}
+	taken := map[int]bool{}
+	e.mu.Lock()
+	for _, r := range e.running {
+		taken[r.port] = true
+	}
+	e.mu.Unlock()
+	var last error
+	for p := lo; p <= hi; p++ {
+		if taken[p] {
+			continue
+		}
+		inst.Addr = net.JoinHostPort(e.listen, strconv.Itoa(p))
+		addr, err := e.mgr.Start(inst)
+		if err == nil || errors.Is(err, sqlengine.ErrCapacity) {
+			return addr, err
+		}
+		last = err // taken by another program: the next
+	}
+	return nil, fmt.Errorf("no free port in --sqldb-ports %d-%d: %w", lo, hi, errors.Join(sqlengine.ErrCapacity, last))
 }

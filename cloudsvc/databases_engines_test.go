@@ -266,3 +266,47 @@ func TestSQLActiveMeansListening(t *testing.T) {
 		w.mustDial(d).Close()
 	}
 }
+
+// TestSQLPortsRange (issue 32): with --sqldb-ports, instances take free ports of the range (a
+// container publishes it): the demo's active instances and a new one all listen inside it, and
+// a port held by another program is skipped.
+func TestSQLPortsRange(t *testing.T) {
+	w := newWorld(t)
+	// twelve ports from a free one, the second then held by "another program"
+	var lo int
+	var other net.Listener
+	for try := 0; try < 50 && other == nil; try++ {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lo = l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		if lo+11 > 65535 {
+			continue
+		}
+		other, _ = net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(lo+1)))
+	}
+	if other == nil {
+		t.Skip("no free ports")
+	}
+	defer other.Close()
+	svc := cloudsvc.New(w.db, w.clk, nil, cloudsvc.Options{ExternalURL: func() string { return "http://pocketforge.test" },
+		SQLListen: "127.0.0.1", SQLMaxInstances: 8, SQLMaxMemory: 8 << 20, SQLPorts: [2]int{lo, lo + 11}})
+	t.Cleanup(func() { svc.Close() })
+	w.svc = svc
+	d := w.activeSQL("in-range")
+	list, err := w.svc.VisibleDatabases(w.user("demo"), cloudstore.FamilySQL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range list {
+		if x.Live != nil && (x.Live.Port < lo || x.Live.Port > lo+11 || x.Live.Port == lo+1) {
+			t.Errorf("%s listens on %d, outside %d-%d or on the taken %d", x.Label, x.Live.Port, lo, lo+11, lo+1)
+		}
+	}
+	if d.Live == nil {
+		t.Fatal("the new instance does not listen")
+	}
+	w.mustDial(d).Close()
+}

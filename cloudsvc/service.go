@@ -43,6 +43,9 @@ type Options struct {
 	SQLListen       string
 	SQLMaxInstances int
 	SQLMaxMemory    int64
+	// SQLPorts is the lowest and highest port instances take (--sqldb-ports); zero: any free
+	// port the system picks.
+	SQLPorts [2]int
 }
 
 // Service runs the cloud domain's operations on one store, reading the time from one clock

@@ -54,6 +54,7 @@ type Config struct {
 	// "off" to keep every instance a simulated record.
 	SQLDBListen       string
 	SQLDBMaxInstances int            // --sqldb-max-instances: how many sqldb instances listen at once
+	SQLDBPorts        [2]int         // --sqldb-ports: the lowest and highest port sqldb instances take; zero: any free port
 	SQLDBMaxMemory    int64          // --sqldb-max-memory: the data all listening sqldb instances may hold together, in bytes
 	ExplorerRate      Rate           // --explorer-rate: requests per window and client IP on the explorer's /api and proxy
 	TrustedProxies    []netip.Prefix // --trusted-proxies: whose X-Forwarded-For is believed

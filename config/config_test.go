@@ -55,6 +55,7 @@ func TestDefaults(t *testing.T) {
 		DBProvisionTime:   30 * time.Second,
 		SQLDBListen:       "127.0.0.1",
 		SQLDBMaxInstances: 8,
+		SQLDBPorts:        [2]int{13306, 13405},
 		SQLDBMaxMemory:    256 << 20,
 		ExplorerRate:      Rate{Max: 100, Window: time.Hour},
 		ExplorerPoll:      30 * time.Second,
@@ -127,6 +128,7 @@ var sample = map[string][2]string{
 	"db-provision-time":         {"10m", "10m0s"},
 	"sqldb-listen":              {"[::1]", "::1"},
 	"sqldb-max-instances":       {"3", "3"},
+	"sqldb-ports":               {" 20000 - 20009", "20000-20009"},
 	"sqldb-max-memory":          {"1GiB", "1GiB"},
 	"public-metrics":            {"false", "false"},
 }

@@ -70,6 +70,8 @@ var invalidCases = []struct {
 	{"sqldb-listen with a port", "sqldb-listen", "127.0.0.1:3306", "no port"},
 	{"sqldb-listen host name", "sqldb-listen", "localhost", "want an IP address"},
 	{"sqldb-max-instances zero", "sqldb-max-instances", "0", "out of range 1..1000"},
+	{"sqldb-ports reversed", "sqldb-ports", "14000-13000", "want 1024 <= LOW <= HIGH <= 65535"},
+	{"sqldb-ports one number", "sqldb-ports", "13306", "want LOW-HIGH"},
 	{"sqldb-max-memory too small", "sqldb-max-memory", "1KiB", "out of range 1MiB..64GiB"},
 }
 

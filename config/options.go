@@ -218,6 +218,15 @@ var options = []option{
 		usage: "the IP `address` connectable sqldb (mysql) instances bind, each on a port of its own, or off to keep every instance a simulated record",
 		set:   func(c *Config, s string) (err error) { c.SQLDBListen, err = parseListenIP(s); return },
 		get:   func(c *Config) string { return c.SQLDBListen }},
+	{name: "sqldb-ports", def: "13306-13405",
+		usage: "the `range` of ports sqldb instances listen on, LOW-HIGH (a container publishes it), or any for a port the system picks",
+		set:   func(c *Config, s string) (err error) { c.SQLDBPorts, err = parsePortRange(s); return },
+		get: func(c *Config) string {
+			if c.SQLDBPorts[0] == 0 {
+				return "any"
+			}
+			return strconv.Itoa(c.SQLDBPorts[0]) + "-" + strconv.Itoa(c.SQLDBPorts[1])
+		}},
 	{name: "sqldb-max-instances", def: "8",
 		usage: "how many sqldb instances listen at once, a `count` (1..1000); more are refused for lack of capacity",
 		set:   func(c *Config, s string) (err error) { c.SQLDBMaxInstances, err = parseIntRange(s, 1, 1000); return },

@@ -244,3 +244,21 @@ func parseFloatRange(s string, lo, hi float64) (float64, error) {
 	}
 	return f, nil
 }
+
+// parsePortRange reads LOW-HIGH (1024 <= LOW <= HIGH <= 65535), or any for no range.
+func parsePortRange(s string) ([2]int, error) {
+	s = strings.TrimSpace(s)
+	if strings.EqualFold(s, "any") {
+		return [2]int{}, nil
+	}
+	lo, hi, ok := strings.Cut(s, "-")
+	a, err1 := strconv.Atoi(strings.TrimSpace(lo))
+	b, err2 := strconv.Atoi(strings.TrimSpace(hi))
+	if !ok || err1 != nil || err2 != nil {
+		return [2]int{}, errors.New("want LOW-HIGH, two port numbers, or any")
+	}
+	if a < 1024 || b > 65535 || a > b {
+		return [2]int{}, fmt.Errorf("want 1024 <= LOW <= HIGH <= 65535, got %d-%d", a, b)
+	}
+	return [2]int{a, b}, nil
+}
