@@ -1,10 +1,11 @@
 package store
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash"
-	"hash/fnv"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -117,9 +118,9 @@ func compactInto(dst string, src *Offline, perm fs.FileMode) (int, error) {
 	if err := out.Sync(); err != nil { // NoSync spared the per-commit fsyncs; one at the end
 		return 0, err
 	}
-	var want, got uint64
+	var want, got [sha256.Size]byte
 	var keys int
-	err = src.View(func(tx *bbolt.Tx) (err error) { want, keys, err = digest(tx); return })
+	err = src.View(func(tx *bbolt.Tx) (err error) { want, keys, err = contentDigest(tx); return })
 	if err != nil {
 		return 0, err
 	}
@@ -132,7 +133,7 @@ func compactInto(dst string, src *Offline, perm fs.FileMode) (int, error) {
 			return fmt.Errorf("the copy fails bbolt's check: %w", errors.Join(problems...))
 		}
 		var err error
-		if got, _, err = digest(tx); err != nil {
+		if got, _, err = contentDigest(tx); err != nil {
 			return err
 		}
 		if got != want {
@@ -142,32 +143,44 @@ func compactInto(dst string, src *Offline, perm fs.FileMode) (int, error) {
 	})
 }
 
-// digest hashes every bucket name, sequence, key and value of tx in order, and counts the values.
-func digest(tx *bbolt.Tx) (uint64, int, error) {
-	h := fnv.New64a()
+// contentDigest is the SHA-256 of tx's content — every bucket's name and sequence, then its
+// keys and values in order (a nested bucket's whole content in its place), each field tagged
+// and length-prefixed — and the number of values: what compact compares its copy with the original by
+// (their pages differ).
+func contentDigest(tx *bbolt.Tx) ([sha256.Size]byte, int, error) {
+	h := sha256.New()
 	keys := 0
 	err := tx.ForEach(func(name []byte, b *bbolt.Bucket) error {
 		return digestBucket(h, name, b, &keys)
 	})
-	return h.Sum64(), keys, err
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum, keys, err
 }
 
-func digestBucket(h hash.Hash64, name []byte, b *bbolt.Bucket, keys *int) error {
-	h.Write([]byte{'b'})
-	h.Write(Itob(uint64(len(name))))
-	h.Write(name)
-	h.Write(Itob(b.Sequence()))
+func digestBucket(h hash.Hash, name []byte, b *bbolt.Bucket, keys *int) error {
+	field(h, 'b', name)
+	field(h, 's', Itob(b.Sequence()))
 	err := b.ForEach(func(k, v []byte) error {
 		if v == nil {
-			return digestBucket(h, k, b.Bucket(k), keys)
+			if nested := b.Bucket(k); nested != nil {
+				return digestBucket(h, k, nested, keys)
+			}
 		}
 		*keys++
-		h.Write(Itob(uint64(len(k))))
-		h.Write(k)
-		h.Write(Itob(uint64(len(v))))
-		h.Write(v)
+		field(h, 'k', k)
+		field(h, 'v', v)
 		return nil
 	})
-	h.Write([]byte{'e'})
+	field(h, 'e', nil)
 	return err
+}
+
+// field writes one tagged, length-prefixed field to h.
+func field(h hash.Hash, tag byte, b []byte) {
+	var hdr [9]byte
+	hdr[0] = tag
+	binary.BigEndian.PutUint64(hdr[1:], uint64(len(b)))
+	h.Write(hdr[:])
+	h.Write(b)
 }

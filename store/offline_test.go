@@ -134,12 +134,12 @@ func TestOfflineFindsDamage(t *testing.T) {
 func TestCompactShrinksAndKeepsEverything(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "data.db")
 	fillFile(t, path, 3000)
-	var want uint64
+	var want [32]byte
 	o, err := OpenOffline(path, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.View(func(tx *bbolt.Tx) (err error) { want, _, err = digest(tx); return })
+	o.View(func(tx *bbolt.Tx) (err error) { want, _, err = contentDigest(tx); return })
 	o.Close()
 
 	res, err := Compact(path, CompactOptions{Backup: path + ".bak"})
@@ -161,7 +161,7 @@ func TestCompactShrinksAndKeepsEverything(t *testing.T) {
 	}
 	defer db.Close()
 	err = db.View(func(tx *bbolt.Tx) error {
-		got, _, err := digest(tx)
+		got, _, err := contentDigest(tx)
 		if got != want {
 			return errors.New("contents changed")
 		}

@@ -52,6 +52,9 @@ func (db *DB) Restore(r io.Reader, limit int64) (RestoreInfo, error) {
 // structure, read without a memory map (CheckSnapshotFile), then bbolt's own consistency check; a
 // damaged file is refused as ErrNotPocketforge and the live data stays as it was.
 func (db *DB) RestoreFile(path string) (info RestoreInfo, err error) {
+	if _, err := CheckSnapshotDigest(path); err != nil { // any changed byte, before anything else
+		return info, err
+	}
 	if err := CheckSnapshotFile(path); err != nil {
 		return info, err
 	}
@@ -69,6 +72,7 @@ func (db *DB) RestoreFile(path string) (info RestoreInfo, err error) {
 			if err := checkConsistency(stx); err != nil {
 				return err
 			}
+
 			info.SchemaVersion = v
 			return db.Exclusive(func(tx *bbolt.Tx) error {
 				if err := clearData(tx); err != nil {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"os"
@@ -13,11 +14,21 @@ import (
 // serving (bbolt Tx.WriteTo inside one read transaction: writers go on, the copy shows one
 // instant). The copy is itself a data file, carrying its schema version in BucketMeta. It returns
 // the number of bytes written and the schema version.
+//
+// The copy ends in the SHA-256 of its pages (snapshot_digest.go), which restore, import and
+// doctor check.
 func (db *DB) Snapshot(w io.Writer) (int64, uint64, error) {
 	var n int64
 	err := db.View(func(tx *bbolt.Tx) error {
+		h := sha256.New()
 		var err error
-		n, err = tx.WriteTo(w)
+		if n, err = tx.WriteTo(io.MultiWriter(w, h)); err != nil {
+			return err
+		}
+		var sum [sha256.Size]byte
+		h.Sum(sum[:0])
+		m, err := writeTrailer(w, sum)
+		n += int64(m)
 		return err
 	})
 	return n, SchemaVersion(), err
