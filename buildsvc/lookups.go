@@ -19,6 +19,18 @@ func LookupPackage(tx *bbolt.Tx, project, name string) (buildstore.Project, buil
 	return p, k, NotFoundAs(err, "unknown_package")
 }
 
+// LookupVisiblePackage is LookupPackage as who may see it: a project hidden from who is answered
+// exactly as a missing one — 404 unknown_project, "Project not found: <name>" — whatever package
+// is named with it, so a caller cannot tell a hidden project from a missing one, nor learn its
+// packages (issue 32). Every name a caller gives goes through it (or VisibleProject, for a
+// project alone) before anything else is said about it.
+func LookupVisiblePackage(tx *bbolt.Tx, who buildstore.Person, project, name string) (buildstore.Project, buildstore.Package, error) {
+	if projectHiddenFrom(tx, who, project) {
+		return buildstore.Project{}, buildstore.Package{}, projectNotFound(project)
+	}
+	return LookupPackage(tx, project, name)
+}
+
 // Writable checks that who may change the package's sources: a maintainer of the project or of
 // the package (or Admin), and neither of them locked. A missing project or package is a 404;
 // code is the refusal's code (the routes name it differently).

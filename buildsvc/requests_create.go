@@ -109,14 +109,17 @@ func completeAction(tx *bbolt.Tx, who buildstore.Person, a *buildstore.RequestAc
 		if a.Source == nil || a.Source.Package == "" || a.Target.Package == "" {
 			return false, needs("a source package and a target package")
 		}
-		if _, _, err := LookupPackage(tx, a.Source.Project, a.Source.Package); err != nil {
+		if _, _, err := LookupVisiblePackage(tx, who, a.Source.Project, a.Source.Package); err != nil {
 			return false, err
 		}
-		_, _, err := LookupPackage(tx, a.Target.Project, a.Target.Package)
+		_, _, err := LookupVisiblePackage(tx, who, a.Target.Project, a.Target.Package)
 		return true, err
 	case "maintenance_incident":
 		if a.Source == nil {
 			return false, needs("a source project")
+		}
+		if err := VisibleProject(tx, who, a.Source.Project); err != nil {
+			return false, err
 		}
 		if err := buildstore.CheckProject(tx, a.Source.Project); err != nil {
 			return false, NotFoundAs(err, "unknown_project")
@@ -129,7 +132,7 @@ func completeAction(tx *bbolt.Tx, who buildstore.Person, a *buildstore.RequestAc
 		if a.Source == nil || a.Source.Package == "" {
 			return false, needs("a source package")
 		}
-		_, _, err := LookupPackage(tx, a.Source.Project, a.Source.Package)
+		_, _, err := LookupVisiblePackage(tx, who, a.Source.Project, a.Source.Package)
 		return true, err
 	case "group":
 		return true, checkGrouped(tx, who, a.Grouped)
@@ -145,7 +148,7 @@ func completeSubmit(tx *bbolt.Tx, who buildstore.Person, a *buildstore.RequestAc
 	if a.Source == nil || a.Source.Package == "" {
 		return false, Invalid("request", "submit action needs a source package")
 	}
-	if _, _, err := LookupPackage(tx, a.Source.Project, a.Source.Package); err != nil {
+	if _, _, err := LookupVisiblePackage(tx, who, a.Source.Project, a.Source.Package); err != nil {
 		return false, err
 	}
 	if a.Target.Package == "" {

@@ -60,7 +60,7 @@ func (s *Service) CreateToken(who buildstore.Person, login string, r TokenReques
 			return err
 		}
 		if t.Project != "" {
-			prj, pkg, err := LookupPackage(tx, t.Project, t.Package)
+			prj, pkg, err := LookupVisiblePackage(tx, p, t.Project, t.Package)
 			if err != nil {
 				return err
 			}
