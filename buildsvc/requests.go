@@ -40,22 +40,25 @@ func loadRequest(tx *bbolt.Tx, who buildstore.Person, id uint64) (buildstore.Req
 	return r, nil
 }
 
-// RequestVisible reports whether who may see r: Admin always; others unless every project r
-// names (sources, targets, project reviews) is hidden from them.
+// RequestVisible reports whether who may see r: Admin, its creator and a person its creator
+// asked by name for a review always; others only when no project r names (sources, targets,
+// project reviews) is hidden from them — a request shows every name it holds, and no page or
+// document may show a name its reader may not see (issue 32: a submit from a hidden project to
+// a public one showed the hidden name to anonymous visitors). Whoever may not see a project
+// cannot review its sources either.
 func RequestVisible(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request) bool {
 	if who.IsAdmin() || r.Creator == who.Login {
 		return true
 	}
-	projects := RequestProjects(r)
-	if len(projects) == 0 {
+	if who.Login != "" && slices.ContainsFunc(r.Reviews, func(v buildstore.Review) bool { return v.ByUser == who.Login }) {
 		return true
 	}
-	for _, name := range projects {
-		if !projectHiddenFrom(tx, who, name) {
-			return true
+	for _, name := range RequestProjects(r) {
+		if projectHiddenFrom(tx, who, name) {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // RequestProjects are the projects r names, each once.
