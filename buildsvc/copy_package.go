@@ -27,11 +27,8 @@ type CopyPackageRequest struct {
 func (s *Service) CopyPackage(who buildstore.Person, req CopyPackageRequest) (SourceView, error) {
 	var out SourceView
 	err := s.db.Write(func(tx *bbolt.Tx) error {
-		_, src, err := LookupPackage(tx, req.OProject, req.OPackage)
+		_, src, err := LookupVisiblePackage(tx, who, req.OProject, req.OPackage)
 		if err != nil {
-			return err
-		}
-		if err := VisibleProject(tx, who, req.OProject); err != nil {
 			return err
 		}
 		v, err := ReadView(tx, who, req.OProject, req.OPackage, req.ORev, req.Expand, req.OLinkRev)

@@ -45,7 +45,7 @@ func (s *Service) Instantiate(who buildstore.Person, project, pkg string, makeOr
 		if _, err := buildstore.GetAttribute(tx, project, "", "", "OBS", "MakeOriginOlder"); err == nil {
 			makeOriginOlder = true
 		}
-		op, k, err := LookupPackage(tx, origin, pkg)
+		op, k, err := LookupVisiblePackage(tx, who, origin, pkg)
 		if err != nil {
 			return err
 		}

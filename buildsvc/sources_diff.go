@@ -38,7 +38,7 @@ func (s *Service) Diff(who buildstore.Person, project, pkg string, o DiffOptions
 		if err != nil {
 			return err
 		}
-		if _, _, err := LookupPackage(tx, o.OldProject, o.OldPackage); err != nil {
+		if _, _, err := LookupVisiblePackage(tx, who, o.OldProject, o.OldPackage); err != nil {
 			return err
 		}
 		orev := o.OldRev
