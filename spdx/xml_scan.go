@@ -149,6 +149,14 @@ func (s *xmlScanner) advance() error {
 		s.scratch = s.scratch[:0]
 		n, err := s.scan(view, atEOF)
 		switch {
+		case err == errShort && len(d) == s.maxToken+1 && s.readErr == nil:
+			// Whether the input ends right after these maxToken+1 bytes decides the verdict: a
+			// whole buffer sees that end at once (and may find a syntax error at it, an entity
+			// the end cuts off), so read on to know it, as it does.
+			if err := s.fill(); err != nil {
+				return err
+			}
+			continue
 		case err == errShort && len(d) > s.maxToken, err == nil && n > s.maxToken:
 			// The second: a token of maxToken+1 bytes that the end of the input closed. Read
 			// in smaller pieces, the same token is found too long before the end arrives, so
