@@ -70,7 +70,9 @@ func projectHiddenFrom(tx *bbolt.Tx, who buildstore.Person, name string) bool {
 // on every route that names a project, so the rule is applied in one place.
 // Whether a project may hide at all is remembered until the next write (s.mayHide): most
 // projects hold no access flag, and a request to one of them is then guarded without a
-// transaction.
+// transaction. So is, for one that may, whether it hides from who (s.hiddenFrom): decoding the
+// project made a hidden name's 404 3.5 µs (45 %) slower than a missing one's, which a caller
+// can time (issue 32).
 func (s *Service) GuardProject(who buildstore.Person, name string) error {
 	if name == "" || who.IsAdmin() {
 		return nil
@@ -79,7 +81,14 @@ func (s *Service) GuardProject(who buildstore.Person, name string) error {
 	if err != nil || !hides {
 		return err
 	}
-	return s.db.View(func(tx *bbolt.Tx) error { return VisibleProject(tx, who, name) })
+	hidden, err := s.hiddenFrom.Get(name+"\x00"+who.Login, func(tx *bbolt.Tx) (bool, error) { return projectHiddenFrom(tx, who, name), nil })
+	if err != nil || !hidden {
+		return err
+	}
+	// A missing name's 404 comes from the operation's own lookup, in a read transaction: the
+	// hidden one pays the same transaction and key lookup, so the two take as long.
+	_ = s.db.View(func(tx *bbolt.Tx) error { buildstore.ProjectMayHide(tx, name); return nil })
+	return projectNotFound(name)
 }
 
 // VisibleProject is GuardProject inside a transaction: 404 unknown_project when the project

@@ -56,6 +56,7 @@ type Service struct {
 	// mayHide and packageNames remember, until the next commit, whether a project may hide
 	// from anyone (GuardProject) and its live packages' names (Packages).
 	mayHide      *store.Memo[string, bool]
+	hiddenFrom   *store.Memo[string, bool] // project + "\x00" + login: whether it hides from them
 	packageNames *store.Memo[string, []string]
 	// farmIdle is 1 + the store version at which FarmTick last found the farm idle, 0 when it
 	// did not (farm_workers.go).
@@ -77,6 +78,7 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service
 		memory:       newSignInMemory(),
 		farmCounts:   store.NewMemo[struct{}, FarmCounts](db),
 		mayHide:      store.NewMemo[string, bool](db),
+		hiddenFrom:   store.NewMemo[string, bool](db),
 		packageNames: store.NewMemo[string, []string](db),
 		requests:     newDecoded[uint64](maxDecodedRequests, buildstore.DecodeRequest),
 		packages:     newDecoded[string](maxDecodedPackages, buildstore.DecodePackage),
