@@ -40,7 +40,7 @@ func (s *Service) SnapshotDatabase(by cloudstore.User, fam string, id uint64, la
 		if withParsed(parsed, err) != nil {
 			return withParsed(parsed, err)
 		}
-		return record(tx, by, "database_backup_create", db.EventEntity(), now)
+		return recordOperation(tx, by, "database_backup_create", db, now)
 	})
 }
 
@@ -73,7 +73,7 @@ func (s *Service) RestoreDatabaseBackup(by cloudstore.User, fam string, id, back
 			}
 			replace = false
 		}
-		return record(tx, by, "database_backup_restore", db.EventEntity(), now)
+		return recordOperation(tx, by, "database_backup_restore", db, now)
 	})
 	if err != nil || !replace {
 		return err

@@ -54,6 +54,9 @@ func createDatabase(tx *bbolt.Tx, creator cloudstore.User, in cloudstore.NewData
 		d.SSLConnection = *in.SSLConnection
 	}
 	d.AllowList = NormalizeAllowList(&p, "allow_list", in.AllowList)
+	if d.Engine != "" {
+		d.EngineConfig = ApplyEngineConfig(&p, d.Engine, nil, in.EngineConfig)
+	}
 	if err := p.Err(); err != nil {
 		return cloudstore.Database{}, err
 	}
@@ -83,7 +86,7 @@ func placement(p *store.Problems, in cloudstore.NewDatabase, cat cloudstore.Data
 		case ok && cloudstore.FamilyOf(e.Engine) != cloudstore.FamilySQL:
 			p.Add("engine", fmt.Sprintf("%s is a document engine: new docdb databases cannot be created", e.ID))
 		case ok:
-			d.Engine, d.Version = e.Engine, e.Version
+			d.Engine, d.Version = e.Engine, e.Release()
 		default:
 			p.Add("engine", "Must be one of "+strings.Join(cat.Creatable(cloudstore.FamilySQL), ", "))
 		}
@@ -97,7 +100,7 @@ func placement(p *store.Problems, in cloudstore.NewDatabase, cat cloudstore.Data
 		case t.Deprecated:
 			p.Add("type", fmt.Sprintf("Type %s is deprecated and cannot be used for new databases", t.ID))
 		default:
-			typ, d.Type = t, t.ID
+			typ, d.Type, d.DiskGB = t, t.ID, t.Disk/1024
 		}
 	}
 	if required(p, "region", in.Region) {
@@ -143,6 +146,7 @@ func updateDatabase(tx *bbolt.Tx, d cloudstore.Database, in cloudstore.DatabaseU
 	if in.Updates != nil {
 		d.Updates = applyWindow(&p, d.Updates, *in.Updates)
 	}
+	d.EngineConfig = ApplyEngineConfig(&p, d.Engine, d.EngineConfig, in.EngineConfig)
 	if err := p.Err(); err != nil {
 		return d, err
 	}

@@ -23,6 +23,18 @@ func require(d cloudstore.Database, allowed ...string) error {
 	return nil
 }
 
+// requireUnsuspended is the precondition of reading a database's credentials and CA
+// certificate: they exist from its creation on and are read in every status — the Terraform
+// provider reads both right after a create or an update finishes, while the database may still
+// be updating — except while it is suspended or suspending, when the real service answers 400
+// (the provider skips them then).
+func requireUnsuspended(d cloudstore.Database) error {
+	if d.Status == cloudstore.DBSuspended || d.Status == cloudstore.DBSuspending {
+		return store.Problems{{Reason: fmt.Sprintf("Database is %s; its credentials and certificate are available once it is resumed", d.Status)}}
+	}
+	return nil
+}
+
 // requireProvisioned is the backups' precondition: anything but provisioning.
 func requireProvisioned(d cloudstore.Database) error {
 	if d.Status == cloudstore.DBProvisioning {

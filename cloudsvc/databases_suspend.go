@@ -32,7 +32,7 @@ func (s *Service) SuspendDatabase(by cloudstore.User, fam string, id uint64) err
 		if err := cloudstore.PutDatabase(tx, &db); err != nil {
 			return err
 		}
-		return record(tx, by, "database_suspend", db.EventEntity(), now)
+		return recordOperation(tx, by, "database_suspend", db, now)
 	})
 	if err == nil {
 		s.reconcileNow()
@@ -60,7 +60,7 @@ func (s *Service) ResumeDatabase(by cloudstore.User, fam string, id uint64) erro
 		if err := cloudstore.PutDatabase(tx, &db); err != nil {
 			return err
 		}
-		return record(tx, by, "database_resume", db.EventEntity(), now)
+		return recordOperation(tx, by, "database_resume", db, now)
 	})
 	if err == nil {
 		s.reconcileNow()

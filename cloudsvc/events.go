@@ -18,6 +18,23 @@ func record(tx *bbolt.Tx, by cloudstore.User, action string, entity *cloudstore.
 	})
 }
 
+// recordOperation records action on database d: an event started now that ends with d's
+// transient status (finished, or failed when d ends failed), or, when d has none, an instant
+// one (issue 33: the Terraform provider waits for database_create and database_update to
+// finish).
+func recordOperation(tx *bbolt.Tx, by cloudstore.User, action string, d cloudstore.Database, now time.Time) error {
+	name := by.Username
+	e := cloudstore.Event{AccountID: by.AccountID, Action: action, Created: now, Username: &name, Entity: d.EventEntity()}
+	if d.Next != "" && d.Until.After(now) {
+		outcome := cloudstore.EventFinished
+		if d.Next == cloudstore.DBFailed {
+			outcome = cloudstore.EventFailed
+		}
+		e.StartedUntil(d.Until, outcome)
+	}
+	return cloudstore.RecordEvent(tx, &e)
+}
+
 // prepareRecord encodes, before the transaction, the event record would write (see
 // cloudstore.PreparedEvent); the transaction stores it with cloudstore.RecordPrepared.
 func prepareRecord(by cloudstore.User, action string, entity *cloudstore.EventEntity, now time.Time) (cloudstore.PreparedEvent, error) {
@@ -43,7 +60,7 @@ func (s *Service) Event(by cloudstore.User, id uint64) (cloudstore.Event, error)
 	now := s.clk.Now()
 	var e cloudstore.Event
 	err := s.db.View(func(tx *bbolt.Tx) (err error) { e, err = visibleEvent(tx, by, id, now); return })
-	return e, err
+	return e.At(now), err
 }
 
 // MarkEventRead marks event id of by's account read, if by may see it.

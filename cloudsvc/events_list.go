@@ -34,12 +34,13 @@ type EventList struct {
 }
 
 // ListEvents lists by's events for q: only the last EventHistory, and only what by's grants let
-// them see (CanSeeEvent). When the range covers the filter and by is unrestricted (so every
+// them see (CanSeeEvent), each as it stands now (cloudstore.Event.At). When the range covers the filter and by is unrestricted (so every
 // event is visible), the events are counted from index keys and only the page's are decoded;
 // otherwise every candidate in the range is decoded and checked.
 func (s *Service) ListEvents(by cloudstore.User, q EventQuery) (EventList, error) {
 	r := q.Range
-	if from := s.clk.Now().Add(-EventHistory); r.From.Before(from) {
+	now := s.clk.Now()
+	if from := now.Add(-EventHistory); r.From.Before(from) {
 		r.From = from
 	}
 	var out EventList
@@ -51,6 +52,9 @@ func (s *Service) ListEvents(by cloudstore.User, q EventQuery) (EventList, error
 		}
 		return err
 	})
+	for i := range out.Events {
+		out.Events[i] = out.Events[i].At(now) // a long-running action's status by the clock
+	}
 	return out, err
 }
 

@@ -2,6 +2,7 @@ package sqlengine
 
 import (
 	"bytes"
+	"io"
 	"net"
 	"testing"
 	"time"
@@ -23,8 +24,17 @@ func TestOneVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	conn.SetDeadline(time.Now().Add(5 * time.Second))
-	buf := make([]byte, 256)
-	n, _ := conn.Read(buf)
+	// the whole first packet: its 4-byte header says how long it is (one Read may return less)
+	buf := make([]byte, 4, 256)
+	if _, err := io.ReadFull(conn, buf); err != nil {
+		t.Fatal(err)
+	}
+	size := int(buf[0]) | int(buf[1])<<8 | int(buf[2])<<16
+	buf = buf[:4+size]
+	if _, err := io.ReadFull(conn, buf[4:]); err != nil {
+		t.Fatal(err)
+	}
+	n := len(buf)
 	conn.Close()
 	// a packet header (4 bytes), protocol version 10, then the server version, NUL-terminated
 	if n < 6 || buf[4] != 10 {

@@ -19,10 +19,13 @@ func (a *api) bindAccount(r *routes) {
 }
 
 // settingsView is AccountSettings with the seed's names (monitoring, not the reference's
-// longview).
+// longview), and the monitoring plan under its real name too, longview_subscription, which
+// linodego and the Terraform provider read (linode_account_settings compares it with the plan
+// it set through /longview/plan).
 type settingsView struct {
 	Managed                bool    `json:"managed"`
 	MonitoringSubscription *string `json:"monitoring_subscription"`
+	LongviewSubscription   *string `json:"longview_subscription"`
 	NetworkHelper          bool    `json:"network_helper"`
 	BackupsEnabled         bool    `json:"backups_enabled"`
 	ObjectStorage          string  `json:"object_storage"`
@@ -32,7 +35,7 @@ func viewSettings(s cloudstore.AccountSettings) settingsView {
 	if s.ObjectStorage == "" {
 		s.ObjectStorage = "disabled"
 	}
-	return settingsView{Managed: s.Managed, MonitoringSubscription: s.MonitoringSubscription, NetworkHelper: s.NetworkHelper,
+	return settingsView{Managed: s.Managed, MonitoringSubscription: s.MonitoringSubscription, LongviewSubscription: s.MonitoringSubscription, NetworkHelper: s.NetworkHelper,
 		BackupsEnabled: s.BackupsEnabled, ObjectStorage: s.ObjectStorage}
 }
 

@@ -15,11 +15,11 @@ func TestAccountSettings(t *testing.T) {
 	e := newEnv(t, 0)
 	e.run(t, []scenario{
 		{name: "view", req: req{path: "/v4/account/settings", token: demoToken}, status: 200,
-			exact: `{"managed":false,"monitoring_subscription":null,"network_helper":true,"backups_enabled":false,"object_storage":"disabled"}`},
+			exact: `{"managed":false,"monitoring_subscription":null,"longview_subscription":null,"network_helper":true,"backups_enabled":false,"object_storage":"disabled"}`},
 		{name: "restricted with account_access read_only may view", req: req{path: "/v4/account/settings", token: carolToken}, status: 200},
 		{name: "but not change", req: req{method: "PUT", path: "/v4/account/settings", token: carolToken, body: `{"network_helper":false}`}, status: 403},
 		{name: "change", req: req{method: "PUT", path: "/v4/account/settings", token: demoToken, body: `{"network_helper":false,"backups_enabled":true,"managed":true}`}, status: 200,
-			exact: `{"managed":false,"monitoring_subscription":null,"network_helper":false,"backups_enabled":true,"object_storage":"disabled"}`},
+			exact: `{"managed":false,"monitoring_subscription":null,"longview_subscription":null,"network_helper":false,"backups_enabled":true,"object_storage":"disabled"}`},
 		{name: "monitoring plan changes are elsewhere", req: req{method: "PUT", path: "/v4/account/settings", token: demoToken, body: `{"monitoring_subscription":"monitoring-3"}`}, status: 400,
 			exact: `{"errors":[{"reason":"monitoring_subscription editing at this location is no longer available. Please use the /monitoring/plan endpoint instead.","field":"monitoring_subscription"}]}`},
 		{name: "wrong type", req: req{method: "PUT", path: "/v4/account/settings", token: demoToken, body: `{"network_helper":"on"}`}, status: 400, want: []string{`"field":"network_helper"`}},

@@ -34,6 +34,10 @@ func (a *api) bindDatabases(r *routes) {
 	r.add(both, "GET", "/databases/engines/:engine/:version", pub, d.getEngine)
 	r.add(both, "GET", "/databases/types", pub, d.listTypes)
 	r.add(both, "GET", "/databases/types/:typeId", pub, d.getType)
+	// the engine settings a database's engine_config takes (the current real API's; no seed name:
+	// both engines are the sqldb family)
+	r.add(both, "GET", "/databases/mysql/config", pub, engineConfigSchema("mysql"))
+	r.add(both, "GET", "/databases/postgresql/config", pub, engineConfigSchema("postgresql"))
 	r.add(both, "GET", "/databases/instances", accessOf(cloudsvc.NeedListDatabases), d.list(""))
 	d.bindFamily(r, cloudstore.FamilySQL)
 	d.bindFamily(r, cloudstore.FamilyDoc)

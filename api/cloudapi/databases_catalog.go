@@ -6,6 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 )
@@ -27,7 +28,19 @@ func (d *dbAPI) listEngines(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return renderList(c, cat.Engines, engineFields, func(e cloudstore.DatabaseEngine) cloudstore.DatabaseEngine { return e })
+	return renderList(c, cat.Engines, engineFields, viewEngine)
+}
+
+// engineView is a DatabaseEngine as the API shows it (the release a major version provisions
+// is shown by the databases made with it).
+type engineView struct {
+	ID      string `json:"id"`
+	Engine  string `json:"engine"`
+	Version string `json:"version"`
+}
+
+func viewEngine(e cloudstore.DatabaseEngine) engineView {
+	return engineView{ID: e.ID, Engine: e.Engine, Version: e.Version}
 }
 
 // getEngine answers /databases/engines/mysql/8.0.26 (two path segments, as older clients send
@@ -48,7 +61,7 @@ func (d *dbAPI) getEngine(c *fiber.Ctx) error {
 	if !ok {
 		return fmt.Errorf("engine %q: %w", id, store.ErrNotFound)
 	}
-	return c.JSON(e)
+	return c.JSON(viewEngine(e))
 }
 
 // typeView is a DatabaseType with its engines in the real service's order.
@@ -105,4 +118,9 @@ func (d *dbAPI) getType(c *fiber.Ctx) error {
 		return fmt.Errorf("database type %q: %w", c.Params("typeId"), store.ErrNotFound)
 	}
 	return c.JSON(viewType(t))
+}
+
+// engineConfigSchema lists the settings of engine's engine_config (public, as the catalogue).
+func engineConfigSchema(engine string) fiber.Handler {
+	return func(c *fiber.Ctx) error { return c.JSON(cloudsvc.EngineConfigSchema(engine)) }
 }

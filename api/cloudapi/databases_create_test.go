@@ -50,7 +50,7 @@ func TestDatabaseCreate(t *testing.T) {
 			exact: `{"errors":[{"reason":"A database labeled \"orders-sql\" already exists on this account","field":"label"}]}`},
 		{name: "label taken in another case", req: post(createBody("label", `"Orders-SQL"`)), status: 400, want: []string{"already exists"}},
 		{name: "unknown engine", req: post(createBody("engine", `"mysql/9.0"`)), status: 400,
-			exact: `{"errors":[{"reason":"Must be one of mysql/5.7.30, mysql/8.0.26, postgresql/13.2, postgresql/14.6","field":"engine"}]}`},
+			exact: `{"errors":[{"reason":"Must be one of mysql/5.7.30, mysql/8, mysql/8.0.26, postgresql/13, postgresql/13.2, postgresql/14, postgresql/14.6, postgresql/15, postgresql/16, postgresql/17","field":"engine"}]}`},
 		{name: "engine without version", req: post(createBody("engine", `"mysql"`)), status: 400, want: []string{`"field":"engine"`}},
 		{name: "docdb engine", req: post(createBody("engine", `"mongodb/4.4.10"`)), status: 400,
 			exact: `{"errors":[{"reason":"mongodb/4.4.10 is a document engine: new docdb databases cannot be created","field":"engine"}]}`},
@@ -76,7 +76,7 @@ func TestDatabaseCreate(t *testing.T) {
 				`{"reason":"Must be an IPv4 or IPv6 address or CIDR range (e.g. 203.0.113.1 or 192.0.2.0/24)","field":"allow_list[3]"}]}`},
 		{name: "every wrong field at once", req: post(`{"label":"x","engine":"oracle/19","type":1,"region":"mars-1","cluster_size":5,"allow_list":["nope"]}`), status: 400,
 			exact: `{"errors":[{"reason":"Must be a string","field":"type"},{"reason":"Label must be 3-32 characters","field":"label"},` +
-				`{"reason":"Must be one of mysql/5.7.30, mysql/8.0.26, postgresql/13.2, postgresql/14.6","field":"engine"},` +
+				`{"reason":"Must be one of mysql/5.7.30, mysql/8, mysql/8.0.26, postgresql/13, postgresql/13.2, postgresql/14, postgresql/14.6, postgresql/15, postgresql/16, postgresql/17","field":"engine"},` +
 				`{"reason":"Must be one of us-east, us-west, eu-west, eu-central, ap-south","field":"region"},{"reason":"Must be one of 1, 3","field":"cluster_size"},` +
 				`{"reason":"Must be an IPv4 or IPv6 address or CIDR range (e.g. 203.0.113.1 or 192.0.2.0/24)","field":"allow_list[0]"}]}`},
 		{name: "read-only scope", req: req{method: "POST", path: "/v4/databases/sqldb/instances", token: readOnly, body: createBody()}, status: 403},
@@ -86,9 +86,11 @@ func TestDatabaseCreate(t *testing.T) {
 			exact: `{"errors":[{"reason":"Method Not Allowed"}]}`},
 		{name: "created", req: post(createBody("cluster_size", `3`, "allow_list", `["203.0.113.1","192.0.1.7/24","2001:db8::1","203.0.113.1/32"]`)), status: 200,
 			exact: `{"id":6,"label":"new-db","type":"g6-nanode-1","engine":"mysql","version":"8.0.26","region":"eu-west","status":"provisioning","encrypted":false,` +
-				`"allow_list":["203.0.113.1/32","192.0.1.0/24","2001:db8::1/128"],"cluster_size":3,"hosts":{"primary":null,"secondary":null},` +
+				`"allow_list":["203.0.113.1/32","192.0.1.0/24","2001:db8::1/128"],"cluster_size":3,"hosts":{"primary":null,"secondary":null,"standby":null},` +
 				`"ssl_connection":true,"replication_type":"semi_synch","port":3306,` +
-				`"updates":{"frequency":"weekly","duration":3,"hour_of_day":0,"day_of_week":null,"week_of_month":null},"created":"2026-11-22T12:00:00","updated":"2026-11-22T12:00:00"}`},
+				`"updates":{"frequency":"weekly","duration":3,"hour_of_day":0,"day_of_week":null,"week_of_month":null},"created":"2026-11-22T12:00:00","updated":"2026-11-22T12:00:00",` +
+				`"platform":"rdbms-default","members":{},"used_disk_size_gb":0,"total_disk_size_gb":25,"oldest_restore_time":null,"fork":null,` +
+				mysqlDefaults + `}`},
 		{name: "postgresql under v4beta", req: req{method: "POST", path: "/v4beta/databases/sqldb/instances", token: demoToken,
 			body: createBody("label", `"pg-two"`, "engine", `"postgresql/13.2"`, "ssl_connection", `false`, "encrypted", `true`)}, status: 200,
 			want: []string{`"engine":"postgresql"`, `"encrypted":true`, `"ssl_connection":false,"replication_type":"none","replication_commit_type":"local","port":5432`}},

@@ -24,10 +24,12 @@ func databaseCreateInput(c *fiber.Ctx) (*body, cloudstore.NewDatabase, error) {
 	if list, ok := allowListInput(b); ok {
 		in.AllowList = list
 	}
+	in.EngineConfig = b.fields["engine_config"]
 	return b, in, nil
 }
 
-// databaseUpdateInput reads a PUT body: label, allow_list and updates, each optional.
+// databaseUpdateInput reads a PUT body: label, allow_list, updates and engine_config, each
+// optional.
 func databaseUpdateInput(c *fiber.Ctx) (*body, cloudstore.DatabaseUpdate, error) {
 	b, err := parseBody(c)
 	if err != nil {
@@ -38,6 +40,7 @@ func databaseUpdateInput(c *fiber.Ctx) (*body, cloudstore.DatabaseUpdate, error)
 		up.AllowList = &list
 	}
 	up.Updates = windowInput(b)
+	up.EngineConfig = b.fields["engine_config"]
 	return b, up, nil
 }
 

@@ -34,8 +34,9 @@ func TestDatabaseProvisioning(t *testing.T) {
 	e.at(29 * time.Second)
 	e.run(t, []scenario{
 		{name: "still provisioning", req: req{path: dbPath("sqldb", id, ""), token: demoToken}, status: 200, want: []string{`"status":"provisioning"`, `"primary":null`}},
-		{name: "credentials", req: req{path: dbPath("sqldb", id, "/credentials"), token: demoToken}, status: 400, exact: prov},
-		{name: "ssl", req: req{path: dbPath("sqldb", id, "/ssl"), token: demoToken}, status: 400, exact: prov},
+		// credentials and the CA exist from the start and are read in every status (issue 33)
+		{name: "credentials", req: req{path: dbPath("sqldb", id, "/credentials"), token: demoToken}, status: 200, want: []string{`"username":"linroot"`}},
+		{name: "ssl", req: req{path: dbPath("sqldb", id, "/ssl"), token: demoToken}, status: 200, want: []string{`"ca_certificate":"LS0t`}},
 		{name: "patch", req: req{method: "POST", path: dbPath("sqldb", id, "/patch"), token: demoToken}, status: 400, exact: prov},
 		{name: "snapshot", req: req{method: "POST", path: dbPath("sqldb", id, "/backups"), token: demoToken, body: `{"label":"first"}`}, status: 400, exact: prov},
 		{name: "reset", req: req{method: "POST", path: dbPath("sqldb", id, "/credentials/reset"), token: demoToken}, status: 400, exact: prov},

@@ -61,7 +61,7 @@ func TestDatabasesWithLinodego(t *testing.T) {
 func linodegoCatalogue(t *testing.T, c *linodego.Client) {
 	t.Helper()
 	ctx := context.Background()
-	if engines, err := c.ListDatabaseEngines(ctx, nil); err != nil || len(engines) != 6 {
+	if engines, err := c.ListDatabaseEngines(ctx, nil); err != nil || len(engines) != 12 {
 		t.Fatalf("ListDatabaseEngines: %+v %v", engines, err)
 	}
 	if eng, err := c.GetDatabaseEngine(ctx, nil, "mysql/8.0.26"); err != nil || eng.Engine != "mysql" || eng.Version != "8.0.26" {
@@ -129,6 +129,13 @@ func mysqlLife(t *testing.T, e *env, c *linodego.Client) {
 	e.at(5 * time.Minute)
 	if got, err := c.GetMySQLDatabase(ctx, db.ID); err != nil || got.Status != "suspended" {
 		t.Fatalf("after SuspendMySQLDatabase: %+v %v", got, err)
+	}
+	// suspended, its credentials and CA are not read (the Terraform provider skips them then)
+	if _, err := c.GetMySQLDatabaseCredentials(ctx, db.ID); !errors.As(err, &apiErr) || apiErr.Code != 400 || !strings.Contains(apiErr.Message, "suspended") {
+		t.Fatalf("GetMySQLDatabaseCredentials while suspended: %v", err)
+	}
+	if _, err := c.GetMySQLDatabaseSSL(ctx, db.ID); !errors.As(err, &apiErr) || apiErr.Code != 400 {
+		t.Fatalf("GetMySQLDatabaseSSL while suspended: %v", err)
 	}
 	if err := c.ResumeMySQLDatabase(ctx, db.ID); err != nil {
 		t.Fatalf("ResumeMySQLDatabase: %v", err)

@@ -28,10 +28,16 @@ func TestDatabaseCatalog(t *testing.T) {
 	e := newEnv(t, 1)
 	e.run(t, []scenario{
 		{name: "engines need no token", req: req{path: "/v4/databases/engines"}, status: 200,
-			want:   []string{`"results":6`, `{"id":"mysql/8.0.26","engine":"mysql","version":"8.0.26"}`, `{"id":"mongodb/4.4.10","engine":"mongodb","version":"4.4.10"}`},
+			want: []string{`"results":12`, `{"id":"mysql/8.0.26","engine":"mysql","version":"8.0.26"}`, `{"id":"mongodb/4.4.10","engine":"mongodb","version":"4.4.10"}`,
+				`{"id":"mysql/8","engine":"mysql","version":"8"}`, `{"id":"postgresql/17","engine":"postgresql","version":"17"}`},
 			header: map[string]string{"X-RateLimit-Limit": "800"}},
 		{name: "engines filtered", req: req{path: "/v4beta/databases/engines", header: xfilter(`{"engine":"postgresql"}`)}, status: 200,
-			exact: `{"data":[{"id":"postgresql/13.2","engine":"postgresql","version":"13.2"},{"id":"postgresql/14.6","engine":"postgresql","version":"14.6"}],"page":1,"pages":1,"results":2}`},
+			exact: `{"data":[{"id":"postgresql/13","engine":"postgresql","version":"13"},{"id":"postgresql/13.2","engine":"postgresql","version":"13.2"},` +
+				`{"id":"postgresql/14","engine":"postgresql","version":"14"},{"id":"postgresql/14.6","engine":"postgresql","version":"14.6"},` +
+				`{"id":"postgresql/15","engine":"postgresql","version":"15"},{"id":"postgresql/16","engine":"postgresql","version":"16"},` +
+				`{"id":"postgresql/17","engine":"postgresql","version":"17"}],"page":1,"pages":1,"results":7}`},
+		{name: "engines: a major version, as the current API lists them", req: req{path: "/v4/databases/engines/mysql/8"}, status: 200,
+			exact: `{"id":"mysql/8","engine":"mysql","version":"8"}`},
 		{name: "engines filtered by version", req: req{path: "/v4/databases/engines", header: xfilter(`{"version":{"+contains":"8.0"}}`)}, status: 200, want: []string{`"results":1`}},
 		{name: "engines: not filterable", req: req{path: "/v4/databases/engines", header: xfilter(`{"id":"x"}`)}, status: 400,
 			exact: `{"errors":[{"reason":"Cannot filter on id","field":"X-Filter"}]}`},
@@ -71,16 +77,20 @@ func TestDatabaseViews(t *testing.T) {
 		{name: "a mysql database", req: get(dbPath("sqldb", ordersSQL, ""), ""), status: 200,
 			exact: `{"id":1,"label":"orders-sql","type":"g6-dedicated-2","engine":"mysql","version":"8.0.26","region":"us-east","status":"active","encrypted":true,` +
 				`"allow_list":["203.0.113.0/24","198.51.100.7/32"],"cluster_size":3,` +
-				`"hosts":{"primary":"lin-1-1001-mysql-primary.servers.db.pocketforge.test","secondary":"lin-1-1001-mysql-primary-private.servers.db.pocketforge.test"},` +
+				`"hosts":{"primary":"lin-1-1001-mysql-primary.servers.db.pocketforge.test","secondary":"lin-1-1001-mysql-primary-private.servers.db.pocketforge.test",` +
+				`"standby":"lin-1-1001-mysql-primary-private.servers.db.pocketforge.test"},` +
 				`"ssl_connection":true,"replication_type":"semi_synch","port":3306,` +
 				`"updates":{"frequency":"weekly","duration":2,"hour_of_day":3,"day_of_week":7,"week_of_month":null},` +
-				`"created":"2026-11-02T12:00:00","updated":"2026-11-02T12:00:00"}`},
+				`"created":"2026-11-02T12:00:00","updated":"2026-11-02T12:00:00",` +
+				`"platform":"rdbms-default","members":{"203.0.113.4":"primary","203.0.113.5":"failover","203.0.113.6":"failover"},` +
+				`"used_disk_size_gb":1,"total_disk_size_gb":80,"oldest_restore_time":"2026-11-02T12:00:00","fork":null,` + mysqlDefaults + `}`},
 		{name: "a postgresql database, provisioning", req: get(dbPath("sqldb", reportsPG, ""), ""), status: 200,
-			want: []string{`"status":"provisioning"`, `"hosts":{"primary":null,"secondary":null}`, `"replication_commit_type":"local","port":5432`,
+			want: []string{`"status":"provisioning"`, `"hosts":{"primary":null,"secondary":null,"standby":null}`, `"replication_commit_type":"local","port":5432`,
+				`"engine_config":{"pg":{"autovacuum_analyze_scale_factor":0.1,`, `"wal_writer_delay":200},"pglookout":{}}`,
 				`"updates":{"frequency":"weekly","duration":3,"hour_of_day":0,"day_of_week":null,"week_of_month":null}`}},
 		{name: "docdb list", req: get("/v4/databases/docdb/instances", ""), status: 200, want: []string{`"results":1`, `"label":"catalog-doc"`}},
 		{name: "a docdb database", req: get(dbPath("docdb", catalogDoc, ""), ""), status: 200,
-			want: []string{`"engine":"mongodb","version":"4.4.10"`, `"hosts":{"primary":"lin-2-1002-mongo-primary.servers.db.pocketforge.test","secondary":null}`,
+			want: []string{`"engine":"mongodb","version":"4.4.10"`, `"hosts":{"primary":"lin-2-1002-mongo-primary.servers.db.pocketforge.test","secondary":null,"standby":null}`,
 				`"peers":["lin-2-1002.servers.db.pocketforge.test","lin-2-1003.servers.db.pocketforge.test","lin-2-1004.servers.db.pocketforge.test"]`,
 				`"replica_set":"RS-catalog","ssl_connection":true,"compression_type":"snappy","storage_engine":"wiredtiger","port":27017`,
 				`"week_of_month":2`}},
@@ -121,3 +131,6 @@ func createBody(fields ...string) string {
 	}
 	return "{" + strings.Join(parts, ",") + "}"
 }
+
+// mysqlDefaults is the engine_config of a mysql database that chose no setting.
+const mysqlDefaults = `"engine_config":{"binlog_retention_period":600,"mysql":{"connect_timeout":10,"default_time_zone":"SYSTEM","group_concat_max_len":1024,"information_schema_stats_expiry":86400,"innodb_change_buffer_max_size":25,"innodb_flush_neighbors":1,"innodb_ft_min_token_size":3,"innodb_lock_wait_timeout":50,"innodb_log_buffer_size":16777216,"innodb_online_alter_log_max_size":134217728,"innodb_read_io_threads":4,"innodb_thread_concurrency":0,"innodb_write_io_threads":4,"interactive_timeout":28800,"internal_tmp_mem_storage_engine":"TempTable","max_allowed_packet":67108864,"max_heap_table_size":16777216,"net_buffer_length":16384,"net_read_timeout":30,"net_write_timeout":60,"sort_buffer_size":262144,"sql_mode":"ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION,NO_ZERO_DATE,NO_ZERO_IN_DATE,ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES","tmp_table_size":16777216,"wait_timeout":28800}}`

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 )
 
@@ -12,6 +13,9 @@ import (
 type dbHosts struct {
 	Primary   *string `json:"primary"`
 	Secondary *string `json:"secondary"`
+	// Standby is the current API's name of the private host (the Terraform provider reads
+	// it); secondary is the older one, which earlier clients read.
+	Standby *string `json:"standby"`
 }
 
 // dbHead is what every database view starts with, in the real service's field order.
@@ -52,6 +56,43 @@ type sqlDatabaseView struct {
 	ReplicationType       string  `json:"replication_type"`
 	ReplicationCommitType *string `json:"replication_commit_type,omitempty"`
 	dbTail
+	sqlCurrent
+}
+
+// sqlCurrent is what the current real API adds to a sql database (the Terraform provider's v2
+// database resources read it; engine_config it dereferences, so it is always an object with
+// every group): the platform, the nodes by address and role, the disk, the earliest instant a
+// fork may restore, the fork's source (null: none) and the engine settings.
+type sqlCurrent struct {
+	Platform          string            `json:"platform"`
+	Members           map[string]string `json:"members"`
+	UsedDiskSizeGB    int               `json:"used_disk_size_gb"`
+	TotalDiskSizeGB   int               `json:"total_disk_size_gb"`
+	OldestRestoreTime *string           `json:"oldest_restore_time"`
+	Fork              *struct{}         `json:"fork"`
+	EngineConfig      map[string]any    `json:"engine_config"`
+}
+
+// current renders sqlCurrent: members (TEST-NET-3 addresses, never reachable) once provisioned.
+func current(d cloudstore.Database) sqlCurrent {
+	v := sqlCurrent{Platform: "rdbms-default", Members: map[string]string{}, TotalDiskSizeGB: d.DiskGB,
+		EngineConfig: cloudsvc.EngineConfigView(d.Engine, d.EngineConfig)}
+	if d.Status == cloudstore.DBProvisioning {
+		return v
+	}
+	for i := range d.ClusterSize {
+		role := "failover"
+		if i == 0 {
+			role = "primary"
+		}
+		v.Members[fmt.Sprintf("203.0.113.%d", (d.ID*3+uint64(i))%250+1)] = role
+	}
+	if d.DiskGB > 0 {
+		v.UsedDiskSizeGB = 1
+	}
+	oldest := formatTime(d.Created)
+	v.OldestRestoreTime = &oldest
+	return v
 }
 
 // docDatabaseView is a DocDatabase (the real DatabaseMongoDB).
@@ -88,7 +129,7 @@ func head(d cloudstore.Database) dbHead {
 	h.Hosts.Primary = &primary
 	if d.Family == cloudstore.FamilySQL {
 		secondary := fmt.Sprintf("lin-%d-%d-%s-primary-private.%s", d.ID, 1000+d.ID%9000, short, hostDomain)
-		h.Hosts.Secondary = &secondary
+		h.Hosts.Secondary, h.Hosts.Standby = &secondary, &secondary
 	}
 	return h
 }
@@ -108,7 +149,7 @@ func viewDatabase(d cloudstore.Database) any {
 	if d.Family == cloudstore.FamilyDoc {
 		return viewDocDatabase(d)
 	}
-	v := sqlDatabaseView{dbHead: head(d), SSLConnection: d.SSLConnection, ReplicationType: d.ReplicationType, dbTail: tail(d)}
+	v := sqlDatabaseView{dbHead: head(d), SSLConnection: d.SSLConnection, ReplicationType: d.ReplicationType, dbTail: tail(d), sqlCurrent: current(d)}
 	if d.Engine == "postgresql" {
 		v.ReplicationCommitType = &d.ReplicationCommitType
 	}

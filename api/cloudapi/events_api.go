@@ -3,6 +3,7 @@ package cloudapi
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
@@ -45,7 +46,18 @@ type eventView struct {
 func viewEvent(e cloudstore.Event) eventView {
 	return eventView{ID: e.ID, Action: e.Action, Created: formatTime(e.Created), Duration: e.Duration, Entity: e.Entity,
 		PercentComplete: e.PercentComplete, Read: e.Read, SecondaryEntity: e.SecondaryEntity, Seen: e.Seen,
-		Status: e.Status, Username: e.Username, Message: e.Message}
+		Status: e.Status, TimeRemaining: timeRemaining(e.Remaining), Username: e.Username, Message: e.Message}
+}
+
+// timeRemaining writes the time left of an action under way as the real service does,
+// "HH:MM:SS" (nil: none; linodego reads either form).
+func timeRemaining(d *time.Duration) *string {
+	if d == nil {
+		return nil
+	}
+	secs := int(d.Round(time.Second) / time.Second)
+	s := fmt.Sprintf("%02d:%02d:%02d", secs/3600, secs/60%60, secs%60)
+	return &s
 }
 
 // eventFields are the Event's filterable fields (the reference's: id, action, created,

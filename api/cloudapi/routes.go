@@ -58,6 +58,8 @@ func Bind(app fiber.Router, d Deps) {
 	a.bindBilling(r)
 	a.bindTransfers(r)
 	a.bindDatabases(r)
+	a.bindInstanceTypes(r)
+	a.bindMonitoringPlan(r)
 	a.bindOAuth(app)
 	app.Get("/survey/cancel", a.cancelSurvey)
 }

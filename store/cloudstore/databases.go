@@ -1,6 +1,7 @@
 package cloudstore
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -75,6 +76,11 @@ type Database struct {
 	StorageEngine         string            `json:"storage_engine,omitempty"`          // docdb
 	AllowList             []string          `json:"allow_list"`
 	Updates               MaintenanceWindow `json:"updates"`
+	// EngineConfig holds the engine settings chosen (engine_config), keyed "<group>/<name>" or
+	// "<name>"; cloudsvc checks them and shows them over the defaults.
+	EngineConfig map[string]any `json:"engine_config,omitempty"`
+	// DiskGB is the disk of the database's plan (total_disk_size_gb).
+	DiskGB int `json:"disk_gb,omitempty"`
 
 	Created   time.Time  `json:"created"`
 	Updated   time.Time  `json:"updated"`
@@ -191,15 +197,18 @@ type NewDatabase struct {
 	ReplicationType, ReplicationCommitType *string
 	// AllowList holds the raw entries (nil: none sent); cloudsvc normalises them.
 	AllowList []string
+	// EngineConfig is the engine_config object as sent (nil: none); cloudsvc checks it.
+	EngineConfig json.RawMessage
 	// Secrets are made by the caller before its transaction (NewDatabaseSecrets).
 	Secrets DatabaseSecrets
 }
 
 // DatabaseUpdate is a PUT (the input of cloudsvc's UpdateDatabase): nil fields stay as they are.
 type DatabaseUpdate struct {
-	Label     *string
-	AllowList *[]string // raw entries; an empty list blocks every connection
-	Updates   *WindowChange
+	Label        *string
+	AllowList    *[]string // raw entries; an empty list blocks every connection
+	Updates      *WindowChange
+	EngineConfig json.RawMessage // as sent (nil: none); its settings merge into the chosen ones
 }
 
 // WindowChange is what an update's `updates` object sent: nil members stay as they are.

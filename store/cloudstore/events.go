@@ -34,6 +34,55 @@ type Event struct {
 	Message         string       `json:"message"`
 	Seen            bool         `json:"seen"`
 	Read            bool         `json:"read"`
+	// Until is when a long-running action ends (zero: an instant one), and Outcome how it ends,
+	// finished or failed: the event is started until then (At). Stored with the event, so the
+	// lifecycle survives a restart and follows the appliance clock like a database's status.
+	Until   time.Time `json:"until,omitzero"`
+	Outcome string    `json:"outcome,omitempty"`
+	// Remaining is, while a long-running action is under way, the time until it ends (set by
+	// At; not stored).
+	Remaining *time.Duration `json:"-"`
+}
+
+// Event statuses of long-running actions.
+const (
+	EventStarted  = "started"
+	EventFinished = "finished"
+	EventFailed   = "failed"
+)
+
+// StartedUntil makes e a long-running action that started at e.Created and ends at until with
+// outcome (EventFinished or EventFailed).
+func (e *Event) StartedUntil(until time.Time, outcome string) {
+	e.Status, e.Until, e.Outcome = EventStarted, until, outcome
+	zero := 0
+	e.PercentComplete = &zero
+}
+
+// At is e as it stands at now: a long-running action is started, with its percent_complete and
+// the time remaining, until e.Until; from then on it is finished (or failed) at 100 % with its
+// duration in seconds, as the real service shows an operation's event (the Terraform provider
+// waits for finished).
+func (e Event) At(now time.Time) Event {
+	if e.Until.IsZero() {
+		return e
+	}
+	total := e.Until.Sub(e.Created)
+	if now.Before(e.Until) {
+		done := 0
+		if elapsed := now.Sub(e.Created); elapsed > 0 && total > 0 {
+			done = min(int(elapsed*100/total), 99)
+		}
+		left := e.Until.Sub(now)
+		e.Status, e.PercentComplete, e.Remaining, e.Duration = EventStarted, &done, &left, nil
+		return e
+	}
+	full, secs := 100, total.Seconds()
+	e.Status, e.PercentComplete, e.Remaining, e.Duration = e.Outcome, &full, nil, &secs
+	if e.Status == "" {
+		e.Status = EventFinished
+	}
+	return e
 }
 
 // RecordEvent stores e with the next id. An instant action is a "notification" event, as the real

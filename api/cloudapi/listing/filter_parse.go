@@ -35,7 +35,7 @@ func filterError(format string, args ...any) *kit.Error {
 //
 // The header is a JSON object. Its keys are declared fields, +and/+or (arrays of filter objects),
 // and, at the top level only, +order_by (a declared field) and +order ("asc" or "desc", default
-// asc; it needs +order_by). Keys of one object are ANDed. A field's value is a plain value
+// asc; alone, without +order_by, it leaves the default order). Keys of one object are ANDed. A field's value is a plain value
 // (equality) or an object of operators, ANDed: +gt/+gte/+lt/+lte (a number, or a
 // "2006-01-02T15:04:05" timestamp), +contains (a string, matched case-insensitively), +neq (any
 // plain value, null included: +neq null means "is set"; it is the negation of equality, so a
@@ -61,9 +61,9 @@ func ParseFilter[T any](header string, fields Fields[T]) (*Filter[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.orderSeen && f.orderBy == nil {
-		return nil, filterError("+order requires +order_by")
-	}
+	// A lone +order leaves the default order: the real service accepts it (the Terraform
+	// provider's list data sources send {"+and":[],"+order":"desc"}), and only a value other
+	// than asc or desc is refused (issue 33).
 	f.root = root
 	return f, nil
 }

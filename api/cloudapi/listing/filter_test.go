@@ -92,6 +92,8 @@ var filterCases = []filterCase{
 	{name: "order bool", header: `{"+order_by":"public"}`, want: []int{2, 4, 1, 3, 5}},
 	{name: "order uint64", header: `{"+order_by":"size"}`, want: []int{4, 5, 1, 2, 3}},
 	{name: "order float", header: `{"+order_by":"ratio","+order":"desc"}`, want: []int{3, 2, 1, 5, 4}},
+	{name: "lone order keeps the default order", header: `{"+order":"desc"}`, want: []int{1, 2, 3, 4, 5}},
+	{name: "lone order as the Terraform provider sends it", header: `{"+and":[],"+order":"desc"}`, want: []int{1, 2, 3, 4, 5}},
 	{name: "filter and order", header: `{"status":"running","+order_by":"id","+order":"desc"}`, want: []int{3, 1}},
 	// errors
 	{name: "not JSON", header: `status=running`, err: "The filter is not valid JSON"},
@@ -122,7 +124,7 @@ var filterCases = []filterCase{
 	{name: "operator object inside gt", header: `{"id":{"+gt":{"+lt":1}}}`, err: "+gt on id must be a number or a timestamp (YYYY-MM-DDTHH:MM:SS)"},
 	{name: "neq array", header: `{"id":{"+neq":[1]}}`, err: "+neq on id must be a string, number, boolean or null"},
 	{name: "order bad value", header: `{"+order_by":"id","+order":"up"}`, err: "+order must be asc or desc"},
-	{name: "order without order_by", header: `{"+order":"asc"}`, err: "+order requires +order_by"},
+	{name: "lone order bad value", header: `{"+order":"down"}`, err: "+order must be asc or desc"},
 	{name: "order_by unknown field", header: `{"+order_by":"nope"}`, err: "Cannot filter on nope"},
 	{name: "order_by not string", header: `{"+order_by":5}`, err: "+order_by must be the name of a field"},
 	{name: "order_by twice", header: `{"+order_by":"id","+order_by":"label"}`, err: "+order_by is given more than once"},
