@@ -1,6 +1,8 @@
 package cloudsvc
 
 import (
+	"time"
+
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"go.etcd.io/bbolt"
@@ -92,9 +94,24 @@ func (s *Service) AcceptTransfer(by cloudstore.User, token string) error {
 		if t, err = acceptTransfer(tx, t, accepting, now, s.transferDelay()); err != nil {
 			return err
 		}
-		if err := record(tx, by, "entity_transfer_accept", t.EventEntity(), now); err != nil {
+		return recordAccepted(tx, by, t, now)
+	})
+}
+
+// recordAccepted records entity_transfer_accept for both accounts (the creator's without a
+// username: it was not one of its users). The acceptance is under way until the instances move
+// (finished) or cannot (failed: failTransfer says so), as an operation's event.
+func recordAccepted(tx *bbolt.Tx, by cloudstore.User, t cloudstore.Transfer, now time.Time) error {
+	name := by.Username
+	mine := cloudstore.Event{AccountID: by.AccountID, Action: "entity_transfer_accept", Created: now, Username: &name, Entity: t.EventEntity()}
+	theirs := cloudstore.Event{AccountID: t.From, Action: "entity_transfer_accept", Created: now, Entity: t.EventEntity()}
+	for _, e := range []*cloudstore.Event{&mine, &theirs} {
+		if t.CompleteAt != nil && t.CompleteAt.After(now) {
+			e.StartedUntil(*t.CompleteAt, cloudstore.EventFinished)
+		}
+		if err := cloudstore.RecordEvent(tx, e); err != nil {
 			return err
 		}
-		return cloudstore.RecordEvent(tx, &cloudstore.Event{AccountID: t.From, Action: "entity_transfer_accept", Created: now, Entity: t.EventEntity()})
-	})
+	}
+	return nil
 }

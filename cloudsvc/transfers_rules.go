@@ -206,13 +206,16 @@ func completionProblems(tx *bbolt.Tx, t cloudstore.Transfer) (string, error) {
 }
 
 // failTransfer stores a transfer whose completion failed and tells both accounts (event
-// entity_transfer_fail and an e-mail each).
+// entity_transfer_fail and an e-mail each); their entity_transfer_accept events end failed.
 func failTransfer(tx *bbolt.Tx, t cloudstore.Transfer, reason string, now time.Time) error {
 	if err := cloudstore.PutTransfer(tx, t); err != nil {
 		return err
 	}
 	var to []cloudstore.Account
 	for _, id := range []uint64{t.From, t.To} {
+		if _, err := cloudstore.FailOperation(tx, id, "entity_transfer_accept", t.EventEntity()); err != nil {
+			return err
+		}
 		if err := recordTransferEvent(tx, t, id, "entity_transfer_fail", reason, now); err != nil {
 			return err
 		}

@@ -132,8 +132,10 @@ func (w *transferWorld) accept(token string, by uint64, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		_, err = acceptTransfer(tx, tr, acct, now, 5*time.Second)
-		return err
+		if tr, err = acceptTransfer(tx, tr, acct, now, 5*time.Second); err != nil {
+			return err
+		}
+		return recordAccepted(tx, cloudstore.User{AccountID: by, Username: "taker"}, tr, now)
 	})
 }
 
@@ -249,6 +251,9 @@ func TestTransferCompletes(t *testing.T) {
 	if w.get(tr.Token).Completed {
 		t.Fatal("completed before the delay")
 	}
+	// the acceptance is an operation under way until the instances move (issue 33)
+	acceptance(t, w, w.sender.ID, acceptAt.Add(4*time.Second), cloudstore.EventStarted)
+	acceptance(t, w, w.receiver.ID, acceptAt.Add(6*time.Second), cloudstore.EventFinished)
 	doneAt := acceptAt.Add(6 * time.Second)
 	w.job(doneAt)
 	w.view(func(tx *bbolt.Tx) error {
@@ -325,8 +330,11 @@ func TestTransferCompletionFails(t *testing.T) {
 		if _, err := viewTransfer(tx, tr.Token, w.receiver.ID, t0.Add(time.Minute)); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("the receiver still sees a cancelled transfer: %v", err)
 		}
-		return errors.Join(checkEvents(t, tx, w.sender.ID, "entity_transfer_fail"), checkEvents(t, tx, w.receiver.ID, "entity_transfer_fail"))
+		return errors.Join(checkEvents(t, tx, w.sender.ID, "entity_transfer_accept entity_transfer_fail"),
+			checkEvents(t, tx, w.receiver.ID, "entity_transfer_accept entity_transfer_fail"))
 	})
+	acceptance(t, w, w.sender.ID, t0.Add(time.Minute), cloudstore.EventFailed)
+	acceptance(t, w, w.receiver.ID, t0.Add(time.Minute), cloudstore.EventFailed)
 	w.create(t0.Add(time.Minute), "free-1") // free again
 }
 
@@ -365,5 +373,23 @@ func TestConcurrentAccept(t *testing.T) {
 			}
 		}
 		return nil
+	})
+}
+
+// acceptance checks the status at now of account's entity_transfer_accept event.
+func acceptance(t *testing.T, w *transferWorld, account uint64, now time.Time, want string) {
+	t.Helper()
+	w.view(func(tx *bbolt.Tx) error {
+		events, err := cloudstore.AccountEvents(tx, account)
+		for _, e := range events {
+			if e.Action == "entity_transfer_accept" {
+				if got := e.At(now).Status; got != want {
+					t.Errorf("account %d: entity_transfer_accept %s, want %s", account, got, want)
+				}
+				return err
+			}
+		}
+		t.Errorf("account %d: no entity_transfer_accept in %+v", account, events)
+		return err
 	})
 }

@@ -139,3 +139,30 @@ func MarkEventsSeen(tx *bbolt.Tx, account, id uint64) error {
 func SeenThrough(tx *bbolt.Tx, account uint64) uint64 {
 	return store.Btoi(tx.Bucket([]byte(store.CloudEventsSeen)).Get(store.Itob(account)))
 }
+
+// FailOperation turns the long-running action events of entity in account (those still to end
+// as finished) into ones that end failed: an operation whose outcome is only known when it ends
+// (a transfer's completion). It reports how many it changed.
+func FailOperation(tx *bbolt.Tx, account uint64, action string, entity *EventEntity) (int, error) {
+	var ids []uint64
+	r := EventRange{EntityID: EntityIDText(entity.ID), EntityType: entity.Type}
+	if err := EventCandidates(tx, account, r, func(id uint64) bool { ids = append(ids, id); return true }); err != nil {
+		return 0, err
+	}
+	changed := 0
+	for _, id := range ids {
+		e, err := store.Get[Event](tx, store.CloudEvents, store.Itob(id))
+		if err != nil {
+			return changed, err
+		}
+		if e.Action != action || e.Until.IsZero() || e.Outcome == EventFailed {
+			continue
+		}
+		e.Outcome = EventFailed
+		if err := store.Put(tx, store.CloudEvents, store.Itob(id), e); err != nil {
+			return changed, err
+		}
+		changed++
+	}
+	return changed, nil
+}

@@ -67,3 +67,37 @@ func TestRecordPrepared(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestEventAt (issue 33): a long-running action's event is started, with its progress and the
+// time left, until it ends, then finished or failed at 100 % with its duration; an instant one
+// is as recorded.
+func TestEventAt(t *testing.T) {
+	t0 := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	e := Event{Action: "database_create", Created: t0}
+	e.StartedUntil(t0.Add(40*time.Second), EventFinished)
+	for _, tc := range []struct {
+		at      time.Duration
+		status  string
+		percent int
+		left    time.Duration
+	}{{0, EventStarted, 0, 40 * time.Second}, {10 * time.Second, EventStarted, 25, 30 * time.Second},
+		{39 * time.Second, EventStarted, 97, time.Second}, {40 * time.Second, EventFinished, 100, -1}, {time.Hour, EventFinished, 100, -1}} {
+		got := e.At(t0.Add(tc.at))
+		if got.Status != tc.status || *got.PercentComplete != tc.percent || (tc.left < 0) != (got.Remaining == nil) ||
+			got.Remaining != nil && *got.Remaining != tc.left || (tc.left < 0) != (got.Duration != nil) {
+			t.Errorf("at %v: %s %d%% left %v duration %v", tc.at, got.Status, *got.PercentComplete, got.Remaining, got.Duration)
+		}
+	}
+	if d := e.At(t0.Add(time.Hour)).Duration; d == nil || *d != 40 {
+		t.Errorf("duration %v", d)
+	}
+	failing := e
+	failing.Outcome = EventFailed
+	if got := failing.At(t0.Add(time.Minute)).Status; got != EventFailed {
+		t.Errorf("a failing operation ends %s", got)
+	}
+	instant := Event{Action: "user_create", Created: t0, Status: "notification"}
+	if got := instant.At(t0.Add(time.Hour)); got.Status != "notification" || got.PercentComplete != nil {
+		t.Errorf("an instant event: %+v", got)
+	}
+}
