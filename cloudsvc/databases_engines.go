@@ -69,7 +69,7 @@ func listens(d cloudstore.Database) bool {
 		return false
 	}
 	switch d.Status {
-	case cloudstore.DBActive, cloudstore.DBUpdating, cloudstore.DBBackingUp, cloudstore.DBRestoring, cloudstore.DBDegraded, cloudstore.DBResuming:
+	case cloudstore.DBActive, cloudstore.DBUpdating, cloudstore.DBResizing, cloudstore.DBBackingUp, cloudstore.DBRestoring, cloudstore.DBDegraded, cloudstore.DBResuming:
 		return true
 	}
 	return false

@@ -128,13 +128,19 @@ func placement(p *store.Problems, in cloudstore.NewDatabase, cat cloudstore.Data
 	d.HourlyPrice, d.MonthlyPrice = price.Price.Hourly, price.Price.Monthly
 }
 
-// updateDatabase applies a PUT to an active database, which is then updating for UpdateTime.
-// The allow list replaces the old one.
-func updateDatabase(tx *bbolt.Tx, d cloudstore.Database, in cloudstore.DatabaseUpdate, now time.Time) (cloudstore.Database, error) {
+// updateDatabase applies a PUT to an active database, which is then updating for UpdateTime, or
+// resizing for ResizeTime when its type or cluster size changed (resized). The allow list
+// replaces the old one.
+func updateDatabase(tx *bbolt.Tx, d cloudstore.Database, in cloudstore.DatabaseUpdate, now time.Time) (_ cloudstore.Database, resized bool, err error) {
 	d, p, err := settleActive(tx, d, now)
 	if err != nil {
-		return d, err
+		return d, false, err
 	}
+	cat, err := cloudstore.GetDatabaseCatalog(tx)
+	if err != nil {
+		return d, false, err
+	}
+	resized = planChange(&p, cat, &d, in)
 	old := d.Label
 	if in.Label != nil {
 		checkDatabaseLabel(&p, func(l string) bool { return cloudstore.LabelTaken(tx, d.AccountID, l) }, *in.Label, d.Label)
@@ -148,13 +154,17 @@ func updateDatabase(tx *bbolt.Tx, d cloudstore.Database, in cloudstore.DatabaseU
 	}
 	d.EngineConfig = ApplyEngineConfig(&p, d.Engine, d.EngineConfig, in.EngineConfig)
 	if err := p.Err(); err != nil {
-		return d, err
+		return d, false, err
 	}
 	if err := cloudstore.RelabelDatabase(tx, d.AccountID, old, d.Label); err != nil {
-		return d, err
+		return d, false, err
 	}
-	transient(&d, cloudstore.DBUpdating, cloudstore.OpUpdate, now, UpdateTime)
-	return d, cloudstore.PutDatabase(tx, &d)
+	if resized {
+		transient(&d, cloudstore.DBResizing, cloudstore.OpResize, now, ResizeTime)
+	} else {
+		transient(&d, cloudstore.DBUpdating, cloudstore.OpUpdate, now, UpdateTime)
+	}
+	return d, resized, cloudstore.PutDatabase(tx, &d)
 }
 
 // patchDatabase applies OS patches to an active database: updating for PatchTime.

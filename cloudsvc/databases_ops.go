@@ -50,14 +50,25 @@ func (s *Service) CreateDatabase(by cloudstore.User, in cloudstore.NewDatabase, 
 	return db, err
 }
 
-// UpdateDatabase applies a change (label, allow_list, updates) to by's active database id of
-// fam, which is then updating, and records database_update. parsed are the problems the caller
+// UpdateDatabase applies a change (label, allow_list, updates, engine_config, version; type and
+// cluster_size resize) to by's active database id of fam, which is then updating (resizing), and
+// records database_update (database_resize for a plan change, and database_update besides
+// when more changed). parsed are the problems the caller
 // found reading the request (see CreateUser).
 func (s *Service) UpdateDatabase(by cloudstore.User, fam string, id uint64, up cloudstore.DatabaseUpdate, parsed store.Problems) (cloudstore.Database, error) {
 	var out cloudstore.Database
 	err := s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) (err error) {
-		if out, err = updateDatabase(tx, db, up, now); withParsed(parsed, err) != nil {
+		var resized bool
+		if out, resized, err = updateDatabase(tx, db, up, now); withParsed(parsed, err) != nil {
 			return withParsed(parsed, err)
+		}
+		if resized { // the provider waits on database_resize for a plan, database_update for the rest
+			if err := recordOperation(tx, by, "database_resize", out, now); err != nil {
+				return err
+			}
+			if !changesMore(up) {
+				return nil
+			}
 		}
 		return recordOperation(tx, by, "database_update", out, now)
 	})

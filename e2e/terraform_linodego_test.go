@@ -147,6 +147,40 @@ func TestLinodegoTerraformNeeds(t *testing.T) {
 		}
 	})
 
+	t.Run("resize and upgrade", func(t *testing.T) {
+		db, err := c.CreateMySQLDatabase(ctx, linodego.MySQLCreateOptions{Label: "tf-grow", Region: "us-east", Type: "g6-nanode-1", Engine: "mysql/8.0.26"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		advance("11s")
+		waitStatus(t, c, db.ID, "active")
+		for _, bad := range []linodego.MySQLUpdateOptions{{Type: "g5-standard-1"}, {ClusterSize: 2}, {Version: "5.7.30"}, {Version: "9"}} {
+			if _, err := c.UpdateMySQLDatabase(ctx, db.ID, bad); !errors.As(err, &apiErr) || apiErr.Code != 400 {
+				t.Errorf("%+v: %v", bad, err)
+			}
+		}
+		up, err := c.UpdateMySQLDatabase(ctx, db.ID, linodego.MySQLUpdateOptions{Type: "g6-standard-1", ClusterSize: 3})
+		if err != nil || up.Status != "resizing" || up.Type != "g6-standard-1" || up.ClusterSize != 3 || up.TotalDiskSizeGB != 50 {
+			t.Fatalf("a resize: %+v %v", up, err)
+		}
+		resize := databaseEvent(t, c, db.ID, linodego.ActionDatabaseResize)
+		advance("21s")
+		if e, err := c.GetEvent(ctx, resize.ID); err != nil || e.Status != linodego.EventFinished {
+			t.Fatalf("database_resize: %+v %v", e, err)
+		}
+		waitStatus(t, c, db.ID, "active")
+		if _, err := c.UpdateMySQLDatabase(ctx, db.ID, linodego.MySQLUpdateOptions{ClusterSize: 1}); !errors.As(err, &apiErr) || apiErr.Code != 400 {
+			t.Fatalf("a cluster that shrinks: %v", err)
+		}
+		// engine_id mysql/8.0.26 → mysql/8, as the provider sends it: version "8"
+		if up, err = c.UpdateMySQLDatabase(ctx, db.ID, linodego.MySQLUpdateOptions{Version: "8"}); err != nil || up.Version != "8.0.35" || up.Status != "updating" {
+			t.Fatalf("an upgrade: %+v %v", up, err)
+		}
+		if e := databaseEvent(t, c, db.ID, linodego.ActionDatabaseUpdate); e.Status != linodego.EventStarted {
+			t.Fatalf("the upgrade's database_update: %+v", e)
+		}
+	})
+
 	t.Run("the monitoring plan", func(t *testing.T) {
 		plan, err := c.UpdateLongviewPlan(ctx, linodego.LongviewPlanUpdateOptions{LongviewSubscription: "longview-10"})
 		if err != nil || plan.ID != "longview-10" || plan.ClientsIncluded != 10 {

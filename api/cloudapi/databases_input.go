@@ -28,8 +28,8 @@ func databaseCreateInput(c *fiber.Ctx) (*body, cloudstore.NewDatabase, error) {
 	return b, in, nil
 }
 
-// databaseUpdateInput reads a PUT body: label, allow_list, updates and engine_config, each
-// optional.
+// databaseUpdateInput reads a PUT body: label, allow_list, updates, engine_config, and the
+// current API's type, cluster_size (a resize) and version (an upgrade), each optional.
 func databaseUpdateInput(c *fiber.Ctx) (*body, cloudstore.DatabaseUpdate, error) {
 	b, err := parseBody(c)
 	if err != nil {
@@ -41,6 +41,7 @@ func databaseUpdateInput(c *fiber.Ctx) (*body, cloudstore.DatabaseUpdate, error)
 	}
 	up.Updates = windowInput(b)
 	up.EngineConfig = b.fields["engine_config"]
+	up.Type, up.ClusterSize, up.Version = b.str("type"), intField(b, "cluster_size"), b.str("version")
 	return b, up, nil
 }
 

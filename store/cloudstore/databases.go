@@ -21,6 +21,7 @@ const (
 	DBUpdating     = "updating"
 	DBBackingUp    = "backing_up"
 	DBRestoring    = "restoring"
+	DBResizing     = "resizing" // a PUT with a new type or cluster size
 	DBFailed       = "failed"
 	DBDegraded     = "degraded"
 	// The later real API's suspend and resume (not in 4.139): a suspended database keeps its
@@ -37,6 +38,7 @@ const (
 	OpPatch     = "patch"
 	OpSnapshot  = "snapshot"
 	OpRestore   = "restore"
+	OpResize    = "resize"
 	OpSuspend   = "suspend"
 	OpResume    = "resume"
 )
@@ -209,6 +211,10 @@ type DatabaseUpdate struct {
 	AllowList    *[]string // raw entries; an empty list blocks every connection
 	Updates      *WindowChange
 	EngineConfig json.RawMessage // as sent (nil: none); its settings merge into the chosen ones
+	// Type and ClusterSize resize the database; Version upgrades its engine (the current API's).
+	Type        *string
+	ClusterSize *int
+	Version     *string
 }
 
 // WindowChange is what an update's `updates` object sent: nil members stay as they are.
