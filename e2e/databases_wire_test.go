@@ -29,7 +29,9 @@ import (
 func TestSQLDatabaseOverTheWire(t *testing.T) {
 	t.Parallel()
 	data := filepath.Join(t.TempDir(), "d.db")
-	args := []string{"--data", data, "--bootstrap-token", e2eToken, "--dev-clock", "--db-provision-time", "1s"}
+	// a port range of its own: the other tests' databases, started meanwhile from the default
+	// range, could take the port this one must find again after the restart
+	args := []string{"--data", data, "--bootstrap-token", e2eToken, "--dev-clock", "--db-provision-time", "1s", "--sqldb-ports", "23306-23310"}
 	p := start(t, args...)
 	p.waitReady(t)
 	ctx := context.Background()
