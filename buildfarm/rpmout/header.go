@@ -227,3 +227,10 @@ func int32Value(entries []hdrEntry, tag uint32) (int64, bool) {
 	}
 	return 0, false
 }
+
+// The signature header's OpenPGP signatures (rpmsign writes them; the tag names are historical:
+// RSA holds any v4 signature of the main header, PGP one of the header and the payload).
+const (
+	sigRSA = 268  // RPMSIGTAG_RSA: a signature of the main header
+	sigPGP = 1002 // RPMSIGTAG_PGP: a signature of the main header and the payload
+)

@@ -42,8 +42,16 @@ func config(now time.Time, lifetime uint32) *packet.Config {
 		DefaultHash:     crypto.SHA256,
 		KeyLifetimeSecs: lifetime,
 		Time:            func() time.Time { return now },
+		// rpm (4.18) refuses a key whose self-signature holds critical subpackets it does not
+		// read, and go-crypto marks some critical and adds a salt notation by default: the
+		// packets are made as gpg makes them, which rpm --import, gpg and zypper all take.
+		NonDeterministicSignaturesViaNotation:            &no,
+		InsecureGenerateNonCriticalSignatureCreationTime: true,
+		InsecureGenerateNonCriticalKeyFlags:              true,
 	}
 }
+
+var no = false
 
 // lifetime is the key lifetime (seconds from creation) that makes a key created at created
 // expire days after now.
@@ -71,6 +79,9 @@ func New(name, email string, now time.Time, days int) (Key, error) {
 		return Key{}, err
 	}
 	e.Subkeys = nil
+	if err := selfSign(e, now, life); err != nil {
+		return Key{}, err
+	}
 	return encode(e)
 }
 
@@ -89,18 +100,8 @@ func Extend(k Key, now time.Time, days int) (Key, error) {
 	if now.Before(e.PrimaryKey.CreationTime) {
 		now = e.PrimaryKey.CreationTime
 	}
-	cfg := config(now, life)
-	for _, id := range e.Identities {
-		sig := id.SelfSignature
-		if sig == nil {
-			continue
-		}
-		sig.CreationTime = now
-		sig.KeyLifetimeSecs = &life
-		if err := sig.SignUserId(id.UserId.Id, e.PrimaryKey, e.PrivateKey, cfg); err != nil {
-			return Key{}, err
-		}
-		id.Signatures = []*packet.Signature{sig}
+	if err := selfSign(e, now, life); err != nil {
+		return Key{}, err
 	}
 	return encode(e)
 }
