@@ -7,6 +7,7 @@ package api
 import (
 	"log/slog"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -118,6 +119,16 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	}
 	buildDeps := buildapi.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, Build: d.Build, ExternalURL: externalURL, TrustedProxies: cfg.TrustedProxies}
 	buildapi.Bind(app, buildDeps)
+	buildapi.BindDownload(app, d.Build, func(c *fiber.Ctx) string {
+		if cfg.DownloadURL != "" {
+			return strings.TrimRight(cfg.DownloadURL, "/")
+		}
+		base := d.ExternalURL
+		if base == "" {
+			base = c.BaseURL()
+		}
+		return strings.TrimRight(base, "/") + buildapi.DownloadPrefix
+	})
 	if d.Remote == nil && cfg.ExplorerBackend != "" {
 		d.Remote, _ = ExplorerRemote(cfg) // config checked the URL
 	}

@@ -43,6 +43,8 @@ var areas = []area{
 	// the explorer's routes and badges take no body at all; a form's bound answers any
 	{name: "explorer", prefixes: explorerapi.Prefixes, render: explorerapi.RenderError, maxBody: kit.FormBody},
 	{name: "deploy", prefixes: deploy.Prefixes, render: deploy.RenderError, maxBody: kit.DocumentBody},
+	// the public download tree takes no body
+	{name: "download", prefixes: buildapi.DownloadPrefixes, render: buildapi.RenderDownloadError, maxBody: kit.FormBody},
 }
 
 // other serves paths no API owns: the web interface's, whose errors are pages (a friendly 404

@@ -19,6 +19,7 @@ func TestExplorerHiddenProjectAnswersAsMissing(t *testing.T) {
 		"/obs/source/P", "/obs/source/P/_meta", "/obs/source/P/p", "/obs/source/P/p/f", "/obs/source/P/nope",
 		"/obs/build/P/_result", "/obs/build/P/r/x86_64/p", "/obs/build/P/r/x86_64/p/_log",
 		"/obs/source/Pocket:1.0/pocket-cli?cmd=diff&oproject=P&opackage=p",
+		"/download/P/", "/download/P/r/", "/download/P/r/P.repo", "/download/P/r/repodata/repomd.xml",
 	}
 	for _, who := range []struct{ name, auth string }{{"anonymous", ""}, {"bob", basicOf("bob", "bob-password")}} {
 		for _, path := range routes {

@@ -120,12 +120,19 @@ func (s *Service) storeBinaries(tx *bbolt.Tx, w buildstore.Where, st buildstore.
 		return err
 	}
 	rpms = append(rpms, src)
+	sign, err := rpmSigner(tx, w.Project, now)
+	if err != nil {
+		return err
+	}
 	for _, r := range rpms {
 		var buf bytes.Buffer
 		if err := rpmout.Write(&buf, r); err != nil {
 			return fmt.Errorf("writing %s: %w", rpmout.Filename(r), err)
 		}
-		data := buf.Bytes()
+		data, err := signRPM(buf.Bytes(), sign)
+		if err != nil {
+			return fmt.Errorf("signing %s: %w", rpmout.Filename(r), err)
+		}
 		m, sh := md5.Sum(data), sha256.Sum256(data)
 		files := make([]string, len(r.Files))
 		for i, f := range r.Files {

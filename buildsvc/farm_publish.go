@@ -3,6 +3,8 @@ package buildsvc
 import (
 	"crypto/md5"
 	"encoding/hex"
+	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"time"
@@ -120,16 +122,28 @@ func newPublication(tx *bbolt.Tx, project, repo string) (*publication, error) {
 		flags[k.Name] = k.Flags
 	}
 	seen := map[string]bool{}
+	built := map[string]bool{} // name.arch of the packages built here
 	var sums []string
 	for _, w := range pub.wheres {
 		bins, err := buildstore.Binaries(tx, w, "")
 		if err != nil {
 			return nil, err
 		}
+		// what was built first, then the binaries imported into the repository (the base a
+		// distribution's repository offers its builds: issue 34, so that what is published
+		// installs), except a name something built here replaces
+		sort.SliceStable(bins, func(i, j int) bool {
+			return bins[i].Package != RepositoryPackage && bins[j].Package == RepositoryPackage
+		})
 		for _, b := range bins {
-			k, live := flags[b.Package]
-			if !live || !FlagEnabled(p.Flags, k, "publish", repo, w.Arch, true) {
+			if b.Package == RepositoryPackage {
+				if b.Name == "" || built[b.Name+"."+b.Arch] || !FlagEnabled(p.Flags, nil, "publish", repo, w.Arch, true) {
+					continue
+				}
+			} else if k, live := flags[b.Package]; !live || !FlagEnabled(p.Flags, k, "publish", repo, w.Arch, true) {
 				continue
+			} else {
+				built[b.Name+"."+b.Arch] = true
 			}
 			f := pubBinary{w: w, b: b}
 			switch {
@@ -185,10 +199,22 @@ func (pub *publication) write(tx *bbolt.Tx, now time.Time) error {
 		if err := buildstore.DeletePublished(tx, pub.project, pub.repo); err != nil {
 			return err
 		}
+		signer, err := projectSigner(tx, pub.project)
+		if err != nil {
+			return err
+		}
 		var entries []rpmout.Entry
 		files := map[string][]byte{}
 		for _, f := range pub.files {
 			data := append([]byte(nil), buildstore.BinaryFile(tx, f.w, f.b.Package, f.b.Filename)...)
+			if f.b.Package == RepositoryPackage && !rpmout.IsRPM(data) {
+				continue // an import that is no package file (an Admin's upload, a test's stand-in)
+			}
+			if f.rpm && signer != nil && !rpmout.Signed(data) { // an imported base package
+				if data, err = rpmout.Sign(data, func(m io.Reader) ([]byte, error) { return signer.Sign(m, now) }); err != nil {
+					return fmt.Errorf("signing %s: %w", f.href, err)
+				}
+			}
 			files[f.href] = data
 			if !f.rpm {
 				continue
@@ -207,6 +233,9 @@ func (pub *publication) write(tx *bbolt.Tx, now time.Time) error {
 			}
 			for name, data := range meta {
 				files[name] = data
+			}
+			if err := signRepomd(tx, pub.project, signer, files, now); err != nil {
+				return err
 			}
 		}
 		for name, data := range files {

@@ -198,6 +198,12 @@ func (s *Service) FarmTick() error {
 	if s.farmIdle.Load() == v+1 { // +1: the zero value means "not known idle"
 		return nil
 	}
+	if !s.keyReady.Load() { // what the farm writes is signed, with the global key at least
+		if _, err := s.globalKey(); err != nil {
+			return err
+		}
+		s.keyReady.Store(true)
+	}
 	before, err := s.workStep()
 	if err != nil {
 		return err

@@ -39,18 +39,7 @@ func (s *Service) PublicKey(name string) (string, error) {
 		if err := buildstore.CheckProject(tx, name); err != nil {
 			return NotFoundAs(err, "unknown_project")
 		}
-		for candidate := name; candidate != ""; {
-			if err := buildstore.CheckProject(tx, candidate); err == nil {
-				k, ok, err := buildstore.GetSignKey(tx, candidate)
-				if err != nil || ok {
-					pub = k.Public
-					return err
-				}
-			}
-			i := strings.LastIndex(candidate, ":")
-			candidate = candidate[:max(i, 0)]
-		}
-		k, _, err := buildstore.GetSignKey(tx, buildstore.GlobalKeyName)
+		k, _, err := signingKey(tx, name)
 		pub = k.Public
 		return err
 	})
@@ -58,6 +47,22 @@ func (s *Service) PublicKey(name string) (string, error) {
 		pub, err = s.globalKey()
 	}
 	return pub, err
+}
+
+// signingKey is the key that signs project's packages (see PublicKey); ok is false when there
+// is none yet, not even the global one.
+func signingKey(tx *bbolt.Tx, project string) (buildstore.SignKey, bool, error) {
+	for candidate := project; candidate != ""; {
+		if err := buildstore.CheckProject(tx, candidate); err == nil {
+			k, ok, err := buildstore.GetSignKey(tx, candidate)
+			if err != nil || ok {
+				return k, ok, err
+			}
+		}
+		i := strings.LastIndex(candidate, ":")
+		candidate = candidate[:max(i, 0)]
+	}
+	return buildstore.GetSignKey(tx, buildstore.GlobalKeyName)
 }
 
 // globalKey returns the instance's own public key, creating the key pair once; an existing key

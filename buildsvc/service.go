@@ -61,6 +61,9 @@ type Service struct {
 	// farmIdle is 1 + the store version at which FarmTick last found the farm idle, 0 when it
 	// did not (farm_workers.go).
 	farmIdle atomic.Uint64
+	// keyReady is set once the instance's global signing key is known to exist (FarmTick makes
+	// it before the farm's first pass: farm_sign.go).
+	keyReady atomic.Bool
 	// downloads holds the /published downloads not yet counted (download_queue.go).
 	downloads downloadQueue
 	// scanPublished makes the published binary search walk every published tree even when the

@@ -25,10 +25,13 @@ import (
 // Config is the effective configuration of one pocketforge process. Its zero value is not
 // meaningful; obtain one from Load or FromFlags, which apply the defaults.
 type Config struct {
-	Addr            string        // --addr: listen address, host:port (port 0 = ephemeral)
-	Data            string        // --data: the bbolt data file
-	ConfigFile      string        // --config: YAML file with more settings, "" for none
-	ExternalURL     string        // --external-url: base of every absolute URL emitted, "" = derive from the listener
+	Addr        string // --addr: listen address, host:port (port 0 = ephemeral)
+	Data        string // --data: the bbolt data file
+	ConfigFile  string // --config: YAML file with more settings, "" for none
+	ExternalURL string // --external-url: base of every absolute URL emitted, "" = derive from the listener
+	// DownloadURL is --download-url: the URL of the public download tree the .repo files
+	// name, "" = <external URL>/download (the tree is served at /download either way).
+	DownloadURL     string
 	NoFixtures      bool          // --no-fixtures: start with an empty world instead of the demo data
 	Ephemeral       bool          // --ephemeral: temp data file, no fsync, removed on exit
 	BootstrapToken  string        // --bootstrap-token: admin API token, "" = keep the stored one or generate

@@ -94,6 +94,7 @@ var sample = map[string][2]string{
 	"config":                    {"", ""}, // filled in per test: needs a real file
 	"addr":                      {"0.0.0.0:9000", "0.0.0.0:9000"},
 	"external-url":              {"https://forge.example.com/", "https://forge.example.com"},
+	"download-url":              {"https://download.example.com/repositories/", "https://download.example.com/repositories"},
 	"no-fixtures":               {"yes", "true"},
 	"ephemeral":                 {"1", "true"},
 	"bootstrap-token":           {"tok-12345678", "***"},

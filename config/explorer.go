@@ -129,6 +129,7 @@ var reservedRoots = map[string]bool{
 	"v4": true, "v4beta": true, "oauth": true, // the cloud API and its login server
 	"api": true, "badge": true, // the explorer's own
 	"deploy": true, "_appliance": true, "metrics": true, // the operator's (/metrics: --public-metrics)
+	"download": true, // the public download tree
 }
 
 // ParseProxyPrefix is the check of --explorer-proxy-prefix, for api's tests: every root the

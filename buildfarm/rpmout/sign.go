@@ -40,3 +40,27 @@ func Sign(file []byte, sign Signer) ([]byte, error) {
 	out = append(out, l.hdr...)
 	return append(out, l.payload...), nil
 }
+
+// Signed reports whether an RPM file's signature header holds an OpenPGP signature.
+func Signed(file []byte) bool {
+	l, err := layout(file)
+	if err != nil {
+		return false
+	}
+	sig, err := parseHeader(l.sig)
+	if err != nil {
+		return false
+	}
+	for _, e := range sig {
+		if e.tag == sigRSA || e.tag == sigPGP {
+			return true
+		}
+	}
+	return false
+}
+
+// IsRPM reports whether file looks like an RPM: a lead, a signature header and a main header.
+func IsRPM(file []byte) bool {
+	_, err := layout(file)
+	return err == nil
+}
