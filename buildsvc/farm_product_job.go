@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"path"
 	"strconv"
 	"strings"
@@ -105,9 +106,10 @@ func distURL(w buildstore.Where, st buildstore.BuildStatus) string {
 }
 
 // storeProductBinaries writes a product job's binaries, replacing the package's old ones in
-// w: the SBOM <name>.spdx.json and the rpm-md metadata of the shipped RPMs (repomd.xml and
-// the files it names), each marked with the medium's name so publishing lays them out as a
-// medium: <name>/<name>.spdx.json and <name>/repodata/….
+// w: the SBOM <name>.spdx.json, the shipped RPMs (signed with the product's key where they were
+// not) and the rpm-md metadata over them (repomd.xml, its signature and key, and the files it
+// names), each marked with the medium's name so publishing lays them out as a medium:
+// <name>/<name>.spdx.json, <name>/<arch>/<rpm> and <name>/repodata/….
 func (s *Service) storeProductBinaries(tx *bbolt.Tx, w buildstore.Where, st buildstore.BuildStatus, c composition, now time.Time) error {
 	if err := buildstore.DeleteBinaries(tx, w, st.Package); err != nil {
 		return err
@@ -117,7 +119,13 @@ func (s *Service) storeProductBinaries(tx *bbolt.Tx, w buildstore.Where, st buil
 	sbom := spdx.ProductSBOM{Git: gitRef(vcsTag(k.SCMSync, st.SrcMD5)), Name: c.def.Name, Version: c.def.Version, Arch: w.Arch, Build: productBuild(st),
 		DistURL: distURL(w, st), Created: now, Tool: sbomTool, LicenseListVersion: sbomLicenseList,
 		Distro: strings.ToLower(c.def.Name) + "-" + c.def.Version}
+	signer, err := projectSigner(tx, w.Project)
+	if err != nil {
+		return err
+	}
 	var entries []rpmout.Entry
+	var rpms []buildstore.Binary // the shipped RPMs, which the medium holds (issue 34: its metadata lists them)
+	rpmData := map[string][]byte{}
 	for _, b := range c.shipped {
 		from := buildstore.Where{Project: b.Project, Repository: b.Repository, Arch: w.Arch}
 		stored, err := buildstore.GetBinary(tx, from, b.Package, b.Filename)
@@ -125,6 +133,16 @@ func (s *Service) storeProductBinaries(tx *bbolt.Tx, w buildstore.Where, st buil
 			return fmt.Errorf("product %s: %s is gone: %w", name, b.Filename, err)
 		}
 		data := append([]byte(nil), buildstore.BinaryFile(tx, from, b.Package, b.Filename)...)
+		if signer != nil && rpmout.IsRPM(data) && !rpmout.Signed(data) { // an imported base package
+			if data, err = rpmout.Sign(data, func(m io.Reader) ([]byte, error) { return signer.Sign(m, now) }); err != nil {
+				return fmt.Errorf("product %s: signing %s: %w", name, b.Filename, err)
+			}
+		}
+		shipped := stored
+		shipped.Package, shipped.Medium, shipped.Size, shipped.MTime = st.Package, name, int64(len(data)), now
+		m, sh := md5.Sum(data), sha256.Sum256(data)
+		shipped.MD5, shipped.SHA256 = hex.EncodeToString(m[:]), hex.EncodeToString(sh[:])
+		rpms, rpmData[stored.Filename] = append(rpms, shipped), data
 		sbom.Packages = append(sbom.Packages, shippedRPM(stored, data))
 		e, err := rpmout.NewEntry(stored.Arch+"/"+stored.Filename, binaryRPM(stored), data, stored.MTime)
 		if err != nil {
@@ -143,6 +161,14 @@ func (s *Service) storeProductBinaries(tx *bbolt.Tx, w buildstore.Where, st buil
 	}
 	for p, data := range meta {
 		files[path.Base(p)] = data
+	}
+	if err := signRepomd(tx, w.Project, signer, files, "repomd.xml", now); err != nil {
+		return err
+	}
+	for _, b := range rpms {
+		if err := buildstore.PutBinary(tx, w, b, rpmData[b.Filename]); err != nil {
+			return err
+		}
 	}
 	for file, data := range files {
 		m, sh := md5.Sum(data), sha256.Sum256(data)

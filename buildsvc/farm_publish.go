@@ -91,7 +91,7 @@ type pubBinary struct {
 	w    buildstore.Where
 	b    buildstore.Binary
 	href string
-	rpm  bool // listed in the rpm-md metadata (not a product medium's file)
+	rpm  bool // listed in the repository's rpm-md metadata (a package, a product medium's included)
 }
 
 // newPublication works out the publication of project's repository repo from what tx holds;
@@ -122,7 +122,8 @@ func newPublication(tx *bbolt.Tx, project, repo string) (*publication, error) {
 		flags[k.Name] = k.Flags
 	}
 	seen := map[string]bool{}
-	built := map[string]bool{} // name.arch of the packages built here
+	listed := map[string]bool{} // product medium packages the repository's rpm-md lists
+	built := map[string]bool{}  // name.arch of the packages built here
 	var sums []string
 	for _, w := range pub.wheres {
 		bins, err := buildstore.Binaries(tx, w, "")
@@ -147,8 +148,14 @@ func newPublication(tx *bbolt.Tx, project, repo string) (*publication, error) {
 			}
 			f := pubBinary{w: w, b: b}
 			switch {
-			case b.Medium != "": // a product build's file: laid out as its medium, not in rpm-md
+			case b.Medium != "": // a product build's file: laid out as its medium
 				f.href = mediumPath(b)
+				// its packages are also listed by the repository's own rpm-md, once each (a
+				// noarch one ships in every arch's medium), so the repository's URL is one a
+				// package manager installs the product from (issue 34)
+				if strings.HasSuffix(b.Filename, ".rpm") && !listed[b.Filename] {
+					f.rpm, listed[b.Filename] = true, true
+				}
 			case b.Name == "":
 				continue
 			default:
@@ -234,7 +241,7 @@ func (pub *publication) write(tx *bbolt.Tx, now time.Time) error {
 			for name, data := range meta {
 				files[name] = data
 			}
-			if err := signRepomd(tx, pub.project, signer, files, now); err != nil {
+			if err := signRepomd(tx, pub.project, signer, files, "repodata/repomd.xml", now); err != nil {
 				return err
 			}
 		}
@@ -272,6 +279,13 @@ func binaryRPM(b buildstore.Binary) rpmout.RPM {
 func mediumPath(b buildstore.Binary) string {
 	if strings.HasSuffix(b.Filename, ".spdx.json") {
 		return b.Medium + "/" + b.Filename
+	}
+	if strings.HasSuffix(b.Filename, ".rpm") { // a shipped package, where the medium's metadata says
+		dir := b.Arch
+		if dir == "src" || dir == "nosrc" {
+			dir = "src"
+		}
+		return b.Medium + "/" + dir + "/" + b.Filename
 	}
 	return b.Medium + "/repodata/" + b.Filename
 }

@@ -47,11 +47,11 @@ func signRPM(data []byte, sign rpmout.Signer) ([]byte, error) {
 	return rpmout.Sign(data, sign)
 }
 
-// signRepomd adds repodata/repomd.xml.asc (an armored detached signature of repomd.xml) and
-// repodata/repomd.xml.key (the public key) to a published tree, as OBS publishes them: zypper
-// refuses an unsigned repository, and imports the key from there on first use.
-func signRepomd(tx *bbolt.Tx, project string, signer *signkey.Signer, files map[string][]byte, now time.Time) error {
-	repomd, ok := files["repodata/repomd.xml"]
+// signRepomd adds repomd.xml.asc (an armored detached signature of the repomd.xml at at in
+// files) and repomd.xml.key (the public key) beside it, as OBS publishes them: zypper refuses an
+// unsigned repository, and imports the key from there on first use.
+func signRepomd(tx *bbolt.Tx, project string, signer *signkey.Signer, files map[string][]byte, at string, now time.Time) error {
+	repomd, ok := files[at]
 	if !ok || signer == nil {
 		return nil
 	}
@@ -63,7 +63,7 @@ func signRepomd(tx *bbolt.Tx, project string, signer *signkey.Signer, files map[
 	if err != nil {
 		return err
 	}
-	files["repodata/repomd.xml.asc"] = []byte(asc)
-	files["repodata/repomd.xml.key"] = []byte(k.Public)
+	files[at+".asc"] = []byte(asc)
+	files[at+".key"] = []byte(k.Public)
 	return nil
 }

@@ -68,7 +68,7 @@ func signingKey(tx *bbolt.Tx, project string) (buildstore.SignKey, bool, error) 
 // globalKey returns the instance's own public key, creating the key pair once; an existing key
 // wins when another request stored one first.
 func (s *Service) globalKey() (string, error) {
-	k, err := signkey.New("pocketforge OBS Instance", "signkey@"+keyDomain, s.clk.Now(), signkey.DefaultDays)
+	k, err := signkey.NewFrom(s.opts.KeyRand, "pocketforge OBS Instance", "signkey@"+keyDomain, s.clk.Now(), signkey.DefaultDays)
 	if err != nil {
 		return "", err
 	}

@@ -14,6 +14,7 @@
 package buildsvc
 
 import (
+	"io"
 	"log/slog"
 	"sync/atomic"
 	"time"
@@ -32,6 +33,10 @@ type Options struct {
 	FileLimit int64
 	// Farm sizes the simulated build farm (--build-workers, --build-time).
 	Farm FarmOptions
+	// KeyRand is what the instance's global signing key is made from (nil: crypto/rand). The
+	// fixtures' scratch build of the Pocket 0.9 medium gives a fixed stream, so the medium it
+	// embeds — signed packages, signed metadata — is the same bytes every time.
+	KeyRand io.Reader
 }
 
 // Service runs the build service's operations on the store.

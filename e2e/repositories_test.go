@@ -42,7 +42,8 @@ func demoPublished(t *testing.T) *proc {
 	return p
 }
 
-// TestPackageManagersInstallFromTheDownloadTree (issue 34): Debian's dnf and zypper install
+// TestPackageManagersInstallFromTheDownloadTree (issue 34): Debian's dnf (from Pocket:1.0's
+// standard repository, with its .repo file) and zypper (from its product repository) install
 // pocket-cli and pocket-base with every signature check on — the repository's (repomd.xml.asc)
 // and each package's — from the public download tree, no credentials, resolving down to the
 // base (bash, glibc, rpm, zypper, … are published too); a tampered package and a tampered
@@ -68,6 +69,49 @@ func TestPackageManagersInstallFromTheDownloadTree(t *testing.T) {
 		}
 	}
 
+	t.Run("every package the metadata lists is served", func(t *testing.T) {
+		links := regexp.MustCompile(`href="([^"]+)"`)
+		list := func(url string) []string {
+			_, body := request(t, "GET", url, "", nil)
+			var out []string
+			for _, m := range links.FindAllStringSubmatch(body, -1) {
+				out = append(out, m[1])
+			}
+			return out
+		}
+		locations := regexp.MustCompile(`<location href="([^"]+)"`)
+		checked := 0
+		var walk func(dir string, depth int)
+		walk = func(dir string, depth int) { // every repodata/ below the tree, with what it lists
+			for _, name := range list(dir) {
+				switch {
+				case name == "repodata/":
+					_, repomd := request(t, "GET", dir+"repodata/repomd.xml", "", nil)
+					m := regexp.MustCompile(`href="(repodata/[^"]+-primary\.xml\.gz)"`).FindStringSubmatch(repomd)
+					if m == nil {
+						t.Fatalf("%srepodata/repomd.xml names no primary: %s", dir, repomd)
+					}
+					out, err := exec.Command("sh", "-c", "curl -sf '"+dir+m[1]+"' | gunzip").Output()
+					if err != nil {
+						t.Fatalf("%s%s: %v", dir, m[1], err)
+					}
+					for _, loc := range locations.FindAllStringSubmatch(string(out), -1) {
+						if code, _ := request(t, "GET", dir+loc[1], "", nil); code != 200 {
+							t.Errorf("%s lists %s: %d", dir, loc[1], code)
+						}
+						checked++
+					}
+				case strings.HasSuffix(name, "/") && depth < 4 && !strings.HasSuffix(name, "repodata/"):
+					walk(dir+name, depth+1)
+				}
+			}
+		}
+		walk(p.url+"/download/", 0)
+		if checked < 100 {
+			t.Fatalf("only %d locations checked", checked)
+		}
+	})
+
 	t.Run("dnf", func(t *testing.T) {
 		dir := t.TempDir()
 		os.MkdirAll(filepath.Join(dir, "repos"), 0o755)
@@ -90,7 +134,9 @@ func TestPackageManagersInstallFromTheDownloadTree(t *testing.T) {
 		z := func(args ...string) (int, string) {
 			return runChild(t, exec.Command(zypper, append([]string{"--non-interactive", "--root", root}, args...)...), 3*time.Minute, "zypper")
 		}
-		if code, out := z("ar", base, "pocket"); code != 0 {
+		// the product repository, as a Pocket 1.0 user adds it: its metadata lists the
+		// packages its media ship
+		if code, out := z("ar", p.url+"/download/Pocket:/1.0/product/", "pocket"); code != 0 {
 			t.Fatalf("zypper ar: %d %s", code, out)
 		}
 		if code, out := z("--gpg-auto-import-keys", "refresh"); code != 0 || strings.Contains(out, "unsigned") {

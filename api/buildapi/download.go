@@ -91,7 +91,7 @@ func (d *download) serve(c *fiber.Ctx) error {
 }
 
 // index answers a directory: its entries as links, directories ending in / (all of them when
-// dirs; else those with no file extension: x86_64, repodata).
+// dirs; else those without a published file's extension: x86_64, repodata, a product medium).
 func (d *download) index(c *fiber.Ctx, names []string, dirs bool) error {
 	dir := c.Path()
 	if !strings.HasSuffix(dir, "/") {
@@ -102,7 +102,7 @@ func (d *download) index(c *fiber.Ctx, names []string, dirs bool) error {
 		html.EscapeString(dir) + "</h1>\n<ul>\n")
 	for _, n := range names {
 		href := n
-		if dirs || path.Ext(n) == "" {
+		if dirs || !fileExts[path.Ext(n)] {
 			href += "/"
 		}
 		b.WriteString(`<li><a href="` + html.EscapeString(href) + `">` + html.EscapeString(href) + "</a></li>\n")
@@ -111,6 +111,10 @@ func (d *download) index(c *fiber.Ctx, names []string, dirs bool) error {
 	c.Set(fiber.HeaderContentType, "text/html; charset=utf-8")
 	return c.SendString(b.String())
 }
+
+// fileExts are the extensions of what a published tree holds as files.
+var fileExts = map[string]bool{".rpm": true, ".xml": true, ".gz": true, ".zst": true, ".xz": true, ".asc": true,
+	".key": true, ".json": true, ".repo": true, ".iso": true, ".ymp": true}
 
 // downloadType is a file's Content-Type by its name.
 func downloadType(name string) string {

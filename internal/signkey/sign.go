@@ -49,7 +49,11 @@ func (s *Signer) config(now time.Time) *packet.Config {
 	if now.Before(s.e.PrimaryKey.CreationTime) {
 		now = s.e.PrimaryKey.CreationTime
 	}
-	return &packet.Config{DefaultHash: crypto.SHA256, Time: func() time.Time { return now }}
+	// as gpg makes them: no salt notation (go-crypto's default randomizes every signature; the
+	// farm's output is then the same bytes for the same input and key), creation time not
+	// critical
+	return &packet.Config{DefaultHash: crypto.SHA256, Time: func() time.Time { return now },
+		NonDeterministicSignaturesViaNotation: &no, InsecureGenerateNonCriticalSignatureCreationTime: true}
 }
 
 // Sign returns a binary detached signature of message.

@@ -13,6 +13,7 @@ import (
 	"crypto"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -69,12 +70,20 @@ func lifetime(created, now time.Time, days int) (uint32, error) {
 // New makes a key pair with the user id "name <email>", created at now and expiring days
 // later. name and email must not hold any of "()<>" (project names cannot).
 func New(name, email string, now time.Time, days int) (Key, error) {
+	return NewFrom(nil, name, email, now, days)
+}
+
+// NewFrom is New with the key's randomness read from random (nil: crypto/rand): the same reader
+// gives the same key, for data built ahead of time that must be the same bytes each time.
+func NewFrom(random io.Reader, name, email string, now time.Time, days int) (Key, error) {
 	now = now.Truncate(time.Second)
 	life, err := lifetime(now, now, days)
 	if err != nil {
 		return Key{}, err
 	}
-	e, err := openpgp.NewEntity(name, "", email, config(now, life))
+	cfg := config(now, life)
+	cfg.Rand = random
+	e, err := openpgp.NewEntity(name, "", email, cfg)
 	if err != nil {
 		return Key{}, err
 	}

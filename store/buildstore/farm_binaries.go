@@ -39,9 +39,11 @@ type Binary struct {
 	Medium string `json:"medium,omitempty"`
 }
 
-// IsRPM reports whether b is a binary RPM (not the source RPM): what dependency resolution and
-// publishing consider.
-func (b Binary) IsRPM() bool { return b.Name != "" && b.Arch != "src" && b.Arch != "nosrc" }
+// IsRPM reports whether b is a binary RPM (not the source RPM, nor a product medium's copy of a
+// shipped package): what dependency resolution and publishing consider.
+func (b Binary) IsRPM() bool {
+	return b.Name != "" && b.Arch != "src" && b.Arch != "nosrc" && b.Medium == ""
+}
 
 // PutBinary stores binary b of w with its file's bytes.
 func PutBinary(tx *bbolt.Tx, w Where, b Binary, file []byte) error {
