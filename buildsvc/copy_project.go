@@ -1,6 +1,7 @@
 package buildsvc
 
 import (
+	"github.com/pocketforge/pocketforge/buildfarm/rpmout"
 	"slices"
 	"time"
 
@@ -26,8 +27,9 @@ import (
 // makeoriginolder; it needs a maintainer of the origin too) makes the copy "older" than the
 // origin, as the backend splits them: the copy's revision gets the origin's vrev + 1 and the
 // origin a new revision of the same files with vrev + 2, so the origin's next builds carry
-// higher release numbers; resign re-signs binaries with the target's key on the real service
-// — this appliance does not sign RPMs, so resign is accepted and changes nothing in the files.
+// higher release numbers; resign (with withbinaries) signs the copied RPMs again with the key
+// that signs the target's packages (its own, a parent's or the global one), as the real
+// service's signer does.
 
 // CopyProjectRequest is a project copy.
 type CopyProjectRequest struct {
@@ -78,12 +80,18 @@ func (s *Service) CopyProject(who buildstore.Person, req CopyProjectRequest) err
 		} else if dst.Locked {
 			return Forbidden("project_locked", "The target project is locked")
 		}
+		var sign rpmout.Signer // resign: the copied binaries signed with the target's key
+		if req.Resign && req.WithBinaries {
+			if sign, err = rpmSigner(tx, req.Project, now); err != nil {
+				return err
+			}
+		}
 		for _, k := range pkgs {
 			if err := copyPackageSources(tx, k, req.Project, who.Login, req, now); err != nil {
 				return err
 			}
 			if req.WithBinaries {
-				if err := copyPackageBinaries(tx, src, k.Name, req.Project); err != nil {
+				if err := copyPackageBinaries(tx, src, k.Name, req.Project, sign); err != nil {
 					return err
 				}
 			}

@@ -188,5 +188,7 @@ func simulatedFile(p, pkg, version string) rpmout.File {
 	if dir := path.Base(path.Dir(p)); dir == "bin" || dir == "sbin" {
 		return rpmout.File{Path: p, Mode: 0o755, Body: []byte(fmt.Sprintf("#!/bin/sh\necho '%s %s (built by pocketforge)'\n", path.Base(p), version))}
 	}
-	return rpmout.File{Path: p, Mode: 0o644, Body: []byte(fmt.Sprintf("%s from %s %s, built by pocketforge\n", p, pkg, version))}
+	// a comment line, which the configuration formats a package ships read as nothing: an
+	// installed .repo file of a simulated build must not break zypper (issue 34)
+	return rpmout.File{Path: p, Mode: 0o644, Body: []byte(fmt.Sprintf("# %s from %s %s, built by pocketforge\n", p, pkg, version))}
 }

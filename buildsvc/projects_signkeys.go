@@ -2,6 +2,7 @@ package buildsvc
 
 import (
 	"strings"
+	"time"
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/internal/signkey"
@@ -65,10 +66,22 @@ func signingKey(tx *bbolt.Tx, project string) (buildstore.SignKey, bool, error) 
 	return buildstore.GetSignKey(tx, buildstore.GlobalKeyName)
 }
 
+// keyTime is when a new key is made: the appliance clock's now, but never later than the wall
+// clock's. gpg, and so zypper and dnf, hold a key created in the future invalid ("created …
+// seconds in the future"), and a dev clock moved ahead (--dev-clock) would make every key made
+// meanwhile unusable to them until the world caught up.
+func (s *Service) keyTime() time.Time {
+	now := s.clk.Now()
+	if wall := time.Now(); now.After(wall) {
+		return wall
+	}
+	return now
+}
+
 // globalKey returns the instance's own public key, creating the key pair once; an existing key
 // wins when another request stored one first.
 func (s *Service) globalKey() (string, error) {
-	k, err := signkey.NewFrom(s.opts.KeyRand, "pocketforge OBS Instance", "signkey@"+keyDomain, s.clk.Now(), signkey.DefaultDays)
+	k, err := signkey.NewFrom(s.opts.KeyRand, "pocketforge OBS Instance", "signkey@"+keyDomain, s.keyTime(), signkey.DefaultDays)
 	if err != nil {
 		return "", err
 	}
@@ -105,7 +118,7 @@ func (s *Service) CreateSignKey(who buildstore.Person, name string) error {
 		return BadRequest("invalid_project_name", "invalid project name '%s'", name)
 	}
 	uid, email := projectKeyUID(name)
-	k, err := signkey.New(uid, email, s.clk.Now(), signkey.DefaultDays)
+	k, err := signkey.New(uid, email, s.keyTime(), signkey.DefaultDays)
 	if err != nil {
 		return err
 	}

@@ -1,9 +1,14 @@
 package buildsvc
 
 import (
+	"crypto/md5"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"strings"
 	"time"
 
+	"github.com/pocketforge/pocketforge/buildfarm/rpmout"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -27,7 +32,7 @@ func releasePackage(tx *bbolt.Tx, who buildstore.Person, k buildstore.Package, s
 		}
 		from := buildstore.Where{Project: k.Project, Repository: st.from.Name, Arch: arch}
 		to := buildstore.Where{Project: st.target.Name, Repository: st.to.Name, Arch: arch}
-		if err := copyBinaries(tx, from, k.Name, to, k.Name, func(b buildstore.Binary) string { return setRelease(b, req.SetRelease) }); err != nil {
+		if err := copyBinaries(tx, from, k.Name, to, k.Name, func(b buildstore.Binary) string { return setRelease(b, req.SetRelease) }, nil); err != nil {
 			return err
 		}
 	}
@@ -62,8 +67,9 @@ func releaseSources(tx *bbolt.Tx, who buildstore.Person, k buildstore.Package, p
 }
 
 // copyBinaries replaces the binaries of package toPkg in where to with those of fromPkg in
-// from, each under the file name rename gives it (the record says the package toPkg).
-func copyBinaries(tx *bbolt.Tx, from buildstore.Where, fromPkg string, to buildstore.Where, toPkg string, rename func(buildstore.Binary) string) error {
+// from, each under the file name rename gives it (the record says the package toPkg); with
+// sign, every RPM is signed again with it (copy with resign: the target's key).
+func copyBinaries(tx *bbolt.Tx, from buildstore.Where, fromPkg string, to buildstore.Where, toPkg string, rename func(buildstore.Binary) string, sign rpmout.Signer) error {
 	bins, err := buildstore.Binaries(tx, from, fromPkg)
 	if err != nil {
 		return err
@@ -76,6 +82,14 @@ func copyBinaries(tx *bbolt.Tx, from buildstore.Where, fromPkg string, to builds
 	}
 	for _, b := range bins {
 		data := append([]byte(nil), buildstore.BinaryFile(tx, from, fromPkg, b.Filename)...)
+		if sign != nil && rpmout.IsRPM(data) {
+			var err error
+			if data, err = rpmout.Sign(data, sign); err != nil {
+				return fmt.Errorf("signing %s again: %w", b.Filename, err)
+			}
+			m, sh := md5.Sum(data), sha256.Sum256(data)
+			b.Size, b.MD5, b.SHA256 = int64(len(data)), hex.EncodeToString(m[:]), hex.EncodeToString(sh[:])
+		}
 		b.Package, b.Filename = toPkg, rename(b)
 		if err := buildstore.PutBinary(tx, to, b, data); err != nil {
 			return err

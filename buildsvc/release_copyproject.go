@@ -3,6 +3,8 @@ package buildsvc
 import (
 	"slices"
 
+	"github.com/pocketforge/pocketforge/buildfarm/rpmout"
+
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -12,7 +14,8 @@ import (
 // copy has too), with its build state: the finished build's outcome and the sources and
 // dependencies it was built from, so the copy's first scheduler pass finds it up to date
 // rather than building it again (the backend copies a repository's build state likewise).
-func copyPackageBinaries(tx *bbolt.Tx, origin buildstore.Project, pkg, project string) error {
+// With sign (resign=1), the copied RPMs are signed again with the target's key.
+func copyPackageBinaries(tx *bbolt.Tx, origin buildstore.Project, pkg, project string, sign rpmout.Signer) error {
 	dst, err := buildstore.GetProject(tx, project)
 	if err != nil {
 		return err
@@ -28,7 +31,7 @@ func copyPackageBinaries(tx *bbolt.Tx, origin buildstore.Project, pkg, project s
 			}
 			from := buildstore.Where{Project: origin.Name, Repository: r.Name, Arch: arch}
 			w := buildstore.Where{Project: project, Repository: r.Name, Arch: arch}
-			if err := copyBinaries(tx, from, pkg, w, pkg, func(b buildstore.Binary) string { return b.Filename }); err != nil {
+			if err := copyBinaries(tx, from, pkg, w, pkg, func(b buildstore.Binary) string { return b.Filename }, sign); err != nil {
 				return err
 			}
 			st, err := buildstore.GetStatus(tx, from, pkg)

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,8 +17,15 @@ import (
 // farm has built and published everything (the metrics say no job is left).
 func demoPublished(t *testing.T) *proc {
 	t.Helper()
-	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--dev-clock", "--bootstrap-token", e2eToken)
+	p := start(t, "--data", filepath.Join(t.TempDir(), "d.db"), "--dev-clock", "--bootstrap-token", e2eToken, "--admin-password", e2eAdminPassword)
 	p.waitReady(t)
+	settle(t, p)
+	return p
+}
+
+// settle moves the dev clock on until the farm has nothing left to build or publish.
+func settle(t *testing.T, p *proc) {
+	t.Helper()
 	busy := regexp.MustCompile(`(?m)^pocketforge_buildfarm_(?:jobs\{state="(?:building|scheduled)"\}|queue_length) (\d+)`)
 	deadline := time.Now().Add(2 * time.Minute)
 	for idle := 0; idle < 3; {
@@ -31,15 +39,17 @@ func demoPublished(t *testing.T) *proc {
 				n++
 			}
 		}
+		request(t, "POST", p.url+"/_appliance/clock", e2eToken, strings.NewReader(`{"advance":"10m"}`))
 		if n == 0 {
-			idle++ // idle three times in a row: the publish after the last build is done too
+			// idle three times in a row, a farm pass (every second) apart: a commit's rebuild is
+			// scheduled, and the publish after the last build done
+			idle++
+			time.Sleep(1100 * time.Millisecond)
 		} else {
 			idle = 0
+			time.Sleep(300 * time.Millisecond)
 		}
-		request(t, "POST", p.url+"/_appliance/clock", e2eToken, strings.NewReader(`{"advance":"10m"}`))
-		time.Sleep(300 * time.Millisecond)
 	}
-	return p
 }
 
 // TestPackageManagersInstallFromTheDownloadTree (issue 34): Debian's dnf (from Pocket:1.0's
@@ -215,4 +225,150 @@ func TestPackageManagersInstallFromTheDownloadTree(t *testing.T) {
 			t.Fatalf("zypper accepted a tampered repomd.xml, or refused it for another reason: exit %d\n%s", code, out)
 		}
 	})
+}
+
+// adminDo sends a build API request as Admin.
+func adminDo(t *testing.T, p *proc, method, path, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, p.url+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.SetBasicAuth("Admin", e2eAdminPassword)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// rpmKeyID is the key id rpm reads from a package's signature ("" when unsigned).
+func rpmKeyID(t *testing.T, data []byte) string {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "p.rpm")
+	os.WriteFile(f, data, 0o644)
+	out, _ := exec.Command("rpm", "-qp", "--nosignature", "--qf", "%{SIGPGP:pgpsig}", f).Output()
+	if m := regexp.MustCompile(`Key ID ([0-9a-f]+)`).FindStringSubmatch(string(out)); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// keyIDOf is the long key id of an armored public key, as rpm prints it (gpg --show-keys).
+func keyIDOf(t *testing.T, armored string) string {
+	t.Helper()
+	cmd := exec.Command("gpg", "--batch", "--with-colons", "--show-keys")
+	cmd.Stdin = strings.NewReader(armored)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("gpg --show-keys: %v", err)
+	}
+	for _, l := range strings.Split(string(out), "\n") {
+		if f := strings.Split(l, ":"); f[0] == "pub" && len(f) > 4 {
+			return strings.ToLower(f[4])
+		}
+	}
+	t.Fatalf("no key in %s", out)
+	return ""
+}
+
+// TestSigningKeysFollowTheProject (issue 34): a new project key (cmd=createkey) re-signs
+// nothing already published, and signs the next build; a project copy with resign signs the
+// copied RPMs with the target's key; after a commit raises pocket-cli's version and the farm
+// rebuilds and republishes, zypper up brings the new version with every check still on.
+func TestSigningKeysFollowTheProject(t *testing.T) {
+	t.Parallel()
+	zypper, err := exec.LookPath("zypper")
+	if err != nil {
+		t.Skip("zypper is needed (apt-get install -y zypper)")
+	}
+	if _, err := exec.LookPath("gpg"); err != nil {
+		t.Skip("gpg is needed")
+	}
+	p := demoPublished(t)
+	root := t.TempDir()
+	z := func(args ...string) (int, string) {
+		return runChild(t, exec.Command(zypper, append([]string{"--non-interactive", "--gpg-auto-import-keys", "--root", root}, args...)...), 3*time.Minute, "zypper")
+	}
+	if code, out := z("ar", p.url+"/download/Pocket:/1.0/product/", "pocket"); code != 0 {
+		t.Fatalf("zypper ar: %d %s", code, out)
+	}
+	if code, out := z("install", "pocket-cli"); code != 0 {
+		t.Fatalf("zypper install: %d %s", code, out)
+	}
+	_, global := request(t, "GET", p.url+"/source/Pocket:1.0/_pubkey", "", nil)
+	if code, body := adminDo(t, p, "GET", "/source/Pocket:1.0/_pubkey", ""); code != 200 {
+		t.Fatalf("_pubkey: %d %s", code, body)
+	} else {
+		global = body
+	}
+	const std = "/download/Pocket:/1.0/standard/"
+	_, ascBefore := request(t, "GET", p.url+std+"repodata/repomd.xml.asc", "", nil)
+
+	// a key of Pocket:1.0's own: nothing published is signed again
+	if code, body := adminDo(t, p, "POST", "/source/Pocket:1.0?cmd=createkey", ""); code != 200 {
+		t.Fatalf("createkey: %d %s", code, body)
+	}
+	_, own := adminDo(t, p, "GET", "/source/Pocket:1.0/_pubkey", "")
+	if own == global {
+		t.Fatal("createkey left the global key")
+	}
+	if _, asc := request(t, "GET", p.url+std+"repodata/repomd.xml.asc", "", nil); asc != ascBefore {
+		t.Error("createkey re-signed the published repository")
+	}
+
+	// a new version of pocket-cli: built, published and shipped signed with the new key
+	code, spec := adminDo(t, p, "GET", "/source/devel:tools/pocket-cli/pocket-cli.spec", "")
+	if code != 200 || !strings.Contains(spec, "1.1.0") {
+		t.Fatalf("the spec: %d %s", code, spec)
+	}
+	spec = regexp.MustCompile(`(?m)^Version:(\s+)\S+`).ReplaceAllString(spec, "Version:${1}1.2.0")
+	if code, body := adminDo(t, p, "PUT", "/source/devel:tools/pocket-cli/pocket-cli.spec", spec); code != 200 {
+		t.Fatalf("commit: %d %s", code, body)
+	}
+	settle(t, p)
+	_, list := request(t, "GET", p.url+std+"x86_64/", "", nil)
+	m := regexp.MustCompile(`href="(pocket-cli-1\.2\.0-[^"]+\.rpm)"`).FindStringSubmatch(list)
+	if m == nil {
+		t.Fatalf("pocket-cli 1.2.0 is not published: %s", list)
+	}
+	_, rpm := request(t, "GET", p.url+std+"x86_64/"+m[1], "", nil)
+	if got, want := rpmKeyID(t, []byte(rpm)), keyIDOf(t, own); got != want {
+		t.Errorf("the new build is signed by %q, not the project's new key %q", got, want)
+	}
+	if _, asc := request(t, "GET", p.url+std+"repodata/repomd.xml.asc", "", nil); asc == ascBefore {
+		t.Error("the new publish kept the old repomd signature")
+	}
+	if code, out := z("refresh"); code != 0 {
+		_, repomd := request(t, "GET", p.url+"/download/Pocket:/1.0/product/repodata/repomd.xml", "", nil)
+		t.Fatalf("zypper refresh: %d %s\n%s", code, out, repomd)
+	}
+	if code, out := z("update"); code != 0 || !strings.Contains(out, "pocket-cli-1.2.0") {
+		t.Fatalf("zypper update: %d %s", code, out)
+	}
+
+	// a copy with resign: the copied RPMs carry the target's key
+	meta := `<project name="home:Admin:signed"><title>signed</title><description/><person userid="Admin" role="maintainer"/>` +
+		`<repository name="standard"><path project="Pocket:1.0" repository="standard"/><arch>x86_64</arch><arch>aarch64</arch></repository></project>`
+	if code, body := adminDo(t, p, "PUT", "/source/home:Admin:signed/_meta", meta); code != 200 {
+		t.Fatalf("the target: %d %s", code, body)
+	}
+	if code, body := adminDo(t, p, "POST", "/source/home:Admin:signed?cmd=createkey", ""); code != 200 {
+		t.Fatalf("createkey: %d %s", code, body)
+	}
+	_, target := adminDo(t, p, "GET", "/source/home:Admin:signed/_pubkey", "")
+	if code, body := adminDo(t, p, "POST", "/source/home:Admin:signed?cmd=copy&oproject=devel:tools&withbinaries=1&resign=1", ""); code != 200 {
+		t.Fatalf("copy with resign: %d %s", code, body)
+	}
+	_, bins := adminDo(t, p, "GET", "/build/home:Admin:signed/standard/x86_64/pocket-cli", "")
+	f := regexp.MustCompile(`filename="(pocket-cli-[^"]+x86_64\.rpm)"`).FindStringSubmatch(bins)
+	if f == nil {
+		t.Fatalf("no copied binary: %s", bins)
+	}
+	_, copied := adminDo(t, p, "GET", "/build/home:Admin:signed/standard/x86_64/pocket-cli/"+f[1], "")
+	if got, want := rpmKeyID(t, []byte(copied)), keyIDOf(t, target); got != want {
+		t.Errorf("the copy is signed by %q, not the target's key %q", got, want)
+	}
 }

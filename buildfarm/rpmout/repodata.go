@@ -74,6 +74,23 @@ func NewEntry(href string, r RPM, file []byte, mtime time.Time) (Entry, error) {
 			}
 		}
 	}
+	// What the caller's record may not keep, the header says: rpm-md's vendor, license, group
+	// and URL must be the package's own (zypper refuses an update whose vendor changes, and a
+	// vendor missing from the metadata is one).
+	str := func(tag uint32) string {
+		if list := stringsOf(byTag[tag]); len(list) > 0 {
+			return list[0]
+		}
+		return ""
+	}
+	for _, f := range []struct {
+		field *string
+		tag   uint32
+	}{{&r.Vendor, tagVendor}, {&r.License, tagLicense}, {&r.Group, tagGroup}, {&r.URL, tagURL}} {
+		if *f.field == "" {
+			*f.field = str(f.tag)
+		}
+	}
 	installed, _ := int32Value(hdr, tagSize)
 	archive, _ := int32Value(sig, sigPayloadSize)
 	sum := sha256.Sum256(file)
