@@ -81,7 +81,15 @@ func (db *DB) RestoreFile(path string) (info RestoreInfo, err error) {
 				if info.Keys, err = copyData(tx, stx); err != nil {
 					return err
 				}
-				return migrate(tx, v)
+				if err := migrate(tx, v); err != nil {
+					return err
+				}
+				for _, check := range restoreChecks { // a refusal rolls the copy back
+					if err := check(tx); err != nil {
+						return fmt.Errorf("snapshot: %w (%v)", ErrNotPocketforge, err)
+					}
+				}
+				return nil
 			})
 		})
 	})
@@ -189,3 +197,12 @@ func copyBucket(dst, src *bbolt.Bucket) (int, error) {
 	})
 	return keys, err
 }
+
+// restoreChecks are the checks of what a restored snapshot holds, beyond its structure and
+// digest, that the data's own packages register (OnRestore): a value the domains could not use
+// — a signing key that does not parse — refuses the snapshot, the data untouched.
+var restoreChecks []func(tx *bbolt.Tx) error
+
+// OnRestore registers a check every restored snapshot must pass, inside the restoring
+// transaction (called from init functions).
+func OnRestore(check func(tx *bbolt.Tx) error) { restoreChecks = append(restoreChecks, check) }

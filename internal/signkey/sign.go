@@ -92,3 +92,19 @@ func Verify(publicKey string, message io.Reader, signature []byte) error {
 	_, err = openpgp.CheckDetachedSignature(keys, message, bytes.NewReader(signature), nil)
 	return err
 }
+
+// Check reports whether a stored key pair reads: the armored public key and the private key
+// (a key a snapshot carries is checked before it replaces anything).
+func Check(publicKey string, private []byte) error {
+	if _, err := openpgp.ReadArmoredKeyRing(strings.NewReader(publicKey)); err != nil {
+		return fmt.Errorf("public key: %w", err)
+	}
+	e, err := openpgp.ReadEntity(packet.NewReader(bytes.NewReader(private)))
+	if err != nil {
+		return fmt.Errorf("private key: %w", err)
+	}
+	if e.PrivateKey == nil {
+		return fmt.Errorf("private key: no private half")
+	}
+	return nil
+}

@@ -1,7 +1,11 @@
 package buildstore
 
 import (
+	"encoding/json"
+	"fmt"
+
 	"errors"
+	"github.com/pocketforge/pocketforge/internal/signkey"
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
@@ -45,4 +49,25 @@ func DeleteSignKey(tx *bbolt.Tx, project string) error {
 		return err
 	}
 	return b.Delete([]byte(project))
+}
+
+func init() { store.OnRestore(CheckSignKeys) }
+
+// CheckSignKeys checks that every stored signing key parses, both halves (a restore refuses a
+// snapshot whose keys the farm could not sign with).
+func CheckSignKeys(tx *bbolt.Tx) error {
+	b := tx.Bucket([]byte(store.BuildSignKeys))
+	if b == nil {
+		return nil
+	}
+	return b.ForEach(func(name, raw []byte) error {
+		var k SignKey
+		if err := json.Unmarshal(raw, &k); err != nil {
+			return fmt.Errorf("the signing key of %s: %w", name, err)
+		}
+		if err := signkey.Check(k.Public, k.Private); err != nil {
+			return fmt.Errorf("the signing key of %s: %w", name, err)
+		}
+		return nil
+	})
 }

@@ -1,0 +1,70 @@
+package buildstore
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/pocketforge/pocketforge/internal/signkey"
+	"github.com/pocketforge/pocketforge/store"
+	"go.etcd.io/bbolt"
+)
+
+// TestRestoreRefusesUnreadableSignKeys (issue 34): a snapshot whose signing key does not parse
+// is refused at restore (the farm could not sign with it), the data left as it was; one whose
+// keys parse restores, private halves included.
+func TestRestoreRefusesUnreadableSignKeys(t *testing.T) {
+	open := func() *store.DB {
+		db, err := store.Open(filepath.Join(t.TempDir(), "d.db"), store.Options{Durability: store.NoSync})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	k, err := signkey.New("P OBS Project", "P@build.pocketforge", time.Now(), signkey.DefaultDays)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := SignKey{Public: k.Public, Private: k.Private, Created: k.Created, Expires: k.Expires}
+	snapshot := func(keys map[string]SignKey) []byte {
+		src := open()
+		if err := src.Exclusive(func(tx *bbolt.Tx) error {
+			for name, k := range keys {
+				if err := PutSignKey(tx, name, k); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if _, _, err := src.Snapshot(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	dst := open()
+	if _, err := dst.Restore(bytes.NewReader(snapshot(map[string]SignKey{"P": good, GlobalKeyName: good})), 1<<30); err != nil {
+		t.Fatalf("a snapshot with sound keys: %v", err)
+	}
+	broken := good
+	broken.Private = []byte("not a key")
+	if _, err := dst.Restore(bytes.NewReader(snapshot(map[string]SignKey{"Q": broken})), 1<<30); !errors.Is(err, store.ErrNotPocketforge) {
+		t.Fatalf("a snapshot with a broken private key: %v", err)
+	}
+	badPublic := good
+	badPublic.Public = "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nnope\n-----END PGP PUBLIC KEY BLOCK-----\n"
+	if _, err := dst.Restore(bytes.NewReader(snapshot(map[string]SignKey{"Q": badPublic})), 1<<30); !errors.Is(err, store.ErrNotPocketforge) {
+		t.Fatalf("a snapshot with a broken public key: %v", err)
+	}
+	dst.View(func(tx *bbolt.Tx) error {
+		if k, ok, _ := GetSignKey(tx, "P"); !ok || !bytes.Equal(k.Private, good.Private) {
+			t.Error("the refused restores changed the data")
+		}
+		return nil
+	})
+}
