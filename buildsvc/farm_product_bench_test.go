@@ -9,6 +9,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildfarm/rpmout"
 	"github.com/pocketforge/pocketforge/internal/bench"
 	"github.com/pocketforge/pocketforge/spdx"
+	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -21,46 +22,7 @@ import (
 // too ("judge"), against a raw bbolt read of the binaries it looks at.
 func BenchmarkProductBuild(b *testing.B) {
 	svc, db := benchFarm(b)
-	var names []string
-	for i := range 1000 {
-		names = append(names, fmt.Sprintf("p%04d", i))
-	}
-	def := "product_compose_schema: 0.2\nvendor: Dev\nname: Dev\nversion: 1.0\narchitectures: [x86_64]\npackagesets:\n- packages: [" + strings.Join(names, ", ") + "]\n"
-	w := buildstore.Where{Project: "dev", Repository: "product", Arch: "x86_64"}
-	err := db.Write(func(tx *bbolt.Tx) error {
-		p, err := buildstore.GetProject(tx, "dev")
-		if err != nil {
-			return err
-		}
-		p.Config = productConfig
-		p.Repositories = append(p.Repositories, buildstore.Repository{Name: "product", Archs: []string{"x86_64"},
-			Paths: []buildstore.Path{{Project: "dev", Repository: "standard"}}})
-		if err := buildstore.PutProject(tx, p); err != nil {
-			return err
-		}
-		if err := buildstore.PutPackage(tx, buildstore.Package{Project: "dev", Name: "000product"}); err != nil {
-			return err
-		}
-		sum, err := buildstore.PutBlob(tx, []byte(def))
-		if err != nil {
-			return err
-		}
-		_, err = buildstore.Commit(tx, "dev", "000product", []buildstore.FileEntry{{Name: "dev.productcompose", MD5: sum}}, "alice", "", svc.clk.Now())
-		return err
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	st := buildstore.BuildStatus{Package: "000product", SrcMD5: "0123456789abcdef0123456789abcdef", VRev: 1, Bcnt: 1}
-	compose := func(tx *bbolt.Tx) composition {
-		src := loadSources(tx, "dev", "000product")
-		chain, _ := repoChain(tx, "dev", "product")
-		c, why := composeAt(tx, w, src, chain)
-		if why != "" || len(c.shipped) != 1000 {
-			b.Fatalf("composition: %q, %d shipped", why, len(c.shipped))
-		}
-		return c
-	}
+	w, st, compose := benchProduct(b, svc, db)
 	// The raw layers' inputs: every shipped RPM's metadata and file, read once.
 	var sbom spdx.ProductSBOM
 	var entries []rpmout.Entry
@@ -113,4 +75,50 @@ func BenchmarkProductBuild(b *testing.B) {
 			})
 		})
 	})
+}
+
+// benchProduct adds to a benchFarm world a product (dev/product, x86_64) shipping its 1,000
+// packages, and returns its where, its build status and its composition.
+func benchProduct(b *testing.B, svc *Service, db *store.DB) (buildstore.Where, buildstore.BuildStatus, func(tx *bbolt.Tx) composition) {
+	var names []string
+	for i := range 1000 {
+		names = append(names, fmt.Sprintf("p%04d", i))
+	}
+	def := "product_compose_schema: 0.2\nvendor: Dev\nname: Dev\nversion: 1.0\narchitectures: [x86_64]\npackagesets:\n- packages: [" + strings.Join(names, ", ") + "]\n"
+	w := buildstore.Where{Project: "dev", Repository: "product", Arch: "x86_64"}
+	err := db.Write(func(tx *bbolt.Tx) error {
+		p, err := buildstore.GetProject(tx, "dev")
+		if err != nil {
+			return err
+		}
+		p.Config = productConfig
+		p.Repositories = append(p.Repositories, buildstore.Repository{Name: "product", Archs: []string{"x86_64"},
+			Paths: []buildstore.Path{{Project: "dev", Repository: "standard"}}})
+		if err := buildstore.PutProject(tx, p); err != nil {
+			return err
+		}
+		if err := buildstore.PutPackage(tx, buildstore.Package{Project: "dev", Name: "000product"}); err != nil {
+			return err
+		}
+		sum, err := buildstore.PutBlob(tx, []byte(def))
+		if err != nil {
+			return err
+		}
+		_, err = buildstore.Commit(tx, "dev", "000product", []buildstore.FileEntry{{Name: "dev.productcompose", MD5: sum}}, "alice", "", svc.clk.Now())
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	st := buildstore.BuildStatus{Package: "000product", SrcMD5: "0123456789abcdef0123456789abcdef", VRev: 1, Bcnt: 1}
+	compose := func(tx *bbolt.Tx) composition {
+		src := loadSources(tx, "dev", "000product")
+		chain, _ := repoChain(tx, "dev", "product")
+		c, why := composeAt(tx, w, src, chain)
+		if why != "" || len(c.shipped) != 1000 {
+			b.Fatalf("composition: %q, %d shipped", why, len(c.shipped))
+		}
+		return c
+	}
+	return w, st, compose
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildfarm/resolve"
 	"github.com/pocketforge/pocketforge/buildfarm/rpmout"
 	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+	"github.com/pocketforge/pocketforge/internal/signkey"
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -111,6 +112,15 @@ func distURL(w buildstore.Where, st buildstore.BuildStatus) string {
 // names), each marked with the medium's name so publishing lays them out as a medium:
 // <name>/<name>.spdx.json, <name>/<arch>/<rpm> and <name>/repodata/….
 func (s *Service) storeProductBinaries(tx *bbolt.Tx, w buildstore.Where, st buildstore.BuildStatus, c composition, now time.Time) error {
+	signer, err := projectSigner(tx, w.Project)
+	if err != nil {
+		return err
+	}
+	return s.storeProductWith(tx, w, st, c, signer, now)
+}
+
+// storeProductWith is storeProductBinaries with the product's signer (nil: nothing is signed).
+func (s *Service) storeProductWith(tx *bbolt.Tx, w buildstore.Where, st buildstore.BuildStatus, c composition, signer *signkey.Signer, now time.Time) error {
 	if err := buildstore.DeleteBinaries(tx, w, st.Package); err != nil {
 		return err
 	}
@@ -119,10 +129,6 @@ func (s *Service) storeProductBinaries(tx *bbolt.Tx, w buildstore.Where, st buil
 	sbom := spdx.ProductSBOM{Git: gitRef(vcsTag(k.SCMSync, st.SrcMD5)), Name: c.def.Name, Version: c.def.Version, Arch: w.Arch, Build: productBuild(st),
 		DistURL: distURL(w, st), Created: now, Tool: sbomTool, LicenseListVersion: sbomLicenseList,
 		Distro: strings.ToLower(c.def.Name) + "-" + c.def.Version}
-	signer, err := projectSigner(tx, w.Project)
-	if err != nil {
-		return err
-	}
 	var entries []rpmout.Entry
 	var rpms []buildstore.Binary // the shipped RPMs, which the medium holds (issue 34: its metadata lists them)
 	rpmData := map[string][]byte{}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/buildfarm/rpmout"
+	"github.com/pocketforge/pocketforge/internal/signkey"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -72,7 +73,11 @@ func (s *Service) publish(project, repo string, now time.Time) error {
 		if pub == nil || err != nil {
 			return err
 		}
-		return pub.write(tx, now)
+		signer, err := projectSigner(tx, project)
+		if err != nil {
+			return err
+		}
+		return pub.write(tx, signer, now)
 	})
 }
 
@@ -199,15 +204,12 @@ func (pub *publication) changes(tx *bbolt.Tx) bool {
 }
 
 // write rewrites the published tree when its digest changed (reading the binaries' files and
-// writing rpm-md over them) and sets every where's code and digest.
-func (pub *publication) write(tx *bbolt.Tx, now time.Time) error {
+// writing rpm-md over them, signed by signer when there is one) and sets every where's code and
+// digest.
+func (pub *publication) write(tx *bbolt.Tx, signer *signkey.Signer, now time.Time) error {
 	first, _ := buildstore.GetRepoState(tx, pub.wheres[0])
 	if first.PublishedDigest != pub.digest {
 		if err := buildstore.DeletePublished(tx, pub.project, pub.repo); err != nil {
-			return err
-		}
-		signer, err := projectSigner(tx, pub.project)
-		if err != nil {
 			return err
 		}
 		var entries []rpmout.Entry
@@ -218,6 +220,7 @@ func (pub *publication) write(tx *bbolt.Tx, now time.Time) error {
 				continue // an import that is no package file (an Admin's upload, a test's stand-in)
 			}
 			if f.rpm && signer != nil && !rpmout.Signed(data) { // an imported base package
+				var err error
 				if data, err = rpmout.Sign(data, func(m io.Reader) ([]byte, error) { return signer.Sign(m, now) }); err != nil {
 					return fmt.Errorf("signing %s: %w", f.href, err)
 				}
