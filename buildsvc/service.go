@@ -62,7 +62,11 @@ type Service struct {
 	// from anyone (GuardProject) and its live packages' names (Packages).
 	mayHide      *store.Memo[string, bool]
 	hiddenFrom   *store.Memo[string, bool] // project + "\x00" + login: whether it hides from them
-	packageNames *store.Memo[string, []string]
+	downloadable *store.Memo[string, bool] // project + "\x00" + repository: in the download tree
+	// downloadFiles are the download tree's small files (DownloadFile), by project, repository
+	// and path
+	downloadFiles *store.Memo[string, []byte]
+	packageNames  *store.Memo[string, []string]
 	// farmIdle is 1 + the store version at which FarmTick last found the farm idle, 0 when it
 	// did not (farm_workers.go).
 	farmIdle atomic.Uint64
@@ -82,15 +86,17 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Service{db: db, clk: clk, log: log, opts: opts,
-		signIns:      ratelimit.NewSignIns(clk.Now, loginLockPolicy, ipLockPolicy),
-		memory:       newSignInMemory(),
-		farmCounts:   store.NewMemo[struct{}, FarmCounts](db),
-		mayHide:      store.NewMemo[string, bool](db),
-		hiddenFrom:   store.NewMemo[string, bool](db),
-		packageNames: store.NewMemo[string, []string](db),
-		requests:     newDecoded[uint64](maxDecodedRequests, buildstore.DecodeRequest),
-		packages:     newDecoded[string](maxDecodedPackages, buildstore.DecodePackage),
-		statuses:     newDecoded[string](maxDecodedStatuses, buildstore.DecodeStatus)}
+		signIns:       ratelimit.NewSignIns(clk.Now, loginLockPolicy, ipLockPolicy),
+		memory:        newSignInMemory(),
+		farmCounts:    store.NewMemo[struct{}, FarmCounts](db),
+		mayHide:       store.NewMemo[string, bool](db),
+		hiddenFrom:    store.NewMemo[string, bool](db),
+		downloadable:  store.NewMemo[string, bool](db),
+		downloadFiles: store.NewMemo[string, []byte](db),
+		packageNames:  store.NewMemo[string, []string](db),
+		requests:      newDecoded[uint64](maxDecodedRequests, buildstore.DecodeRequest),
+		packages:      newDecoded[string](maxDecodedPackages, buildstore.DecodePackage),
+		statuses:      newDecoded[string](maxDecodedStatuses, buildstore.DecodeStatus)}
 }
 
 // Now is the appliance clock's time.

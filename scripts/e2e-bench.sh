@@ -12,20 +12,20 @@
 # /v4/account/users (a page of 100; 120 users are added) with a cloud personal access token of
 # demo (a fresh one per wrk run: the rate limits stay on, --cloud-rate-scale 1000 — the most the
 # flag takes — which gives a token 800,000 requests a minute; a wrk run lasts 1 s, and a quiet
-# machine serves up to 90,000 requests/s; the script stops on any non-2xx answer), a badge, and GET /source/devel:tools with
-# Basic auth.
+# machine serves up to 90,000 requests/s; the script stops on any non-2xx answer), a badge, GET /source/devel:tools with
+# Basic auth, and an RPM of the public download tree (/download/…/pocket-cli-….x86_64.rpm).
 #
 #   scripts/e2e-bench.sh                 # builds ./pocketforge and barefiber into a temp dir
 #   BIN=/path/to/pocketforge scripts/e2e-bench.sh   # measure another build (before/after)
 #
 # Knobs: ROUNDS (5), DURATION of each wrk run (1s), CONNS (4; more concurrent Basic-auth
 # requests than the sign-in throttle's 5 free failures are refused 429 before issue 31's fix),
-# APP_CPU (0), LOAD_CPU (1), PORT (18480; PORT+1 for the bare process), ROUTES (all four:
-# account users badge source), LOG_LEVEL (info, the default; warn to see the access log's cost).
+# APP_CPU (0), LOAD_CPU (1), PORT (18480; PORT+1 for the bare process), ROUTES (all five:
+# account users badge source rpm), LOG_LEVEL (info, the default; warn to see the access log's cost).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-5} DURATION=${DURATION:-1s} CONNS=${CONNS:-4} APP_CPU=${APP_CPU:-0} LOAD_CPU=${LOAD_CPU:-1}
-PORT=${PORT:-18480} ROUTES=${ROUTES:-"account users badge source"} LOG_LEVEL=${LOG_LEVEL:-info}
+PORT=${PORT:-18480} ROUTES=${ROUTES:-"account users badge source rpm"} LOG_LEVEL=${LOG_LEVEL:-info}
 for tool in wrk taskset curl jq; do
 	command -v $tool >/dev/null || { echo "e2e-bench: $tool is missing (Debian: apt-get install $([ $tool = taskset ] && echo util-linux || echo $tool))" >&2; exit 2; }
 done
@@ -69,6 +69,9 @@ path[account]=/v4/account auth[account]=cloud
 path[users]=/v4/account/users auth[users]=cloud
 path[badge]=/badge/devel:tools.svg auth[badge]=
 path[source]=/source/devel:tools auth[source]=basic
+# an RPM of the public download tree (issue 34), no credentials
+rpm=$(curl -s "$app/download/Pocket:/1.0/standard/x86_64/" | grep -o 'pocket-cli-[^"/]*\.x86_64\.rpm' | head -1)
+path[rpm]=/download/Pocket:/1.0/standard/x86_64/$rpm auth[rpm]=
 header() { # header ROUTE: the credential header of one run against the appliance
 	case ${auth[$1]} in
 	cloud) echo "Authorization: Bearer $(pat)" ;;

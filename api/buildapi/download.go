@@ -5,7 +5,6 @@ import (
 	"html"
 	"net/url"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -44,9 +43,14 @@ type download struct {
 var errNotThere = kit.Errorf(fiber.StatusNotFound, "Not Found")
 
 func (d *download) serve(c *fiber.Ctx) error {
-	raw := strings.TrimPrefix(c.Params("*"), "/")
-	p, err := url.PathUnescape(raw)
-	if err != nil || strings.ContainsAny(p, "\\\x00") || slices.Contains(strings.Split(p, "/"), "..") {
+	p := strings.TrimPrefix(c.Params("*"), "/")
+	var err error
+	if strings.IndexByte(p, '%') >= 0 {
+		if p, err = url.PathUnescape(p); err != nil {
+			return errNotThere
+		}
+	}
+	if strings.ContainsAny(p, "\\\x00") || p == ".." || strings.HasPrefix(p, "../") || strings.HasSuffix(p, "/..") || strings.Contains(p, "/../") {
 		return errNotThere // no traversal, encoded or not
 	}
 	project, repo, rest := buildsvc.SplitDownloadPath(p)
