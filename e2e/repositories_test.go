@@ -224,6 +224,24 @@ func TestPackageManagersInstallFromTheDownloadTree(t *testing.T) {
 		if code, out := runChild(t, exec.Command(zypper, "--non-interactive", "--gpg-auto-import-keys", "--root", root, "refresh"), 2*time.Minute, "zypper refresh tampered"); code == 0 || !strings.Contains(strings.ToLower(out), "signature") {
 			t.Fatalf("zypper accepted a tampered repomd.xml, or refused it for another reason: exit %d\n%s", code, out)
 		}
+		// and the other way round: dnf (checking the repository's signature) and a tampered
+		// repomd.xml, zypper and a tampered package
+		dir = t.TempDir()
+		os.MkdirAll(filepath.Join(dir, "repos"), 0o755)
+		os.WriteFile(filepath.Join(dir, "repos", "pocket.repo"), []byte(strings.ReplaceAll(repoFile, base, badRepomd)), 0o644)
+		code, out = runChild(t, exec.Command(dnf, "-y", "--installroot="+filepath.Join(dir, "root"), "--releasever=1", "--setopt=reposdir="+filepath.Join(dir, "repos"),
+			"--setopt=cachedir="+filepath.Join(dir, "cache"), "--setopt=repo_gpgcheck=1", "--disablerepo=*", "--enablerepo=Pocket_1.0", "install", "pocket-cli"), 3*time.Minute, "dnf install, tampered repomd")
+		if code == 0 || !strings.Contains(strings.ToLower(out), "signature") && !strings.Contains(strings.ToLower(out), "gpg") {
+			t.Fatalf("dnf accepted a tampered repomd.xml, or refused it for another reason: exit %d\n%s", code, out)
+		}
+		root = t.TempDir()
+		if code, out := runChild(t, exec.Command(zypper, "--non-interactive", "--root", root, "ar", badRPM, "bad"), time.Minute, "zypper ar"); code != 0 {
+			t.Fatalf("zypper ar: %d %s", code, out)
+		}
+		code, out = runChild(t, exec.Command(zypper, "--non-interactive", "--gpg-auto-import-keys", "--root", root, "install", "pocket-cli"), 3*time.Minute, "zypper install, tampered package")
+		if low := strings.ToLower(out); code == 0 || !strings.Contains(low, "checksum") && !strings.Contains(low, "signature") && !strings.Contains(low, "digest") {
+			t.Fatalf("zypper installed a tampered package, or refused it for another reason: exit %d\n%s", code, out)
+		}
 	})
 }
 
