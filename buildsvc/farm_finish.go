@@ -2,9 +2,6 @@ package buildsvc
 
 import (
 	"bytes"
-	"crypto/md5"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"path"
 	"strings"
@@ -133,16 +130,7 @@ func (s *Service) storeBinaries(tx *bbolt.Tx, w buildstore.Where, st buildstore.
 		if err != nil {
 			return fmt.Errorf("signing %s: %w", rpmout.Filename(r), err)
 		}
-		m, sh := md5.Sum(data), sha256.Sum256(data)
-		files := make([]string, len(r.Files))
-		for i, f := range r.Files {
-			files[i] = f.Path
-		}
-		b := buildstore.Binary{Package: st.Package, Filename: rpmout.Filename(r), Size: int64(len(data)), MTime: now,
-			MD5: hex.EncodeToString(m[:]), SHA256: hex.EncodeToString(sh[:]), Name: r.Name, Epoch: r.Epoch, Version: r.Version,
-			Release: r.Release, Arch: r.Arch, Summary: r.Summary, Description: r.Description,
-			Provides: r.Provides, Requires: r.Requires, Files: files}
-		if err := buildstore.PutBinary(tx, w, b, data); err != nil {
+		if err := buildstore.PutBinary(tx, w, BinaryRecord(st.Package, r, data, now), data); err != nil {
 			return err
 		}
 	}

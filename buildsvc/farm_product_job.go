@@ -146,8 +146,7 @@ func (s *Service) storeProductWith(tx *bbolt.Tx, w buildstore.Where, st buildsto
 		}
 		shipped := stored
 		shipped.Package, shipped.Medium, shipped.Size, shipped.MTime = st.Package, name, int64(len(data)), now
-		m, sh := md5.Sum(data), sha256.Sum256(data)
-		shipped.MD5, shipped.SHA256 = hex.EncodeToString(m[:]), hex.EncodeToString(sh[:])
+		setDigests(&shipped, data)
 		rpms, rpmData[stored.Filename] = append(rpms, shipped), data
 		sbom.Packages = append(sbom.Packages, shippedRPM(stored, data))
 		e, err := rpmout.NewEntry(stored.Arch+"/"+stored.Filename, binaryRPM(stored), data, stored.MTime)

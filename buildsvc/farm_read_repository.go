@@ -1,9 +1,6 @@
 package buildsvc
 
 import (
-	"crypto/md5"
-	"crypto/sha256"
-	"encoding/hex"
 	"regexp"
 	"strings"
 
@@ -215,13 +212,7 @@ func (s *Service) PutRepositoryBinary(who buildstore.Person, w buildstore.Where,
 		if r.Arch != w.Arch && r.Arch != "noarch" {
 			return BadRequest("400", "%s: an RPM for %s cannot be used by builds for %s", name, r.Arch, w.Arch)
 		}
-		m, sh := md5.Sum(data), sha256.Sum256(data)
-		b = buildstore.Binary{Package: RepositoryPackage, Filename: rpmout.Filename(r), Size: int64(len(data)), MTime: s.clk.Now(),
-			MD5: hex.EncodeToString(m[:]), SHA256: hex.EncodeToString(sh[:]), Name: r.Name, Epoch: r.Epoch, Version: r.Version,
-			Release: r.Release, Arch: r.Arch, Summary: r.Summary, Description: r.Description, Provides: r.Provides, Requires: r.Requires}
-		for _, f := range r.Files {
-			b.Files = append(b.Files, f.Path)
-		}
+		b = BinaryRecord(RepositoryPackage, r, data, s.clk.Now())
 		if err := buildstore.PutBinary(tx, w, b, data); err != nil {
 			return err
 		}

@@ -1,9 +1,6 @@
 package buildsvc
 
 import (
-	"crypto/md5"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"strings"
 	"time"
@@ -87,8 +84,7 @@ func copyBinaries(tx *bbolt.Tx, from buildstore.Where, fromPkg string, to builds
 			if data, err = rpmout.Sign(data, sign); err != nil {
 				return fmt.Errorf("signing %s again: %w", b.Filename, err)
 			}
-			m, sh := md5.Sum(data), sha256.Sum256(data)
-			b.Size, b.MD5, b.SHA256 = int64(len(data)), hex.EncodeToString(m[:]), hex.EncodeToString(sh[:])
+			setDigests(&b, data)
 		}
 		b.Package, b.Filename = toPkg, rename(b)
 		if err := buildstore.PutBinary(tx, to, b, data); err != nil {

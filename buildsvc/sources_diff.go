@@ -98,7 +98,7 @@ func SourceDiff(tx *bbolt.Tx, oldView, newView SourceView) (string, error) {
 		} else {
 			b.WriteString("+++ " + name + " (deleted)\n")
 		}
-		if isBinary(oldData) || isBinary(newData) {
+		if IsBinary(oldData) || IsBinary(newData) {
 			b.WriteString("Binary file differs\n")
 			continue
 		}
@@ -120,9 +120,10 @@ func blobPair(tx *bbolt.Tx, ov SourceView, of buildstore.FileEntry, inOld bool, 
 	return oldData, newData, err
 }
 
-// isBinary: a NUL byte or invalid UTF-8 in the first 8 KiB, as diff tools guess; hunks of
-// such content would be unreadable.
-func isBinary(data []byte) bool {
+// IsBinary reports whether data is not text to show: a NUL byte or invalid UTF-8 in the first
+// 8 KiB (a character cut at that end is no fault), as diff tools guess. The one rule of the
+// diff (whose hunks of such content would be unreadable) and the web pages that show a file.
+func IsBinary(data []byte) bool {
 	head := data[:min(len(data), 8192)]
 	if bytes.IndexByte(head, 0) >= 0 {
 		return true

@@ -32,3 +32,17 @@ func LogURL(base, project, pkg, repo, arch string) string {
 	return strings.TrimSuffix(base, "/") + "/projects/" + url.PathEscape(project) + "/packages/" +
 		url.PathEscape(pkg) + "/logs/" + url.PathEscape(repo) + "/" + url.PathEscape(arch)
 }
+
+// SafeNext keeps next, where a sign-in form sends its user afterwards, only when it is a page of
+// area ("/console", "/appliance"): area itself, a path below it or area with a query, holding no
+// backslash, line break or "//" — so a crafted link cannot make a form send anyone to another
+// site (no open redirect). "" otherwise: the caller's own page then.
+func SafeNext(next, area string) string {
+	if next != area && !strings.HasPrefix(next, area+"/") && !strings.HasPrefix(next, area+"?") {
+		return ""
+	}
+	if strings.ContainsAny(next, "\\\r\n") || strings.Contains(next, "//") {
+		return ""
+	}
+	return next
+}

@@ -58,3 +58,19 @@ func TestAllReady(t *testing.T) {
 		}
 	}
 }
+
+// TestSafeNext: one rule for every sign-in form's next (issue 35: the console's copy let "//"
+// through): a page of the area, nothing that a browser could read as another site.
+func TestSafeNext(t *testing.T) {
+	for _, area := range []string{"/console", "/appliance"} {
+		for in, want := range map[string]string{
+			area: area, area + "/databases?x=1": area + "/databases?x=1", area + "?moved=1": area + "?moved=1",
+			"": "", "//evil.example" + area: "", "https://evil.example/": "", area + "x": "", area + "/\\evil": "",
+			area + "//evil.example": "", area + "/a\r\nLocation: x": "",
+		} {
+			if got := SafeNext(in, area); got != want {
+				t.Errorf("SafeNext(%q, %q) = %q, want %q", in, area, got, want)
+			}
+		}
+	}
+}

@@ -80,14 +80,6 @@ func (h *handlers) signedIn(c *fiber.Ctx) error {
 	return fiber.NewError(http.StatusUnauthorized, "Sign in with the bootstrap token first: your session ended (a restart signs everyone out).")
 }
 
-// safeNext keeps next only when it is a page of this area, so the sign-in form cannot be made to
-// send the operator elsewhere.
-func safeNext(next string) string {
-	if next != "/appliance" && !strings.HasPrefix(next, "/appliance/") && !strings.HasPrefix(next, "/appliance?") {
-		return ""
-	}
-	if strings.ContainsAny(next, "\\\r\n") || strings.Contains(next, "//") {
-		return ""
-	}
-	return next
-}
+// safeNext keeps next only when it is a page of this area (web.SafeNext), so the sign-in form
+// cannot be made to send the operator elsewhere.
+func safeNext(next string) string { return web.SafeNext(next, "/appliance") }

@@ -178,10 +178,10 @@ func (h *handlers) file(c *fiber.Ctx) error {
 }
 
 // set fills the text from data: cut at textShown (on a character boundary), or none for a
-// binary (not UTF-8 or holding NUL bytes).
+// binary (buildsvc.IsBinary).
 func (v *textView) set(data []byte) {
 	v.Size = len(data)
-	if isBinary(data) {
+	if buildsvc.IsBinary(data) {
 		v.Binary = true
 		return
 	}

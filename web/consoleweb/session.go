@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"net/url"
-	"strings"
 	"sync"
 	"time"
 
@@ -114,11 +113,11 @@ func (con *console) signedIn(h handler) fiber.Handler {
 	}
 }
 
-// safeNext is where to go after signing in: next when it is a console page of this site,
-// the account page otherwise (never another site: no open redirect).
+// safeNext is where to go after signing in: next when it is a console page of this site
+// (web.SafeNext), the account page otherwise.
 func safeNext(next string) string {
-	if next == "/console" || strings.HasPrefix(next, "/console/") && !strings.ContainsAny(next, "\\\r\n") {
-		return next
+	if next = web.SafeNext(next, "/console"); next == "" {
+		return "/console"
 	}
-	return "/console"
+	return next
 }

@@ -1,0 +1,33 @@
+package buildsvc
+
+import (
+	"crypto/md5"
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+
+	"github.com/pocketforge/pocketforge/buildfarm/rpmout"
+	"github.com/pocketforge/pocketforge/store/buildstore"
+)
+
+// BinaryRecord is what the store keeps of an RPM file data, filed under package pkg: its name
+// and the header's fields (the epoch included), its files' paths, and the file's size and
+// digests. The one place an RPM becomes a binary record — a build's finish, an Admin's upload
+// into _repository, the demo world's base (fixtures).
+func BinaryRecord(pkg string, r rpmout.RPM, data []byte, mtime time.Time) buildstore.Binary {
+	b := buildstore.Binary{Package: pkg, Filename: rpmout.Filename(r), MTime: mtime,
+		Name: r.Name, Epoch: r.Epoch, Version: r.Version, Release: r.Release, Arch: r.Arch,
+		Summary: r.Summary, Description: r.Description, Provides: r.Provides, Requires: r.Requires}
+	setDigests(&b, data)
+	b.Files = make([]string, len(r.Files))
+	for i, f := range r.Files {
+		b.Files[i] = f.Path
+	}
+	return b
+}
+
+// setDigests sets b's size and digests to data's (a file signed again, a shipped copy).
+func setDigests(b *buildstore.Binary, data []byte) {
+	m, sh := md5.Sum(data), sha256.Sum256(data)
+	b.Size, b.MD5, b.SHA256 = int64(len(data)), hex.EncodeToString(m[:]), hex.EncodeToString(sh[:])
+}
