@@ -1,16 +1,13 @@
 package e2e
 
 import (
-	"encoding/binary"
 	"encoding/json"
+	"github.com/pocketforge/pocketforge/internal/testkit"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
-
-	"go.etcd.io/bbolt"
 )
 
 // TestRestoreRefusesDamagedSnapshot flips 64 bytes in the middle of a real snapshot (the demo
@@ -74,46 +71,5 @@ func restoreDamaged(t *testing.T, p *proc, damaged []byte) {
 	}
 }
 
-// midKey returns the offset of the first key of the first live bbolt leaf page (flags 0x02,
-// page header 16 bytes, then 16-byte elements whose second word is the key's offset) from the
-// middle of snap on (wrapping around to its start). Which record lies mid-file varies from run to run; a key is damage a check
-// can see (bbolt keeps no checksum of values). A page the data file freed still looks like a
-// leaf, but damage there is no damage — the farm's writes on a fresh appliance leave many such
-// pages — so bbolt, opening a copy, says which pages are free.
-func midKey(t *testing.T, snap []byte) int {
-	t.Helper()
-	copyPath := filepath.Join(t.TempDir(), "copy.db")
-	if err := os.WriteFile(copyPath, snap, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	db, err := bbolt.Open(copyPath, 0o600, &bbolt.Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	const ps = 4096
-	at := -1
-	pages := len(snap) / ps
-	db.View(func(tx *bbolt.Tx) error {
-		// From the middle on, then from the start (past the two meta pages): the second half
-		// may hold only freed pages.
-		for i := 0; i < pages && at < 0; i++ {
-			page := (pages/2 + i) % pages
-			if page < 2 {
-				continue
-			}
-			p := snap[page*ps:]
-			if binary.LittleEndian.Uint16(p[8:]) != 0x02 || binary.LittleEndian.Uint16(p[10:]) <= 1 {
-				continue
-			}
-			if info, err := tx.Page(page); err == nil && info != nil && info.Type == "leaf" {
-				at = page*ps + 16 + int(binary.LittleEndian.Uint32(p[20:]))
-			}
-		}
-		return nil
-	})
-	if at < 0 {
-		t.Fatal("no live leaf page in the snapshot")
-	}
-	return at
-}
+// midKey is testkit.MidKey: a key mid-file, where damage is what a check can see.
+func midKey(t *testing.T, snap []byte) int { return testkit.MidKey(t, snap) }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/pocketforge/pocketforge/internal/testkit"
 	"strings"
 	"testing"
 
@@ -48,20 +49,9 @@ func flip(b []byte, off, n int) []byte {
 	return c
 }
 
-// midKey returns the offset of the first key of the first leaf page from the middle of snap on:
-// damage there keeps every offset inside its page but puts keys out of order, which only a check
-// of the whole file sees (the copy itself reads such a file without complaint).
-func midKey(t *testing.T, snap []byte) int {
-	const ps = 4096
-	for page := len(snap) / 2 / ps; (page+1)*ps <= len(snap); page++ {
-		p := snap[page*ps:]
-		if le.Uint16(p[8:]) == bbLeafPage && le.Uint16(p[10:]) > 1 {
-			return page*ps + bbPageHeader + int(le.Uint32(p[bbPageHeader+4:]))
-		}
-	}
-	t.Fatal("no leaf page in the second half")
-	return 0
-}
+// midKey is testkit.MidKey: a key mid-file, on a live leaf page (the copy here had drifted:
+// it took freed pages too, where damage is no damage).
+func midKey(t *testing.T, snap []byte) int { return testkit.MidKey(t, snap) }
 
 // TestRestoreRefusesDamagedPages: 64 bytes flipped in the middle of a snapshot, on a key, are
 // refused as not a pocketforge data file, and the live data stays as it was.
