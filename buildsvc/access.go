@@ -148,3 +148,103 @@ func ReadView(tx *bbolt.Tx, who buildstore.Person, project, pkg, rev string, exp
 	}
 	return v, nil
 }
+
+// readableProject reads project for who: 404 unknown_project when it does not exist or is
+// hidden from who.
+func readableProject(tx *bbolt.Tx, who buildstore.Person, project string) (buildstore.Project, error) {
+	p, err := buildstore.GetProject(tx, project)
+	if err != nil {
+		return p, NotFoundAs(err, "unknown_project")
+	}
+	if HiddenFrom(tx, who, p) {
+		return p, projectNotFound(project)
+	}
+	return p, nil
+}
+
+// readableWhere checks a where named in a path for who: the project readable, the repository
+// and arch in its meta (404 unknown_repository / unknown_architecture otherwise).
+func readableWhere(tx *bbolt.Tx, who buildstore.Person, w buildstore.Where) (buildstore.Project, error) {
+	p, err := readableProject(tx, who, w.Project)
+	if err != nil {
+		return p, err
+	}
+	r, ok := p.Repository(w.Repository)
+	if !ok {
+		return p, fault.NotFound("unknown_repository", "Unknown repository '%s' in project '%s'", w.Repository, w.Project)
+	}
+	if w.Arch != "" && !slices.Contains(r.Archs, w.Arch) {
+		return p, fault.NotFound("unknown_architecture", "Unknown architecture '%s' in repository '%s/%s'", w.Arch, w.Project, w.Repository)
+	}
+	return p, nil
+}
+
+// RequestVisible reports whether who may see r: Admin, its creator and a person its creator
+// asked by name for a review always; others only when no project r names (sources, targets,
+// project reviews) is hidden from them — a request shows every name it holds, and no page or
+// document may show a name its reader may not see (issue 32: a submit from a hidden project to
+// a public one showed the hidden name to anonymous visitors). Whoever may not see a project
+// cannot review its sources either.
+func RequestVisible(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request) bool {
+	if who.IsAdmin() || r.Creator == who.Login {
+		return true
+	}
+	if who.Login != "" && slices.ContainsFunc(r.Reviews, func(v buildstore.Review) bool { return v.ByUser == who.Login }) {
+		return true
+	}
+	for _, name := range RequestProjects(r) {
+		if projectHiddenFrom(tx, who, name) {
+			return false
+		}
+	}
+	return true
+}
+
+// eachVisibleProject calls fn with every live project not hidden from who, by name — of the
+// names given when names is not nil (a search whose predicate names its projects), else of all.
+func eachVisibleProject(tx *bbolt.Tx, who buildstore.Person, names []string, fn func(buildstore.Project) error) error {
+	var projects []buildstore.Project
+	if names != nil {
+		for _, name := range names {
+			if prj, err := buildstore.GetProject(tx, name); err == nil {
+				projects = append(projects, prj)
+			}
+		}
+	} else {
+		var err error
+		if projects, err = buildstore.Projects(tx); err != nil {
+			return err
+		}
+	}
+	for _, prj := range projects {
+		if !who.IsAdmin() && HiddenFrom(tx, who, prj) {
+			continue
+		}
+		if err := fn(prj); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RequestProjects are the projects r names, each once.
+func RequestProjects(r buildstore.Request) []string {
+	var out []string
+	add := func(name string) {
+		if name != "" && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	for _, a := range r.Actions {
+		if a.Source != nil {
+			add(a.Source.Project)
+		}
+		if a.Target != nil {
+			add(a.Target.Project)
+		}
+	}
+	for _, v := range r.Reviews {
+		add(v.ByProject)
+	}
+	return out
+}

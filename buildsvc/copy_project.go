@@ -1,9 +1,10 @@
 package buildsvc
 
 import (
-	"github.com/pocketforge/pocketforge/buildfarm/rpmout"
 	"slices"
 	"time"
+
+	"github.com/pocketforge/pocketforge/buildfarm/rpmout"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"sync"
 
-	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
@@ -94,36 +92,6 @@ func (s *Service) Results(who buildstore.Person, project string, q ResultQuery) 
 		return nil
 	})
 	return out, err
-}
-
-// readableProject reads project for who: 404 unknown_project when it does not exist or is
-// hidden from who.
-func readableProject(tx *bbolt.Tx, who buildstore.Person, project string) (buildstore.Project, error) {
-	p, err := buildstore.GetProject(tx, project)
-	if err != nil {
-		return p, NotFoundAs(err, "unknown_project")
-	}
-	if HiddenFrom(tx, who, p) {
-		return p, projectNotFound(project)
-	}
-	return p, nil
-}
-
-// readableWhere checks a where named in a path for who: the project readable, the repository
-// and arch in its meta (404 unknown_repository / unknown_architecture otherwise).
-func readableWhere(tx *bbolt.Tx, who buildstore.Person, w buildstore.Where) (buildstore.Project, error) {
-	p, err := readableProject(tx, who, w.Project)
-	if err != nil {
-		return p, err
-	}
-	r, ok := p.Repository(w.Repository)
-	if !ok {
-		return p, fault.NotFound("unknown_repository", "Unknown repository '%s' in project '%s'", w.Repository, w.Project)
-	}
-	if w.Arch != "" && !slices.Contains(r.Archs, w.Arch) {
-		return p, fault.NotFound("unknown_architecture", "Unknown architecture '%s' in repository '%s/%s'", w.Arch, w.Project, w.Repository)
-	}
-	return p, nil
 }
 
 // statusHead is the part of a stored BuildStatus a result shows: decoding only these fields

@@ -40,49 +40,6 @@ func loadRequest(tx *bbolt.Tx, who buildstore.Person, id uint64) (buildstore.Req
 	return r, nil
 }
 
-// RequestVisible reports whether who may see r: Admin, its creator and a person its creator
-// asked by name for a review always; others only when no project r names (sources, targets,
-// project reviews) is hidden from them — a request shows every name it holds, and no page or
-// document may show a name its reader may not see (issue 32: a submit from a hidden project to
-// a public one showed the hidden name to anonymous visitors). Whoever may not see a project
-// cannot review its sources either.
-func RequestVisible(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request) bool {
-	if who.IsAdmin() || r.Creator == who.Login {
-		return true
-	}
-	if who.Login != "" && slices.ContainsFunc(r.Reviews, func(v buildstore.Review) bool { return v.ByUser == who.Login }) {
-		return true
-	}
-	for _, name := range RequestProjects(r) {
-		if projectHiddenFrom(tx, who, name) {
-			return false
-		}
-	}
-	return true
-}
-
-// RequestProjects are the projects r names, each once.
-func RequestProjects(r buildstore.Request) []string {
-	var out []string
-	add := func(name string) {
-		if name != "" && !slices.Contains(out, name) {
-			out = append(out, name)
-		}
-	}
-	for _, a := range r.Actions {
-		if a.Source != nil {
-			add(a.Source.Project)
-		}
-		if a.Target != nil {
-			add(a.Target.Project)
-		}
-	}
-	for _, v := range r.Reviews {
-		add(v.ByProject)
-	}
-	return out
-}
-
 // Request reads request id as who may see it.
 func (s *Service) Request(who buildstore.Person, id uint64) (buildstore.Request, error) {
 	var r buildstore.Request

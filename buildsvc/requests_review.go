@@ -14,23 +14,6 @@ import (
 // review to one person. The request follows its reviews: while one is open it is in state
 // review; when the last is accepted it goes back to new; a declined review declines it.
 
-// Reviewer names who a review is by: exactly one of a person, a group, a project, or a
-// project's package.
-type Reviewer struct {
-	User, Group, Project, Package string
-}
-
-func reviewerOf(v buildstore.Review) Reviewer {
-	return Reviewer{User: v.ByUser, Group: v.ByGroup, Project: v.ByProject, Package: v.ByPackage}
-}
-
-func (r Reviewer) review() buildstore.Review {
-	return buildstore.Review{ByUser: r.User, ByGroup: r.Group, ByProject: r.Project, ByPackage: r.Package}
-}
-
-// matches reports whether review v is by r.
-func (r Reviewer) matches(v buildstore.Review) bool { return reviewerOf(v) == r }
-
 // checkReviewer: one kind of reviewer, and it exists.
 func checkReviewer(tx *bbolt.Tx, r Reviewer) error {
 	switch {
@@ -202,19 +185,6 @@ func followReviews(r *buildstore.Request, who string, now time.Time, changed, co
 	case r.State.Name == buildstore.RequestReview:
 		setState(r, buildstore.RequestNew, who, now, comment)
 	}
-}
-
-// describe names the reviewer as OBS's messages do.
-func (r Reviewer) describe() string {
-	switch {
-	case r.User != "":
-		return "user " + r.User
-	case r.Group != "":
-		return "group " + r.Group
-	case r.Package != "":
-		return "package " + r.Project + "/" + r.Package
-	}
-	return "project " + r.Project
 }
 
 // AssignReview hands the open review by from (a group, project or package) to person to

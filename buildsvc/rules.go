@@ -126,3 +126,24 @@ func MayCreateProject(tx *bbolt.Tx, who buildstore.Person, name string) bool {
 	}
 	return false
 }
+
+// checkReleaseTarget is the meta rule of a repository's release target (OBS's project save):
+// a known trigger, and an existing target repository (of another project, or of this very
+// document).
+func checkReleaseTarget(tx *bbolt.Tx, p buildstore.Project, r buildstore.Repository) error {
+	t := r.ReleaseTarget
+	if t == nil {
+		return nil
+	}
+	if t.Trigger != "" && t.Trigger != "manual" && t.Trigger != "maintenance" {
+		return Invalid("project", "releasetarget trigger must be 'manual' or 'maintenance', not '%s'", t.Trigger)
+	}
+	target, err := buildstore.GetProject(tx, t.Project)
+	if t.Project == p.Name {
+		target, err = p, nil
+	}
+	if _, ok := target.Repository(t.Repository); err != nil || !ok {
+		return BadRequest("project_save_error", "Unknown target repository '%s/%s'", t.Project, t.Repository)
+	}
+	return nil
+}

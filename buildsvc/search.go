@@ -230,30 +230,3 @@ func (s *Service) SearchProjects(who buildstore.Person, match string, idOnly boo
 	})
 	return p.found, err
 }
-
-// eachVisibleProject calls fn with every live project not hidden from who, by name: those a
-// term of plan on @project names, or all.
-func eachVisibleProject(tx *bbolt.Tx, who buildstore.Person, plan [][]xpath.Eq, fn func(buildstore.Project) error) error {
-	var projects []buildstore.Project
-	if names, ok := plannedValues(plan, "@project"); ok {
-		for _, name := range names {
-			if prj, err := buildstore.GetProject(tx, name); err == nil {
-				projects = append(projects, prj)
-			}
-		}
-	} else {
-		var err error
-		if projects, err = buildstore.Projects(tx); err != nil {
-			return err
-		}
-	}
-	for _, prj := range projects {
-		if !who.IsAdmin() && HiddenFrom(tx, who, prj) {
-			continue
-		}
-		if err := fn(prj); err != nil {
-			return err
-		}
-	}
-	return nil
-}

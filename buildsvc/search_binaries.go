@@ -105,13 +105,6 @@ func publishedName(project, repo string) string {
 	return strings.ReplaceAll(project, ":", ":/") + "/" + repo
 }
 
-// splitRPMName splits name-version-release.arch.rpm as OBS's backend reads a published
-// file's name (the arch has no '.', version and release no '-'); ok is false for any other
-// name.
-func splitRPMName(file string) (name, version, release, arch string, ok bool) {
-	return buildstore.SplitRPMName(file) // the published name index splits names the same way
-}
-
 // xmlText is the text of the first element called name in doc ("" when none or not XML).
 func xmlText(doc []byte, name string) string {
 	d := xml.NewDecoder(strings.NewReader(string(doc)))

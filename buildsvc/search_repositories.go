@@ -3,6 +3,7 @@ package buildsvc
 import (
 	"encoding/xml"
 
+	"github.com/pocketforge/pocketforge/search/xpath"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -49,7 +50,7 @@ func (s *Service) SearchRepositories(who buildstore.Person, match string, page P
 		return p.found, err
 	}
 	err = s.db.View(func(tx *bbolt.Tx) error {
-		return eachVisibleProject(tx, who, q.Plan(), func(prj buildstore.Project) error {
+		return eachVisibleProject(tx, who, plannedProjects(q.Plan()), func(prj buildstore.Project) error {
 			for _, r := range prj.Repositories {
 				ok, err := matches(q, repositoryMatch(prj.Name, r))
 				if err != nil {
@@ -63,4 +64,17 @@ func (s *Service) SearchRepositories(who buildstore.Person, match string, page P
 		})
 	})
 	return p.found, err
+}
+
+// plannedProjects are the projects a predicate's plan names (plannedValues of @project), nil
+// when it names none: the projects a repository search must look at.
+func plannedProjects(plan [][]xpath.Eq) []string {
+	names, ok := plannedValues(plan, "@project")
+	if ok && names == nil {
+		names = []string{}
+	}
+	if !ok {
+		return nil
+	}
+	return names
 }

@@ -1,6 +1,7 @@
 package buildsvc
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/pocketforge/pocketforge/buildfarm/rpmout"
@@ -44,6 +45,37 @@ func copyPackageBinaries(tx *bbolt.Tx, origin buildstore.Project, pkg, project s
 			if err := buildstore.PutStatus(tx, w, copied); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// copyBinaries replaces the binaries of package toPkg in where to with those of fromPkg in
+// from, each under the file name rename gives it (the record says the package toPkg); with
+// sign, every RPM is signed again with it (copy with resign: the target's key).
+func copyBinaries(tx *bbolt.Tx, from buildstore.Where, fromPkg string, to buildstore.Where, toPkg string, rename func(buildstore.Binary) string, sign rpmout.Signer) error {
+	bins, err := buildstore.Binaries(tx, from, fromPkg)
+	if err != nil {
+		return err
+	}
+	if len(bins) == 0 {
+		return nil // nothing built (yet): a release copies what there is
+	}
+	if err := buildstore.DeleteBinaries(tx, to, toPkg); err != nil {
+		return err
+	}
+	for _, b := range bins {
+		data := append([]byte(nil), buildstore.BinaryFile(tx, from, fromPkg, b.Filename)...)
+		if sign != nil && rpmout.IsRPM(data) {
+			var err error
+			if data, err = rpmout.Sign(data, sign); err != nil {
+				return fmt.Errorf("signing %s again: %w", b.Filename, err)
+			}
+			setDigests(&b, data)
+		}
+		b.Package, b.Filename = toPkg, rename(b)
+		if err := buildstore.PutBinary(tx, to, b, data); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -1,0 +1,33 @@
+package buildsvc
+
+import "github.com/pocketforge/pocketforge/store/buildstore"
+
+// Reviewer names who a review is by: exactly one of a person, a group, a project, or a
+// project's package.
+type Reviewer struct {
+	User, Group, Project, Package string
+}
+
+func reviewerOf(v buildstore.Review) Reviewer {
+	return Reviewer{User: v.ByUser, Group: v.ByGroup, Project: v.ByProject, Package: v.ByPackage}
+}
+
+func (r Reviewer) review() buildstore.Review {
+	return buildstore.Review{ByUser: r.User, ByGroup: r.Group, ByProject: r.Project, ByPackage: r.Package}
+}
+
+// matches reports whether review v is by r.
+func (r Reviewer) matches(v buildstore.Review) bool { return reviewerOf(v) == r }
+
+// describe names the reviewer as OBS's messages do.
+func (r Reviewer) describe() string {
+	switch {
+	case r.User != "":
+		return "user " + r.User
+	case r.Group != "":
+		return "group " + r.Group
+	case r.Package != "":
+		return "package " + r.Project + "/" + r.Package
+	}
+	return "project " + r.Project
+}
