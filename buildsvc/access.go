@@ -88,7 +88,7 @@ func (s *Service) GuardProject(who buildstore.Person, name string) error {
 	// A missing name's 404 comes from the operation's own lookup, in a read transaction: the
 	// hidden one pays the same transaction and key lookup, so the two take as long.
 	_ = s.db.View(func(tx *bbolt.Tx) error { buildstore.ProjectMayHide(tx, name); return nil })
-	return projectNotFound(name)
+	return ProjectNotFound(name)
 }
 
 // VisibleProject is GuardProject inside a transaction: 404 unknown_project when the project
@@ -98,7 +98,7 @@ func VisibleProject(tx *bbolt.Tx, who buildstore.Person, name string) error {
 	if !projectHiddenFrom(tx, who, name) {
 		return nil
 	}
-	return projectNotFound(name)
+	return ProjectNotFound(name)
 }
 
 // SourcesReadable checks who may read the sources of project/pkg: the package's sourceaccess
@@ -149,23 +149,23 @@ func ReadView(tx *bbolt.Tx, who buildstore.Person, project, pkg, rev string, exp
 	return v, nil
 }
 
-// readableProject reads project for who: 404 unknown_project when it does not exist or is
+// ReadableProject reads project for who: 404 unknown_project when it does not exist or is
 // hidden from who.
-func readableProject(tx *bbolt.Tx, who buildstore.Person, project string) (buildstore.Project, error) {
+func ReadableProject(tx *bbolt.Tx, who buildstore.Person, project string) (buildstore.Project, error) {
 	p, err := buildstore.GetProject(tx, project)
 	if err != nil {
 		return p, NotFoundAs(err, "unknown_project")
 	}
 	if HiddenFrom(tx, who, p) {
-		return p, projectNotFound(project)
+		return p, ProjectNotFound(project)
 	}
 	return p, nil
 }
 
-// readableWhere checks a where named in a path for who: the project readable, the repository
+// ReadableWhere checks a where named in a path for who: the project readable, the repository
 // and arch in its meta (404 unknown_repository / unknown_architecture otherwise).
-func readableWhere(tx *bbolt.Tx, who buildstore.Person, w buildstore.Where) (buildstore.Project, error) {
-	p, err := readableProject(tx, who, w.Project)
+func ReadableWhere(tx *bbolt.Tx, who buildstore.Person, w buildstore.Where) (buildstore.Project, error) {
+	p, err := ReadableProject(tx, who, w.Project)
 	if err != nil {
 		return p, err
 	}

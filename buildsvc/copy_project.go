@@ -83,7 +83,7 @@ func (s *Service) CopyProject(who buildstore.Person, req CopyProjectRequest) err
 		}
 		var sign rpmout.Signer // resign: the copied binaries signed with the target's key
 		if req.Resign && req.WithBinaries {
-			if sign, err = rpmSigner(tx, req.Project, now); err != nil {
+			if sign, err = RPMSigner(tx, req.Project, now); err != nil {
 				return err
 			}
 		}

@@ -32,7 +32,7 @@ func copyPackageBinaries(tx *bbolt.Tx, origin buildstore.Project, pkg, project s
 			}
 			from := buildstore.Where{Project: origin.Name, Repository: r.Name, Arch: arch}
 			w := buildstore.Where{Project: project, Repository: r.Name, Arch: arch}
-			if err := copyBinaries(tx, from, pkg, w, pkg, func(b buildstore.Binary) string { return b.Filename }, sign); err != nil {
+			if err := CopyBinaries(tx, from, pkg, w, pkg, func(b buildstore.Binary) string { return b.Filename }, sign); err != nil {
 				return err
 			}
 			st, err := buildstore.GetStatus(tx, from, pkg)
@@ -50,10 +50,10 @@ func copyPackageBinaries(tx *bbolt.Tx, origin buildstore.Project, pkg, project s
 	return nil
 }
 
-// copyBinaries replaces the binaries of package toPkg in where to with those of fromPkg in
+// CopyBinaries replaces the binaries of package toPkg in where to with those of fromPkg in
 // from, each under the file name rename gives it (the record says the package toPkg); with
 // sign, every RPM is signed again with it (copy with resign: the target's key).
-func copyBinaries(tx *bbolt.Tx, from buildstore.Where, fromPkg string, to buildstore.Where, toPkg string, rename func(buildstore.Binary) string, sign rpmout.Signer) error {
+func CopyBinaries(tx *bbolt.Tx, from buildstore.Where, fromPkg string, to buildstore.Where, toPkg string, rename func(buildstore.Binary) string, sign rpmout.Signer) error {
 	bins, err := buildstore.Binaries(tx, from, fromPkg)
 	if err != nil {
 		return err

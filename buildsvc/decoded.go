@@ -5,20 +5,20 @@ import (
 	"sync"
 )
 
-// maxDecodedPackages bounds the decoded packages kept (about 800 bytes each with their stored
+// maxdecodedPackages bounds the decoded packages kept (about 800 bytes each with their stored
 // bytes: at most some 26 MB), enough for the largest project's listing to come from the cache.
 const maxDecodedPackages = 32768
 
-// maxDecodedStatuses bounds the build statuses the scheduler keeps decoded (a few hundred bytes
+// maxdecodedStatuses bounds the build statuses the scheduler keeps decoded (a few hundred bytes
 // each with their stored bytes: at most some 10 MB), a pass over several large repositories.
 const maxDecodedStatuses = 16384
 
-// decoded is a bounded cache of records decoded from their stored bytes, for the searches that
+// Decoded is a bounded cache of records decoded from their stored bytes, for the searches that
 // return thousands of records (a project's 20,000 packages, 2,917 new requests) and the
 // scheduler's passes (a where's 1,000 statuses): decoding the JSON was much of their time. An entry is reused only while the store holds exactly the bytes it
 // came from, so a change is never missed; past max entries the oldest goes first. The records are
 // shared: callers must not modify them.
-type decoded[K comparable, V any] struct {
+type Decoded[K comparable, V any] struct {
 	max    int
 	decode func(raw []byte) (V, error)
 
@@ -32,12 +32,12 @@ type decodedEntry[V any] struct {
 	v   V
 }
 
-func newDecoded[K comparable, V any](max int, decode func(raw []byte) (V, error)) *decoded[K, V] {
-	return &decoded[K, V]{max: max, decode: decode, m: map[K]decodedEntry[V]{}}
+func NewDecoded[K comparable, V any](max int, decode func(raw []byte) (V, error)) *Decoded[K, V] {
+	return &Decoded[K, V]{max: max, decode: decode, m: map[K]decodedEntry[V]{}}
 }
 
 // get returns the record raw holds, from the cache when it holds these very bytes for key.
-func (c *decoded[K, V]) get(key K, raw []byte) (V, error) {
+func (c *Decoded[K, V]) Get(key K, raw []byte) (V, error) {
 	c.mu.Lock()
 	e, ok := c.m[key]
 	c.mu.Unlock()

@@ -20,11 +20,11 @@ var downloader = buildstore.Person{}
 
 // downloadable checks that project belongs in the download tree (unknown_project otherwise).
 func downloadable(tx *bbolt.Tx, project string) error {
-	if _, err := readableProject(tx, downloader, project); err != nil {
+	if _, err := ReadableProject(tx, downloader, project); err != nil {
 		return err
 	}
 	if SourcesReadable(tx, downloader, project, "") != nil {
-		return projectNotFound(project)
+		return ProjectNotFound(project)
 	}
 	return nil
 }
@@ -70,14 +70,14 @@ func (s *Service) DownloadFile(project, repo, p string) ([]byte, error) {
 		if downloadable(tx, project) != nil {
 			return false, nil
 		}
-		_, err := readableWhere(tx, downloader, buildstore.Where{Project: project, Repository: repo})
+		_, err := ReadableWhere(tx, downloader, buildstore.Where{Project: project, Repository: repo})
 		return err == nil, nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
-		return nil, projectNotFound(project)
+		return nil, ProjectNotFound(project)
 	}
 	if strings.HasPrefix(p, "src/") {
 		return s.PublishedFile(downloader, project, repo, p)
@@ -108,7 +108,7 @@ func (s *Service) DownloadFile(project, repo, p string) ([]byte, error) {
 		})
 	}
 	if err == nil {
-		s.noteDownload(project, repo, p)
+		s.NoteDownload(project, repo, p)
 	}
 	return out, err
 }
@@ -127,7 +127,7 @@ func (s *Service) DownloadRepoFile(project, repo, base string) (string, error) {
 		if err := downloadable(tx, project); err != nil {
 			return err
 		}
-		p, err := readableWhere(tx, downloader, buildstore.Where{Project: project, Repository: repo})
+		p, err := ReadableWhere(tx, downloader, buildstore.Where{Project: project, Repository: repo})
 		if err != nil {
 			return err
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 // Counting the downloads of /published. A file GET must stay a read: it only notes the download
-// in memory (noteDownload, a map update under a mutex, never an error), and the notes are
+// in memory (NoteDownload, a map update under a mutex, never an error), and the notes are
 // written in one transaction per batch — by the clock job "build-download-counts" every tick
 // (a second), and before every read of the counters, so a reader sees every download made
 // before it. The cost is that the downloads of the last second are lost if the process dies;
@@ -38,8 +38,8 @@ type pendingDownloads struct {
 	first, last time.Time
 }
 
-// noteDownload notes one download of the published file at p, now.
-func (s *Service) noteDownload(project, repo, p string) {
+// NoteDownload notes one download of the published file at p, now.
+func (s *Service) NoteDownload(project, repo, p string) {
 	if !strings.HasSuffix(p, ".rpm") {
 		return
 	}

@@ -40,7 +40,7 @@ func NoSuchRevision() error { return fault.NotFound("404", "no such revision") }
 // NoSuchFile is the backend's 404 for a file the tree does not hold.
 func NoSuchFile(name string) error { return fault.NotFound("404", "%s: no such file", name) }
 
-// projectNotFound is the 404 of a missing — or hidden — project.
-func projectNotFound(name string) error {
+// ProjectNotFound is the 404 of a missing — or hidden — project.
+func ProjectNotFound(name string) error {
 	return fault.NotFound("unknown_project", "Project not found: %s", name)
 }

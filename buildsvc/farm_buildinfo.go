@@ -57,7 +57,7 @@ func (s *Service) BuildInfo(who buildstore.Person, w buildstore.Where, pkg strin
 			if err := SourcesReadable(tx, who, w.Project, pkg); err != nil {
 				return err
 			}
-		} else if _, err := readableWhere(tx, who, w); err != nil {
+		} else if _, err := ReadableWhere(tx, who, w); err != nil {
 			return err
 		}
 		env, err := loadWhereEnv(tx, w)
@@ -163,7 +163,7 @@ func (s *Service) BuildInfo(who buildstore.Person, w buildstore.Where, pkg strin
 func (s *Service) BuildDepInfo(who buildstore.Person, w buildstore.Where, only []string, view string) (resolve.DepInfo, error) {
 	var out resolve.DepInfo
 	err := s.db.View(func(tx *bbolt.Tx) error {
-		p, err := readableWhere(tx, who, w)
+		p, err := ReadableWhere(tx, who, w)
 		if err != nil {
 			return err
 		}
@@ -214,10 +214,10 @@ func (s *Service) BuildDepInfo(who buildstore.Person, w buildstore.Where, only [
 func (s *Service) BuildConfig(who buildstore.Person, project, repo string) (string, error) {
 	var out string
 	err := s.db.View(func(tx *bbolt.Tx) error {
-		if _, err := readableWhere(tx, who, buildstore.Where{Project: project, Repository: repo}); err != nil {
+		if _, err := ReadableWhere(tx, who, buildstore.Where{Project: project, Repository: repo}); err != nil {
 			return err
 		}
-		chain, _ := repoChain(tx, project, repo)
+		chain, _ := RepoChain(tx, project, repo)
 		cfg, err := chainConfig(tx, chain, nil)
 		if err != nil {
 			return BadRequest("400", "bad build configuration: %v", err)

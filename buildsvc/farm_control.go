@@ -152,7 +152,7 @@ func mayControl(tx *bbolt.Tx, who buildstore.Person, project, cmd string, pkgs [
 		return NotFoundAs(err, "unknown_project")
 	}
 	if HiddenFrom(tx, who, p) {
-		return projectNotFound(project)
+		return ProjectNotFound(project)
 	}
 	if Maintains(tx, who, p.Persons, p.Groups) {
 		return nil

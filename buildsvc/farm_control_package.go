@@ -28,7 +28,7 @@ func checkBuildCommand(cmd string) error {
 // may match nothing.
 func (s *Service) ControlPackageBuilds(who buildstore.Person, project, pkg, cmd string, repos, archs []string) error {
 	err := s.db.View(func(tx *bbolt.Tx) error {
-		if _, err := readableProject(tx, who, project); err != nil {
+		if _, err := ReadableProject(tx, who, project); err != nil {
 			return err
 		}
 		_, err := buildstore.GetPackage(tx, project, pkg)

@@ -70,7 +70,7 @@ type whereEnv struct {
 // repository that does not exist, or a configuration that does not parse, is the repository's
 // breakage: 400 with the scheduler's words.
 func loadWhereEnv(tx *bbolt.Tx, w buildstore.Where) (whereEnv, error) {
-	chain, missing := repoChain(tx, w.Project, w.Repository)
+	chain, missing := RepoChain(tx, w.Project, w.Repository)
 	if len(missing) > 0 {
 		names := make([]string, len(missing))
 		for i, m := range missing {

@@ -117,7 +117,7 @@ func (s *Service) storeBinaries(tx *bbolt.Tx, w buildstore.Where, st buildstore.
 		return err
 	}
 	rpms = append(rpms, src)
-	sign, err := rpmSigner(tx, w.Project, now)
+	sign, err := RPMSigner(tx, w.Project, now)
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func (s *Service) storeBinaries(tx *bbolt.Tx, w buildstore.Where, st buildstore.
 		if err := rpmout.Write(&buf, r); err != nil {
 			return fmt.Errorf("writing %s: %w", rpmout.Filename(r), err)
 		}
-		data, err := signRPM(buf.Bytes(), sign)
+		data, err := SignRPM(buf.Bytes(), sign)
 		if err != nil {
 			return fmt.Errorf("signing %s: %w", rpmout.Filename(r), err)
 		}

@@ -49,7 +49,7 @@ func planJob(tx *bbolt.Tx, w buildstore.Where, st buildstore.BuildStatus, d time
 	src := loadSources(tx, w.Project, st.Package)
 	var run jobRun
 	if src.broken == "" {
-		chain, _ := repoChain(tx, w.Project, w.Repository)
+		chain, _ := RepoChain(tx, w.Project, w.Repository)
 		cfg, err := chainConfig(tx, chain, nil)
 		if err == nil && src.recipeType(cfg.ForArch(w.Arch).Type) == productType {
 			return planProductJob(tx, w, st, d, src, chain), nil

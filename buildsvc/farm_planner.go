@@ -25,7 +25,7 @@ type planner struct {
 	binaries map[buildstore.Where][]resolve.Binary         // per where, read once
 	configs  map[string]resolve.Config                     // per project/repository, parsed once
 	specs    *specCache                                    // parsed specs across passes (nil: parse each)
-	decoded  *decoded[string, buildstore.BuildStatus]      // decoded statuses across passes (nil: decode each)
+	decoded  *Decoded[string, buildstore.BuildStatus]      // decoded statuses across passes (nil: decode each)
 	decided  map[buildstore.Where][]buildstore.BuildStatus // this pass's statuses, for a product repository's judge
 	workers  int                                           // the farm's workers, for a queued job's details
 }
@@ -92,7 +92,7 @@ func (pl *planner) planWhere(r buildstore.Repository, w buildstore.Where) (where
 		old[st.Package] = st
 	}
 	repoState, _ := buildstore.GetRepoState(pl.tx, w)
-	chain, missing := repoChain(pl.tx, pl.p.Name, r.Name)
+	chain, missing := RepoChain(pl.tx, pl.p.Name, r.Name)
 	if len(missing) > 0 {
 		names := make([]string, len(missing))
 		for i, m := range missing {
@@ -331,7 +331,7 @@ func (pl *planner) statuses(w buildstore.Where) ([]buildstore.BuildStatus, error
 	var out []buildstore.BuildStatus
 	key := string(w.Key()) + "\x00"
 	err := buildstore.EachRawStatus(pl.tx, w, func(pkg string, raw []byte) error {
-		st, err := pl.decoded.get(key+pkg, raw)
+		st, err := pl.decoded.Get(key+pkg, raw)
 		out = append(out, st)
 		return err
 	})

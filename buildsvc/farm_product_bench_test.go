@@ -113,7 +113,7 @@ func benchProduct(b *testing.B, svc *Service, db *store.DB) (buildstore.Where, b
 	st := buildstore.BuildStatus{Package: "000product", SrcMD5: "0123456789abcdef0123456789abcdef", VRev: 1, Bcnt: 1}
 	compose := func(tx *bbolt.Tx) composition {
 		src := loadSources(tx, "dev", "000product")
-		chain, _ := repoChain(tx, "dev", "product")
+		chain, _ := RepoChain(tx, "dev", "product")
 		c, why := composeAt(tx, w, src, chain)
 		if why != "" || len(c.shipped) != 1000 {
 			b.Fatalf("composition: %q, %d shipped", why, len(c.shipped))

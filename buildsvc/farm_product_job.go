@@ -112,7 +112,7 @@ func distURL(w buildstore.Where, st buildstore.BuildStatus) string {
 // names), each marked with the medium's name so publishing lays them out as a medium:
 // <name>/<name>.spdx.json, <name>/<arch>/<rpm> and <name>/repodata/….
 func (s *Service) storeProductBinaries(tx *bbolt.Tx, w buildstore.Where, st buildstore.BuildStatus, c composition, now time.Time) error {
-	signer, err := projectSigner(tx, w.Project)
+	signer, err := ProjectSigner(tx, w.Project)
 	if err != nil {
 		return err
 	}
@@ -167,7 +167,7 @@ func (s *Service) storeProductWith(tx *bbolt.Tx, w buildstore.Where, st buildsto
 	for p, data := range meta {
 		files[path.Base(p)] = data
 	}
-	if err := signRepomd(tx, w.Project, signer, files, "repomd.xml", now); err != nil {
+	if err := SignRepomd(tx, w.Project, signer, files, "repomd.xml", now); err != nil {
 		return err
 	}
 	for _, b := range rpms {

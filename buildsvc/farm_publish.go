@@ -73,7 +73,7 @@ func (s *Service) publish(project, repo string, now time.Time) error {
 		if pub == nil || err != nil {
 			return err
 		}
-		signer, err := projectSigner(tx, project)
+		signer, err := ProjectSigner(tx, project)
 		if err != nil {
 			return err
 		}
@@ -244,7 +244,7 @@ func (pub *publication) write(tx *bbolt.Tx, signer *signkey.Signer, now time.Tim
 			for name, data := range meta {
 				files[name] = data
 			}
-			if err := signRepomd(tx, pub.project, signer, files, "repodata/repomd.xml", now); err != nil {
+			if err := SignRepomd(tx, pub.project, signer, files, "repodata/repomd.xml", now); err != nil {
 				return err
 			}
 		}

@@ -35,7 +35,7 @@ func validBinaryName(name string) error {
 // readablePackageWhere checks w for who and that pkg is a package of the project
 // (404 unknown_package otherwise).
 func readablePackageWhere(tx *bbolt.Tx, who buildstore.Person, w buildstore.Where, pkg string) error {
-	if _, err := readableWhere(tx, who, w); err != nil {
+	if _, err := ReadableWhere(tx, who, w); err != nil {
 		return err
 	}
 	if _, err := buildstore.GetPackage(tx, w.Project, pkg); err != nil {

@@ -11,7 +11,7 @@ import (
 // package must exist (404 unknown_repository, unknown_package).
 func (s *Service) PlatformResults(who buildstore.Person, project, platform, pkg string) ([]WhereResult, error) {
 	err := s.db.View(func(tx *bbolt.Tx) error {
-		if _, err := readableWhere(tx, who, buildstore.Where{Project: project, Repository: platform}); err != nil {
+		if _, err := ReadableWhere(tx, who, buildstore.Where{Project: project, Repository: platform}); err != nil {
 			return err
 		}
 		if pkg == "" {

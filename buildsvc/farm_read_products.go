@@ -33,7 +33,7 @@ type ProductMedium struct {
 func (s *Service) PublishedProducts(who buildstore.Person, project string) ([]ProductMedium, error) {
 	var out []ProductMedium
 	err := s.db.View(func(tx *bbolt.Tx) error {
-		p, err := readableProject(tx, who, project)
+		p, err := ReadableProject(tx, who, project)
 		if err != nil {
 			return err
 		}
@@ -95,7 +95,7 @@ func mediumPackage(tx *bbolt.Tx, w buildstore.Where, m string) string {
 func (s *Service) ProductFiles(who buildstore.Person, m ProductMedium) (fs.FS, error) {
 	out := fstest.MapFS{}
 	err := s.db.View(func(tx *bbolt.Tx) error {
-		if _, err := readableProject(tx, who, m.Project); err != nil {
+		if _, err := ReadableProject(tx, who, m.Project); err != nil {
 			return err
 		}
 		if m.Name == "" || strings.ContainsAny(m.Name, "/") {

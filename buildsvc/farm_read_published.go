@@ -40,7 +40,7 @@ func (s *Service) PublishedProjects(who buildstore.Person) ([]string, error) {
 			if len(out) > 0 && out[len(out)-1] == pr[0] {
 				continue
 			}
-			if _, err := readableProject(tx, who, pr[0]); err == nil {
+			if _, err := ReadableProject(tx, who, pr[0]); err == nil {
 				out = append(out, pr[0])
 			}
 		}
@@ -54,7 +54,7 @@ func (s *Service) PublishedProjects(who buildstore.Person) ([]string, error) {
 func (s *Service) PublishedRepositories(who buildstore.Person, project string) ([]string, error) {
 	var out []string
 	err := s.db.View(func(tx *bbolt.Tx) error {
-		if _, err := readableProject(tx, who, project); err != nil {
+		if _, err := ReadableProject(tx, who, project); err != nil {
 			return err
 		}
 		for _, pr := range buildstore.PublishedRepositories(tx) {
@@ -73,7 +73,7 @@ func (s *Service) PublishedRepositories(who buildstore.Person, project string) (
 func (s *Service) PublishedDir(who buildstore.Person, project, repo, dir string) ([]string, error) {
 	var out []string
 	err := s.db.View(func(tx *bbolt.Tx) error {
-		if _, err := readableWhere(tx, who, buildstore.Where{Project: project, Repository: repo}); err != nil {
+		if _, err := ReadableWhere(tx, who, buildstore.Where{Project: project, Repository: repo}); err != nil {
 			return err
 		}
 		if dir != "" {
@@ -102,7 +102,7 @@ func (s *Service) PublishedDir(who buildstore.Person, project, repo, dir string)
 
 // publishedFile reads the file at p of project's repository repo for who (a copy).
 func publishedFile(tx *bbolt.Tx, who buildstore.Person, project, repo, p string) ([]byte, error) {
-	r, err := readableWhere(tx, who, buildstore.Where{Project: project, Repository: repo})
+	r, err := ReadableWhere(tx, who, buildstore.Where{Project: project, Repository: repo})
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +140,7 @@ func (s *Service) PublishedFile(who buildstore.Person, project, repo, p string) 
 		return err
 	})
 	if err == nil {
-		s.noteDownload(project, repo, p) // the download counters (download_queue.go)
+		s.NoteDownload(project, repo, p) // the download counters (download_queue.go)
 	}
 	return out, err
 }
@@ -165,10 +165,10 @@ func (s *Service) PublishedYMP(who buildstore.Person, project, repo, p, external
 		if r, err := rpmout.ReadHeader(data); err == nil {
 			in.Binary, in.Summary, in.Description = r.Name, r.Summary, r.Description
 		}
-		chain, _ := repoChain(tx, project, repo)
+		chain, _ := RepoChain(tx, project, repo)
 		for _, c := range chain {
 			e := rpmout.YMPPathEntry{Project: c.Project, Repository: c.Repository}
-			if pr, err := readableProject(tx, who, c.Project); err == nil {
+			if pr, err := ReadableProject(tx, who, c.Project); err == nil {
 				e.Title, e.Description = pr.Title, pr.Description
 				if buildstore.PublishedFile(tx, c.Project, c.Repository, "repodata/repomd.xml") != nil {
 					e.URL = PublishedURL(external, c.Project, c.Repository)

@@ -38,7 +38,7 @@ func RepositoryName(b buildstore.Binary) string { return b.Name + ".rpm" }
 func (s *Service) RepositoryList(who buildstore.Person, w buildstore.Where) ([]buildstore.Binary, error) {
 	var out []buildstore.Binary
 	err := s.db.View(func(tx *bbolt.Tx) error {
-		if _, err := readableWhere(tx, who, w); err != nil {
+		if _, err := ReadableWhere(tx, who, w); err != nil {
 			return err
 		}
 		var err error
@@ -51,7 +51,7 @@ func (s *Service) RepositoryList(who buildstore.Person, w buildstore.Where) ([]b
 // repositoryBinary finds the binary w offers under name ("<name>.rpm", or the bare name as
 // osc also asks).
 func repositoryBinary(tx *bbolt.Tx, who buildstore.Person, w buildstore.Where, name string) (buildstore.Binary, error) {
-	if _, err := readableWhere(tx, who, w); err != nil {
+	if _, err := ReadableWhere(tx, who, w); err != nil {
 		return buildstore.Binary{}, err
 	}
 	if err := validBinaryName(name); err != nil {
@@ -108,7 +108,7 @@ func (s *Service) MatchRepository(who buildstore.Person, w buildstore.Where, mat
 	}
 	var out []string
 	err = s.db.View(func(tx *bbolt.Tx) error {
-		if _, err := readableWhere(tx, who, w); err != nil {
+		if _, err := ReadableWhere(tx, who, w); err != nil {
 			return err
 		}
 		if err := repositoryAdmin(who); err != nil {
@@ -193,7 +193,7 @@ func parseMatch(match string) (func(resolve.Binary) bool, error) {
 func (s *Service) PutRepositoryBinary(who buildstore.Person, w buildstore.Where, name string, data []byte) (buildstore.Binary, error) {
 	var b buildstore.Binary
 	err := s.db.Write(func(tx *bbolt.Tx) error {
-		if _, err := readableWhere(tx, who, w); err != nil {
+		if _, err := ReadableWhere(tx, who, w); err != nil {
 			return err
 		}
 		if err := repositoryAdmin(who); err != nil {

@@ -13,7 +13,7 @@ import (
 )
 
 // Reads of the farm behind the /build directory, status and history routes. Each goes through
-// readableProject or readableWhere first, so a project hidden from who is not found, and a
+// ReadableProject or ReadableWhere first, so a project hidden from who is not found, and a
 // repository, arch or package named in a path that the project does not have is a 404 with
 // the backend's code.
 
@@ -47,7 +47,7 @@ func (s *Service) FarmProjects(who buildstore.Person) ([]string, error) {
 func (s *Service) FarmRepositories(who buildstore.Person, project string) ([]string, error) {
 	var out []string
 	err := s.db.View(func(tx *bbolt.Tx) error {
-		p, err := readableProject(tx, who, project)
+		p, err := ReadableProject(tx, who, project)
 		for _, r := range p.Repositories {
 			out = append(out, r.Name)
 		}
@@ -60,7 +60,7 @@ func (s *Service) FarmRepositories(who buildstore.Person, project string) ([]str
 func (s *Service) FarmArchs(who buildstore.Person, project, repository string) ([]string, error) {
 	var out []string
 	err := s.db.View(func(tx *bbolt.Tx) error {
-		p, err := readableWhere(tx, who, buildstore.Where{Project: project, Repository: repository})
+		p, err := ReadableWhere(tx, who, buildstore.Where{Project: project, Repository: repository})
 		if err != nil {
 			return err
 		}
@@ -75,7 +75,7 @@ func (s *Service) FarmArchs(who buildstore.Person, project, repository string) (
 func (s *Service) FarmPackages(who buildstore.Person, w buildstore.Where) ([]string, error) {
 	var out []string
 	err := s.db.View(func(tx *bbolt.Tx) error {
-		if _, err := readableWhere(tx, who, w); err != nil {
+		if _, err := ReadableWhere(tx, who, w); err != nil {
 			return err
 		}
 		list, err := buildstore.Statuses(tx, w)
@@ -109,7 +109,7 @@ func (s *Service) PackageStatus(who buildstore.Person, w buildstore.Where, pkg s
 
 // packageBuild checks the where and the package for who and reads its status.
 func packageBuild(tx *bbolt.Tx, who buildstore.Person, w buildstore.Where, pkg string) (PackageBuild, error) {
-	if _, err := readableWhere(tx, who, w); err != nil {
+	if _, err := ReadableWhere(tx, who, w); err != nil {
 		return PackageBuild{}, err
 	}
 	if _, err := buildstore.GetPackage(tx, w.Project, pkg); err != nil {
@@ -152,7 +152,7 @@ func (s *Service) JobHistory(who buildstore.Person, w buildstore.Where, q JobHis
 	}
 	var out []buildstore.JobHistoryEntry
 	err := s.db.View(func(tx *bbolt.Tx) error {
-		if _, err := readableWhere(tx, who, w); err != nil {
+		if _, err := ReadableWhere(tx, who, w); err != nil {
 			return err
 		}
 		list, err := buildstore.JobHistory(tx, w)

@@ -43,7 +43,7 @@ type WhereResult struct {
 func (s *Service) Results(who buildstore.Person, project string, q ResultQuery) ([]WhereResult, error) {
 	var out []WhereResult
 	err := s.db.View(func(tx *bbolt.Tx) error {
-		p, err := readableProject(tx, who, project)
+		p, err := ReadableProject(tx, who, project)
 		if err != nil {
 			return err
 		}

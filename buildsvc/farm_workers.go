@@ -199,7 +199,7 @@ func (s *Service) FarmTick() error {
 		return nil
 	}
 	if !s.keyReady.Load() { // what the farm writes is signed, with the global key at least
-		if _, err := s.globalKey(); err != nil {
+		if _, err := s.GlobalKey(); err != nil {
 			return err
 		}
 		s.keyReady.Store(true)

@@ -26,7 +26,7 @@ func LookupPackage(tx *bbolt.Tx, project, name string) (buildstore.Project, buil
 // project alone) before anything else is said about it.
 func LookupVisiblePackage(tx *bbolt.Tx, who buildstore.Person, project, name string) (buildstore.Project, buildstore.Package, error) {
 	if projectHiddenFrom(tx, who, project) {
-		return buildstore.Project{}, buildstore.Package{}, projectNotFound(project)
+		return buildstore.Project{}, buildstore.Package{}, ProjectNotFound(project)
 	}
 	return LookupPackage(tx, project, name)
 }

@@ -48,7 +48,7 @@ func (s *Service) CollectBuildEnv(who buildstore.Person, project, pkg, oproject,
 		if err := Writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
 			return err
 		}
-		op, err := readableProject(tx, who, oproject)
+		op, err := ReadableProject(tx, who, oproject)
 		if err != nil {
 			return err
 		}

@@ -177,7 +177,7 @@ func (s *Service) ImportChannel(who buildstore.Person, req ImportChannelRequest)
 		if req.TargetProject != "" {
 			tp, err := buildstore.GetProject(tx, req.TargetProject)
 			if err != nil || HiddenFrom(tx, who, tp) {
-				return projectNotFound(req.TargetProject)
+				return ProjectNotFound(req.TargetProject)
 			}
 			if _, ok := tp.Repository(req.TargetRepository); !ok {
 				return fault.NotFound("unknown_repository", "Unknown repository '%s' in project '%s'", req.TargetRepository, req.TargetProject)

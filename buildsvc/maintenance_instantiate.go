@@ -25,7 +25,7 @@ import (
 func (s *Service) Instantiate(who buildstore.Person, project, pkg string, makeOriginOlder bool) error {
 	now := s.clk.Now()
 	return s.db.Write(func(tx *bbolt.Tx) error {
-		p, err := readableProject(tx, who, project)
+		p, err := ReadableProject(tx, who, project)
 		if err != nil {
 			return err
 		}

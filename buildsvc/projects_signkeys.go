@@ -45,7 +45,7 @@ func (s *Service) PublicKey(name string) (string, error) {
 		return err
 	})
 	if err == nil && pub == "" {
-		pub, err = s.globalKey()
+		pub, err = s.GlobalKey()
 	}
 	return pub, err
 }
@@ -78,9 +78,9 @@ func (s *Service) keyTime() time.Time {
 	return now
 }
 
-// globalKey returns the instance's own public key, creating the key pair once; an existing key
+// GlobalKey returns the instance's own public key, creating the key pair once; an existing key
 // wins when another request stored one first.
-func (s *Service) globalKey() (string, error) {
+func (s *Service) GlobalKey() (string, error) {
 	k, err := signkey.NewFrom(s.opts.KeyRand, "pocketforge OBS Instance", "signkey@"+keyDomain, s.keyTime(), signkey.DefaultDays)
 	if err != nil {
 		return "", err

@@ -72,7 +72,7 @@ func (s *Service) Release(who buildstore.Person, req ReleaseRequest) error {
 	}
 	now := s.clk.Now()
 	return s.db.Write(func(tx *bbolt.Tx) error {
-		p, err := readableProject(tx, who, req.Project)
+		p, err := ReadableProject(tx, who, req.Project)
 		if err != nil {
 			return err
 		}
@@ -171,7 +171,7 @@ func releaseTarget(tx *bbolt.Tx, who buildstore.Person, from buildstore.Reposito
 	st := releaseStep{from: from}
 	tp, err := buildstore.GetProject(tx, project)
 	if err == nil && HiddenFrom(tx, who, tp) {
-		err = projectNotFound(project)
+		err = ProjectNotFound(project)
 	}
 	if err != nil {
 		return st, NotFoundAs(err, "unknown_project")

@@ -18,7 +18,7 @@ func releasePackage(tx *bbolt.Tx, who buildstore.Person, k buildstore.Package, s
 	if comment == "" {
 		comment = "Release from " + k.Project + " / " + k.Name
 	}
-	if err := releaseSources(tx, who, k, st.target.Name, comment, now); err != nil {
+	if err := ReleaseSources(tx, who, k, st.target.Name, comment, now); err != nil {
 		return err
 	}
 	for _, arch := range st.from.Archs {
@@ -27,7 +27,7 @@ func releasePackage(tx *bbolt.Tx, who buildstore.Person, k buildstore.Package, s
 		}
 		from := buildstore.Where{Project: k.Project, Repository: st.from.Name, Arch: arch}
 		to := buildstore.Where{Project: st.target.Name, Repository: st.to.Name, Arch: arch}
-		if err := copyBinaries(tx, from, k.Name, to, k.Name, func(b buildstore.Binary) string { return setRelease(b, req.SetRelease) }, nil); err != nil {
+		if err := CopyBinaries(tx, from, k.Name, to, k.Name, func(b buildstore.Binary) string { return setRelease(b, req.SetRelease) }, nil); err != nil {
 			return err
 		}
 	}

@@ -5,13 +5,13 @@ import (
 	"go.etcd.io/bbolt"
 )
 
-// repoChain expands a repository's path as the backend does: the repository itself, then each
+// RepoChain expands a repository's path as the backend does: the repository itself, then each
 // <path> element in meta order followed by that repository's own expanded path, depth first,
 // every repository once. Builds look their dependencies up along it (the first repository that
 // has a binary of a name wins) and combine the configurations of its projects. Path elements
 // naming a project or repository that does not exist are returned apart, in order: the
 // repository cannot build then.
-func repoChain(tx *bbolt.Tx, project, repo string) (chain, missing []buildstore.Path) {
+func RepoChain(tx *bbolt.Tx, project, repo string) (chain, missing []buildstore.Path) {
 	seen := map[buildstore.Path]bool{}
 	var walk func(p buildstore.Path)
 	walk = func(p buildstore.Path) {

@@ -37,7 +37,7 @@ func TestRepoChain(t *testing.T) {
 	}
 	path := func(p, r string) buildstore.Path { return buildstore.Path{Project: p, Repository: r} }
 	db.View(func(tx *bbolt.Tx) error {
-		chain, missing := repoChain(tx, "home", "r")
+		chain, missing := RepoChain(tx, "home", "r")
 		want := []buildstore.Path{path("home", "r"), path("tools", "standard"), path("libs", "standard"), path("base", "standard")}
 		if !reflect.DeepEqual(chain, want) {
 			t.Errorf("chain %v, want %v", chain, want)

@@ -49,7 +49,7 @@ func acceptActions(tx *bbolt.Tx, who buildstore.Person, r *buildstore.Request, n
 		case "maintenance_incident":
 			err = acceptIncident(tx, who, r, a, now)
 		case "maintenance_release":
-			err = releaseSources(tx, who, buildstore.Package{Project: a.Source.Project, Name: a.Source.Package}, a.Target.Project,
+			err = ReleaseSources(tx, who, buildstore.Package{Project: a.Source.Project, Name: a.Source.Package}, a.Target.Project,
 				"Release from request "+strconv.FormatUint(r.ID, 10), now)
 		}
 		if err != nil {
@@ -246,7 +246,7 @@ func acceptIncident(tx *bbolt.Tx, who buildstore.Person, r *buildstore.Request, 
 		}
 	}
 	for _, k := range pkgs {
-		if err := releaseSources(tx, who, k, incident, "Maintenance incident from request "+strconv.FormatUint(r.ID, 10), now); err != nil {
+		if err := ReleaseSources(tx, who, k, incident, "Maintenance incident from request "+strconv.FormatUint(r.ID, 10), now); err != nil {
 			return err
 		}
 	}

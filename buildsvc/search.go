@@ -103,7 +103,7 @@ func (s *Service) SearchRequests(who buildstore.Person, match string, idOnly boo
 			if !filter.pass(raw) {
 				return true, nil
 			}
-			r, err := s.requests.get(id, raw)
+			r, err := s.requests.Get(id, raw)
 			if err != nil {
 				return false, err
 			}
@@ -172,7 +172,7 @@ func (s *Service) SearchPackages(who buildstore.Person, match string, idOnly boo
 				p.add(buildstore.Package{Project: project, Name: name})
 				return true, nil
 			}
-			k, err := s.packages.get(project+"\x00"+name, raw)
+			k, err := s.packages.Get(project+"\x00"+name, raw)
 			if err != nil {
 				return false, err
 			}

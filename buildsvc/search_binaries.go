@@ -89,7 +89,7 @@ type pathDoc struct {
 // order the farm resolves them (OBS's prpsearchpath); base is the last one's project (OBS's
 // baseproject).
 func expandedPath(tx *bbolt.Tx, project, repo string) (path []pathDoc, base string) {
-	chain, _ := repoChain(tx, project, repo)
+	chain, _ := RepoChain(tx, project, repo)
 	for _, c := range chain {
 		path = append(path, pathDoc{Project: c.Project, Repository: c.Repository})
 	}

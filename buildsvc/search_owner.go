@@ -108,7 +108,7 @@ func ownerRoots(tx *bbolt.Tx, who buildstore.Person, q OwnerQuery) ([]ownerRoot,
 	if q.Project != "" {
 		p, err := buildstore.GetProject(tx, q.Project)
 		if err != nil || HiddenFrom(tx, who, p) {
-			return nil, projectNotFound(q.Project)
+			return nil, ProjectNotFound(q.Project)
 		}
 		projects = append(projects, p)
 	} else {

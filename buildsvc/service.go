@@ -52,10 +52,10 @@ type Service struct {
 	// specs keeps the scheduler's parsed specs across passes (farm_speccache.go).
 	specs specCache
 	// requests and packages keep recently decoded records for the searches (decoded.go).
-	requests *decoded[uint64, buildstore.Request]
-	packages *decoded[string, buildstore.Package]
+	requests *Decoded[uint64, buildstore.Request]
+	packages *Decoded[string, buildstore.Package]
 	// statuses keeps the scheduler's decoded build statuses across passes (farm_planner.go).
-	statuses *decoded[string, buildstore.BuildStatus]
+	statuses *Decoded[string, buildstore.BuildStatus]
 	// farmCounts keeps the last FarmCounts until the next commit (farm_counts.go).
 	farmCounts *farmCountsMemo
 	// mayHide and packageNames remember, until the next commit, whether a project may hide
@@ -94,9 +94,9 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service
 		downloadable:  store.NewMemo[string, bool](db),
 		downloadFiles: store.NewMemo[string, []byte](db),
 		packageNames:  store.NewMemo[string, []string](db),
-		requests:      newDecoded[uint64](maxDecodedRequests, buildstore.DecodeRequest),
-		packages:      newDecoded[string](maxDecodedPackages, buildstore.DecodePackage),
-		statuses:      newDecoded[string](maxDecodedStatuses, buildstore.DecodeStatus)}
+		requests:      NewDecoded[uint64](maxDecodedRequests, buildstore.DecodeRequest),
+		packages:      NewDecoded[string](maxDecodedPackages, buildstore.DecodePackage),
+		statuses:      NewDecoded[string](maxDecodedStatuses, buildstore.DecodeStatus)}
 }
 
 // Now is the appliance clock's time.

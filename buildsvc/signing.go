@@ -16,18 +16,18 @@ import (
 // key is read in the writing transaction, so a createkey that commits first signs the next
 // build; nothing already written is signed again (OBS does not re-sign either).
 
-// rpmSigner signs with project's key at now (nil: no key exists yet — the farm makes the
+// RPMSigner signs with project's key at now (nil: no key exists yet — the farm makes the
 // global key before its first pass, so this is a data file without one).
-func rpmSigner(tx *bbolt.Tx, project string, now time.Time) (rpmout.Signer, error) {
-	s, err := projectSigner(tx, project)
+func RPMSigner(tx *bbolt.Tx, project string, now time.Time) (rpmout.Signer, error) {
+	s, err := ProjectSigner(tx, project)
 	if err != nil || s == nil {
 		return nil, err
 	}
 	return func(m io.Reader) ([]byte, error) { return s.Sign(m, now) }, nil
 }
 
-// projectSigner reads project's signing key (nil when there is none).
-func projectSigner(tx *bbolt.Tx, project string) (*signkey.Signer, error) {
+// ProjectSigner reads project's signing key (nil when there is none).
+func ProjectSigner(tx *bbolt.Tx, project string) (*signkey.Signer, error) {
 	k, ok, err := signingKey(tx, project)
 	if err != nil || !ok {
 		return nil, err
@@ -39,18 +39,18 @@ func projectSigner(tx *bbolt.Tx, project string) (*signkey.Signer, error) {
 	return s, nil
 }
 
-// signRPM signs an RPM file with sign (unchanged when sign is nil).
-func signRPM(data []byte, sign rpmout.Signer) ([]byte, error) {
+// SignRPM signs an RPM file with sign (unchanged when sign is nil).
+func SignRPM(data []byte, sign rpmout.Signer) ([]byte, error) {
 	if sign == nil {
 		return data, nil
 	}
 	return rpmout.Sign(data, sign)
 }
 
-// signRepomd adds repomd.xml.asc (an armored detached signature of the repomd.xml at at in
+// SignRepomd adds repomd.xml.asc (an armored detached signature of the repomd.xml at at in
 // files) and repomd.xml.key (the public key) beside it, as OBS publishes them: zypper refuses an
 // unsigned repository, and imports the key from there on first use.
-func signRepomd(tx *bbolt.Tx, project string, signer *signkey.Signer, files map[string][]byte, at string, now time.Time) error {
+func SignRepomd(tx *bbolt.Tx, project string, signer *signkey.Signer, files map[string][]byte, at string, now time.Time) error {
 	repomd, ok := files[at]
 	if !ok || signer == nil {
 		return nil

@@ -7,10 +7,10 @@ import (
 	"go.etcd.io/bbolt"
 )
 
-// releaseSources commits k's newest tree, expanded when k is a link, as a new revision of the
+// ReleaseSources commits k's newest tree, expanded when k is a link, as a new revision of the
 // same-named package of project (created on the way), unless that package's newest revision
 // holds the same tree already (a release repeated makes no empty revision).
-func releaseSources(tx *bbolt.Tx, who buildstore.Person, k buildstore.Package, project, comment string, now time.Time) error {
+func ReleaseSources(tx *bbolt.Tx, who buildstore.Person, k buildstore.Package, project, comment string, now time.Time) error {
 	v, err := ReadView(tx, who, k.Project, k.Name, "", true, "")
 	if err != nil {
 		return err

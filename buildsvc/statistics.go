@@ -117,7 +117,7 @@ func (s *Service) timestamp(who buildstore.Person, project, pkg string, ofProjec
 	ofPackage func(*bbolt.Tx, buildstore.Package) (time.Time, error)) (StatsItem, error) {
 	out := StatsItem{Project: project, Package: pkg}
 	err := s.db.View(func(tx *bbolt.Tx) error {
-		p, err := readableProject(tx, who, project)
+		p, err := ReadableProject(tx, who, project)
 		if err != nil {
 			return err
 		}

@@ -125,7 +125,7 @@ func (s *Service) Activity(who buildstore.Person, project, pkg string) (Activity
 // unknown_package, a hidden project as a missing one), or every package of the project when pkg
 // is "".
 func statsPackages(tx *bbolt.Tx, who buildstore.Person, project, pkg string) ([]buildstore.Package, error) {
-	if _, err := readableProject(tx, who, project); err != nil {
+	if _, err := ReadableProject(tx, who, project); err != nil {
 		return nil, err
 	}
 	if pkg == "" {

@@ -133,7 +133,7 @@ func checkDownloadFilter(tx *bbolt.Tx, who buildstore.Person, q DownloadQuery) e
 	if q.Project == "" {
 		return nil
 	}
-	if _, err := readableProject(tx, who, q.Project); err != nil {
+	if _, err := ReadableProject(tx, who, q.Project); err != nil {
 		return err
 	}
 	if q.Package == "" {
@@ -312,7 +312,7 @@ func (v *visibility) sees(project string) bool {
 	if v.seen == nil {
 		v.seen = map[string]bool{}
 	}
-	_, err := readableProject(v.tx, v.who, project)
+	_, err := ReadableProject(v.tx, v.who, project)
 	v.seen[project] = err == nil
 	return err == nil
 }

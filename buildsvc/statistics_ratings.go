@@ -96,7 +96,7 @@ func parseScore(body string) (int, error) {
 
 // ratedObject checks that the project (and package) a rating path names exists for who.
 func ratedObject(tx *bbolt.Tx, who buildstore.Person, project, pkg string) error {
-	if _, err := readableProject(tx, who, project); err != nil {
+	if _, err := ReadableProject(tx, who, project); err != nil {
 		return err
 	}
 	if pkg == "" {
