@@ -7,6 +7,7 @@ import (
 	"github.com/pocketforge/pocketforge/api"
 	"github.com/pocketforge/pocketforge/api/explorerapi"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/config"
@@ -22,6 +23,7 @@ import (
 // cloud's sqldb listeners, which close stops.
 type domains struct {
 	build    *buildsvc.Service
+	farm     *farm.Farm // the build farm over build
 	cloud    *cloudsvc.Service
 	explorer *explorersvc.Service
 	// remote is the remote build service the explorer reads (--explorer-backend), nil when it
@@ -48,7 +50,8 @@ func openDomains(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Lo
 		cloud: cloudsvc.New(db, clk, log, api.CloudOptions(cfg, func() string { return url })),
 		close: func() {},
 	}
-	backend, builds, remote, err := explorerBackend(cfg, d.build, db, clk, url)
+	d.farm = farm.New(d.build, db, clk, log, api.FarmOptions(cfg))
+	backend, builds, remote, err := explorerBackend(cfg, d.farm, db, clk, url)
 	if err != nil {
 		return nil, err
 	}
@@ -76,9 +79,9 @@ func openDomains(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Lo
 // configuration: this appliance's build service in process, or with --explorer-backend a
 // remote one over HTTP (polled every --explorer-poll), through the client the proxy forwards
 // with.
-func explorerBackend(cfg *config.Config, build *buildsvc.Service, db *store.DB, clk clock.Clock, url string) (explorersvc.Backend, explorersvc.BuildResults, *explorerapi.Remote, error) {
+func explorerBackend(cfg *config.Config, build *farm.Farm, db *store.DB, clk clock.Clock, url string) (explorersvc.Backend, explorersvc.BuildResults, *explorerapi.Remote, error) {
 	if cfg.ExplorerBackend == "" {
-		return localBackend(build, db, url), buildlink.Builds{Build: build}, nil, nil
+		return localBackend(build, db, url), buildlink.Builds{Farm: build}, nil, nil
 	}
 	remote, err := api.ExplorerRemote(cfg)
 	if err != nil {
@@ -91,17 +94,19 @@ func explorerBackend(cfg *config.Config, build *buildsvc.Service, db *store.DB, 
 // localBackend is the explorer's build backend: this appliance's build service, read in
 // process as an anonymous non-member (buildlink.Backend), so projects with access
 // restrictions stay out of the explorer.
-func localBackend(build *buildsvc.Service, db *store.DB, url string) *buildlink.Backend {
-	return &buildlink.Backend{Build: build, Store: db, ExternalURL: func() string { return url }}
+func localBackend(build *farm.Farm, db *store.DB, url string) *buildlink.Backend {
+	return &buildlink.Backend{Build: build.Service, Farm: build, Store: db, ExternalURL: func() string { return url }}
 }
 
 // workers are the domains' clock jobs on one runner, in a fixed order: the cloud's (invoices,
-// transfers, databases), the build service's (the sweep of uploads never committed), the
+// transfers, databases), the build service's (the sweep of uploads never committed, requests
+// accepted at their time, download counters), the farm's (in the background), the
 // explorer's (the --spdx-dir watcher).
 func (d *domains) workers(cfg *config.Config) *jobs.Runner {
 	r := &jobs.Runner{}
 	d.cloud.RegisterJobs(r)
 	d.build.RegisterJobs(r)
+	d.farm.RegisterJobs(r)
 	d.explorer.RegisterJobs(r, cfg.SPDXDir, cfg.SPDXInterval)
 	return r
 }

@@ -12,7 +12,7 @@ import (
 // domains and the store only.
 func TestDomainsStayBelowHTTP(t *testing.T) {
 	const module = "github.com/pocketforge/pocketforge"
-	roots := []string{"buildsvc", "buildsvc/metadoc", "cloudsvc", "explorersvc", "appliancesvc", "fault", "internal/jobs", "fixtures",
+	roots := []string{"buildsvc", "buildsvc/farm", "buildsvc/metadoc", "cloudsvc", "explorersvc", "appliancesvc", "fault", "internal/jobs", "fixtures",
 		"store", "store/buildstore", "store/cloudstore", "store/explorerstore", "store/appliance", "store/outbox"}
 	for _, root := range roots {
 		seen := map[string]bool{}
@@ -76,6 +76,24 @@ func TestLeavesImportNothingOfOurs(t *testing.T) {
 			if imp == module || strings.HasPrefix(imp, module+"/") {
 				t.Errorf("%s imports %s", leaf, imp)
 			}
+		}
+	}
+}
+
+// TestBuildCoreStandsAlone (issue 35): the build service's core (buildsvc) imports none of the
+// packages built on it — the farm, requests and reviews, the searches — so they depend on the
+// core and never the other way round; of its own subpackages it uses only the document
+// libraries.
+func TestBuildCoreStandsAlone(t *testing.T) {
+	const module = "github.com/pocketforge/pocketforge/"
+	libraries := map[string]bool{module + "buildsvc/metadoc": true, module + "buildsvc/requestdoc": true, module + "buildsvc/xmlindent": true}
+	pkg, err := build.Import(module+"buildsvc", ".", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, imp := range pkg.Imports {
+		if strings.HasPrefix(imp, module+"buildsvc/") && !libraries[imp] {
+			t.Errorf("buildsvc imports %s, which is built on it", imp)
 		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/appliancesvc"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/config"
@@ -51,6 +52,7 @@ type Deps struct {
 	// app (with their jobs registered there). Nil ones are built here over Store — tests that
 	// want the whole app and no jobs leave them out; the explorer's index is then in memory.
 	Build    *buildsvc.Service
+	Farm     *farm.Farm // the build farm over Build
 	Cloud    *cloudsvc.Service
 	Explorer *explorersvc.Service
 	// Remote is the remote build service (--explorer-backend) the explorer's backend reads and
@@ -117,9 +119,12 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	if d.Build == nil {
 		d.Build = buildsvc.New(d.Store, d.Clock, d.Log, BuildOptions(cfg))
 	}
-	buildDeps := buildapi.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, Build: d.Build, ExternalURL: externalURL, TrustedProxies: cfg.TrustedProxies}
+	if d.Farm == nil {
+		d.Farm = farm.New(d.Build, d.Store, d.Clock, d.Log, FarmOptions(cfg))
+	}
+	buildDeps := buildapi.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, Build: d.Build, Farm: d.Farm, ExternalURL: externalURL, TrustedProxies: cfg.TrustedProxies}
 	buildapi.Bind(app, buildDeps)
-	buildapi.BindDownload(app, d.Build, func(c *fiber.Ctx) string {
+	buildapi.BindDownload(app, d.Farm, func(c *fiber.Ctx) string {
 		if cfg.DownloadURL != "" {
 			return strings.TrimRight(cfg.DownloadURL, "/")
 		}
@@ -137,7 +142,7 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		// Its build backend is this app's build service, read as an anonymous non-member (or the
 		// remote one); the results cache fills on the first read (no jobs run here to refresh it
 		// on change).
-		var backend explorersvc.Backend = &buildlink.Backend{Build: d.Build, Store: d.Store, ExternalURL: externalURL}
+		var backend explorersvc.Backend = &buildlink.Backend{Build: d.Build, Farm: d.Farm, Store: d.Store, ExternalURL: externalURL}
 		if d.Remote != nil {
 			rb := &explorerapi.RemoteBackend{Remote: d.Remote, Poll: cfg.ExplorerPoll, Now: d.Clock.Now}
 			backend, d.Explorer.Builds = rb, rb
@@ -179,8 +184,12 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 
 // BuildOptions are the build domain's settings from cfg (one place for serve and New).
 func BuildOptions(cfg *config.Config) buildsvc.Options {
-	return buildsvc.Options{FileLimit: cfg.SourceFileLimit,
-		Farm: buildsvc.FarmOptions{Workers: cfg.BuildWorkers, BuildTime: cfg.BuildTime}}
+	return buildsvc.Options{FileLimit: cfg.SourceFileLimit}
+}
+
+// FarmOptions are the build farm's sizes from cfg (--build-workers, --build-time).
+func FarmOptions(cfg *config.Config) farm.Options {
+	return farm.Options{Workers: cfg.BuildWorkers, BuildTime: cfg.BuildTime}
 }
 
 // CloudOptions are the cloud domain's settings from cfg; externalURL is the base of the

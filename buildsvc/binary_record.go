@@ -18,7 +18,7 @@ func BinaryRecord(pkg string, r rpmout.RPM, data []byte, mtime time.Time) builds
 	b := buildstore.Binary{Package: pkg, Filename: rpmout.Filename(r), MTime: mtime,
 		Name: r.Name, Epoch: r.Epoch, Version: r.Version, Release: r.Release, Arch: r.Arch,
 		Summary: r.Summary, Description: r.Description, Provides: r.Provides, Requires: r.Requires}
-	setDigests(&b, data)
+	SetDigests(&b, data)
 	b.Files = make([]string, len(r.Files))
 	for i, f := range r.Files {
 		b.Files[i] = f.Path
@@ -26,8 +26,8 @@ func BinaryRecord(pkg string, r rpmout.RPM, data []byte, mtime time.Time) builds
 	return b
 }
 
-// setDigests sets b's size and digests to data's (a file signed again, a shipped copy).
-func setDigests(b *buildstore.Binary, data []byte) {
+// SetDigests sets b's size and digests to data's (a file signed again, a shipped copy).
+func SetDigests(b *buildstore.Binary, data []byte) {
 	m, sh := md5.Sum(data), sha256.Sum256(data)
 	b.Size, b.MD5, b.SHA256 = int64(len(data)), hex.EncodeToString(m[:]), hex.EncodeToString(sh[:])
 }

@@ -71,7 +71,7 @@ func CopyBinaries(tx *bbolt.Tx, from buildstore.Where, fromPkg string, to builds
 			if data, err = rpmout.Sign(data, sign); err != nil {
 				return fmt.Errorf("signing %s again: %w", b.Filename, err)
 			}
-			setDigests(&b, data)
+			SetDigests(&b, data)
 		}
 		b.Package, b.Filename = toPkg, rename(b)
 		if err := buildstore.PutBinary(tx, to, b, data); err != nil {

@@ -5,13 +5,9 @@ import (
 	"sync"
 )
 
-// maxdecodedPackages bounds the decoded packages kept (about 800 bytes each with their stored
+// maxDecodedPackages bounds the decoded packages kept (about 800 bytes each with their stored
 // bytes: at most some 26 MB), enough for the largest project's listing to come from the cache.
 const maxDecodedPackages = 32768
-
-// maxdecodedStatuses bounds the build statuses the scheduler keeps decoded (a few hundred bytes
-// each with their stored bytes: at most some 10 MB), a pass over several large repositories.
-const maxDecodedStatuses = 16384
 
 // Decoded is a bounded cache of records decoded from their stored bytes, for the searches that
 // return thousands of records (a project's 20,000 packages, 2,917 new requests) and the

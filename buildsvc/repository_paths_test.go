@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/pocketforge/pocketforge/internal/testkit/testdb"
+
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -11,7 +13,7 @@ import (
 // TestRepoChain: the expanded path is depth first, each repository once, own repository first;
 // a path to nowhere is reported apart.
 func TestRepoChain(t *testing.T) {
-	db := testDB(t)
+	db := testdb.Open(t)
 	repo := func(name string, paths ...string) buildstore.Repository {
 		r := buildstore.Repository{Name: name, Archs: []string{"x86_64"}}
 		for i := 0; i+1 < len(paths); i += 2 {

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pocketforge/pocketforge/internal/testkit/testdb"
+
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
@@ -24,7 +26,7 @@ type requestWorld struct {
 
 func newRequestWorld(t *testing.T) *requestWorld {
 	t.Helper()
-	db := testDB(t)
+	db := testdb.Open(t)
 	clk := clock.NewFixed(time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC))
 	w := &requestWorld{t: t, svc: New(db, clk, nil, Options{}), clk: clk, who: map[string]buildstore.Person{}}
 	if err := db.Write(func(tx *bbolt.Tx) error {

@@ -12,11 +12,11 @@ import (
 // (`state/@name='new'` over 100,000 requests spent half its time decoding JSON and most of the
 // rest building documents):
 //   - recently decoded requests are kept (Service.requests, decoded.go), at most
-//     maxdecodedRequests;
+//     maxDecodedRequests;
 //   - a predicate that reads only a request's id, creator and state name is evaluated on a
 //     document of those three (requestKeyDoc) instead of the whole rendered request.
 
-// maxdecodedRequests bounds the decoded requests kept: about 5 KB each (the stored bytes and the
+// maxDecodedRequests bounds the decoded requests kept: about 5 KB each (the stored bytes and the
 // record), so at most some 20 MB.
 const maxDecodedRequests = 4096
 

@@ -16,7 +16,6 @@ package buildsvc
 import (
 	"io"
 	"log/slog"
-	"sync/atomic"
 	"time"
 
 	"github.com/pocketforge/pocketforge/clock"
@@ -31,8 +30,6 @@ type Options struct {
 	// FileLimit is the largest source file a write stores (--source-file-limit); 0: no limit
 	// beyond the HTTP body limit.
 	FileLimit int64
-	// Farm sizes the simulated build farm (--build-workers, --build-time).
-	Farm FarmOptions
 	// KeyRand is what the instance's global signing key is made from (nil: crypto/rand). The
 	// fixtures' scratch build of the Pocket 0.9 medium gives a fixed stream, so the medium it
 	// embeds — signed packages, signed metadata — is the same bytes every time.
@@ -49,30 +46,14 @@ type Service struct {
 	signIns *ratelimit.SignIns
 	// memory remembers persons and verified credentials for sign-ins (people_memory.go).
 	memory *signInMemory
-	// specs keeps the scheduler's parsed specs across passes (farm_speccache.go).
-	specs specCache
 	// requests and packages keep recently decoded records for the searches (decoded.go).
 	requests *Decoded[uint64, buildstore.Request]
 	packages *Decoded[string, buildstore.Package]
-	// statuses keeps the scheduler's decoded build statuses across passes (farm_planner.go).
-	statuses *Decoded[string, buildstore.BuildStatus]
-	// farmCounts keeps the last FarmCounts until the next commit (farm_counts.go).
-	farmCounts *farmCountsMemo
 	// mayHide and packageNames remember, until the next commit, whether a project may hide
 	// from anyone (GuardProject) and its live packages' names (Packages).
 	mayHide      *store.Memo[string, bool]
 	hiddenFrom   *store.Memo[string, bool] // project + "\x00" + login: whether it hides from them
-	downloadable *store.Memo[string, bool] // project + "\x00" + repository: in the download tree
-	// downloadFiles are the download tree's small files (DownloadFile), by project, repository
-	// and path
-	downloadFiles *store.Memo[string, []byte]
-	packageNames  *store.Memo[string, []string]
-	// farmIdle is 1 + the store version at which FarmTick last found the farm idle, 0 when it
-	// did not (farm_workers.go).
-	farmIdle atomic.Uint64
-	// keyReady is set once the instance's global signing key is known to exist (FarmTick makes
-	// it before the farm's first pass: farm_sign.go).
-	keyReady atomic.Bool
+	packageNames *store.Memo[string, []string]
 	// downloads holds the /published downloads not yet counted (download_queue.go).
 	downloads downloadQueue
 	// scanPublished makes the published binary search walk every published tree even when the
@@ -86,17 +67,13 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Service{db: db, clk: clk, log: log, opts: opts,
-		signIns:       ratelimit.NewSignIns(clk.Now, loginLockPolicy, ipLockPolicy),
-		memory:        newSignInMemory(),
-		farmCounts:    store.NewMemo[struct{}, FarmCounts](db),
-		mayHide:       store.NewMemo[string, bool](db),
-		hiddenFrom:    store.NewMemo[string, bool](db),
-		downloadable:  store.NewMemo[string, bool](db),
-		downloadFiles: store.NewMemo[string, []byte](db),
-		packageNames:  store.NewMemo[string, []string](db),
-		requests:      NewDecoded[uint64](maxDecodedRequests, buildstore.DecodeRequest),
-		packages:      NewDecoded[string](maxDecodedPackages, buildstore.DecodePackage),
-		statuses:      NewDecoded[string](maxDecodedStatuses, buildstore.DecodeStatus)}
+		signIns:      ratelimit.NewSignIns(clk.Now, loginLockPolicy, ipLockPolicy),
+		memory:       newSignInMemory(),
+		mayHide:      store.NewMemo[string, bool](db),
+		hiddenFrom:   store.NewMemo[string, bool](db),
+		packageNames: store.NewMemo[string, []string](db),
+		requests:     NewDecoded[uint64](maxDecodedRequests, buildstore.DecodeRequest),
+		packages:     NewDecoded[string](maxDecodedPackages, buildstore.DecodePackage)}
 }
 
 // Now is the appliance clock's time.
@@ -106,12 +83,9 @@ func (s *Service) Now() time.Time { return s.clk.Now() }
 func (s *Service) FileLimit() int64 { return s.opts.FileLimit }
 
 // RegisterJobs adds the build service's clock jobs to r: the sweep of uploads never committed,
-// the build farm, the requests accepted at the time set for them, and the download counters.
+// the requests accepted at the time set for them, and the download counters.
 func (s *Service) RegisterJobs(r *jobs.Runner) {
 	r.Add("build-blob-sweep", s.SweepBlobs)
-	// The farm catches up in the background after a start: its builds are watched by polling,
-	// and its first pass after a restart costs 50-600 ms (issue 31).
-	r.AddBackground("build-farm", func(time.Time) error { return s.FarmTick() })
 	r.Add("build-request-accept-at", s.AcceptDue)
 	r.Add("build-download-counts", func(time.Time) error { return s.FlushDownloads() })
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pocketforge/pocketforge/internal/testkit/testdb"
+
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"go.etcd.io/bbolt"
@@ -16,7 +18,7 @@ import (
 // encodes the account (issue 13: 64 concurrent settings writes reached 0.39 of raw bbolt Batch,
 // each decoding and encoding the account and its event inside the group commit's transaction).
 func TestSettingsWriteIsSmall(t *testing.T) {
-	db := testDB(t)
+	db := testdb.Open(t)
 	var acct cloudstore.Account
 	err := db.Write(func(tx *bbolt.Tx) error {
 		acct = cloudstore.Account{Name: "a", Owner: "o", Email: "o@example.com", ActiveSince: time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC),

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pocketforge/pocketforge/internal/testkit/testdb"
+
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"github.com/pocketforge/pocketforge/store/outbox"
@@ -16,7 +18,7 @@ import (
 // invoice cannot be autopaid: a mail, then past due), one never active (nothing due), one
 // cancelled (left alone); billingDue agrees with what runBilling does.
 func TestRunBilling(t *testing.T) {
-	db := testDB(t)
+	db := testdb.Open(t)
 	aug := time.Date(2026, 8, 15, 0, 0, 0, 0, time.UTC)
 	now := time.Date(2026, 10, 2, 0, 0, 0, 0, time.UTC)
 	var owing, cancelled cloudstore.Account

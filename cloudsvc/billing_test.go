@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pocketforge/pocketforge/internal/testkit/testdb"
+
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"go.etcd.io/bbolt"
@@ -185,7 +187,7 @@ func TestUpdateContact(t *testing.T) {
 // TestUsageFollowsOwnership moves an instance between accounts mid-month: each is billed for
 // its own stretch, every started hour counting, and the monthly cap applies per stretch.
 func TestUsageFollowsOwnership(t *testing.T) {
-	db := testDB(t)
+	db := testdb.Open(t)
 	oct := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
 	nov := oct.AddDate(0, 1, 0)
 	moved := oct.Add(10*24*time.Hour + 90*time.Minute)

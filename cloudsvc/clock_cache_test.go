@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pocketforge/pocketforge/internal/testkit/testdb"
+
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"go.etcd.io/bbolt"
@@ -20,7 +22,7 @@ import (
 // close to and past its expiry, maintenance passing, a transfer expiring and a database leaving
 // a transient status all show at once. A write shows at once too.
 func TestCachedAccountFollowsTheClock(t *testing.T) {
-	db := testDB(t)
+	db := testdb.Open(t)
 	oct := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
 	odd := func(d time.Time) time.Time {
 		return d.Add(5*time.Hour + 17*time.Minute + 23*time.Second + 500*time.Millisecond)

@@ -2,10 +2,11 @@ package cloudsvc
 
 import (
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pocketforge/pocketforge/internal/testkit/testdb"
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
@@ -20,7 +21,7 @@ type dbTestWorld struct {
 }
 
 func newDBTestWorld(t *testing.T) *dbTestWorld {
-	w := &dbTestWorld{t: t, db: testDB(t)}
+	w := &dbTestWorld{t: t, db: testdb.Open(t)}
 	w.write(func(tx *bbolt.Tx) error {
 		a := &cloudstore.Account{Name: "a"}
 		err := cloudstore.CreateAccount(tx, a)
@@ -28,17 +29,6 @@ func newDBTestWorld(t *testing.T) *dbTestWorld {
 		return err
 	})
 	return w
-}
-
-// testDB is a fresh data file.
-func testDB(t *testing.T) *store.DB {
-	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "d.db"), store.Options{Durability: store.NoSync})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
 }
 
 func (w *dbTestWorld) write(fn func(tx *bbolt.Tx) error) {

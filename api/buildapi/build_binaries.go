@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildfarm/resolve"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
@@ -61,7 +62,7 @@ func (a *api) binaryList(c *fiber.Ctx) error {
 	if err := listView(c, ""); err != nil {
 		return err
 	}
-	list, err := a.Svc.BinaryList(personOf(c), whereParam(c), pkg)
+	list, err := a.Farm.BinaryList(personOf(c), whereParam(c), pkg)
 	if err != nil {
 		return err
 	}
@@ -91,7 +92,7 @@ func (a *api) binaryFile(c *fiber.Ctx) error {
 	if done, err := a.fileInfoView(c, pkg, name); done {
 		return err
 	}
-	b, data, err := a.Svc.BinaryFile(personOf(c), whereParam(c), pkg, name)
+	b, data, err := a.Farm.BinaryFile(personOf(c), whereParam(c), pkg, name)
 	if err != nil {
 		return err
 	}
@@ -119,7 +120,7 @@ func (a *api) fileInfoView(c *fiber.Ctx, pkg, name string) (bool, error) {
 	default:
 		return true, buildsvc.BadRequest("400", "unknown view '%s' (fileinfo or fileinfo_ext)", view)
 	}
-	fi, err := a.Svc.FileInfo(personOf(c), whereParam(c), pkg, name, view == "fileinfo_ext")
+	fi, err := a.Farm.FileInfo(personOf(c), whereParam(c), pkg, name, view == "fileinfo_ext")
 	if err != nil {
 		return true, err
 	}
@@ -165,7 +166,7 @@ type providedByXML struct {
 	Repository string `xml:"repository,attr"`
 }
 
-func fileInfoDoc(name string, fi buildsvc.FileInfo) fileInfoXML {
+func fileInfoDoc(name string, fi farm.FileInfo) fileInfoXML {
 	b := fi.Binary
 	doc := fileInfoXML{Filename: name, Name: b.Name, Epoch: b.Epoch, Version: b.Version, Release: b.Release, Arch: b.Arch,
 		Summary: b.Summary, Description: b.Description, Size: b.Size, MTime: b.MTime.Unix()}

@@ -70,7 +70,7 @@ func (a *api) buildInfo(c *fiber.Ctx) error {
 	for _, v := range c.Context().QueryArgs().PeekMulti("add") {
 		add = append(add, string(v))
 	}
-	bi, err := a.Svc.BuildInfo(personOf(c), whereParam(c), pathParam(c, "package"), spec, add)
+	bi, err := a.Farm.BuildInfo(personOf(c), whereParam(c), pathParam(c, "package"), spec, add)
 	if err != nil {
 		return err
 	}
@@ -116,7 +116,7 @@ func (a *api) buildDepInfo(c *fiber.Ctx) error {
 	for _, v := range c.Context().QueryArgs().PeekMulti("package") {
 		only = append(only, string(v))
 	}
-	info, err := a.Svc.BuildDepInfo(personOf(c), whereParam(c), only, c.Query("view"))
+	info, err := a.Farm.BuildDepInfo(personOf(c), whereParam(c), only, c.Query("view"))
 	if err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func depInfoDoc(info resolve.DepInfo) buildDepInfoXML {
 
 // getBuildConfig answers GET /build/<p>/<r>/_buildconfig as text/plain.
 func (a *api) getBuildConfig(c *fiber.Ctx) error {
-	text, err := a.Svc.BuildConfig(personOf(c), pathParam(c, "project"), pathParam(c, "repository"))
+	text, err := a.Farm.BuildConfig(personOf(c), pathParam(c, "project"), pathParam(c, "repository"))
 	if err != nil {
 		return err
 	}

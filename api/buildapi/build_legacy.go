@@ -4,7 +4,7 @@ import (
 	"encoding/xml"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
@@ -70,7 +70,7 @@ const legacyDate = "20060102T150405Z"
 
 func (a *api) legacyProjectResult(c *fiber.Ctx) error {
 	project, platform := pathParam(c, "project"), pathParam(c, "platform")
-	res, err := a.Svc.PlatformResults(personOf(c), project, platform, "")
+	res, err := a.Farm.PlatformResults(personOf(c), project, platform, "")
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func (a *api) legacyProjectResult(c *fiber.Ctx) error {
 
 func (a *api) legacyPackageResult(c *fiber.Ctx) error {
 	project, platform, pkg := pathParam(c, "project"), pathParam(c, "platform"), pathParam(c, "package")
-	res, err := a.Svc.PlatformResults(personOf(c), project, platform, pkg)
+	res, err := a.Farm.PlatformResults(personOf(c), project, platform, pkg)
 	if err != nil {
 		return err
 	}
@@ -110,7 +110,7 @@ func (a *api) legacyPackageResult(c *fiber.Ctx) error {
 
 func (a *api) legacyLog(c *fiber.Ctx) error {
 	w := buildstore.Where{Project: pathParam(c, "project"), Repository: pathParam(c, "platform"), Arch: pathParam(c, "arch")}
-	l, err := a.Svc.ReadLog(personOf(c), w, pathParam(c, "package"), buildsvc.LogQuery{End: -1})
+	l, err := a.Farm.ReadLog(personOf(c), w, pathParam(c, "package"), farm.LogQuery{End: -1})
 	if err != nil {
 		return err
 	}

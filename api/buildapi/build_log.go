@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
@@ -43,7 +44,7 @@ func offsetParam(c *fiber.Ctx, name string, def int64) (int64, error) {
 }
 
 func (a *api) packageLog(c *fiber.Ctx) error {
-	q := buildsvc.LogQuery{Last: boolParam(c, "last")}
+	q := farm.LogQuery{Last: boolParam(c, "last")}
 	var err error
 	if q.Start, err = offsetParam(c, "start", 0); err != nil {
 		return err
@@ -56,7 +57,7 @@ func (a *api) packageLog(c *fiber.Ctx) error {
 	if entry {
 		q.Start, q.End = 0, 0
 	}
-	l, err := a.Svc.ReadLog(who, w, pkg, q)
+	l, err := a.Farm.ReadLog(who, w, pkg, q)
 	if err != nil {
 		return err
 	}
@@ -93,7 +94,7 @@ func (a *api) logStream(done <-chan struct{}, who buildstore.Person, w buildstor
 		if _, err := bw.Write(data); err != nil || bw.Flush() != nil {
 			return
 		}
-		_ = a.Svc.FollowLog(ctx, who, w, pkg, from, func(b []byte) error {
+		_ = a.Farm.FollowLog(ctx, who, w, pkg, from, func(b []byte) error {
 			if _, err := bw.Write(b); err != nil {
 				return err
 			}

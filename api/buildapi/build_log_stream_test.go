@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
@@ -24,7 +24,7 @@ func TestLogStreamOwnsItsNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	where := buildstore.Where{Project: "home:alice:farm", Repository: "standard", Arch: "x86_64"}
-	sofar, err := f.svc.ReadLog(bob, where, "bad", buildsvc.LogQuery{End: -1})
+	sofar, err := f.svc.ReadLog(bob, where, "bad", farm.LogQuery{End: -1})
 	if err != nil || !sofar.Running {
 		t.Fatalf("a running job's log: %+v %v", sofar, err)
 	}
@@ -33,7 +33,7 @@ func TestLogStreamOwnsItsNames(t *testing.T) {
 	path := []byte("home:alice:farm/standard/x86_64/bad")
 	view := func(from, to int) string { return unsafe.String(&path[from], to-from) }
 	w := buildstore.Where{Project: view(0, 15), Repository: view(16, 24), Arch: view(25, 31)}
-	stream := (&api{Svc: f.svc}).logStream(nil, bob, w, view(32, 35), sofar.Data, int64(len(sofar.Data)))
+	stream := (&api{Svc: f.svc.Service, Farm: f.svc}).logStream(nil, bob, w, view(32, 35), sofar.Data, int64(len(sofar.Data)))
 	copy(path, "home:carol:ship/private/aarch64/xyz") // the next request's path
 
 	for range 12 { // the job ends, so the stream does too
@@ -44,7 +44,7 @@ func TestLogStreamOwnsItsNames(t *testing.T) {
 	bw := bufio.NewWriter(&got)
 	stream(bw)
 	_ = bw.Flush()
-	whole, err := f.svc.ReadLog(bob, where, "bad", buildsvc.LogQuery{End: -1})
+	whole, err := f.svc.ReadLog(bob, where, "bad", farm.LogQuery{End: -1})
 	if err != nil || whole.Running {
 		t.Fatalf("the ended job's log: %+v %v", whole, err)
 	}

@@ -4,7 +4,7 @@ import (
 	"encoding/xml"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 )
 
 // A where's repository, /build/<project>/<repository>/<arch>/_repository: what builds there
@@ -15,13 +15,13 @@ func (a *api) repositoryList(c *fiber.Ctx) error {
 	if err := listView(c, "names"); err != nil {
 		return err
 	}
-	list, err := a.Svc.RepositoryList(personOf(c), whereParam(c))
+	list, err := a.Farm.RepositoryList(personOf(c), whereParam(c))
 	if err != nil {
 		return err
 	}
 	doc := binaryListXML{Binaries: []binaryXML{}}
 	for _, b := range list {
-		doc.Binaries = append(doc.Binaries, binaryEntry(buildsvc.RepositoryName(b), b))
+		doc.Binaries = append(doc.Binaries, binaryEntry(farm.RepositoryName(b), b))
 	}
 	return sendXML(c, doc)
 }
@@ -35,10 +35,10 @@ func (a *api) repositoryFile(c *fiber.Ctx) error {
 	case "_buildconfig": // the backend serves the configuration here too
 		return a.getBuildConfig(c)
 	}
-	if done, err := a.fileInfoView(c, buildsvc.RepositoryPackage, name); done {
+	if done, err := a.fileInfoView(c, farm.RepositoryPackage, name); done {
 		return err
 	}
-	b, data, err := a.Svc.RepositoryFile(personOf(c), whereParam(c), name)
+	b, data, err := a.Farm.RepositoryFile(personOf(c), whereParam(c), name)
 	if err != nil {
 		return err
 	}
@@ -48,7 +48,7 @@ func (a *api) repositoryFile(c *fiber.Ctx) error {
 // repositoryPut answers PUT …/_repository/<file> (Admin): the body is an RPM for the where.
 func (a *api) repositoryPut(c *fiber.Ctx) error {
 	data := append([]byte(nil), c.Body()...)
-	if _, err := a.Svc.PutRepositoryBinary(personOf(c), whereParam(c), pathParam(c, "binary"), data); err != nil {
+	if _, err := a.Farm.PutRepositoryBinary(personOf(c), whereParam(c), pathParam(c, "binary"), data); err != nil {
 		return err
 	}
 	return sendOK(c)
@@ -63,7 +63,7 @@ type valueCollectionXML struct {
 
 // repositoryMatch answers POST …/_repository?match= (Admin).
 func (a *api) repositoryMatch(c *fiber.Ctx) error {
-	names, err := a.Svc.MatchRepository(personOf(c), whereParam(c), c.Query("match"))
+	names, err := a.Farm.MatchRepository(personOf(c), whereParam(c), c.Query("match"))
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildfarm/resolve"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
@@ -50,7 +51,7 @@ func queryAll(c *fiber.Ctx, name string) []string {
 
 // buildProjects lists the projects with build results (GET /build/).
 func (a *api) buildProjects(c *fiber.Ctx) error {
-	names, err := a.Svc.FarmProjects(personOf(c))
+	names, err := a.Farm.FarmProjects(personOf(c))
 	if err != nil {
 		return err
 	}
@@ -59,7 +60,7 @@ func (a *api) buildProjects(c *fiber.Ctx) error {
 
 // buildRepositories lists a project's repositories (GET /build/<project>).
 func (a *api) buildRepositories(c *fiber.Ctx) error {
-	names, err := a.Svc.FarmRepositories(personOf(c), pathParam(c, "project"))
+	names, err := a.Farm.FarmRepositories(personOf(c), pathParam(c, "project"))
 	if err != nil {
 		return err
 	}
@@ -68,7 +69,7 @@ func (a *api) buildRepositories(c *fiber.Ctx) error {
 
 // buildArchs lists a repository's architectures (GET /build/<project>/<repository>).
 func (a *api) buildArchs(c *fiber.Ctx) error {
-	names, err := a.Svc.FarmArchs(personOf(c), pathParam(c, "project"), pathParam(c, "repository"))
+	names, err := a.Farm.FarmArchs(personOf(c), pathParam(c, "project"), pathParam(c, "repository"))
 	if err != nil {
 		return err
 	}
@@ -77,7 +78,7 @@ func (a *api) buildArchs(c *fiber.Ctx) error {
 
 // buildPackages lists the packages built in a repository and arch (GET /build/<p>/<r>/<a>).
 func (a *api) buildPackages(c *fiber.Ctx) error {
-	names, err := a.Svc.FarmPackages(personOf(c), whereOf(c))
+	names, err := a.Farm.FarmPackages(personOf(c), whereOf(c))
 	if err != nil {
 		return err
 	}
@@ -116,7 +117,7 @@ func (a *api) buildResults(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	q := buildsvc.ResultQuery{Packages: queryAll(c, "package"), Repositories: queryAll(c, "repository"),
+	q := farm.ResultQuery{Packages: queryAll(c, "package"), Repositories: queryAll(c, "repository"),
 		Archs: queryAll(c, "arch"), LastBuild: boolParam(c, "lastbuild"), Binaries: views.binaries}
 	ctx := context.Background()
 	if c.Query("oldstate") != "" {
@@ -125,12 +126,12 @@ func (a *api) buildResults(c *fiber.Ctx) error {
 		defer stop()
 	}
 	var body []byte
-	hash := func(res []buildsvc.WhereResult) string {
+	hash := func(res []farm.WhereResult) string {
 		var state string
 		body, state = renderResults(res, views)
 		return state
 	}
-	if _, err := a.Svc.WaitResults(ctx, personOf(c), pathParam(c, "project"), q, c.Query("oldstate"), hash); err != nil {
+	if _, err := a.Farm.WaitResults(ctx, personOf(c), pathParam(c, "project"), q, c.Query("oldstate"), hash); err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderContentType, "application/xml; charset=utf-8")
@@ -141,7 +142,7 @@ func (a *api) buildResults(c *fiber.Ctx) error {
 // the hash of the document rendered without it, so the state changes exactly when something a
 // client sees does. It writes the XML by hand: encoding/xml's reflection was most of the time
 // of a large project's answer (BenchmarkBuildResult).
-func renderResults(res []buildsvc.WhereResult, v resultViews) ([]byte, string) {
+func renderResults(res []farm.WhereResult, v resultViews) ([]byte, string) {
 	var b bytes.Buffer
 	const head = `<resultlist state="`
 	b.WriteString(head + `">` + "\n")

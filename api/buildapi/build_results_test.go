@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/internal/apitest"
 )
 
@@ -15,7 +16,7 @@ import (
 // build (hello), fail in %build (bad), or build only on aarch64 (armonly).
 type farmEnv struct {
 	*env
-	svc *buildsvc.Service
+	svc *farm.Farm
 }
 
 const farmBuildTime = 10 * time.Second
@@ -29,10 +30,10 @@ func farmSpec(name, extra, build string) string {
 
 func newFarmEnv(t *testing.T) *farmEnv {
 	t.Helper()
-	var svc *buildsvc.Service
+	var svc *farm.Farm
 	e := newEnvWith(t, func(d *Deps) {
-		svc = buildsvc.New(d.Store, d.Clock, d.Log, buildsvc.Options{Farm: buildsvc.FarmOptions{Workers: 4, BuildTime: farmBuildTime}})
-		d.Build = svc
+		svc = farm.New(buildsvc.New(d.Store, d.Clock, d.Log, buildsvc.Options{}), d.Store, d.Clock, d.Log, farm.Options{Workers: 4, BuildTime: farmBuildTime})
+		d.Build, d.Farm = svc.Service, svc
 	})
 	f := &farmEnv{env: e, svc: svc}
 	meta := `<project name="home:alice:farm"><title>Farm</title><description/>` +

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
@@ -25,7 +26,7 @@ type buildStatusDoc struct {
 }
 
 func (a *api) packageStatus(c *fiber.Ctx) error {
-	pb, err := a.Svc.PackageStatus(personOf(c), whereOf(c), pathParam(c, "package"))
+	pb, err := a.Farm.PackageStatus(personOf(c), whereOf(c), pathParam(c, "package"))
 	if err != nil {
 		return err
 	}
@@ -51,7 +52,7 @@ type packageChange struct {
 }
 
 func (a *api) packageReason(c *fiber.Ctx) error {
-	pb, err := a.Svc.PackageStatus(personOf(c), whereOf(c), pathParam(c, "package"))
+	pb, err := a.Farm.PackageStatus(personOf(c), whereOf(c), pathParam(c, "package"))
 	if err != nil {
 		return err
 	}
@@ -76,7 +77,7 @@ type jobStatusDoc struct {
 
 func (a *api) packageJobStatus(c *fiber.Ctx) error {
 	w := whereOf(c)
-	pb, err := a.Svc.PackageStatus(personOf(c), w, pathParam(c, "package"))
+	pb, err := a.Farm.PackageStatus(personOf(c), w, pathParam(c, "package"))
 	if err != nil {
 		return err
 	}
@@ -105,7 +106,7 @@ type historyEntry struct {
 }
 
 func (a *api) packageHistory(c *fiber.Ctx) error {
-	list, err := a.Svc.BuildHistory(personOf(c), whereOf(c), pathParam(c, "package"))
+	list, err := a.Farm.BuildHistory(personOf(c), whereOf(c), pathParam(c, "package"))
 	if err != nil {
 		return err
 	}
@@ -140,7 +141,7 @@ type jobHist struct {
 }
 
 func (a *api) jobHistory(c *fiber.Ctx) error {
-	q := buildsvc.JobHistoryQuery{Packages: queryAll(c, "package"), Codes: queryAll(c, "code")}
+	q := farm.JobHistoryQuery{Packages: queryAll(c, "package"), Codes: queryAll(c, "code")}
 	if v := c.Query("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
@@ -148,7 +149,7 @@ func (a *api) jobHistory(c *fiber.Ctx) error {
 		}
 		q.Limit = n
 	}
-	list, err := a.Svc.JobHistory(personOf(c), whereOf(c), q)
+	list, err := a.Farm.JobHistory(personOf(c), whereOf(c), q)
 	if err != nil {
 		return err
 	}
@@ -204,7 +205,7 @@ type farmDaemon struct {
 const workerHostArch = "x86_64"
 
 func (a *api) workerStatus(c *fiber.Ctx) error {
-	ws, err := a.Svc.WorkerStatus(personOf(c))
+	ws, err := a.Farm.WorkerStatus(personOf(c))
 	if err != nil {
 		return err
 	}

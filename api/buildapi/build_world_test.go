@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/internal/apitest"
 )
 
@@ -15,7 +16,7 @@ import (
 // "lost" that is unresolvable; "closed", whose sources (so its source RPM) only members read; and binworld:hidden, which only alice sees.
 type binWorld struct {
 	*env
-	svc *buildsvc.Service
+	svc *farm.Farm
 }
 
 func worldSpec(name, extra string) string {
@@ -24,10 +25,10 @@ func worldSpec(name, extra string) string {
 
 func newBinWorldNoCheck(t *testing.T) *binWorld {
 	t.Helper()
-	var svc *buildsvc.Service
+	var svc *farm.Farm
 	e := newEnvWith(t, func(d *Deps) {
-		svc = buildsvc.New(d.Store, d.Clock, d.Log, buildsvc.Options{Farm: buildsvc.FarmOptions{Workers: 8, BuildTime: 10 * time.Second}})
-		d.Build = svc
+		svc = farm.New(buildsvc.New(d.Store, d.Clock, d.Log, buildsvc.Options{}), d.Store, d.Clock, d.Log, farm.Options{Workers: 8, BuildTime: 10 * time.Second})
+		d.Build, d.Farm = svc.Service, svc
 	})
 	w := &binWorld{env: e, svc: svc}
 	meta := `<project name="%s"><title>%s</title><description>%s</description><person userid="alice" role="maintainer"/>%s` +

@@ -5,6 +5,7 @@ import (
 	"net/netip"
 
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/store"
 )
@@ -24,6 +25,8 @@ type Deps struct {
 	// Build is the build service's domain; nil: Bind makes one from Store, Clock, Log and
 	// FileLimit.
 	Build *buildsvc.Service
+	// Farm is the build farm over Build; nil: Bind makes one.
+	Farm *farm.Farm
 	// ExternalURL returns the base of absolute URLs (--external-url; "" or nil: the request's
 	// own base), e.g. the repository URLs of a published binary's ymp.
 	ExternalURL func() string
@@ -36,6 +39,8 @@ type Deps struct {
 type api struct {
 	Deps
 	// Svc is the domain every handler calls.
-	Svc      *buildsvc.Service
+	Svc *buildsvc.Service
+	// Farm is the build farm over Svc, which the /build, /published and binary routes call.
+	Farm     *farm.Farm
 	sessions *sessionStore
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
-	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/store"
 )
 
@@ -28,14 +28,14 @@ var DownloadPrefixes = []string{DownloadPrefix}
 
 // BindDownload registers the download tree. url returns the base URL the .repo files name
 // (--download-url; "" : the request's base URL and DownloadPrefix).
-func BindDownload(app fiber.Router, svc *buildsvc.Service, base func(c *fiber.Ctx) string) {
+func BindDownload(app fiber.Router, svc *farm.Farm, base func(c *fiber.Ctx) string) {
 	d := &download{svc: svc, base: base}
 	app.Get(DownloadPrefix, d.serve)
 	app.Get(DownloadPrefix+"/*", d.serve)
 }
 
 type download struct {
-	svc  *buildsvc.Service
+	svc  *farm.Farm
 	base func(c *fiber.Ctx) string
 }
 
@@ -53,14 +53,14 @@ func (d *download) serve(c *fiber.Ctx) error {
 	if strings.ContainsAny(p, "\\\x00") || p == ".." || strings.HasPrefix(p, "../") || strings.HasSuffix(p, "/..") || strings.Contains(p, "/../") {
 		return errNotThere // no traversal, encoded or not
 	}
-	project, repo, rest := buildsvc.SplitDownloadPath(p)
+	project, repo, rest := farm.SplitDownloadPath(p)
 	var names []string
 	dirs := true // the entries listed are directories (projects, repositories)
 	switch {
 	case project == "":
 		names, err = d.svc.DownloadProjects()
 		for i, n := range names {
-			names[i] = buildsvc.DownloadPath(n)
+			names[i] = farm.DownloadPath(n)
 		}
 	case repo == "":
 		names, err = d.svc.DownloadRepositories(project)
@@ -70,7 +70,7 @@ func (d *download) serve(c *fiber.Ctx) error {
 			names = append(names, project+".repo")
 		}
 	case rest == project+".repo":
-		base := d.base(c) + "/" + buildsvc.DownloadPath(project) + "/" + repo + "/"
+		base := d.base(c) + "/" + farm.DownloadPath(project) + "/" + repo + "/"
 		var repoFile string
 		if repoFile, err = d.svc.DownloadRepoFile(project, repo, base); err == nil {
 			c.Set(fiber.HeaderContentType, "text/plain; charset=utf-8")

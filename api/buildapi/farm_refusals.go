@@ -9,5 +9,5 @@ import (
 
 // farmProjectCmd refuses a project command of buildsvc.ProjectFarmCommands.
 func (a *api) farmProjectCmd(c *fiber.Ctx, cmd string) error {
-	return a.Svc.RefuseProjectFarmCommand(personOf(c), pathParam(c, "project"), cmd)
+	return a.Farm.RefuseProjectFarmCommand(personOf(c), pathParam(c, "project"), cmd)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 )
 
 // The maintenance workflow's commands: createmaintenanceincident (POST /source/M and POST
@@ -53,7 +54,7 @@ func (a *api) postSource(c *fiber.Ctx) error {
 	case "branch":
 		return a.branchByAttribute(c)
 	default:
-		return buildsvc.RootSourceCommand(cmd, c.Path())
+		return farm.RootSourceCommand(cmd, c.Path())
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
@@ -80,7 +81,7 @@ func (a *api) postProject(c *fiber.Ctx) error {
 	case "addchannels", "modifychannels":
 		return a.channelsCmd(c, cmd)
 	default:
-		if _, farm := buildsvc.ProjectFarmCommands[cmd]; farm {
+		if _, farm := farm.ProjectFarmCommands[cmd]; farm {
 			return a.farmProjectCmd(c, cmd)
 		}
 		return buildsvc.BadRequest("illegal_request", "unsupported POST command %s to %s", cmd, c.Path())

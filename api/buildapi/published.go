@@ -27,7 +27,7 @@ func (a *api) bindPublished(r fiber.Router) {
 }
 
 func (a *api) publishedProjects(c *fiber.Ctx) error {
-	names, err := a.Svc.PublishedProjects(personOf(c))
+	names, err := a.Farm.PublishedProjects(personOf(c))
 	if err != nil {
 		return err
 	}
@@ -35,7 +35,7 @@ func (a *api) publishedProjects(c *fiber.Ctx) error {
 }
 
 func (a *api) publishedRepositories(c *fiber.Ctx) error {
-	names, err := a.Svc.PublishedRepositories(personOf(c), pathParam(c, "project"))
+	names, err := a.Farm.PublishedRepositories(personOf(c), pathParam(c, "project"))
 	if err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func (a *api) publishedRepositories(c *fiber.Ctx) error {
 }
 
 func (a *api) publishedDir(c *fiber.Ctx) error {
-	names, err := a.Svc.PublishedDir(personOf(c), pathParam(c, "project"), pathParam(c, "repository"), pathParam(c, "dir"))
+	names, err := a.Farm.PublishedDir(personOf(c), pathParam(c, "project"), pathParam(c, "repository"), pathParam(c, "dir"))
 	if err != nil {
 		return err
 	}
@@ -60,7 +60,7 @@ func (a *api) publishedFile(c *fiber.Ctx) error {
 	switch view := c.Query("view"); view {
 	case "":
 	case "ymp":
-		doc, err := a.Svc.PublishedYMP(personOf(c), project, repo, p, a.externalURL(c))
+		doc, err := a.Farm.PublishedYMP(personOf(c), project, repo, p, a.externalURL(c))
 		if err != nil {
 			return err
 		}
@@ -70,7 +70,7 @@ func (a *api) publishedFile(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderContentType, "text/x-suse-ymp") // as the backend answers it
 		return nil
 	case "fileinfo":
-		fi, err := a.Svc.PublishedFileInfo(personOf(c), project, repo, p)
+		fi, err := a.Farm.PublishedFileInfo(personOf(c), project, repo, p)
 		if err != nil {
 			return err
 		}
@@ -78,10 +78,10 @@ func (a *api) publishedFile(c *fiber.Ctx) error {
 	default:
 		return buildsvc.BadRequest("400", "unknown view '%s' (ymp or fileinfo)", view)
 	}
-	data, err := a.Svc.PublishedFile(personOf(c), project, repo, p)
+	data, err := a.Farm.PublishedFile(personOf(c), project, repo, p)
 	if errors.Is(err, store.ErrNotFound) {
 		// Not a file: a directory at that depth (a medium's repodata/) lists its entries.
-		if names, derr := a.Svc.PublishedDir(personOf(c), project, repo, p); derr == nil {
+		if names, derr := a.Farm.PublishedDir(personOf(c), project, repo, p); derr == nil {
 			return sendXML(c, newDirectory(names))
 		}
 	}

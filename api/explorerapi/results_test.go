@@ -12,6 +12,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/buildfarm/resolve"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/internal/textdiff"
 )
 
@@ -205,7 +206,7 @@ func TestResultsFollow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.build.Results(alice, secretProject, buildsvc.ResultQuery{}); err != nil {
+	if _, err := e.build.Results(alice, secretProject, farm.ResultQuery{}); err != nil {
 		t.Errorf("alice cannot read %s's results: %v", secretProject, err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
@@ -24,6 +25,8 @@ import (
 type Backend struct {
 	// Build is the build service's domain.
 	Build *buildsvc.Service
+	// Farm is the build farm over Build: results, published binaries and product media.
+	Farm *farm.Farm
 	// Store is the data file the build service keeps its state in; its commit count is the
 	// change mark (Changes).
 	Store *store.DB
@@ -42,7 +45,7 @@ func (b *Backend) Projects(context.Context) ([]string, error) {
 
 // Results reads a project's results as GET /build/<project>/_result does, for Who.
 func (b *Backend) Results(_ context.Context, project string) (explorersvc.ProjectResults, error) {
-	list, err := b.Build.Results(b.Who, project, buildsvc.ResultQuery{})
+	list, err := b.Farm.Results(b.Who, project, farm.ResultQuery{})
 	if errors.Is(err, store.ErrNotFound) {
 		return explorersvc.ProjectResults{}, errors.Join(explorersvc.ErrNoProject, err)
 	}

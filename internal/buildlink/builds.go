@@ -1,7 +1,7 @@
 package buildlink
 
 import (
-	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
@@ -11,7 +11,7 @@ import (
 // is "not found" to the explorer exactly as it is to an anonymous osc. It satisfies
 // explorersvc.BuildResults.
 type Builds struct {
-	Build *buildsvc.Service
+	Farm *farm.Farm
 	// Who is the explorer's backend identity; the zero Person is an anonymous non-member, who
 	// sees no project with <access><disable/>.
 	Who buildstore.Person
@@ -22,7 +22,7 @@ var _ explorersvc.BuildResults = Builds{}
 // PackageResults lists pkg's statuses in project: one per repository and arch the project
 // builds and the farm has a status for, in the project's meta order.
 func (b Builds) PackageResults(project, pkg string) ([]explorersvc.BuildResult, error) {
-	wheres, err := b.Build.Results(b.Who, project, buildsvc.ResultQuery{Packages: []string{pkg}})
+	wheres, err := b.Farm.Results(b.Who, project, farm.ResultQuery{Packages: []string{pkg}})
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/store"
@@ -55,7 +56,8 @@ func TestExplorerBuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := Builds{Build: buildsvc.New(db, clock.NewFixed(time.Now()), nil, buildsvc.Options{})}
+	clk := clock.NewFixed(time.Now())
+	b := Builds{Farm: farm.New(buildsvc.New(db, clk, nil, buildsvc.Options{}), db, clk, nil, farm.Options{})}
 	got, err := b.PackageResults("home:alice:open", "foo")
 	want := []explorersvc.BuildResult{
 		{Project: "home:alice:open", Package: "foo", Repository: "standard", Arch: "x86_64", Status: "succeeded"},

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"io/fs"
 
-	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/store"
 )
@@ -14,7 +14,7 @@ import (
 // (buildsvc.Service.PublishedProducts); a project unknown or hidden from Who answers
 // ErrNoProject, as Results does.
 func (b *Backend) Products(_ context.Context, project string) ([]explorersvc.ProductMedium, error) {
-	list, err := b.Build.PublishedProducts(b.Who, project)
+	list, err := b.Farm.PublishedProducts(b.Who, project)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, errors.Join(explorersvc.ErrNoProject, err)
 	}
@@ -31,5 +31,5 @@ func (b *Backend) Products(_ context.Context, project string) ([]explorersvc.Pro
 // ProductFiles are a published medium's files, rooted at the medium
 // (buildsvc.Service.ProductFiles), as Who may read them.
 func (b *Backend) ProductFiles(_ context.Context, m explorersvc.ProductMedium) (fs.FS, error) {
-	return b.Build.ProductFiles(b.Who, buildsvc.ProductMedium(m))
+	return b.Farm.ProductFiles(b.Who, farm.ProductMedium(m))
 }

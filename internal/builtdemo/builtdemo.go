@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/fixtures"
@@ -34,7 +35,7 @@ func Load(db *store.DB, now time.Time) error {
 	}
 	clk := clock.NewFixed(now)
 	log := slog.New(slog.DiscardHandler)
-	build := buildsvc.New(db, clk, log, buildsvc.Options{Farm: buildsvc.FarmOptions{Workers: 4, BuildTime: BuildTime}})
+	build := farm.New(buildsvc.New(db, clk, log, buildsvc.Options{}), db, clk, log, farm.Options{Workers: 4, BuildTime: BuildTime})
 	quiet := false
 	for i := 0; i < 400 && !quiet; i++ {
 		if err := build.FarmTick(); err != nil {
@@ -48,7 +49,7 @@ func Load(db *store.DB, now time.Time) error {
 	}
 	im := explorersvc.NewMemory(db, clk.Now, log)
 	defer im.Index.Close()
-	if err := im.UseBackend(&buildlink.Backend{Build: build, Store: db}, nil); err != nil {
+	if err := im.UseBackend(&buildlink.Backend{Build: build.Service, Farm: build, Store: db}, nil); err != nil {
 		return err
 	}
 	if err := im.RefreshResults(true); err != nil {

@@ -3,7 +3,7 @@ package metrics
 import (
 	"sort"
 
-	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/search"
 	"github.com/pocketforge/pocketforge/store"
@@ -18,7 +18,7 @@ type Sources struct {
 	Store *store.DB
 	// Farm is the build farm (buildsvc.Service.FarmCounts).
 	Farm interface {
-		FarmCounts() (buildsvc.FarmCounts, error)
+		FarmCounts() (farm.FarmCounts, error)
 	}
 	// Index is the explorer's search index (explorersvc.Service.IndexStats).
 	Index interface {

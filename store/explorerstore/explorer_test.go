@@ -2,10 +2,11 @@ package explorerstore
 
 import (
 	"errors"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/pocketforge/pocketforge/internal/testkit/testdb"
 
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store"
@@ -13,16 +14,6 @@ import (
 )
 
 var now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-
-func openDB(t *testing.T) *store.DB {
-	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "d.db"), store.Options{Durability: store.NoSync})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
 
 func pkg(name, arch, version, org, repo, branch, commit string) spdx.Package {
 	p := spdx.Package{Name: name, Arch: arch, Version: version, Filename: name + "-" + version + "." + arch + ".rpm"}
@@ -59,7 +50,7 @@ func write(t *testing.T, db *store.DB, fn func(tx *bbolt.Tx) error) {
 }
 
 func TestImportLookups(t *testing.T) {
-	db := openDB(t)
+	db := testdb.Open(t)
 	p, rpms := product("Test-1.0-x86_64-Build1.1")
 	var ch Change
 	write(t, db, func(tx *bbolt.Tx) (err error) {
@@ -125,7 +116,7 @@ func TestImportLookups(t *testing.T) {
 }
 
 func TestFiles(t *testing.T) {
-	db := openDB(t)
+	db := testdb.Open(t)
 	a, rpms := product("A-1.0-x86_64-Build1.1")
 	b, _ := product("B-1.0-x86_64-Build1.1")
 	write(t, db, func(tx *bbolt.Tx) error {
@@ -168,7 +159,7 @@ func TestFiles(t *testing.T) {
 }
 
 func TestReplaceAndRemove(t *testing.T) {
-	db := openDB(t)
+	db := testdb.Open(t)
 	p, rpms := product("Test-1.0-x86_64-Build1.1")
 	write(t, db, func(tx *bbolt.Tx) error { _, err := importProduct(tx, p, rpms, "s", "1", now); return err })
 	smaller := p
@@ -233,7 +224,7 @@ func TestReplaceAndRemove(t *testing.T) {
 func TestImportRefusesBadNames(t *testing.T) {
 	for _, name := range []string{"", "a\x00b"} {
 		t.Run("name "+name, func(t *testing.T) {
-			db := openDB(t)
+			db := testdb.Open(t)
 			p, rpms := product(name)
 			err := db.Write(func(tx *bbolt.Tx) error { _, err := importProduct(tx, p, rpms, "s", "1", now); return err })
 			if !errors.Is(err, store.ErrInvalid) {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pocketforge/pocketforge/internal/testkit/testdb"
+
 	"github.com/pocketforge/pocketforge/store"
 	"go.etcd.io/bbolt"
 )
@@ -31,7 +33,7 @@ func names(repos []GitRepo) string {
 // spelling and branches; forks are listed by their origin in owner order, follow a change or
 // removal of ForkedFrom, and outlive a deleted origin.
 func TestGitRepos(t *testing.T) {
-	db := openDB(t)
+	db := testdb.Open(t)
 	build := &GitBuild{Project: "home:alice", Package: "bash"}
 	write(t, db, func(tx *bbolt.Tx) error {
 		for _, r := range []GitRepo{
@@ -93,7 +95,7 @@ func TestGitRepos(t *testing.T) {
 
 // TestGitRepoInvalid: a record that breaks a naming rule is refused whole, as ErrInvalid.
 func TestGitRepoInvalid(t *testing.T) {
-	db := openDB(t)
+	db := testdb.Open(t)
 	for name, r := range map[string]GitRepo{
 		"no owner":          repo("", "bash", ""),
 		"slash in name":     repo("pool", "a/b", ""),

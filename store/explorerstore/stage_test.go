@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pocketforge/pocketforge/internal/testkit/testdb"
+
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store"
 	"go.etcd.io/bbolt"
@@ -62,7 +64,7 @@ func TestStagedImport(t *testing.T) {
 		}
 		write(t, db, func(tx *bbolt.Tx) error { _, err := Import(tx, prep, "src", "digest", now); return err })
 	}
-	one, staged := openDB(t), openDB(t)
+	one, staged := testdb.Open(t), testdb.Open(t)
 	imp(one, false)
 	imp(staged, true)
 	want := dumpExplorer(t, one)
@@ -111,7 +113,7 @@ func TestStagedImport(t *testing.T) {
 func TestBasenameKeys(t *testing.T) {
 	p, rpms := product("Test-1.0-x86_64-Build1.1")
 	rpms = append(rpms, spdx.RPM{Filename: "dirs-1.rpm", Files: []string{"/etc/dir/", "/", "//", "/usr/bin/bash", "/z/a b"}})
-	db := openDB(t)
+	db := testdb.Open(t)
 	write(t, db, func(tx *bbolt.Tx) (err error) { _, err = importProduct(tx, p, rpms, "src", "digest", now); return })
 	var want []string
 	for _, r := range rpms {

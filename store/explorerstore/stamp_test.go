@@ -3,13 +3,15 @@ package explorerstore
 import (
 	"testing"
 
+	"github.com/pocketforge/pocketforge/internal/testkit/testdb"
+
 	"go.etcd.io/bbolt"
 )
 
 // TestStamp: a new store has no stamp; every import and removal writes a new one with the
 // generation it raises, and a removal of nothing writes none.
 func TestStamp(t *testing.T) {
-	db := openDB(t)
+	db := testdb.Open(t)
 	stamp := func() uint64 {
 		var s uint64
 		db.View(func(tx *bbolt.Tx) error { s = Stamp(tx); return nil })

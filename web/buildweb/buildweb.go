@@ -28,6 +28,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"github.com/pocketforge/pocketforge/web"
@@ -38,6 +39,8 @@ type Deps struct {
 	Site *web.Site
 	// Build is the build service: project and package meta, sources, logs, jobs, requests.
 	Build *buildsvc.Service
+	// Farm is the build farm over Build: results, logs, job histories.
+	Farm *farm.Farm
 	// Explorer holds the results cache the monitor and the badges read.
 	Explorer *explorersvc.Service
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/badges"
-	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
@@ -57,7 +57,7 @@ func (h *handlers) buildChart(project, pkg string) chart {
 	for _, r := range meta.Repositories {
 		for _, a := range r.Archs {
 			w := buildstore.Where{Project: project, Repository: r.Name, Arch: a}
-			list, err := h.Build.JobHistory(anonymous, w, buildsvc.JobHistoryQuery{Packages: []string{pkg}, Limit: chartBuilds})
+			list, err := h.Farm.JobHistory(anonymous, w, farm.JobHistoryQuery{Packages: []string{pkg}, Limit: chartBuilds})
 			if err != nil {
 				continue
 			}

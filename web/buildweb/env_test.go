@@ -11,6 +11,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/fault"
@@ -63,7 +64,7 @@ func builtDataFile(t testing.TB) string {
 			return err
 		}
 		clk := clock.NewFixed(testNow)
-		build := buildsvc.New(db, clk, nil, buildsvc.Options{Farm: buildsvc.FarmOptions{Workers: 4, BuildTime: demoBuildTime}})
+		build := farm.New(buildsvc.New(db, clk, nil, buildsvc.Options{}), db, clk, nil, farm.Options{Workers: 4, BuildTime: demoBuildTime})
 		for range 400 {
 			if err := build.FarmTick(); err != nil {
 				return err
@@ -84,7 +85,7 @@ type env struct {
 	app   *fiber.App
 	db    *store.DB
 	clk   *clock.Fixed
-	build *buildsvc.Service
+	build *farm.Farm
 	im    *explorersvc.Service
 }
 
@@ -97,16 +98,16 @@ func newEnv(t testing.TB) *env {
 	t.Cleanup(func() { db.Close() })
 	log := slog.New(slog.DiscardHandler)
 	e := &env{db: db, clk: clock.NewFixed(testNow.Add(time.Hour))}
-	e.build = buildsvc.New(db, e.clk, log, buildsvc.Options{Farm: buildsvc.FarmOptions{Workers: 4, BuildTime: demoBuildTime}})
+	e.build = farm.New(buildsvc.New(db, e.clk, log, buildsvc.Options{}), db, e.clk, log, farm.Options{Workers: 4, BuildTime: demoBuildTime})
 	e.im = explorersvc.NewMemory(db, e.clk.Now, log)
 	t.Cleanup(func() { e.im.Index.Close() })
 	base := func() string { return "http://forge.test/" }
-	if err := e.im.UseBackend(&buildlink.Backend{Build: e.build, Store: db, ExternalURL: base}, nil); err != nil {
+	if err := e.im.UseBackend(&buildlink.Backend{Build: e.build.Service, Farm: e.build, Store: db, ExternalURL: base}, nil); err != nil {
 		t.Fatal(err)
 	}
 	e.app = fiber.New(fiber.Config{ErrorHandler: errorPage, DisableStartupMessage: true, CaseSensitive: true})
 	web.Bind(e.app, web.Deps{Site: &web.Site{ExternalURL: base}})
-	Bind(e.app, Deps{Site: &web.Site{ExternalURL: base}, Build: e.build, Explorer: e.im})
+	Bind(e.app, Deps{Site: &web.Site{ExternalURL: base}, Build: e.build.Service, Farm: e.build, Explorer: e.im})
 	return e
 }
 

@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"github.com/pocketforge/pocketforge/web"
@@ -47,7 +47,7 @@ func (h *handlers) log(c *fiber.Ctx) error {
 	if c.Query("raw") != "" {
 		return h.rawLog(c, w, pkg)
 	}
-	l, err := h.Build.ReadLog(anonymous, w, pkg, buildsvc.LogQuery{End: -1})
+	l, err := h.Farm.ReadLog(anonymous, w, pkg, farm.LogQuery{End: -1})
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (h *handlers) log(c *fiber.Ctx) error {
 		data, v.From = data[cut:], int64(cut)
 	}
 	v.Text = string(data)
-	if st, err := h.Build.PackageStatus(anonymous, w, pkg); err == nil {
+	if st, err := h.Farm.PackageStatus(anonymous, w, pkg); err == nil {
 		v.Code = st.Status.Code
 	}
 	return h.render(c, pkg+" · "+w.Repository+"/"+w.Arch+" · log", web.PageOf(logPage, v))
@@ -71,7 +71,7 @@ func (h *handlers) log(c *fiber.Ctx) error {
 // rawLog answers ?raw=1[&offset=N]: the log from byte N as text (at most logChunk bytes when N
 // is given), with X-Log-Size (where the answer ends) and X-Log-Running (1 while the job runs).
 func (h *handlers) rawLog(c *fiber.Ctx, w buildstore.Where, pkg string) error {
-	q := buildsvc.LogQuery{End: -1}
+	q := farm.LogQuery{End: -1}
 	if o := c.Query("offset"); o != "" {
 		n, err := strconv.ParseInt(o, 10, 64)
 		if err != nil || n < 0 {
@@ -79,7 +79,7 @@ func (h *handlers) rawLog(c *fiber.Ctx, w buildstore.Where, pkg string) error {
 		}
 		q.Start, q.End = n, n+logChunk
 	}
-	l, err := h.Build.ReadLog(anonymous, w, pkg, q)
+	l, err := h.Farm.ReadLog(anonymous, w, pkg, q)
 	if err != nil {
 		return err
 	}

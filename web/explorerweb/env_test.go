@@ -11,6 +11,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/fault"
@@ -67,12 +68,12 @@ func newEnv(t testing.TB) *env {
 	t.Cleanup(func() { db.Close() })
 	clk := clock.NewFixed(testNow.Add(time.Hour))
 	log := slog.New(slog.DiscardHandler)
-	build := buildsvc.New(db, clk, log, buildsvc.Options{Farm: buildsvc.FarmOptions{Workers: 4, BuildTime: demoBuildTime}})
+	build := farm.New(buildsvc.New(db, clk, log, buildsvc.Options{}), db, clk, log, farm.Options{Workers: 4, BuildTime: demoBuildTime})
 	im := explorersvc.NewMemory(db, clk.Now, log)
 	t.Cleanup(func() { im.Index.Close() })
-	im.Builds = buildlink.Builds{Build: build}
+	im.Builds = buildlink.Builds{Farm: build}
 	base := func() string { return "http://forge.test/" }
-	if err := im.UseBackend(&buildlink.Backend{Build: build, Store: db, ExternalURL: base}, nil); err != nil {
+	if err := im.UseBackend(&buildlink.Backend{Build: build.Service, Farm: build, Store: db, ExternalURL: base}, nil); err != nil {
 		t.Fatal(err)
 	}
 	app := fiber.New(fiber.Config{ErrorHandler: errorPage, DisableStartupMessage: true})
