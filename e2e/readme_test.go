@@ -2,30 +2,77 @@ package e2e
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"unicode"
 )
 
-// TestReadmeExamples runs the `curl` lines of README.md's ```sh blocks, in order, against the
-// built binary as a new user would (started with --dev-clock --bootstrap-token dev-root-token,
-// $TOKEN being that token, localhost:8080 being where it listens), once the farm has built the
-// demo world's Pocket 1.0 products (the clock moved on until the explorer lists them). A line with a `# …` comment
-// must print that output (each part between "…" present, in order); a line without one must not
-// answer an error. `pocketforge values …` lines run too, so the files they write exist for the
-// curl lines that send them. The example that showed a not_found its request never got is what
-// this test keeps from coming back.
-func TestReadmeExamples(t *testing.T) {
-	t.Parallel()
-	readme, err := os.ReadFile("../README.md")
+// docsOrder is the order the docs/ files' examples run in after README.md's: the order their
+// sections stood in README.md before they moved out of it, since some examples change what later
+// ones see (the clock, a token, tags, a message, a restored snapshot). A docs/*.md file not named
+// here runs after these, by name.
+var docsOrder = []string{
+	"appliance.md", "cloud.md", "databases.md", "farm.md", "build.md",
+	"explorer.md", "values.md", "operations.md", "benchmarks.md",
+}
+
+// exampleFiles lists README.md and then every docs/*.md file, in the order their examples run.
+func exampleFiles(t *testing.T) []string {
+	t.Helper()
+	found, err := filepath.Glob("../docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := shLines(string(readme))
+	var rest []string
+	for _, f := range found {
+		if !slices.Contains(docsOrder, filepath.Base(f)) {
+			rest = append(rest, f)
+		}
+	}
+	sort.Strings(rest)
+	files := []string{"../README.md"}
+	for _, name := range docsOrder {
+		files = append(files, filepath.Join("..", "docs", name))
+	}
+	return append(files, rest...)
+}
+
+// exampleCount is what TestReadmeExamples did with one file's lines.
+type exampleCount struct {
+	file         string
+	ran, checked int
+}
+
+// TestReadmeExamples runs the `curl` lines of the ```sh blocks of README.md and then of every
+// docs/*.md file (exampleFiles' order), each file's lines in order, against one built binary as a
+// new user would (started with --dev-clock --bootstrap-token dev-root-token, $TOKEN being that
+// token, localhost:8080 being where it listens), once the farm has built the demo world's
+// Pocket 1.0 products (the clock moved on until the explorer lists them). A line with a `# …`
+// comment must print that output (each part between "…" present, in order); a line without one
+// must not answer an error. `pocketforge values …` lines run too, so the files they write exist
+// for the curl lines that send them. The example that showed a not_found its request never got
+// is what this test keeps from coming back.
+func TestReadmeExamples(t *testing.T) {
+	t.Parallel()
+	type fileLines struct {
+		name  string
+		lines []string
+	}
+	var docs []fileLines
+	for _, f := range exampleFiles(t) {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err) // a file named in docsOrder that is gone: its examples would be lost
+		}
+		docs = append(docs, fileLines{strings.TrimPrefix(filepath.ToSlash(f), "../"), shLines(string(text))})
+	}
 	work := t.TempDir()
 	p := startDemo(t, filepath.Join(work, "d.db"), "--dev-clock", "--bootstrap-token", "dev-root-token")
 	p.waitReady(t)
@@ -35,31 +82,48 @@ func TestReadmeExamples(t *testing.T) {
 		t.Fatalf("the clock back to the wall clock: %d %s", code, body)
 	}
 	vars := map[string]string{"TOKEN": "dev-root-token"}
+	var counts []exampleCount
 	ran, checked := 0, 0
-	for _, line := range lines {
-		words, expected, err := shellWords(line, vars)
-		if err != nil {
-			t.Fatalf("README line %q: %v", line, err)
-		}
-		switch {
-		case len(words) > 0 && words[0] == "curl":
-			ran++
-			status, body := runCurl(t, p, work, words)
-			if expected != "" {
-				checked++
-				if !matchesElided(body, expected) {
-					t.Errorf("README line\n  %s\nprints\n  %s\nnot\n  %s", line, body, expected)
-				}
-			} else if status >= 400 {
-				t.Errorf("README line\n  %s\nanswers %d: %s", line, status, body)
+	for _, doc := range docs {
+		c := exampleCount{file: doc.name}
+		for _, line := range doc.lines {
+			words, expected, err := shellWords(line, vars)
+			if err != nil {
+				t.Fatalf("%s line %q: %v", doc.name, line, err)
 			}
-		case len(words) > 1 && words[0] == "pocketforge" && words[1] == "values":
-			runValues(t, work, words[1:])
+			switch {
+			case len(words) > 0 && words[0] == "curl":
+				c.ran++
+				status, body := runCurl(t, p, work, words)
+				if expected != "" {
+					c.checked++
+					if !matchesElided(body, expected) {
+						t.Errorf("%s line\n  %s\nprints\n  %s\nnot\n  %s", doc.name, line, body, expected)
+					}
+				} else if status >= 400 {
+					t.Errorf("%s line\n  %s\nanswers %d: %s", doc.name, line, status, body)
+				}
+			case len(words) > 1 && words[0] == "pocketforge" && words[1] == "values":
+				runValues(t, work, words[1:])
+			}
 		}
+		counts = append(counts, c)
+		ran, checked = ran+c.ran, checked+c.checked
 	}
-	if ran < 15 || checked < 12 {
-		t.Fatalf("ran %d curl lines of README, checked %d: the sh blocks were not found", ran, checked)
+	t.Logf("ran %d curl lines, checked %d: %s", ran, checked, countsText(counts))
+	if ran < 40 || checked < 32 || counts[0].ran < 8 || counts[0].checked < 8 {
+		t.Fatalf("ran %d curl lines, checked %d (README.md at least 8 and 8, all files at least 40 and 32): the sh blocks were not found: %s",
+			ran, checked, countsText(counts))
 	}
+}
+
+// countsText says per file how many curl lines ran and how many were checked.
+func countsText(counts []exampleCount) string {
+	parts := make([]string, len(counts))
+	for i, c := range counts {
+		parts[i] = fmt.Sprintf("%s %d/%d", c.file, c.ran, c.checked)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // shLines returns the lines of the ```sh blocks of a markdown text.
