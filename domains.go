@@ -6,24 +6,22 @@ import (
 
 	"github.com/pocketforge/pocketforge/api"
 	"github.com/pocketforge/pocketforge/api/explorerapi"
-	"github.com/pocketforge/pocketforge/buildsvc"
-	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/domains"
 	"github.com/pocketforge/pocketforge/explorersvc"
-	"github.com/pocketforge/pocketforge/internal/buildlink"
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/search"
 	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
-// domains are the three APIs' domains. serve builds them after the store and before the
+// appDomains are the three APIs' domains. serve builds them after the store and before the
 // workers and the HTTP app, which both call them; they hold no goroutines of their own but the
 // cloud's sqldb listeners, which close stops.
-type domains struct {
-	build    *buildsvc.Service
-	farm     *farm.Farm // the build farm over build
+type appDomains struct {
+	build    *domains.Build
 	cloud    *cloudsvc.Service
 	explorer *explorersvc.Service
 	// remote is the remote build service the explorer reads (--explorer-backend), nil when it
@@ -36,7 +34,7 @@ type domains struct {
 }
 
 // closeAll stops the cloud's sqldb instances, then closes what d.close releases.
-func (d *domains) closeAll() {
+func (d *appDomains) closeAll() {
 	_ = d.cloud.Close() // stopping listeners does not fail
 	d.close()
 }
@@ -44,14 +42,13 @@ func (d *domains) closeAll() {
 // openDomains builds the domains over db. The explorer's search index is opened beside the
 // data file (<data>.index, a directory; in memory for --ephemeral) and rebuilt when it is
 // missing, damaged or behind the store. url is the external URL absolute links start with.
-func openDomains(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Logger, url string) (*domains, error) {
-	d := &domains{
-		build: buildsvc.New(db, clk, log, api.BuildOptions(cfg)),
+func openDomains(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Logger, url string) (*appDomains, error) {
+	d := &appDomains{
+		build: domains.NewBuild(db, clk, log, domains.BuildOptionsOf(cfg)),
 		cloud: cloudsvc.New(db, clk, log, api.CloudOptions(cfg, func() string { return url })),
 		close: func() {},
 	}
-	d.farm = farm.New(d.build, db, clk, log, api.FarmOptions(cfg))
-	backend, builds, remote, err := explorerBackend(cfg, d.farm, db, clk, url)
+	backend, builds, remote, err := explorerBackend(cfg, d.build, db, clk, url)
 	if err != nil {
 		return nil, err
 	}
@@ -78,10 +75,11 @@ func openDomains(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Lo
 // explorerBackend is where the explorer reads build results, fork builds and the backend
 // configuration: this appliance's build service in process, or with --explorer-backend a
 // remote one over HTTP (polled every --explorer-poll), through the client the proxy forwards
-// with.
-func explorerBackend(cfg *config.Config, build *farm.Farm, db *store.DB, clk clock.Clock, url string) (explorersvc.Backend, explorersvc.BuildResults, *explorerapi.Remote, error) {
+// with. The local one reads as an anonymous non-member, so projects with access restrictions
+// stay out of the explorer.
+func explorerBackend(cfg *config.Config, build *domains.Build, db *store.DB, clk clock.Clock, url string) (explorersvc.Backend, explorersvc.BuildResults, *explorerapi.Remote, error) {
 	if cfg.ExplorerBackend == "" {
-		return localBackend(build, db, url), buildlink.Builds{Farm: build}, nil, nil
+		return build.Backend(db, buildstore.Person{}, func() string { return url }), build.Builds(buildstore.Person{}), nil, nil
 	}
 	remote, err := api.ExplorerRemote(cfg)
 	if err != nil {
@@ -91,22 +89,14 @@ func explorerBackend(cfg *config.Config, build *farm.Farm, db *store.DB, clk clo
 	return rb, rb, remote, nil
 }
 
-// localBackend is the explorer's build backend: this appliance's build service, read in
-// process as an anonymous non-member (buildlink.Backend), so projects with access
-// restrictions stay out of the explorer.
-func localBackend(build *farm.Farm, db *store.DB, url string) *buildlink.Backend {
-	return &buildlink.Backend{Build: build.Service, Farm: build, Store: db, ExternalURL: func() string { return url }}
-}
-
 // workers are the domains' clock jobs on one runner, in a fixed order: the cloud's (invoices,
-// transfers, databases), the build service's (the sweep of uploads never committed, requests
-// accepted at their time, download counters), the farm's (in the background), the
-// explorer's (the --spdx-dir watcher).
-func (d *domains) workers(cfg *config.Config) *jobs.Runner {
+// transfers, databases), the build service's (the sweep of uploads never committed, the
+// download counters), the farm's (in the background), the requests' (those accepted at the
+// time set for them), the explorer's (the --spdx-dir watcher).
+func (d *appDomains) workers(cfg *config.Config) *jobs.Runner {
 	r := &jobs.Runner{}
 	d.cloud.RegisterJobs(r)
 	d.build.RegisterJobs(r)
-	d.farm.RegisterJobs(r)
 	d.explorer.RegisterJobs(r, cfg.SPDXDir, cfg.SPDXInterval)
 	return r
 }

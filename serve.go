@@ -70,7 +70,7 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 				log.Error("rebuilding the explorer search index after a data replacement failed", "err", err)
 			}
 		},
-		Build: dom.build, Farm: dom.farm, Cloud: dom.cloud, Explorer: dom.explorer, Remote: dom.remote,
+		Build: dom.build, Cloud: dom.cloud, Explorer: dom.explorer, Remote: dom.remote,
 	})
 	steps.done("domains")
 	logStart(log, cfg, db, ln.Addr(), url)

@@ -18,17 +18,16 @@ import (
 	"github.com/pocketforge/pocketforge/api/explorerapi"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/appliancesvc"
-	"github.com/pocketforge/pocketforge/buildsvc"
-	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/domains"
 	"github.com/pocketforge/pocketforge/explorersvc"
-	"github.com/pocketforge/pocketforge/internal/buildlink"
 	"github.com/pocketforge/pocketforge/internal/chaos"
 	"github.com/pocketforge/pocketforge/internal/metrics"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
 // Deps is what the APIs work on, built once at start-up.
@@ -51,8 +50,7 @@ type Deps struct {
 	// Build, Cloud and Explorer are the domains the handlers call, built by serve before the
 	// app (with their jobs registered there). Nil ones are built here over Store — tests that
 	// want the whole app and no jobs leave them out; the explorer's index is then in memory.
-	Build    *buildsvc.Service
-	Farm     *farm.Farm // the build farm over Build
+	Build    *domains.Build
 	Cloud    *cloudsvc.Service
 	Explorer *explorersvc.Service
 	// Remote is the remote build service (--explorer-backend) the explorer's backend reads and
@@ -117,14 +115,11 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		TrustedProxies: cfg.TrustedProxies,
 	})
 	if d.Build == nil {
-		d.Build = buildsvc.New(d.Store, d.Clock, d.Log, BuildOptions(cfg))
+		d.Build = domains.NewBuild(d.Store, d.Clock, d.Log, domains.BuildOptionsOf(cfg))
 	}
-	if d.Farm == nil {
-		d.Farm = farm.New(d.Build, d.Store, d.Clock, d.Log, FarmOptions(cfg))
-	}
-	buildDeps := buildapi.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, Build: d.Build, Farm: d.Farm, ExternalURL: externalURL, TrustedProxies: cfg.TrustedProxies}
+	buildDeps := buildapi.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, Build: d.Build, ExternalURL: externalURL, TrustedProxies: cfg.TrustedProxies}
 	buildapi.Bind(app, buildDeps)
-	buildapi.BindDownload(app, d.Farm, func(c *fiber.Ctx) string {
+	buildapi.BindDownload(app, d.Build.Farm, func(c *fiber.Ctx) string {
 		if cfg.DownloadURL != "" {
 			return strings.TrimRight(cfg.DownloadURL, "/")
 		}
@@ -142,7 +137,7 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		// Its build backend is this app's build service, read as an anonymous non-member (or the
 		// remote one); the results cache fills on the first read (no jobs run here to refresh it
 		// on change).
-		var backend explorersvc.Backend = &buildlink.Backend{Build: d.Build, Farm: d.Farm, Store: d.Store, ExternalURL: externalURL}
+		var backend explorersvc.Backend = d.Build.Backend(d.Store, buildstore.Person{}, externalURL)
 		if d.Remote != nil {
 			rb := &explorerapi.RemoteBackend{Remote: d.Remote, Poll: cfg.ExplorerPoll, Now: d.Clock.Now}
 			backend, d.Explorer.Builds = rb, rb
@@ -180,16 +175,6 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		BuildRoutes: buildRouteList(app, &d),
 	})
 	return app
-}
-
-// BuildOptions are the build domain's settings from cfg (one place for serve and New).
-func BuildOptions(cfg *config.Config) buildsvc.Options {
-	return buildsvc.Options{FileLimit: cfg.SourceFileLimit}
-}
-
-// FarmOptions are the build farm's sizes from cfg (--build-workers, --build-time).
-func FarmOptions(cfg *config.Config) farm.Options {
-	return farm.Options{Workers: cfg.BuildWorkers, BuildTime: cfg.BuildTime}
 }
 
 // CloudOptions are the cloud domain's settings from cfg; externalURL is the base of the

@@ -54,10 +54,10 @@ func HiddenFrom(tx *bbolt.Tx, who buildstore.Person, p buildstore.Project) bool 
 	return !Member(tx, who, p.Persons, p.Groups)
 }
 
-// projectHiddenFrom is HiddenFrom by name: a missing project is not hidden, and one whose
+// ProjectHiddenFrom is HiddenFrom by name: a missing project is not hidden, and one whose
 // record holds no access flag is not decoded (buildstore.ProjectMayHide), so checking the
 // hundreds of projects a request collection names costs a lookup each.
-func projectHiddenFrom(tx *bbolt.Tx, who buildstore.Person, name string) bool {
+func ProjectHiddenFrom(tx *bbolt.Tx, who buildstore.Person, name string) bool {
 	if !buildstore.ProjectMayHide(tx, name) {
 		return false
 	}
@@ -81,7 +81,7 @@ func (s *Service) GuardProject(who buildstore.Person, name string) error {
 	if err != nil || !hides {
 		return err
 	}
-	hidden, err := s.hiddenFrom.Get(name+"\x00"+who.Login, func(tx *bbolt.Tx) (bool, error) { return projectHiddenFrom(tx, who, name), nil })
+	hidden, err := s.hiddenFrom.Get(name+"\x00"+who.Login, func(tx *bbolt.Tx) (bool, error) { return ProjectHiddenFrom(tx, who, name), nil })
 	if err != nil || !hidden {
 		return err
 	}
@@ -95,7 +95,7 @@ func (s *Service) GuardProject(who buildstore.Person, name string) error {
 // exists and is hidden from who. Most projects hold no access flag and are not decoded
 // (projectHiddenFrom).
 func VisibleProject(tx *bbolt.Tx, who buildstore.Person, name string) error {
-	if !projectHiddenFrom(tx, who, name) {
+	if !ProjectHiddenFrom(tx, who, name) {
 		return nil
 	}
 	return ProjectNotFound(name)
@@ -193,16 +193,16 @@ func RequestVisible(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request) b
 		return true
 	}
 	for _, name := range RequestProjects(r) {
-		if projectHiddenFrom(tx, who, name) {
+		if ProjectHiddenFrom(tx, who, name) {
 			return false
 		}
 	}
 	return true
 }
 
-// eachVisibleProject calls fn with every live project not hidden from who, by name — of the
+// EachVisibleProject calls fn with every live project not hidden from who, by name — of the
 // names given when names is not nil (a search whose predicate names its projects), else of all.
-func eachVisibleProject(tx *bbolt.Tx, who buildstore.Person, names []string, fn func(buildstore.Project) error) error {
+func EachVisibleProject(tx *bbolt.Tx, who buildstore.Person, names []string, fn func(buildstore.Project) error) error {
 	var projects []buildstore.Project
 	if names != nil {
 		for _, name := range names {
@@ -247,4 +247,21 @@ func RequestProjects(r buildstore.Request) []string {
 		add(v.ByProject)
 	}
 	return out
+}
+
+// EachVisiblePackage calls fn with every live package of every project who may see, by
+// project and name.
+func EachVisiblePackage(tx *bbolt.Tx, who buildstore.Person, fn func(k buildstore.Package) error) error {
+	return EachVisibleProject(tx, who, nil, func(p buildstore.Project) error {
+		list, err := buildstore.Packages(tx, p.Name)
+		if err != nil {
+			return err
+		}
+		for _, k := range list {
+			if err := fn(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

@@ -74,7 +74,7 @@ func (r AttributeRoute) resolve(tx *bbolt.Tx) (attributeTarget, *buildstore.Attr
 	if r.Attribute == "" {
 		return t, nil, nil
 	}
-	ns, name, err := splitAttribute(r.Attribute)
+	ns, name, err := SplitAttribute(r.Attribute)
 	if err != nil {
 		return t, nil, err
 	}
@@ -99,8 +99,8 @@ func checkBinary(t attributeTarget, binary string) error {
 	return nil
 }
 
-// splitAttribute splits "NAMESPACE:NAME".
-func splitAttribute(s string) (namespace, name string, err error) {
+// SplitAttribute splits "NAMESPACE:NAME".
+func SplitAttribute(s string) (namespace, name string, err error) {
 	parts := strings.Split(s, ":")
 	if len(parts) != 2 || parts[0] == "" || parts[1] == "" {
 		return "", "", BadRequest("invalid_attribute", "attribute '%s' must be in the $NAMESPACE:$NAME style", s)

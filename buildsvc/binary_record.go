@@ -32,9 +32,9 @@ func SetDigests(b *buildstore.Binary, data []byte) {
 	b.Size, b.MD5, b.SHA256 = int64(len(data)), hex.EncodeToString(m[:]), hex.EncodeToString(sh[:])
 }
 
-// splitRPMName splits name-version-release.arch.rpm as OBS's backend reads a published
+// SplitRPMName splits name-version-release.arch.rpm as OBS's backend reads a published
 // file's name (the arch has no '.', version and release no '-'); ok is false for any other
 // name.
-func splitRPMName(file string) (name, version, release, arch string, ok bool) {
+func SplitRPMName(file string) (name, version, release, arch string, ok bool) {
 	return buildstore.SplitRPMName(file) // the published name index splits names the same way
 }

@@ -104,14 +104,14 @@ func maintainsPackage(tx *bbolt.Tx, who buildstore.Person, project, pkg string) 
 // not to the author. Simplified: the service lets each person choose which events mail them;
 // here these always do, and earlier commenters are not added.
 func mailComment(tx *bbolt.Tx, t commented, c buildstore.Comment) error {
-	to := newRecipients(tx, c.Who)
+	to := NewRecipients(tx, c.Who)
 	var subject string
 	switch {
 	case t.request != nil:
 		subject = fmt.Sprintf("Request %s commented by %s", t.obj.Request, c.Who)
-		to.person(t.request.Creator)
+		to.Person(t.request.Creator)
 		for _, r := range t.request.Reviews {
-			to.reviewer(reviewerOf(r))
+			to.Reviewer(ReviewerOf(r))
 		}
 	case t.pkg != nil:
 		subject = fmt.Sprintf("New comment in package %s/%s by %s", t.project.Name, t.pkg.Name, c.Who)
@@ -121,5 +121,5 @@ func mailComment(tx *bbolt.Tx, t commented, c buildstore.Comment) error {
 		subject = fmt.Sprintf("New comment in project %s by %s", t.project.Name, c.Who)
 		to.maintainers(t.project.Persons, t.project.Groups)
 	}
-	return to.send(c.When, subject, fmt.Sprintf("%s wrote:\n\n%s\n", c.Who, strings.TrimRight(c.Body, "\n")))
+	return to.Send(c.When, subject, fmt.Sprintf("%s wrote:\n\n%s\n", c.Who, strings.TrimRight(c.Body, "\n")))
 }

@@ -41,7 +41,7 @@ func (s *Service) CopyPackage(who buildstore.Person, req CopyPackageRequest) (So
 			}
 		}
 		now := s.clk.Now()
-		if err := ensurePackage(tx, who, req.Project, req.Package, src, now); err != nil {
+		if err := EnsurePackage(tx, who, req.Project, req.Package, src, now); err != nil {
 			return err
 		}
 		if err := Writable(tx, who, req.Project, req.Package, "cmd_execution_no_permission"); err != nil {
@@ -54,10 +54,10 @@ func (s *Service) CopyPackage(who buildstore.Person, req CopyPackageRequest) (So
 	return out, err
 }
 
-// ensurePackage creates project/name from src's title and description when it does not exist;
+// EnsurePackage creates project/name from src's title and description when it does not exist;
 // that needs a maintainer of the project (a tombstone under the name is replaced, its history
 // dropped, as a meta PUT would).
-func ensurePackage(tx *bbolt.Tx, who buildstore.Person, project, name string, src buildstore.Package, now time.Time) error {
+func EnsurePackage(tx *bbolt.Tx, who buildstore.Person, project, name string, src buildstore.Package, now time.Time) error {
 	p, _, err := LookupPackage(tx, project, name)
 	if err == nil || p.Name == "" {
 		return err

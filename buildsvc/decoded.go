@@ -5,10 +5,6 @@ import (
 	"sync"
 )
 
-// maxDecodedPackages bounds the decoded packages kept (about 800 bytes each with their stored
-// bytes: at most some 26 MB), enough for the largest project's listing to come from the cache.
-const maxDecodedPackages = 32768
-
 // Decoded is a bounded cache of records decoded from their stored bytes, for the searches that
 // return thousands of records (a project's 20,000 packages, 2,917 new requests) and the
 // scheduler's passes (a where's 1,000 statuses): decoding the JSON was much of their time. An entry is reused only while the store holds exactly the bytes it

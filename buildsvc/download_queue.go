@@ -111,7 +111,7 @@ func (s *Service) FlushDownloads() error {
 func publishedCounter(tx *bbolt.Tx, owners map[[2]string]map[string]string, hit publishedHit) (buildstore.DownloadFile, bool) {
 	dir, file := path.Split(hit.path)
 	dir = strings.Trim(dir, "/")
-	name, version, release, _, ok := splitRPMName(file) // search_binaries.go
+	name, version, release, _, ok := SplitRPMName(file) // search_binaries.go
 	if !ok || dir == "" || strings.Contains(dir, "/") {
 		return buildstore.DownloadFile{}, false
 	}

@@ -28,22 +28,23 @@ type IssueView struct {
 	Change      string
 }
 
-// issueViewer renders issues with the trackers read once.
-type issueViewer struct {
+// IssueViewer renders issues with the trackers read once.
+type IssueViewer struct {
 	tx       *bbolt.Tx
 	trackers map[string]buildstore.IssueTracker
 }
 
-func newIssueViewer(tx *bbolt.Tx) (issueViewer, error) {
+func NewIssueViewer(tx *bbolt.Tx) (IssueViewer, error) {
 	list, err := buildstore.Trackers(tx)
-	v := issueViewer{tx: tx, trackers: map[string]buildstore.IssueTracker{}}
+	v := IssueViewer{tx: tx, trackers: map[string]buildstore.IssueTracker{}}
 	for _, t := range list {
 		v.trackers[t.Name] = t
 	}
 	return v, err
 }
 
-func (v issueViewer) view(i buildstore.Issue, change string) IssueView {
+// View is issue i as a reader sees it, with change naming how it came or went ("" for none).
+func (v IssueViewer) View(i buildstore.Issue, change string) IssueView {
 	t := v.trackers[i.Tracker]
 	out := IssueView{Issue: i, Label: t.LabelFor(i.Name), URL: t.ShowURLFor(i.Name), Change: change}
 	if i.Owner != "" {
@@ -56,12 +57,12 @@ func (v issueViewer) view(i buildstore.Issue, change string) IssueView {
 
 // issue is the record of tracker's issue name; a link to a record that is gone (it cannot be,
 // the index and the records move together) shows the names alone.
-func (v issueViewer) issue(tracker, name, change string) IssueView {
+func (v IssueViewer) issue(tracker, name, change string) IssueView {
 	i, err := buildstore.GetIssue(v.tx, tracker, name)
 	if err != nil {
 		i = buildstore.Issue{Tracker: tracker, Name: name}
 	}
-	return v.view(i, change)
+	return v.View(i, change)
 }
 
 // IssueFilter is ?view=issues' filters (OBS's states=, changes=, login=): each, when set, keeps
@@ -107,7 +108,7 @@ func (s *Service) PackageIssueList(who buildstore.Person, project, pkg string, f
 		if _, _, err := LookupPackage(tx, project, pkg); err != nil {
 			return err
 		}
-		v, err := newIssueViewer(tx)
+		v, err := NewIssueViewer(tx)
 		if err != nil {
 			return err
 		}
@@ -150,7 +151,7 @@ func (s *Service) ProjectIssueList(who buildstore.Person, project string, f Issu
 		if err := buildstore.CheckProject(tx, project); err != nil {
 			return NotFoundAs(err, "unknown_project")
 		}
-		v, err := newIssueViewer(tx)
+		v, err := NewIssueViewer(tx)
 		if err != nil {
 			return err
 		}
@@ -171,7 +172,7 @@ func (s *Service) ProjectIssueList(who buildstore.Person, project string, f Issu
 }
 
 // packageIssues lists the issues project/pkg's sources name that f keeps, by tracker and name.
-func packageIssues(tx *bbolt.Tx, v issueViewer, project, pkg string, f IssueFilter) ([]IssueView, error) {
+func packageIssues(tx *bbolt.Tx, v IssueViewer, project, pkg string, f IssueFilter) ([]IssueView, error) {
 	list, err := buildstore.PackageIssues(tx, project, pkg)
 	var out []IssueView
 	for _, i := range list {

@@ -25,7 +25,7 @@ func LookupPackage(tx *bbolt.Tx, project, name string) (buildstore.Project, buil
 // packages (issue 32). Every name a caller gives goes through it (or VisibleProject, for a
 // project alone) before anything else is said about it.
 func LookupVisiblePackage(tx *bbolt.Tx, who buildstore.Person, project, name string) (buildstore.Project, buildstore.Package, error) {
-	if projectHiddenFrom(tx, who, project) {
+	if ProjectHiddenFrom(tx, who, project) {
 		return buildstore.Project{}, buildstore.Package{}, ProjectNotFound(project)
 	}
 	return LookupPackage(tx, project, name)

@@ -15,20 +15,20 @@ import (
 // mailFrom is the build service's sender address.
 const mailFrom = "no-reply@pocketforge.test"
 
-// newRecipients starts a mail's address list for an action by actor.
-func newRecipients(tx *bbolt.Tx, actor string) *recipients {
-	return &recipients{tx: tx, skip: map[string]bool{actor: true}}
+// NewRecipients starts a mail's address list for an action by actor.
+func NewRecipients(tx *bbolt.Tx, actor string) *Recipients {
+	return &Recipients{tx: tx, skip: map[string]bool{actor: true}}
 }
 
-// recipients collects mail addresses once each, leaving out the persons in skip and those
+// Recipients collects mail addresses once each, leaving out the persons in skip and those
 // without an address.
-type recipients struct {
+type Recipients struct {
 	tx        *bbolt.Tx
 	skip      map[string]bool
 	addresses []string
 }
 
-func (r *recipients) add(address string) {
+func (r *Recipients) add(address string) {
 	for _, a := range r.addresses {
 		if a == address {
 			return
@@ -37,7 +37,8 @@ func (r *recipients) add(address string) {
 	r.addresses = append(r.addresses, address)
 }
 
-func (r *recipients) person(login string) {
+// Person adds the person's address.
+func (r *Recipients) Person(login string) {
 	if login == "" || r.skip[login] {
 		return
 	}
@@ -47,7 +48,7 @@ func (r *recipients) person(login string) {
 }
 
 // group adds the group's address, or its members' when it has none.
-func (r *recipients) group(title string) {
+func (r *Recipients) group(title string) {
 	if title == "" {
 		return
 	}
@@ -60,15 +61,15 @@ func (r *recipients) group(title string) {
 		return
 	}
 	for _, m := range g.Members {
-		r.person(m)
+		r.Person(m)
 	}
 }
 
 // maintainers adds the persons and groups with the maintainer role.
-func (r *recipients) maintainers(persons, groups []buildstore.Role) {
+func (r *Recipients) maintainers(persons, groups []buildstore.Role) {
 	for _, p := range persons {
 		if p.Role == buildstore.RoleMaintainer {
-			r.person(p.ID)
+			r.Person(p.ID)
 		}
 	}
 	for _, g := range groups {
@@ -78,8 +79,8 @@ func (r *recipients) maintainers(persons, groups []buildstore.Role) {
 	}
 }
 
-// maintainersOf adds the maintainers of a project and, when pkg is named, of its package.
-func (r *recipients) maintainersOf(project, pkg string) {
+// MaintainersOf adds the maintainers of a project and, when pkg is named, of its package.
+func (r *Recipients) MaintainersOf(project, pkg string) {
 	if p, err := buildstore.GetProject(r.tx, project); err == nil {
 		r.maintainers(p.Persons, p.Groups)
 	}
@@ -90,21 +91,21 @@ func (r *recipients) maintainersOf(project, pkg string) {
 	}
 }
 
-// reviewer adds who a review is by: the person, the group, or the project's or package's
+// Reviewer adds who a review is by: the person, the group, or the project's or package's
 // maintainers.
-func (r *recipients) reviewer(v Reviewer) {
+func (r *Recipients) Reviewer(v Reviewer) {
 	switch {
 	case v.User != "":
-		r.person(v.User)
+		r.Person(v.User)
 	case v.Group != "":
 		r.group(v.Group)
 	case v.Project != "":
-		r.maintainersOf(v.Project, v.Package)
+		r.MaintainersOf(v.Project, v.Package)
 	}
 }
 
-// send writes the mail when anybody is to get it.
-func (r *recipients) send(now time.Time, subject, body string) error {
+// Send writes the mail when anybody is to get it.
+func (r *Recipients) Send(now time.Time, subject, body string) error {
 	if len(r.addresses) == 0 {
 		return nil
 	}

@@ -75,11 +75,11 @@ func (s *Service) BranchByAttribute(who buildstore.Person, req AttributeBranchRe
 	if req.UpdateAttribute == "" {
 		req.UpdateAttribute = "OBS:UpdateProject"
 	}
-	ns, name, err := splitAttribute(req.Attribute)
+	ns, name, err := SplitAttribute(req.Attribute)
 	if err != nil {
 		return out, err
 	}
-	uns, uname, err := splitAttribute(req.UpdateAttribute)
+	uns, uname, err := SplitAttribute(req.UpdateAttribute)
 	if err != nil {
 		return out, err
 	}

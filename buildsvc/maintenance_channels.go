@@ -251,7 +251,7 @@ func (s *Service) AddChannels(who buildstore.Person, project, mode string) error
 		if err != nil {
 			return err
 		}
-		channels, err := allChannels(tx, who)
+		channels, err := AllChannels(tx, who)
 		if err != nil {
 			return err
 		}
@@ -265,24 +265,24 @@ func (s *Service) AddChannels(who buildstore.Person, project, mode string) error
 				origins = append(origins, [2]string{l.Project, l.Package})
 			}
 			for _, ch := range channels {
-				if !ch.channel.lists(origins[0][0], origins[0][1]) && (len(origins) == 1 || !ch.channel.lists(origins[1][0], origins[1][1])) {
+				if !ch.Channel.lists(origins[0][0], origins[0][1]) && (len(origins) == 1 || !ch.Channel.lists(origins[1][0], origins[1][1])) {
 					continue
 				}
-				if mode == "skip_disabled" && !ch.channel.active() {
+				if mode == "skip_disabled" && !ch.Channel.active() {
 					continue
 				}
-				if _, err := buildstore.GetPackage(tx, project, ch.pkg); err == nil {
+				if _, err := buildstore.GetPackage(tx, project, ch.Package); err == nil {
 					continue // branched already
 				}
-				_, err := BranchPackage(tx, who, BranchRequest{Project: ch.project, Package: ch.pkg, TargetProject: project,
+				_, err := BranchPackage(tx, who, BranchRequest{Project: ch.Project, Package: ch.Package, TargetProject: project,
 					Comment: "Listed in " + project + " " + k.Name}, now)
 				if err != nil {
 					return err
 				}
-				if mode == "add_disabled" && !ch.channel.active() {
+				if mode == "add_disabled" && !ch.Channel.active() {
 					continue
 				}
-				if p, err = addChannelRepos(tx, p, ch.pkg, ch.channel, mode, who.Login, now); err != nil {
+				if p, err = addChannelRepos(tx, p, ch.Package, ch.Channel, mode, who.Login, now); err != nil {
 					return err
 				}
 			}
@@ -334,19 +334,19 @@ func (s *Service) EnableChannel(who buildstore.Person, project, pkg string) erro
 	})
 }
 
-// foundChannel is a channel package somewhere.
-type foundChannel struct {
-	project, pkg string
-	channel      Channel
+// FoundChannel is a channel package somewhere.
+type FoundChannel struct {
+	Project, Package string
+	Channel          Channel
 }
 
-// allChannels lists the channel packages of the projects who may see.
-func allChannels(tx *bbolt.Tx, who buildstore.Person) ([]foundChannel, error) {
+// AllChannels lists the channel packages of the projects who may see.
+func AllChannels(tx *bbolt.Tx, who buildstore.Person) ([]FoundChannel, error) {
 	projects, err := buildstore.Projects(tx)
 	if err != nil {
 		return nil, err
 	}
-	var out []foundChannel
+	var out []FoundChannel
 	for _, p := range projects {
 		if HiddenFrom(tx, who, p) {
 			continue
@@ -364,7 +364,7 @@ func allChannels(tx *bbolt.Tx, who buildstore.Person) ([]foundChannel, error) {
 				continue // a branched channel (a link) is the original's copy, not one more
 			}
 			if c, ok := readChannel(tx, p.Name, k.Name); ok {
-				out = append(out, foundChannel{project: p.Name, pkg: k.Name, channel: c})
+				out = append(out, FoundChannel{Project: p.Name, Package: k.Name, Channel: c})
 			}
 		}
 	}

@@ -41,15 +41,15 @@ func (s *Service) CreateMaintenanceIncident(who buildstore.Person, project strin
 	now := s.clk.Now()
 	err := s.db.Write(func(tx *bbolt.Tx) error {
 		var err error
-		name, err = createIncident(tx, who, project, noAccess, now)
+		name, err = CreateIncident(tx, who, project, noAccess, now)
 		return err
 	})
 	return name, err
 }
 
-// createIncident is CreateMaintenanceIncident inside tx (accepting a maintenance_incident
+// CreateIncident is CreateMaintenanceIncident inside tx (accepting a maintenance_incident
 // request creates one too).
-func createIncident(tx *bbolt.Tx, who buildstore.Person, project string, noAccess bool, now time.Time) (string, error) {
+func CreateIncident(tx *bbolt.Tx, who buildstore.Person, project string, noAccess bool, now time.Time) (string, error) {
 	m, err := maintenanceProject(tx, who, project)
 	if err != nil {
 		return "", err

@@ -68,7 +68,7 @@ func (s *Service) Messages(who buildstore.Person, q MessageQuery) (MessageList, 
 	err = s.db.View(func(tx *bbolt.Tx) error {
 		if q.Project == "" {
 			l.Messages, err = buildstore.LatestMessages(tx, limit, func(m buildstore.Message) bool {
-				return !projectHiddenFrom(tx, who, m.Project)
+				return !ProjectHiddenFrom(tx, who, m.Project)
 			})
 			return err
 		}
@@ -172,7 +172,7 @@ func messageByID(tx *bbolt.Tx, who buildstore.Person, id string) (buildstore.Mes
 	if err != nil {
 		return m, err
 	}
-	if projectHiddenFrom(tx, who, m.Project) {
+	if ProjectHiddenFrom(tx, who, m.Project) {
 		return buildstore.Message{}, notFound
 	}
 	return m, nil

@@ -8,19 +8,20 @@ type Reviewer struct {
 	User, Group, Project, Package string
 }
 
-func reviewerOf(v buildstore.Review) Reviewer {
+func ReviewerOf(v buildstore.Review) Reviewer {
 	return Reviewer{User: v.ByUser, Group: v.ByGroup, Project: v.ByProject, Package: v.ByPackage}
 }
 
-func (r Reviewer) review() buildstore.Review {
+// Review is the review record r stands for.
+func (r Reviewer) Review() buildstore.Review {
 	return buildstore.Review{ByUser: r.User, ByGroup: r.Group, ByProject: r.Project, ByPackage: r.Package}
 }
 
-// matches reports whether review v is by r.
-func (r Reviewer) matches(v buildstore.Review) bool { return reviewerOf(v) == r }
+// Matches reports whether review v is by r.
+func (r Reviewer) Matches(v buildstore.Review) bool { return ReviewerOf(v) == r }
 
-// describe names the reviewer as OBS's messages do.
-func (r Reviewer) describe() string {
+// Describe names the reviewer as OBS's messages do.
+func (r Reviewer) Describe() string {
 	switch {
 	case r.User != "":
 		return "user " + r.User

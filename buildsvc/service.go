@@ -22,7 +22,6 @@ import (
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
-	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
 // Options are the build service's settings from the configuration.
@@ -46,9 +45,6 @@ type Service struct {
 	signIns *ratelimit.SignIns
 	// memory remembers persons and verified credentials for sign-ins (people_memory.go).
 	memory *signInMemory
-	// requests and packages keep recently decoded records for the searches (decoded.go).
-	requests *Decoded[uint64, buildstore.Request]
-	packages *Decoded[string, buildstore.Package]
 	// mayHide and packageNames remember, until the next commit, whether a project may hide
 	// from anyone (GuardProject) and its live packages' names (Packages).
 	mayHide      *store.Memo[string, bool]
@@ -56,9 +52,6 @@ type Service struct {
 	packageNames *store.Memo[string, []string]
 	// downloads holds the /published downloads not yet counted (download_queue.go).
 	downloads downloadQueue
-	// scanPublished makes the published binary search walk every published tree even when the
-	// published name index could answer: tests compare the two.
-	scanPublished bool
 }
 
 // New returns the build service over db.
@@ -71,9 +64,7 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Service
 		memory:       newSignInMemory(),
 		mayHide:      store.NewMemo[string, bool](db),
 		hiddenFrom:   store.NewMemo[string, bool](db),
-		packageNames: store.NewMemo[string, []string](db),
-		requests:     NewDecoded[uint64](maxDecodedRequests, buildstore.DecodeRequest),
-		packages:     NewDecoded[string](maxDecodedPackages, buildstore.DecodePackage)}
+		packageNames: store.NewMemo[string, []string](db)}
 }
 
 // Now is the appliance clock's time.
@@ -83,9 +74,8 @@ func (s *Service) Now() time.Time { return s.clk.Now() }
 func (s *Service) FileLimit() int64 { return s.opts.FileLimit }
 
 // RegisterJobs adds the build service's clock jobs to r: the sweep of uploads never committed,
-// the requests accepted at the time set for them, and the download counters.
+// and the download counters.
 func (s *Service) RegisterJobs(r *jobs.Runner) {
 	r.Add("build-blob-sweep", s.SweepBlobs)
-	r.Add("build-request-accept-at", s.AcceptDue)
 	r.Add("build-download-counts", func(time.Time) error { return s.FlushDownloads() })
 }

@@ -20,7 +20,7 @@ func ReleaseSources(tx *bbolt.Tx, who buildstore.Person, k buildstore.Package, p
 			return err
 		}
 	}
-	if err := ensurePackage(tx, who, project, k.Name, k, now); err != nil {
+	if err := EnsurePackage(tx, who, project, k.Name, k, now); err != nil {
 		return err
 	}
 	last, ok, err := buildstore.LatestRevision(tx, project, k.Name)

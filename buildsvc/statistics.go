@@ -75,7 +75,7 @@ func (s *Service) latest(who buildstore.Person, limit string, ofProject func(*bb
 	}
 	var list []StatsItem
 	err = s.db.View(func(tx *bbolt.Tx) error {
-		return eachVisibleProject(tx, who, nil, func(p buildstore.Project) error {
+		return EachVisibleProject(tx, who, nil, func(p buildstore.Project) error {
 			t, err := ofProject(tx, p)
 			if err != nil {
 				return err

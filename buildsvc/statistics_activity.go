@@ -153,7 +153,7 @@ func (s *Service) MostActive(who buildstore.Person, typ, limit string) ([]Activi
 	now := s.clk.Now()
 	var list []ActivityItem
 	err = s.db.View(func(tx *bbolt.Tx) error {
-		return eachVisiblePackage(tx, who, func(k buildstore.Package) error {
+		return EachVisiblePackage(tx, who, func(k buildstore.Package) error {
 			a, err := packageActivity(tx, k)
 			list = append(list, ActivityItem{Project: k.Project, Package: k.Name, Activity: ActivityAt(a, now), Updates: a.Updates})
 			return err
@@ -181,23 +181,6 @@ func (s *Service) MostActive(who buildstore.Person, typ, limit string) ([]Activi
 	}
 	sort.SliceStable(projects, func(i, j int) bool { return projects[i].Activity > projects[j].Activity })
 	return projects, nil
-}
-
-// eachVisiblePackage calls fn with every live package of every project who may see, by
-// project and name.
-func eachVisiblePackage(tx *bbolt.Tx, who buildstore.Person, fn func(k buildstore.Package) error) error {
-	return eachVisibleProject(tx, who, nil, func(p buildstore.Project) error {
-		list, err := buildstore.Packages(tx, p.Name)
-		if err != nil {
-			return err
-		}
-		for _, k := range list {
-			if err := fn(k); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
 }
 
 // firstN is list cut to n entries (0: all).

@@ -269,7 +269,7 @@ func taggedObject(tx *bbolt.Tx, who buildstore.Person, project, pkg string) (Tag
 
 // visibleTaggings keeps the taggings on objects who may see.
 func visibleTaggings(tx *bbolt.Tx, who buildstore.Person, list []buildstore.Tagging) []buildstore.Tagging {
-	return slices.DeleteFunc(slices.Clone(list), func(t buildstore.Tagging) bool { return projectHiddenFrom(tx, who, t.Project) })
+	return slices.DeleteFunc(slices.Clone(list), func(t buildstore.Tagging) bool { return ProjectHiddenFrom(tx, who, t.Project) })
 }
 
 // tagNames is the distinct tag names of list, in tag order.

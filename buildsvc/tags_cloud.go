@@ -70,7 +70,7 @@ func (s *Service) TagCloud(who buildstore.Person, user string, q TagCloudQuery) 
 	err = s.db.View(func(tx *bbolt.Tx) error {
 		if user == "" {
 			return buildstore.EachTagging(tx, func(t buildstore.Tagging) error {
-				if !projectHiddenFrom(tx, who, t.Project) {
+				if !ProjectHiddenFrom(tx, who, t.Project) {
 					counts[t.Tag]++
 				}
 				return nil

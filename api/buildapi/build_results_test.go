@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/buildsvc/farm"
+	"github.com/pocketforge/pocketforge/domains"
 	"github.com/pocketforge/pocketforge/internal/apitest"
 )
 
@@ -32,8 +32,8 @@ func newFarmEnv(t *testing.T) *farmEnv {
 	t.Helper()
 	var svc *farm.Farm
 	e := newEnvWith(t, func(d *Deps) {
-		svc = farm.New(buildsvc.New(d.Store, d.Clock, d.Log, buildsvc.Options{}), d.Store, d.Clock, d.Log, farm.Options{Workers: 4, BuildTime: farmBuildTime})
-		d.Build, d.Farm = svc.Service, svc
+		d.Build = domains.NewBuild(d.Store, d.Clock, d.Log, domains.BuildOptions{Farm: farm.Options{Workers: 4, BuildTime: farmBuildTime}})
+		svc = d.Build.Farm
 	})
 	f := &farmEnv{env: e, svc: svc}
 	meta := `<project name="home:alice:farm"><title>Farm</title><description/>` +

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/buildsvc/farm"
+	"github.com/pocketforge/pocketforge/domains"
 	"github.com/pocketforge/pocketforge/internal/apitest"
 )
 
@@ -27,8 +27,8 @@ func newBinWorldNoCheck(t *testing.T) *binWorld {
 	t.Helper()
 	var svc *farm.Farm
 	e := newEnvWith(t, func(d *Deps) {
-		svc = farm.New(buildsvc.New(d.Store, d.Clock, d.Log, buildsvc.Options{}), d.Store, d.Clock, d.Log, farm.Options{Workers: 8, BuildTime: 10 * time.Second})
-		d.Build, d.Farm = svc.Service, svc
+		d.Build = domains.NewBuild(d.Store, d.Clock, d.Log, domains.BuildOptions{Farm: farm.Options{Workers: 8, BuildTime: 10 * time.Second}})
+		svc = d.Build.Farm
 	})
 	w := &binWorld{env: e, svc: svc}
 	meta := `<project name="%s"><title>%s</title><description>%s</description><person userid="alice" role="maintainer"/>%s` +

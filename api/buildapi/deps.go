@@ -4,8 +4,12 @@ import (
 	"log/slog"
 	"net/netip"
 
+	"github.com/pocketforge/pocketforge/buildsvc/search"
+	"github.com/pocketforge/pocketforge/domains"
+
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/buildsvc/farm"
+	"github.com/pocketforge/pocketforge/buildsvc/requests"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/store"
 )
@@ -19,14 +23,9 @@ type Deps struct {
 	Store *store.DB
 	Clock clock.Clock
 	Log   *slog.Logger
-	// FileLimit is the largest source file a PUT stores (--source-file-limit); 0: no limit
-	// beyond the HTTP body limit.
-	FileLimit int64
-	// Build is the build service's domain; nil: Bind makes one from Store, Clock, Log and
-	// FileLimit.
-	Build *buildsvc.Service
-	// Farm is the build farm over Build; nil: Bind makes one.
-	Farm *farm.Farm
+	// Build is the build service's domain (domains.NewBuild): the core, the farm, the requests
+	// and the searches.
+	Build *domains.Build
 	// ExternalURL returns the base of absolute URLs (--external-url; "" or nil: the request's
 	// own base), e.g. the repository URLs of a published binary's ymp.
 	ExternalURL func() string
@@ -38,9 +37,12 @@ type Deps struct {
 // api carries Deps and the authentication caches to the handlers.
 type api struct {
 	Deps
-	// Svc is the domain every handler calls.
-	Svc *buildsvc.Service
-	// Farm is the build farm over Svc, which the /build, /published and binary routes call.
+	// Svc is the build service's core, Farm the build farm (the /build, /published and binary
+	// routes), Requests the requests and reviews (/request), Search the searches (/search):
+	// the parts of Deps.Build, each handler calling the one it needs.
+	Svc      *buildsvc.Service
 	Farm     *farm.Farm
+	Requests *requests.Service
+	Search   *search.Service
 	sessions *sessionStore
 }

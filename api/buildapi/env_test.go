@@ -10,6 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/domains"
 	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/internal/apitest"
 	"github.com/pocketforge/pocketforge/store"
@@ -42,6 +43,9 @@ func newEnvWith(t testing.TB, tune func(*Deps)) *env {
 	d := Deps{Store: db, Clock: clk, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	if tune != nil {
 		tune(&d)
+	}
+	if d.Build == nil {
+		d.Build = domains.NewBuild(db, clk, d.Log, domains.BuildOptions{})
 	}
 	Bind(app, d)
 	return &env{app: app, db: db, clk: clk}

@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/buildsvc/requestdoc"
+	"github.com/pocketforge/pocketforge/buildsvc/requests"
 	"github.com/pocketforge/pocketforge/buildsvc/xmlindent"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
@@ -83,7 +84,7 @@ func (a *api) createRequest(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	created, err := a.Svc.CreateRequest(personOf(c), r, boolParam(c, "addrevision"))
+	created, err := a.Requests.CreateRequest(personOf(c), r, boolParam(c, "addrevision"))
 	if err != nil {
 		return err
 	}
@@ -96,7 +97,7 @@ func (a *api) getRequest(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	r, err := a.Svc.Request(personOf(c), id)
+	r, err := a.Requests.Request(personOf(c), id)
 	if err != nil {
 		return err
 	}
@@ -114,10 +115,10 @@ func (a *api) putRequest(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := a.Svc.ReplaceRequest(who, id, r, d.State); err != nil {
+	if err := a.Requests.ReplaceRequest(who, id, r, d.State); err != nil {
 		return err
 	}
-	out, err := a.Svc.Request(who, id)
+	out, err := a.Requests.Request(who, id)
 	if err != nil {
 		return err
 	}
@@ -140,14 +141,14 @@ func (a *api) postRequest(c *fiber.Ctx) error {
 		Project: strings.Clone(c.Query("by_project")), Package: strings.Clone(c.Query("by_package"))}
 	switch cmd := c.Query("cmd"); cmd {
 	case "diff":
-		text, err := a.Svc.RequestDiff(who, id)
+		text, err := a.Requests.RequestDiff(who, id)
 		if err != nil {
 			return err
 		}
 		c.Set(fiber.HeaderContentType, "text/plain; charset=utf-8")
 		return c.SendString(text)
 	case "changestate":
-		sc := buildsvc.StateChange{NewState: strings.Clone(c.Query("newstate")), Comment: comment, Force: boolParam(c, "force")}
+		sc := requests.StateChange{NewState: strings.Clone(c.Query("newstate")), Comment: comment, Force: boolParam(c, "force")}
 		if sc.NewState == "" {
 			return buildsvc.BadRequest("missing_parameter", "changestate needs the parameter newstate")
 		}
@@ -156,29 +157,29 @@ func (a *api) postRequest(c *fiber.Ctx) error {
 				return buildsvc.BadRequest("invalid_parameter", "superseded_by '%s' is not a request number", raw)
 			}
 		}
-		err = a.Svc.ChangeState(who, id, sc)
+		err = a.Requests.ChangeState(who, id, sc)
 	case "addreview":
-		err = a.Svc.AddReview(who, id, by, comment)
+		err = a.Requests.AddReview(who, id, by, comment)
 	case "changereviewstate":
 		newstate := strings.Clone(c.Query("newstate"))
 		if newstate == "" {
 			return buildsvc.BadRequest("missing_parameter", "changereviewstate needs the parameter newstate")
 		}
-		err = a.Svc.ChangeReviewState(who, id, by, newstate, comment)
+		err = a.Requests.ChangeReviewState(who, id, by, newstate, comment)
 	case "assignreview":
 		to := strings.Clone(c.Query("reviewer"))
 		if to == "" {
 			to, by.User = by.User, ""
 		}
-		err = a.Svc.AssignReview(who, id, by, to, comment)
+		err = a.Requests.AssignReview(who, id, by, to, comment)
 	case "setpriority":
-		err = a.Svc.SetPriority(who, id, strings.Clone(c.Query("priority")), comment)
+		err = a.Requests.SetPriority(who, id, strings.Clone(c.Query("priority")), comment)
 	case "setincident":
-		err = a.Svc.SetIncident(who, id, strings.Clone(c.Query("incident")), comment)
+		err = a.Requests.SetIncident(who, id, strings.Clone(c.Query("incident")), comment)
 	case "setacceptat":
 		var at *time.Time
 		if at, err = acceptTime(c.Query("time")); err == nil {
-			err = a.Svc.SetAcceptAt(who, id, at, comment)
+			err = a.Requests.SetAcceptAt(who, id, at, comment)
 		}
 	case "":
 		return buildsvc.BadRequest("missing_parameter", "POST /request/%d needs a cmd parameter", id)

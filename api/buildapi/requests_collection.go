@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/requests"
 )
 
 // The request listing, GET /request: with view=collection the requests the filters select
@@ -27,7 +27,7 @@ type requestDirectory struct {
 // &roles=&reviewstates=&ids=&withhistory=1|withfullhistory=1]; the lists are comma-separated.
 func (a *api) listRequests(c *fiber.Ctx) error {
 	if c.Query("view") != "collection" {
-		ids, err := a.Svc.RequestNumbers(personOf(c))
+		ids, err := a.Requests.RequestNumbers(personOf(c))
 		if err != nil {
 			return err
 		}
@@ -37,14 +37,14 @@ func (a *api) listRequests(c *fiber.Ctx) error {
 		}
 		return sendXML(c, d)
 	}
-	f := buildsvc.RequestFilter{User: c.Query("user"), Group: c.Query("group"), Project: c.Query("project"),
+	f := requests.RequestFilter{User: c.Query("user"), Group: c.Query("group"), Project: c.Query("project"),
 		Package: c.Query("package"), States: commaList(c.Query("states")), Types: commaList(c.Query("types")),
 		Roles: commaList(c.Query("roles")), ReviewStates: commaList(c.Query("reviewstates"))}
 	for _, s := range commaList(c.Query("ids")) {
 		id, _ := strconv.ParseUint(s, 10, 64) // as OBS's to_i: not a number is 0, which no request has
 		f.IDs = append(f.IDs, id)
 	}
-	list, err := a.Svc.RequestCollection(personOf(c), f)
+	list, err := a.Requests.RequestCollection(personOf(c), f)
 	if err != nil {
 		return err
 	}

@@ -2,20 +2,16 @@ package buildapi
 
 import (
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
-	"github.com/pocketforge/pocketforge/buildsvc/farm"
 )
 
 // Bind registers every route of the build API: one bindXxx per resource group, all called here.
 // Every route needs an authenticated person (the seed's rule), checked by a.authenticated.
 func Bind(app fiber.Router, d Deps) {
-	a := &api{Deps: d, Svc: d.Build, Farm: d.Farm, sessions: newSessionStore()}
-	if a.Svc == nil {
-		a.Svc = buildsvc.New(d.Store, d.Clock, d.Log, buildsvc.Options{FileLimit: d.FileLimit})
+	if d.Build == nil {
+		panic("buildapi.Bind: no build domain (domains.NewBuild makes it)")
 	}
-	if a.Farm == nil {
-		a.Farm = farm.New(a.Svc, d.Store, d.Clock, d.Log, farm.Options{})
-	}
+	a := &api{Deps: d, Svc: d.Build.Service, Farm: d.Build.Farm, Requests: d.Build.Requests, Search: d.Build.Search,
+		sessions: newSessionStore()}
 	a.bindAbout(app)
 	a.bindInstance(app)
 	a.bindPeople(app)

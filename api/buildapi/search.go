@@ -5,8 +5,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pocketforge/pocketforge/buildsvc/search"
+
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
 	"github.com/pocketforge/pocketforge/buildsvc/xmlindent"
 	"github.com/pocketforge/pocketforge/store/buildstore"
@@ -77,14 +78,14 @@ func appendProjectID(b []byte, p buildstore.Project, depth int) []byte {
 }
 
 // sendCollection renders the page of found with doc.
-func sendCollection[T, D any](c *fiber.Ctx, found buildsvc.Found[T], doc func(T) D) error {
+func sendCollection[T, D any](c *fiber.Ctx, found search.Found[T], doc func(T) D) error {
 	return sendXML(c, collectionXML[D]{Matches: found.Matches, Items: docsOf(found.Records, doc)})
 }
 
 // writtenCollection is the page of found as sendCollection renders it, each record written by
 // write at depth 1 (a byte-exact writer: metadoc.AppendPackage, AppendProject); size guesses a
 // record's bytes, to allocate the answer once.
-func writtenCollection[T any](found buildsvc.Found[T], size int, write func([]byte, T, int) []byte) []byte {
+func writtenCollection[T any](found search.Found[T], size int, write func([]byte, T, int) []byte) []byte {
 	return xmlindent.Collection(make([]byte, 0, 64+len(found.Records)*size), found.Matches, len(found.Records),
 		func(b []byte, i int) []byte { return write(b, found.Records[i], 1) })
 }
@@ -98,17 +99,17 @@ func searchParam(c *fiber.Ctx, name string) string {
 }
 
 // searchPage reads limit and offset; what is not a number is left out, as OBS does.
-func searchPage(c *fiber.Ctx) buildsvc.Page {
+func searchPage(c *fiber.Ctx) search.Page {
 	limit, _ := strconv.Atoi(strings.TrimSpace(searchParam(c, "limit")))
 	offset, _ := strconv.Atoi(strings.TrimSpace(searchParam(c, "offset")))
-	return buildsvc.Page{Limit: limit, Offset: offset}
+	return search.Page{Limit: limit, Offset: offset}
 }
 
 // searchRequests answers /search/request (the documents, with the history withhistory or
 // withfullhistory asks for, as OBS renders them there) or /search/request/id.
 func (a *api) searchRequests(idOnly bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		found, err := a.Svc.SearchRequests(personOf(c), searchParam(c, "match"), idOnly, searchPage(c))
+		found, err := a.Search.SearchRequests(personOf(c), searchParam(c, "match"), idOnly, searchPage(c))
 		if err != nil {
 			return err
 		}
@@ -122,7 +123,7 @@ func (a *api) searchRequests(idOnly bool) fiber.Handler {
 // searchPackages answers /search/package (package metas) or /search/package/id.
 func (a *api) searchPackages(idOnly bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		found, err := a.Svc.SearchPackages(personOf(c), searchParam(c, "match"), idOnly, searchPage(c))
+		found, err := a.Search.SearchPackages(personOf(c), searchParam(c, "match"), idOnly, searchPage(c))
 		if err != nil {
 			return err
 		}
@@ -136,7 +137,7 @@ func (a *api) searchPackages(idOnly bool) fiber.Handler {
 // searchProjects answers /search/project (project metas) or /search/project/id.
 func (a *api) searchProjects(idOnly bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		found, err := a.Svc.SearchProjects(personOf(c), searchParam(c, "match"), idOnly, searchPage(c))
+		found, err := a.Search.SearchProjects(personOf(c), searchParam(c, "match"), idOnly, searchPage(c))
 		if err != nil {
 			return err
 		}

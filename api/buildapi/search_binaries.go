@@ -3,8 +3,9 @@ package buildapi
 import (
 	"encoding/xml"
 
+	"github.com/pocketforge/pocketforge/buildsvc/search"
+
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
 )
 
 // The binary searches (seed: "Search"): /search/published/binary/id and
@@ -29,7 +30,7 @@ type publishedBinaryXML struct {
 	Type        string   `xml:"type,attr"`
 }
 
-func publishedBinaryDoc(b buildsvc.PublishedBinary) publishedBinaryXML {
+func publishedBinaryDoc(b search.PublishedBinary) publishedBinaryXML {
 	return publishedBinaryXML{Name: b.Name, Project: b.Project, Package: b.Package, Repository: b.Repository,
 		Version: b.Version, Release: b.Release, Arch: b.Arch, Filename: b.Filename, Filepath: b.Filepath,
 		BaseProject: b.BaseProject, Type: b.Type}
@@ -46,7 +47,7 @@ type publishedPatternXML struct {
 	BaseProject string   `xml:"baseproject,attr,omitempty"`
 }
 
-func publishedPatternDoc(p buildsvc.PublishedPattern) publishedPatternXML {
+func publishedPatternDoc(p search.PublishedPattern) publishedPatternXML {
 	return publishedPatternXML{Name: p.Name, Project: p.Project, Repository: p.Repository, Filename: p.Filename, BaseProject: p.BaseProject}
 }
 
@@ -74,8 +75,8 @@ type channelTargetXML struct {
 }
 
 // channelBinaryDocOf renders b, with its targets when full.
-func channelBinaryDocOf(full bool) func(buildsvc.ChannelBinary) channelXML {
-	return func(b buildsvc.ChannelBinary) channelXML {
+func channelBinaryDocOf(full bool) func(search.ChannelBinary) channelXML {
+	return func(b search.ChannelBinary) channelXML {
 		out := channelXML{Project: b.Project, Package: b.Package, Binary: channelBinaryXML{Package: b.BinaryPackage,
 			Name: b.Name, BinaryArch: b.BinaryArch, SupportStatus: b.SupportStatus}}
 		if full {
@@ -111,8 +112,8 @@ type publishXML struct {
 }
 
 // releasedBinaryDocOf renders b, fully when full.
-func releasedBinaryDocOf(full bool) func(buildsvc.ReleasedBinary) releasedBinaryXML {
-	return func(b buildsvc.ReleasedBinary) releasedBinaryXML {
+func releasedBinaryDocOf(full bool) func(search.ReleasedBinary) releasedBinaryXML {
+	return func(b search.ReleasedBinary) releasedBinaryXML {
 		out := releasedBinaryXML{Project: b.Project, Repository: b.Repository, Name: b.Name, Epoch: b.Epoch,
 			Version: b.Version, Release: b.Release, Arch: b.Arch}
 		if full {
@@ -124,7 +125,7 @@ func releasedBinaryDocOf(full bool) func(buildsvc.ReleasedBinary) releasedBinary
 
 // searchPublishedBinaries answers /search/published/binary/id.
 func (a *api) searchPublishedBinaries(c *fiber.Ctx) error {
-	found, err := a.Svc.SearchPublishedBinaries(personOf(c), searchParam(c, "match"), searchPage(c))
+	found, err := a.Search.SearchPublishedBinaries(personOf(c), searchParam(c, "match"), searchPage(c))
 	if err != nil {
 		return err
 	}
@@ -133,7 +134,7 @@ func (a *api) searchPublishedBinaries(c *fiber.Ctx) error {
 
 // searchPublishedPatterns answers /search/published/pattern/id.
 func (a *api) searchPublishedPatterns(c *fiber.Ctx) error {
-	found, err := a.Svc.SearchPublishedPatterns(personOf(c), searchParam(c, "match"), searchPage(c))
+	found, err := a.Search.SearchPublishedPatterns(personOf(c), searchParam(c, "match"), searchPage(c))
 	if err != nil {
 		return err
 	}
@@ -143,7 +144,7 @@ func (a *api) searchPublishedPatterns(c *fiber.Ctx) error {
 // searchChannelBinaries answers /search/channel/binary or its /id form.
 func (a *api) searchChannelBinaries(idOnly bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		found, err := a.Svc.SearchChannelBinaries(personOf(c), searchParam(c, "match"), idOnly, searchPage(c))
+		found, err := a.Search.SearchChannelBinaries(personOf(c), searchParam(c, "match"), idOnly, searchPage(c))
 		if err != nil {
 			return err
 		}
@@ -154,7 +155,7 @@ func (a *api) searchChannelBinaries(idOnly bool) fiber.Handler {
 // searchReleasedBinaries answers /search/released/binary or its /id form.
 func (a *api) searchReleasedBinaries(idOnly bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		found, err := a.Svc.SearchReleasedBinaries(personOf(c), searchParam(c, "match"), idOnly, searchPage(c))
+		found, err := a.Search.SearchReleasedBinaries(personOf(c), searchParam(c, "match"), idOnly, searchPage(c))
 		if err != nil {
 			return err
 		}

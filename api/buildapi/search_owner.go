@@ -3,6 +3,8 @@ package buildapi
 import (
 	"encoding/xml"
 
+	"github.com/pocketforge/pocketforge/buildsvc/search"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
@@ -43,7 +45,7 @@ type ownerHolderXML struct {
 }
 
 // ownerDoc renders o as element (owner or missing_owner).
-func ownerDoc(element string, o buildsvc.Owner) ownerXML {
+func ownerDoc(element string, o search.Owner) ownerXML {
 	d := ownerXML{XMLName: xml.Name{Local: element}, RootProject: o.RootProject, Project: o.Project, Package: o.Package}
 	for _, h := range o.Holders {
 		kind := "person"
@@ -57,7 +59,7 @@ func ownerDoc(element string, o buildsvc.Owner) ownerXML {
 
 // searchPerson answers /search/person.
 func (a *api) searchPerson(c *fiber.Ctx) error {
-	found, err := a.Svc.SearchPersons(personOf(c), searchParam(c, "match"), searchPage(c))
+	found, err := a.Search.SearchPersons(personOf(c), searchParam(c, "match"), searchPage(c))
 	if err != nil {
 		return err
 	}
@@ -68,18 +70,18 @@ func (a *api) searchPerson(c *fiber.Ctx) error {
 
 // searchRepositoryIDs answers /search/repository/id.
 func (a *api) searchRepositoryIDs(c *fiber.Ctx) error {
-	found, err := a.Svc.SearchRepositories(personOf(c), searchParam(c, "match"), searchPage(c))
+	found, err := a.Search.SearchRepositories(personOf(c), searchParam(c, "match"), searchPage(c))
 	if err != nil {
 		return err
 	}
-	return sendCollection(c, found, func(r buildsvc.RepositoryMatch) repositoryIDXML {
+	return sendCollection(c, found, func(r search.RepositoryMatch) repositoryIDXML {
 		return repositoryIDXML{Project: r.Project, Name: r.Name}
 	})
 }
 
 // searchIssue answers /search/issue.
 func (a *api) searchIssue(c *fiber.Ctx) error {
-	found, err := a.Svc.SearchIssues(personOf(c), searchParam(c, "match"), searchPage(c))
+	found, err := a.Search.SearchIssues(personOf(c), searchParam(c, "match"), searchPage(c))
 	if err != nil {
 		return err
 	}
@@ -87,8 +89,8 @@ func (a *api) searchIssue(c *fiber.Ctx) error {
 }
 
 // ownerQuery reads the owner search parameters; filter is told apart from an empty one.
-func ownerQuery(c *fiber.Ctx) buildsvc.OwnerQuery {
-	q := buildsvc.OwnerQuery{Binary: searchParam(c, "binary"), User: searchParam(c, "user"), Group: searchParam(c, "group"),
+func ownerQuery(c *fiber.Ctx) search.OwnerQuery {
+	q := search.OwnerQuery{Binary: searchParam(c, "binary"), User: searchParam(c, "user"), Group: searchParam(c, "group"),
 		Devel: searchParam(c, "devel"), Limit: searchParam(c, "limit"), Project: searchParam(c, "project"),
 		Attribute: searchParam(c, "attribute")}
 	if c.Context().QueryArgs().Has("filter") || c.Method() == fiber.MethodPost && c.Context().PostArgs().Has("filter") {
@@ -100,18 +102,18 @@ func ownerQuery(c *fiber.Ctx) buildsvc.OwnerQuery {
 
 // searchOwner answers /search/owner.
 func (a *api) searchOwner(c *fiber.Ctx) error {
-	owners, err := a.Svc.SearchOwners(personOf(c), ownerQuery(c))
+	owners, err := a.Search.SearchOwners(personOf(c), ownerQuery(c))
 	if err != nil {
 		return err
 	}
-	return sendXML(c, ownerCollectionXML{Items: docsOf(owners, func(o buildsvc.Owner) ownerXML { return ownerDoc("owner", o) })})
+	return sendXML(c, ownerCollectionXML{Items: docsOf(owners, func(o search.Owner) ownerXML { return ownerDoc("owner", o) })})
 }
 
 // searchMissingOwner answers /search/missing_owner.
 func (a *api) searchMissingOwner(c *fiber.Ctx) error {
-	owners, err := a.Svc.SearchMissingOwners(personOf(c), ownerQuery(c))
+	owners, err := a.Search.SearchMissingOwners(personOf(c), ownerQuery(c))
 	if err != nil {
 		return err
 	}
-	return sendXML(c, ownerCollectionXML{Items: docsOf(owners, func(o buildsvc.Owner) ownerXML { return ownerDoc("missing_owner", o) })})
+	return sendXML(c, ownerCollectionXML{Items: docsOf(owners, func(o search.Owner) ownerXML { return ownerDoc("missing_owner", o) })})
 }

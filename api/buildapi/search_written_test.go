@@ -4,8 +4,8 @@ import (
 	"encoding/xml"
 	"testing"
 
-	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
+	"github.com/pocketforge/pocketforge/buildsvc/search"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -66,7 +66,7 @@ func TestWrittenMetasAreMarshalled(t *testing.T) {
 // of their documents (what sendCollection answers).
 func compare[T, D any](t *testing.T, name string, records []T, write func([]byte, T, int) []byte, doc func(T) D) {
 	t.Helper()
-	found := buildsvc.Found[T]{Matches: len(records) + 3, Records: records}
+	found := search.Found[T]{Matches: len(records) + 3, Records: records}
 	want := marshalled(t, collectionXML[D]{Matches: found.Matches, Items: docsOf(records, doc)})
 	if got := string(writtenCollection(found, 0, write)); got != want {
 		t.Fatalf("%s:\n%s\nwant\n%s", name, got, want)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/domains"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
@@ -11,7 +13,9 @@ import (
 // service's format, whichever way it is PUT; an upload whose bytes do not match the md5 the
 // file list names stays "missing", so nothing is committed with the wrong content.
 func TestUploadLimitsAndMismatch(t *testing.T) {
-	e := newEnvWith(t, func(d *Deps) { d.FileLimit = 1024 })
+	e := newEnvWith(t, func(d *Deps) {
+		d.Build = domains.NewBuild(d.Store, d.Clock, d.Log, domains.BuildOptions{Core: buildsvc.Options{FileLimit: 1024}})
+	})
 	x := "/source/home:alice/x"
 	big := strings.Repeat("x", 1025)
 	wantMD5 := buildstore.MD5Hex([]byte("the real content\n"))

@@ -234,7 +234,7 @@ func TestBadgeFollowsResults(t *testing.T) {
 	}
 	_, h, before := rawGet(e.app, "/badge/devel:tools/_table.svg")
 	e.commitHello(t)
-	if err := e.build.SchedulePending(); err != nil {
+	if err := e.build.Farm.SchedulePending(); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.im.RefreshResults(false); err != nil {

@@ -11,11 +11,10 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/domains"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/fixtures/explorergen"
-	"github.com/pocketforge/pocketforge/internal/buildlink"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
@@ -95,9 +94,8 @@ func buildBinariesEnv() (*binariesEnv, error) {
 			return nil, err
 		}
 	}
-	build := buildsvc.New(db, clock.Real{}, nil, buildsvc.Options{})
-	if err := im.UseBackend(&buildlink.Backend{Build: build, Store: db,
-		ExternalURL: func() string { return "http://forge.test" }}, nil); err != nil {
+	build := domains.NewBuild(db, clock.Real{}, nil, domains.BuildOptions{})
+	if err := im.UseBackend(build.Backend(db, buildstore.Person{}, func() string { return "http://forge.test" }), nil); err != nil {
 		return nil, err
 	}
 	app := fiber.New(fiber.Config{ErrorHandler: RenderError, DisableStartupMessage: true})

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/search"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/internal/apitest"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
@@ -75,7 +75,7 @@ func TestSearchBinaries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	found, err := e.build.SearchPublishedBinaries(alice, "@name='pocket-cli' and @project='"+secretProject+"'", buildsvc.Page{})
+	found, err := e.build.Search.SearchPublishedBinaries(alice, "@name='pocket-cli' and @project='"+secretProject+"'", search.Page{})
 	if err != nil || found.Matches != 1 {
 		t.Errorf("alice finds %d of %s's binaries (%v), want 1", found.Matches, secretProject, err)
 	}

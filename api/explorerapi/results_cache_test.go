@@ -74,7 +74,7 @@ func TestResultsCacheFollowsABuild(t *testing.T) {
 
 	// The scheduler's pass, then the workers' step, each followed by a refresh; before the
 	// refresh the answer is the previous snapshot's.
-	if err := e.build.SchedulePending(); err != nil {
+	if err := e.build.Farm.SchedulePending(); err != nil {
 		t.Fatal(err)
 	}
 	if code, _ := e.helloCode(t); code != "" {
@@ -93,7 +93,7 @@ func TestResultsCacheFollowsABuild(t *testing.T) {
 	if _, again := e.helloCode(t); again != scheduledState {
 		t.Errorf("a refresh without a change moved the state %s → %s", scheduledState, again)
 	}
-	if err := e.build.WorkStep(); err != nil {
+	if err := e.build.Farm.WorkStep(); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.im.RefreshResults(false); err != nil {

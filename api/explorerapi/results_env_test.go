@@ -7,12 +7,11 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/domains"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/internal/apitest"
-	"github.com/pocketforge/pocketforge/internal/buildlink"
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
@@ -54,9 +53,9 @@ func builtDataFile(t testing.TB) string {
 			return err
 		}
 		clk := clock.NewFixed(testNow)
-		build := farm.New(buildsvc.New(db, clk, nil, buildsvc.Options{}), db, clk, nil, farm.Options{Workers: 4, BuildTime: demoBuildTime})
+		build := domains.NewBuild(db, clk, nil, domains.BuildOptions{Farm: farm.Options{Workers: 4, BuildTime: demoBuildTime}})
 		for range 400 {
-			if err := build.FarmTick(); err != nil {
+			if err := build.Farm.FarmTick(); err != nil {
 				return err
 			}
 			if farmQuiet(db) {
@@ -80,7 +79,7 @@ type resultsEnv struct {
 	app   *fiber.App
 	db    *store.DB
 	clk   *clock.Fixed
-	build *farm.Farm
+	build *domains.Build
 	im    *explorersvc.Service
 	jobs  *jobs.Runner
 	log   *slog.Logger
@@ -96,14 +95,13 @@ func newResultsEnv(t testing.TB, follow ...string) *resultsEnv {
 	t.Cleanup(func() { db.Close() })
 	e := &resultsEnv{db: db, clk: clock.NewFixed(testNow.Add(time.Hour)), jobs: &jobs.Runner{},
 		log: slog.New(slog.DiscardHandler)}
-	e.build = farm.New(buildsvc.New(db, e.clk, e.log, buildsvc.Options{}), db, e.clk, e.log, farm.Options{Workers: 4, BuildTime: demoBuildTime})
+	e.build = domains.NewBuild(db, e.clk, e.log, domains.BuildOptions{Farm: farm.Options{Workers: 4, BuildTime: demoBuildTime}})
 	e.im = explorersvc.NewMemory(db, e.clk.Now, e.log)
 	t.Cleanup(func() { e.im.Index.Close() })
-	backend := &buildlink.Backend{Build: e.build.Service, Farm: e.build, Store: db, ExternalURL: func() string { return "http://forge.test/" }}
+	backend := e.build.Backend(db, buildstore.Person{}, func() string { return "http://forge.test/" })
 	if err := e.im.UseBackend(backend, follow); err != nil {
 		t.Fatal(err)
 	}
-	e.build.Service.RegisterJobs(e.jobs)
 	e.build.RegisterJobs(e.jobs)
 	e.im.RegisterJobs(e.jobs, "", 0)
 	e.app = fiber.New(fiber.Config{ErrorHandler: RenderError, DisableStartupMessage: true})

@@ -206,7 +206,7 @@ func TestResultsFollow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.build.Results(alice, secretProject, farm.ResultQuery{}); err != nil {
+	if _, err := e.build.Farm.Results(alice, secretProject, farm.ResultQuery{}); err != nil {
 		t.Errorf("alice cannot read %s's results: %v", secretProject, err)
 	}
 }

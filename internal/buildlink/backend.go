@@ -11,6 +11,8 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/pocketforge/pocketforge/buildsvc/search"
+
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/explorersvc"
@@ -27,6 +29,8 @@ type Backend struct {
 	Build *buildsvc.Service
 	// Farm is the build farm over Build: results, published binaries and product media.
 	Farm *farm.Farm
+	// Search is the searches over Build: the published binary search.
+	Search *search.Service
 	// Store is the data file the build service keeps its state in; its commit count is the
 	// change mark (Changes).
 	Store *store.DB

@@ -4,7 +4,8 @@ import (
 	"context"
 	"net/url"
 
-	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/search"
+
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/spdx"
 )
@@ -22,7 +23,7 @@ func (b *Backend) Binaries(_ context.Context, name string) ([]explorersvc.Binary
 	if !ok {
 		return nil, explorersvc.ErrUnquotable(name)
 	}
-	found, err := b.Build.SearchPublishedBinaries(b.Who, "@name="+lit, buildsvc.Page{})
+	found, err := b.Search.SearchPublishedBinaries(b.Who, "@name="+lit, search.Page{})
 	if err != nil {
 		return nil, err
 	}

@@ -12,12 +12,11 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/domains"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/fixtures"
-	"github.com/pocketforge/pocketforge/internal/buildlink"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -35,10 +34,10 @@ func Load(db *store.DB, now time.Time) error {
 	}
 	clk := clock.NewFixed(now)
 	log := slog.New(slog.DiscardHandler)
-	build := farm.New(buildsvc.New(db, clk, log, buildsvc.Options{}), db, clk, log, farm.Options{Workers: 4, BuildTime: BuildTime})
+	build := domains.NewBuild(db, clk, log, domains.BuildOptions{Farm: farm.Options{Workers: 4, BuildTime: BuildTime}})
 	quiet := false
 	for i := 0; i < 400 && !quiet; i++ {
-		if err := build.FarmTick(); err != nil {
+		if err := build.Farm.FarmTick(); err != nil {
 			return err
 		}
 		db.View(func(tx *bbolt.Tx) error { quiet = buildstore.FarmQuiet(tx); return nil })
@@ -49,7 +48,7 @@ func Load(db *store.DB, now time.Time) error {
 	}
 	im := explorersvc.NewMemory(db, clk.Now, log)
 	defer im.Index.Close()
-	if err := im.UseBackend(&buildlink.Backend{Build: build.Service, Farm: build, Store: db}, nil); err != nil {
+	if err := im.UseBackend(build.Backend(db, buildstore.Person{}, nil), nil); err != nil {
 		return err
 	}
 	if err := im.RefreshResults(true); err != nil {

@@ -27,8 +27,7 @@ import (
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
-	"github.com/pocketforge/pocketforge/buildsvc/farm"
+	"github.com/pocketforge/pocketforge/domains"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"github.com/pocketforge/pocketforge/web"
@@ -37,10 +36,9 @@ import (
 // Deps is what the build pages read.
 type Deps struct {
 	Site *web.Site
-	// Build is the build service: project and package meta, sources, logs, jobs, requests.
-	Build *buildsvc.Service
-	// Farm is the build farm over Build: results, logs, job histories.
-	Farm *farm.Farm
+	// Build is the build service (domains.NewBuild): project and package meta, sources (its
+	// core), logs and jobs (Build.Farm), requests (Build.Requests).
+	Build *domains.Build
 	// Explorer holds the results cache the monitor and the badges read.
 	Explorer *explorersvc.Service
 }

@@ -57,7 +57,7 @@ func (h *handlers) buildChart(project, pkg string) chart {
 	for _, r := range meta.Repositories {
 		for _, a := range r.Archs {
 			w := buildstore.Where{Project: project, Repository: r.Name, Arch: a}
-			list, err := h.Farm.JobHistory(anonymous, w, farm.JobHistoryQuery{Packages: []string{pkg}, Limit: chartBuilds})
+			list, err := h.Build.Farm.JobHistory(anonymous, w, farm.JobHistoryQuery{Packages: []string{pkg}, Limit: chartBuilds})
 			if err != nil {
 				continue
 			}

@@ -10,14 +10,13 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/domains"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/internal/apitest"
-	"github.com/pocketforge/pocketforge/internal/buildlink"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"github.com/pocketforge/pocketforge/web"
@@ -64,9 +63,9 @@ func builtDataFile(t testing.TB) string {
 			return err
 		}
 		clk := clock.NewFixed(testNow)
-		build := farm.New(buildsvc.New(db, clk, nil, buildsvc.Options{}), db, clk, nil, farm.Options{Workers: 4, BuildTime: demoBuildTime})
+		build := domains.NewBuild(db, clk, nil, domains.BuildOptions{Farm: farm.Options{Workers: 4, BuildTime: demoBuildTime}})
 		for range 400 {
-			if err := build.FarmTick(); err != nil {
+			if err := build.Farm.FarmTick(); err != nil {
 				return err
 			}
 			quiet := false
@@ -85,7 +84,7 @@ type env struct {
 	app   *fiber.App
 	db    *store.DB
 	clk   *clock.Fixed
-	build *farm.Farm
+	build *domains.Build
 	im    *explorersvc.Service
 }
 
@@ -98,16 +97,16 @@ func newEnv(t testing.TB) *env {
 	t.Cleanup(func() { db.Close() })
 	log := slog.New(slog.DiscardHandler)
 	e := &env{db: db, clk: clock.NewFixed(testNow.Add(time.Hour))}
-	e.build = farm.New(buildsvc.New(db, e.clk, log, buildsvc.Options{}), db, e.clk, log, farm.Options{Workers: 4, BuildTime: demoBuildTime})
+	e.build = domains.NewBuild(db, e.clk, log, domains.BuildOptions{Farm: farm.Options{Workers: 4, BuildTime: demoBuildTime}})
 	e.im = explorersvc.NewMemory(db, e.clk.Now, log)
 	t.Cleanup(func() { e.im.Index.Close() })
 	base := func() string { return "http://forge.test/" }
-	if err := e.im.UseBackend(&buildlink.Backend{Build: e.build.Service, Farm: e.build, Store: db, ExternalURL: base}, nil); err != nil {
+	if err := e.im.UseBackend(e.build.Backend(db, buildstore.Person{}, base), nil); err != nil {
 		t.Fatal(err)
 	}
 	e.app = fiber.New(fiber.Config{ErrorHandler: errorPage, DisableStartupMessage: true, CaseSensitive: true})
 	web.Bind(e.app, web.Deps{Site: &web.Site{ExternalURL: base}})
-	Bind(e.app, Deps{Site: &web.Site{ExternalURL: base}, Build: e.build.Service, Farm: e.build, Explorer: e.im})
+	Bind(e.app, Deps{Site: &web.Site{ExternalURL: base}, Build: e.build, Explorer: e.im})
 	return e
 }
 

@@ -47,7 +47,7 @@ func (h *handlers) log(c *fiber.Ctx) error {
 	if c.Query("raw") != "" {
 		return h.rawLog(c, w, pkg)
 	}
-	l, err := h.Farm.ReadLog(anonymous, w, pkg, farm.LogQuery{End: -1})
+	l, err := h.Build.Farm.ReadLog(anonymous, w, pkg, farm.LogQuery{End: -1})
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (h *handlers) log(c *fiber.Ctx) error {
 		data, v.From = data[cut:], int64(cut)
 	}
 	v.Text = string(data)
-	if st, err := h.Farm.PackageStatus(anonymous, w, pkg); err == nil {
+	if st, err := h.Build.Farm.PackageStatus(anonymous, w, pkg); err == nil {
 		v.Code = st.Status.Code
 	}
 	return h.render(c, pkg+" · "+w.Repository+"/"+w.Arch+" · log", web.PageOf(logPage, v))
@@ -79,7 +79,7 @@ func (h *handlers) rawLog(c *fiber.Ctx, w buildstore.Where, pkg string) error {
 		}
 		q.Start, q.End = n, n+logChunk
 	}
-	l, err := h.Farm.ReadLog(anonymous, w, pkg, q)
+	l, err := h.Build.Farm.ReadLog(anonymous, w, pkg, q)
 	if err != nil {
 		return err
 	}

@@ -134,12 +134,12 @@ func TestRunningLog(t *testing.T) {
 	e := newEnv(t)
 	admin := anonymous
 	admin.Login, admin.GlobalRoles = "Admin", []string{"Admin"}
-	if err := e.build.ControlPackageBuilds(admin, "devel:tools", "forge-utils", "rebuild", []string{"standard"}, []string{"x86_64"}); err != nil {
+	if err := e.build.Farm.ControlPackageBuilds(admin, "devel:tools", "forge-utils", "rebuild", []string{"standard"}, []string{"x86_64"}); err != nil {
 		t.Fatal(err)
 	}
 	path := "/projects/devel:tools/packages/forge-utils/logs/standard/x86_64"
 	for i := 0; i < 20; i++ {
-		if err := e.build.FarmTick(); err != nil {
+		if err := e.build.Farm.FarmTick(); err != nil {
 			t.Fatal(err)
 		}
 		r := apitest.Do(t, e.app, apitest.Request{Path: path + "?raw=1&offset=0"})

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/requests"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"github.com/pocketforge/pocketforge/web"
@@ -32,12 +32,12 @@ type requestsView struct {
 // requests answers GET /change-requests[?state=a,b&project=p]: newest first, at most maxListed.
 func (h *handlers) requests(c *fiber.Ctx) error {
 	v := requestsView{State: c.Query("state"), Project: c.Query("project"), KnownStates: requestStates, DefaultStates: "new, review"}
-	f := buildsvc.RequestFilter{Project: v.Project, States: []string{"new", "review"}}
+	f := requests.RequestFilter{Project: v.Project, States: []string{"new", "review"}}
 	if v.State != "" {
 		f.States = strings.Split(v.State, ",")
 	}
 	v.States = f.States
-	list, err := h.Build.RequestCollection(anonymous, f)
+	list, err := h.Build.Requests.RequestCollection(anonymous, f)
 	if err != nil {
 		return err
 	}
@@ -117,7 +117,7 @@ func (h *handlers) request(c *fiber.Ctx) error {
 	if err != nil {
 		return fault.NotFound("not_found", "no request '%s'", raw)
 	}
-	r, err := h.Build.Request(anonymous, id)
+	r, err := h.Build.Requests.Request(anonymous, id)
 	if err != nil {
 		return err
 	}

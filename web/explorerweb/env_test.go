@@ -10,15 +10,15 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/domains"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/internal/apitest"
-	"github.com/pocketforge/pocketforge/internal/buildlink"
 	"github.com/pocketforge/pocketforge/internal/builtdemo"
 	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/buildstore"
 	"github.com/pocketforge/pocketforge/web"
 )
 
@@ -68,12 +68,12 @@ func newEnv(t testing.TB) *env {
 	t.Cleanup(func() { db.Close() })
 	clk := clock.NewFixed(testNow.Add(time.Hour))
 	log := slog.New(slog.DiscardHandler)
-	build := farm.New(buildsvc.New(db, clk, log, buildsvc.Options{}), db, clk, log, farm.Options{Workers: 4, BuildTime: demoBuildTime})
+	build := domains.NewBuild(db, clk, log, domains.BuildOptions{Farm: farm.Options{Workers: 4, BuildTime: demoBuildTime}})
 	im := explorersvc.NewMemory(db, clk.Now, log)
 	t.Cleanup(func() { im.Index.Close() })
-	im.Builds = buildlink.Builds{Farm: build}
+	im.Builds = build.Builds(buildstore.Person{})
 	base := func() string { return "http://forge.test/" }
-	if err := im.UseBackend(&buildlink.Backend{Build: build.Service, Farm: build, Store: db, ExternalURL: base}, nil); err != nil {
+	if err := im.UseBackend(build.Backend(db, buildstore.Person{}, base), nil); err != nil {
 		t.Fatal(err)
 	}
 	app := fiber.New(fiber.Config{ErrorHandler: errorPage, DisableStartupMessage: true})

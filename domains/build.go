@@ -1,0 +1,71 @@
+// Package domains is the one place the domains are built: serve's start, the commands and
+// every test harness call it, so a domain is made the same way everywhere (the farm with its
+// sizes, the requests and searches on the same core).
+package domains
+
+import (
+	"log/slog"
+
+	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/farm"
+	"github.com/pocketforge/pocketforge/buildsvc/requests"
+	"github.com/pocketforge/pocketforge/buildsvc/search"
+	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/internal/buildlink"
+	"github.com/pocketforge/pocketforge/internal/jobs"
+	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/buildstore"
+)
+
+// Build is the build service's domain: the core (embedded: its operations are Build's) and the
+// packages built on it, each over the same core.
+type Build struct {
+	*buildsvc.Service
+	Farm     *farm.Farm
+	Requests *requests.Service
+	Search   *search.Service
+}
+
+// BuildOptions are the build domain's settings: the core's and the farm's.
+type BuildOptions struct {
+	Core buildsvc.Options
+	Farm farm.Options
+}
+
+// BuildOptionsOf are the build domain's settings from cfg: --source-file-limit, and the
+// farm's --build-workers and --build-time.
+func BuildOptionsOf(cfg *config.Config) BuildOptions {
+	return BuildOptions{Core: buildsvc.Options{FileLimit: cfg.SourceFileLimit},
+		Farm: farm.Options{Workers: cfg.BuildWorkers, BuildTime: cfg.BuildTime}}
+}
+
+// NewBuild builds the build domain over db.
+func NewBuild(db *store.DB, clk clock.Clock, log *slog.Logger, o BuildOptions) *Build {
+	core := buildsvc.New(db, clk, log, o.Core)
+	return &Build{Service: core,
+		Farm:     farm.New(core, db, clk, log, o.Farm),
+		Requests: requests.New(core, db, clk, log),
+		Search:   search.New(core, db)}
+}
+
+// RegisterJobs adds the build domain's clock jobs to r: the core's (the sweep of uploads never
+// committed, the download counters), the farm's (in the background) and the requests' (those
+// accepted at the time set for them).
+func (b *Build) RegisterJobs(r *jobs.Runner) {
+	b.Service.RegisterJobs(r)
+	b.Farm.RegisterJobs(r)
+	b.Requests.RegisterJobs(r)
+}
+
+// Backend is the build domain as the explorer's backend, read in process as who (the zero
+// Person: an anonymous non-member, so projects with access restrictions stay out of the
+// explorer); url is the external URL absolute links start with.
+func (b *Build) Backend(db *store.DB, who buildstore.Person, url func() string) *buildlink.Backend {
+	return &buildlink.Backend{Build: b.Service, Farm: b.Farm, Search: b.Search, Store: db, Who: who, ExternalURL: url}
+}
+
+// Builds is the build domain as the explorer's reader of fork builds, as who.
+func (b *Build) Builds(who buildstore.Person) buildlink.Builds {
+	return buildlink.Builds{Farm: b.Farm, Who: who}
+}
