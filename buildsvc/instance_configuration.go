@@ -21,7 +21,7 @@ type ConfigurationChange struct {
 
 // Configuration reads the instance's configuration.
 func (s *Service) Configuration() (buildstore.Configuration, error) {
-	return viewOne(s, buildstore.GetConfiguration)
+	return ViewOne(s, buildstore.GetConfiguration)
 }
 
 // check applies the configuration's content rules.

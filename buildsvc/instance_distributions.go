@@ -12,7 +12,7 @@ import (
 
 // Distributions lists the distributions.
 func (s *Service) Distributions() ([]buildstore.Distribution, error) {
-	return viewOne(s, buildstore.Distributions)
+	return ViewOne(s, buildstore.Distributions)
 }
 
 // Distribution reads one distribution.

@@ -9,9 +9,9 @@ import (
 // the issue trackers — are read as one record or list (viewOne) and all change the same way:
 // Admin only, then the document, then its content rules, then the store (writeInstance).
 
-// viewOne runs one store read in a read transaction and returns what it read: the read path
+// ViewOne runs one store read in a read transaction and returns what it read: the read path
 // of every operation that only fetches a record or a list.
-func viewOne[T any](s *Service, read func(tx *bbolt.Tx) (T, error)) (T, error) {
+func ViewOne[T any](s *Service, read func(tx *bbolt.Tx) (T, error)) (T, error) {
 	var v T
 	err := s.db.View(func(tx *bbolt.Tx) (err error) { v, err = read(tx); return err })
 	return v, err
@@ -19,7 +19,7 @@ func viewOne[T any](s *Service, read func(tx *bbolt.Tx) (T, error)) (T, error) {
 
 // viewNamed is viewOne for the record get finds under name.
 func viewNamed[T any](s *Service, get func(tx *bbolt.Tx, name string) (T, error), name string) (T, error) {
-	return viewOne(s, func(tx *bbolt.Tx) (T, error) { return get(tx, name) })
+	return ViewOne(s, func(tx *bbolt.Tx) (T, error) { return get(tx, name) })
 }
 
 // urlKey gives a document without its key (a distribution's id, a tracker's name) the URL's,

@@ -16,7 +16,7 @@ import (
 // Trackers lists the issue trackers by name, the order in which IssueURL tries them, so the
 // first tracker whose pattern takes a mention decides its page.
 func (s *Service) Trackers() ([]buildstore.IssueTracker, error) {
-	return viewOne(s, buildstore.Trackers)
+	return ViewOne(s, buildstore.Trackers)
 }
 
 // Tracker reads one issue tracker.

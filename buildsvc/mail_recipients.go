@@ -65,8 +65,8 @@ func (r *Recipients) group(title string) {
 	}
 }
 
-// maintainers adds the persons and groups with the maintainer role.
-func (r *Recipients) maintainers(persons, groups []buildstore.Role) {
+// Maintainers adds the persons and groups with the maintainer role.
+func (r *Recipients) Maintainers(persons, groups []buildstore.Role) {
 	for _, p := range persons {
 		if p.Role == buildstore.RoleMaintainer {
 			r.Person(p.ID)
@@ -82,11 +82,11 @@ func (r *Recipients) maintainers(persons, groups []buildstore.Role) {
 // MaintainersOf adds the maintainers of a project and, when pkg is named, of its package.
 func (r *Recipients) MaintainersOf(project, pkg string) {
 	if p, err := buildstore.GetProject(r.tx, project); err == nil {
-		r.maintainers(p.Persons, p.Groups)
+		r.Maintainers(p.Persons, p.Groups)
 	}
 	if pkg != "" {
 		if k, err := buildstore.GetPackage(r.tx, project, pkg); err == nil {
-			r.maintainers(k.Persons, k.Groups)
+			r.Maintainers(k.Persons, k.Groups)
 		}
 	}
 }

@@ -7,9 +7,13 @@ import (
 	"log/slog"
 
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/attributes"
 	"github.com/pocketforge/pocketforge/buildsvc/farm"
+	"github.com/pocketforge/pocketforge/buildsvc/maintenance"
 	"github.com/pocketforge/pocketforge/buildsvc/requests"
 	"github.com/pocketforge/pocketforge/buildsvc/search"
+	"github.com/pocketforge/pocketforge/buildsvc/social"
+	"github.com/pocketforge/pocketforge/buildsvc/statistics"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/internal/buildlink"
@@ -25,6 +29,14 @@ type Build struct {
 	Farm     *farm.Farm
 	Requests *requests.Service
 	Search   *search.Service
+	// Maintenance is the maintenance workflow: mbranch, incidents, patchinfos, channels.
+	Maintenance *maintenance.Service
+	// Statistics are the /statistics answers: listings by time, activity, ratings, downloads.
+	Statistics *statistics.Service
+	// Social is comments, tags, messages and status messages.
+	Social *social.Service
+	// Attributes are the attribute namespaces, definitions and values.
+	Attributes *attributes.Service
 }
 
 // BuildOptions are the build domain's settings: the core's and the farm's.
@@ -44,9 +56,13 @@ func BuildOptionsOf(cfg *config.Config) BuildOptions {
 func NewBuild(db *store.DB, clk clock.Clock, log *slog.Logger, o BuildOptions) *Build {
 	core := buildsvc.New(db, clk, log, o.Core)
 	return &Build{Service: core,
-		Farm:     farm.New(core, db, clk, log, o.Farm),
-		Requests: requests.New(core, db, clk, log),
-		Search:   search.New(core, db)}
+		Farm:        farm.New(core, db, clk, log, o.Farm),
+		Requests:    requests.New(core, db, clk, log),
+		Search:      search.New(core, db),
+		Maintenance: maintenance.New(core, db, clk),
+		Statistics:  statistics.New(core, db, clk),
+		Social:      social.New(core, db, clk),
+		Attributes:  attributes.New(core, db, clk)}
 }
 
 // RegisterJobs adds the build domain's clock jobs to r: the core's (the sweep of uploads never

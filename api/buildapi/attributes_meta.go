@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/attributes"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
@@ -20,12 +21,12 @@ import (
 // matches in registration order, and /source/:project/_attribute must win over
 // /source/:project/:package, …/:package/_attribute over …/:package/:filename.
 func (a *api) bindAttributes(r fiber.Router) {
-	a.get(r, "/attribute", answer(a.Svc.AttributeNamespaces, newDirectory)) // also /attribute/ (StrictRouting is off)
-	a.get(r, "/attribute/:namespace/_meta", answerNamed("namespace", a.Svc.AttributeNamespace, namespaceDoc))
+	a.get(r, "/attribute", answer(a.Build.Attributes.AttributeNamespaces, newDirectory)) // also /attribute/ (StrictRouting is off)
+	a.get(r, "/attribute/:namespace/_meta", answerNamed("namespace", a.Build.Attributes.AttributeNamespace, namespaceDoc))
 	r.Put("/attribute/:namespace/_meta", a.authenticated, a.putAttributeNamespace)
 	r.Post("/attribute/:namespace/_meta", a.authenticated, a.putAttributeNamespace)
 	r.Delete("/attribute/:namespace/_meta", a.authenticated, a.deleteAttributeNamespace)
-	a.get(r, "/attribute/:namespace", answerNamed("namespace", a.Svc.AttributeDefinitions, newDirectory)) // also /attribute/NS/
+	a.get(r, "/attribute/:namespace", answerNamed("namespace", a.Build.Attributes.AttributeDefinitions, newDirectory)) // also /attribute/NS/
 	a.get(r, "/attribute/:namespace/:name/_meta", a.getAttributeDefinition)
 	r.Put("/attribute/:namespace/:name/_meta", a.authenticated, a.putAttributeDefinition)
 	r.Post("/attribute/:namespace/:name/_meta", a.authenticated, a.putAttributeDefinition)
@@ -119,8 +120,8 @@ func definitionDoc(d buildstore.AttributeDefinition) definitionXML {
 
 // bodyDoc is the size and decoding error of an attribute write's body, for the domain,
 // which reports them in the service's order.
-func bodyDoc(c *fiber.Ctx, err error) buildsvc.AttributeDoc {
-	return buildsvc.AttributeDoc{Size: len(c.Body()), Err: err}
+func bodyDoc(c *fiber.Ctx, err error) attributes.AttributeDoc {
+	return attributes.AttributeDoc{Size: len(c.Body()), Err: err}
 }
 
 // refuseUnknown reports the first element a schema does not allow.
@@ -165,17 +166,17 @@ func parseNamespace(c *fiber.Ctx, name string) (buildstore.AttributeNamespace, e
 // definitions stay.
 func (a *api) putAttributeNamespace(c *fiber.Ctx) error {
 	ns, err := parseNamespace(c, pathParam(c, "namespace"))
-	return replyOK(c, a.Svc.PutAttributeNamespace(personOf(c), ns, bodyDoc(c, err)))
+	return replyOK(c, a.Build.Attributes.PutAttributeNamespace(personOf(c), ns, bodyDoc(c, err)))
 }
 
 // deleteAttributeNamespace removes a namespace with its definitions and their values (Admin
 // only); a missing one is no error.
 func (a *api) deleteAttributeNamespace(c *fiber.Ctx) error {
-	return replyOK(c, a.Svc.DeleteAttributeNamespace(personOf(c), pathParam(c, "namespace")))
+	return replyOK(c, a.Build.Attributes.DeleteAttributeNamespace(personOf(c), pathParam(c, "namespace")))
 }
 
 func (a *api) getAttributeDefinition(c *fiber.Ctx) error {
-	return replyXML(c, definitionDoc)(a.Svc.AttributeDefinition(pathParam(c, "namespace"), pathParam(c, "name")))
+	return replyXML(c, definitionDoc)(a.Build.Attributes.AttributeDefinition(pathParam(c, "namespace"), pathParam(c, "name")))
 }
 
 // parseDefinition reads an attrib_type document for namespace:name. The definition it returns
@@ -227,10 +228,10 @@ func refuseUnknownList(kind, parent string, l *valueListXML) error {
 // its faults reported by the domain in the service's order (namespace, permission, document).
 func (a *api) putAttributeDefinition(c *fiber.Ctx) error {
 	d, err := parseDefinition(c, pathParam(c, "namespace"), pathParam(c, "name"))
-	return replyOK(c, a.Svc.PutAttributeDefinition(personOf(c), d, bodyDoc(c, err)))
+	return replyOK(c, a.Build.Attributes.PutAttributeDefinition(personOf(c), d, bodyDoc(c, err)))
 }
 
 // deleteAttributeDefinition removes a definition and every value set for it.
 func (a *api) deleteAttributeDefinition(c *fiber.Ctx) error {
-	return replyOK(c, a.Svc.DeleteAttributeDefinition(personOf(c), pathParam(c, "namespace"), pathParam(c, "name")))
+	return replyOK(c, a.Build.Attributes.DeleteAttributeDefinition(personOf(c), pathParam(c, "namespace"), pathParam(c, "name")))
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/attributes"
 	"github.com/pocketforge/pocketforge/internal/apitest"
 )
 
@@ -27,7 +27,7 @@ func shows(fragments ...string) apitest.Expect {
 
 // hugeAttrDoc is a well-formed document past buildsvc.MaxAttributeDoc.
 func hugeAttrDoc(root string) string {
-	return "<" + root + `><description>` + strings.Repeat("x", buildsvc.MaxAttributeDoc) + "</description></" + root + ">"
+	return "<" + root + `><description>` + strings.Repeat("x", attributes.MaxAttributeDoc) + "</description></" + root + ">"
 }
 
 // entityAttrDoc declares an entity and uses it: encoding/xml expands none, so it is refused.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/attributes"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
@@ -87,8 +88,8 @@ func parseAttributes(body []byte) ([]attributeXML, error) {
 
 // attribRouteOf reads what a …/_attribute URL names; package "_project" is the project
 // itself, as in the service. A binary comes from the path, or from ?binary= on a package route.
-func attribRouteOf(c *fiber.Ctx) buildsvc.AttributeRoute {
-	r := buildsvc.AttributeRoute{Project: pathParam(c, "project"), Package: pathParam(c, "package"),
+func attribRouteOf(c *fiber.Ctx) attributes.AttributeRoute {
+	r := attributes.AttributeRoute{Project: pathParam(c, "project"), Package: pathParam(c, "package"),
 		Binary: pathParam(c, "binary"), Attribute: pathParam(c, "attribute")}
 	if r.Package == "_project" {
 		r.Package = ""
@@ -108,8 +109,8 @@ func queryFlag(c *fiber.Ctx, key string) bool {
 // getAttributes lists a container's attributes (with_default=1, with_project=1: see
 // buildsvc.AttributeQuery).
 func (a *api) getAttributes(c *fiber.Ctx) error {
-	q := buildsvc.AttributeQuery{WithDefault: queryFlag(c, "with_default"), WithProject: queryFlag(c, "with_project")}
-	return replyXML(c, attributesDoc)(a.Svc.Attributes(attribRouteOf(c), q))
+	q := attributes.AttributeQuery{WithDefault: queryFlag(c, "with_default"), WithProject: queryFlag(c, "with_project")}
+	return replyXML(c, attributesDoc)(a.Build.Attributes.Attributes(attribRouteOf(c), q))
 }
 
 // attributeRecords is what a POST's attributes name and set, for the domain to check.
@@ -128,10 +129,10 @@ func attributeRecords(docs []attributeXML) []buildstore.Attribute {
 // others stay), whole or not at all.
 func (a *api) postAttributes(c *fiber.Ctx) error {
 	docs, err := parseAttributes(c.Body())
-	return replyOK(c, a.Svc.SetAttributes(personOf(c), attribRouteOf(c), attributeRecords(docs), bodyDoc(c, err)))
+	return replyOK(c, a.Build.Attributes.SetAttributes(personOf(c), attribRouteOf(c), attributeRecords(docs), bodyDoc(c, err)))
 }
 
 // deleteAttribute removes the URL's attribute from the container.
 func (a *api) deleteAttribute(c *fiber.Ctx) error {
-	return replyOK(c, a.Svc.DeleteAttribute(personOf(c), attribRouteOf(c)))
+	return replyOK(c, a.Build.Attributes.DeleteAttribute(personOf(c), attribRouteOf(c)))
 }

@@ -4,7 +4,7 @@ import (
 	"encoding/xml"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/social"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
@@ -37,7 +37,7 @@ func commentDoc(c buildstore.Comment) commentXML {
 	return commentXML{Who: c.Who, When: c.When.UTC().Format("2006-01-02 15:04:05") + " UTC", ID: c.ID, Parent: c.Parent, Text: c.Body}
 }
 
-func commentsDoc(l buildsvc.CommentList) commentsXML {
+func commentsDoc(l social.CommentList) commentsXML {
 	return commentsXML{Request: l.On.Request, Project: l.On.Project, Package: l.On.Package, Comments: docsOf(l.Comments, commentDoc)}
 }
 
@@ -57,25 +57,25 @@ func (a *api) bindComments(r fiber.Router) {
 }
 
 // commentObject reads what a comments route names.
-func commentObject(c *fiber.Ctx, kind string) buildsvc.CommentObject {
-	return buildsvc.CommentObject{Kind: kind, Project: pathParam(c, "project"), Package: pathParam(c, "package"),
+func commentObject(c *fiber.Ctx, kind string) social.CommentObject {
+	return social.CommentObject{Kind: kind, Project: pathParam(c, "project"), Package: pathParam(c, "package"),
 		Request: pathParam(c, "request")}
 }
 
 func (a *api) getComments(kind string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		return replyXML(c, commentsDoc)(a.Svc.Comments(personOf(c), commentObject(c, kind)))
+		return replyXML(c, commentsDoc)(a.Build.Social.Comments(personOf(c), commentObject(c, kind)))
 	}
 }
 
 // postComment writes the body as a comment (credentials were checked before it was read).
 func (a *api) postComment(kind string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		_, err := a.Svc.AddComment(personOf(c), commentObject(c, kind), c.Query("parent_id"), string(c.Body()))
+		_, err := a.Build.Social.AddComment(personOf(c), commentObject(c, kind), c.Query("parent_id"), string(c.Body()))
 		return replyOK(c, err)
 	}
 }
 
 func (a *api) deleteComment(c *fiber.Ctx) error {
-	return replyOK(c, a.Svc.DeleteComment(personOf(c), pathParam(c, "id")))
+	return replyOK(c, a.Build.Social.DeleteComment(personOf(c), pathParam(c, "id")))
 }

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/buildsvc/farm"
+	"github.com/pocketforge/pocketforge/buildsvc/maintenance"
 )
 
 // The maintenance workflow's commands: createmaintenanceincident (POST /source/M and POST
@@ -20,7 +20,7 @@ func dataStatus(data ...tokenData) branchStatus {
 
 // createIncident runs createmaintenanceincident below project ("": the maintenance project).
 func (a *api) createIncident(c *fiber.Ctx, project string) error {
-	name, err := a.Svc.CreateMaintenanceIncident(personOf(c), project, boolParam(c, "noaccess"))
+	name, err := a.Build.Maintenance.CreateMaintenanceIncident(personOf(c), project, boolParam(c, "noaccess"))
 	if err != nil {
 		return err
 	}
@@ -29,7 +29,7 @@ func (a *api) createIncident(c *fiber.Ctx, project string) error {
 
 // createPatchinfo runs cmd=createpatchinfo (name, comment, force).
 func (a *api) createPatchinfo(c *fiber.Ctx) error {
-	out, err := a.Svc.CreatePatchinfo(personOf(c), pathParam(c, "project"), strings.Clone(c.Query("name")),
+	out, err := a.Build.Maintenance.CreatePatchinfo(personOf(c), pathParam(c, "project"), strings.Clone(c.Query("name")),
 		strings.Clone(c.Query("comment")), boolParam(c, "force"))
 	if err != nil {
 		return err
@@ -39,7 +39,7 @@ func (a *api) createPatchinfo(c *fiber.Ctx) error {
 
 // updatePatchinfo runs cmd=updatepatchinfo (comment).
 func (a *api) updatePatchinfo(c *fiber.Ctx) error {
-	if err := a.Svc.UpdatePatchinfo(personOf(c), pathParam(c, "project"), pathParam(c, "package"), strings.Clone(c.Query("comment"))); err != nil {
+	if err := a.Build.Maintenance.UpdatePatchinfo(personOf(c), pathParam(c, "project"), pathParam(c, "package"), strings.Clone(c.Query("comment"))); err != nil {
 		return err
 	}
 	return sendOK(c)
@@ -78,7 +78,7 @@ type branchTarget struct {
 // branchByAttribute runs POST /source?cmd=branch (attribute, update_project_attribute,
 // package, target_project, noaccess, request, dryrun).
 func (a *api) branchByAttribute(c *fiber.Ctx) error {
-	out, err := a.Svc.BranchByAttribute(personOf(c), buildsvc.AttributeBranchRequest{
+	out, err := a.Build.Maintenance.BranchByAttribute(personOf(c), maintenance.AttributeBranchRequest{
 		Attribute: strings.Clone(c.Query("attribute")), UpdateAttribute: strings.Clone(c.Query("update_project_attribute")),
 		Package: strings.Clone(c.Query("package")), TargetProject: strings.Clone(c.Query("target_project")),
 		NoAccess: boolParam(c, "noaccess"), Request: strings.Clone(c.Query("request")), DryRun: boolParam(c, "dryrun")})
@@ -98,7 +98,7 @@ func (a *api) branchByAttribute(c *fiber.Ctx) error {
 
 // instantiate runs cmd=instantiate (makeoriginolder).
 func (a *api) instantiate(c *fiber.Ctx) error {
-	if err := a.Svc.Instantiate(personOf(c), pathParam(c, "project"), pathParam(c, "package"), boolParam(c, "makeoriginolder")); err != nil {
+	if err := a.Build.Maintenance.Instantiate(personOf(c), pathParam(c, "project"), pathParam(c, "package"), boolParam(c, "makeoriginolder")); err != nil {
 		return err
 	}
 	return sendOK(c)
@@ -106,7 +106,7 @@ func (a *api) instantiate(c *fiber.Ctx) error {
 
 // collectBuildEnv runs cmd=collectbuildenv (oproject, opackage, comment).
 func (a *api) collectBuildEnv(c *fiber.Ctx) error {
-	err := a.Svc.CollectBuildEnv(personOf(c), pathParam(c, "project"), pathParam(c, "package"),
+	err := a.Build.Maintenance.CollectBuildEnv(personOf(c), pathParam(c, "project"), pathParam(c, "package"),
 		strings.Clone(c.Query("oproject")), strings.Clone(c.Query("opackage")), strings.Clone(c.Query("comment")))
 	if err != nil {
 		return err

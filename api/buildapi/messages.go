@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/social"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
@@ -79,7 +79,7 @@ type messageXML struct {
 	Text     string `xml:",chardata"`
 }
 
-func messagesDoc(l buildsvc.MessageList) messagesXML {
+func messagesDoc(l social.MessageList) messagesXML {
 	return messagesXML{Count: len(l.Messages), Project: l.Project, Package: l.Package,
 		Messages: docsOf(l.Messages, func(m buildstore.Message) messageXML {
 			return messageXML{Severity: m.Severity, User: m.User, SendMail: m.SendMail, Private: m.Private, ID: m.ID,
@@ -93,37 +93,37 @@ func dbTime(t time.Time) string {
 }
 
 func (a *api) getStatusMessages(c *fiber.Ctx) error {
-	return replyXML(c, statusMessagesDoc)(a.Svc.StatusMessages(personOf(c), c.Query("limit")))
+	return replyXML(c, statusMessagesDoc)(a.Build.Social.StatusMessages(personOf(c), c.Query("limit")))
 }
 
 func (a *api) getStatusMessage(c *fiber.Ctx) error {
 	one := func(m buildstore.StatusMessage) statusMessagesXML {
 		return statusMessagesDoc([]buildstore.StatusMessage{m})
 	}
-	return replyXML(c, one)(a.Svc.StatusMessage(personOf(c), pathParam(c, "id")))
+	return replyXML(c, one)(a.Build.Social.StatusMessage(personOf(c), pathParam(c, "id")))
 }
 
 func (a *api) putStatusMessages(c *fiber.Ctx) error {
-	return replyOK(c, a.Svc.SendStatusMessages(personOf(c), c.Body()))
+	return replyOK(c, a.Build.Social.SendStatusMessages(personOf(c), c.Body()))
 }
 
 func (a *api) deleteStatusMessage(c *fiber.Ctx) error {
-	return replyOK(c, a.Svc.DeleteStatusMessage(personOf(c), pathParam(c, "id")))
+	return replyOK(c, a.Build.Social.DeleteStatusMessage(personOf(c), pathParam(c, "id")))
 }
 
 func (a *api) getMessages(c *fiber.Ctx) error {
-	q := buildsvc.MessageQuery{Project: c.Query("project"), Package: c.Query("package"), Limit: c.Query("limit")}
-	return replyXML(c, messagesDoc)(a.Svc.Messages(personOf(c), q))
+	q := social.MessageQuery{Project: c.Query("project"), Package: c.Query("package"), Limit: c.Query("limit")}
+	return replyXML(c, messagesDoc)(a.Build.Social.Messages(personOf(c), q))
 }
 
 func (a *api) getMessage(c *fiber.Ctx) error {
-	return replyXML(c, messagesDoc)(a.Svc.Message(personOf(c), pathParam(c, "id")))
+	return replyXML(c, messagesDoc)(a.Build.Social.Message(personOf(c), pathParam(c, "id")))
 }
 
 func (a *api) putMessage(c *fiber.Ctx) error {
-	return replyOK(c, a.Svc.AddMessage(personOf(c), c.Query("project"), c.Query("package"), c.Body()))
+	return replyOK(c, a.Build.Social.AddMessage(personOf(c), c.Query("project"), c.Query("package"), c.Body()))
 }
 
 func (a *api) deleteMessage(c *fiber.Ctx) error {
-	return replyOK(c, a.Svc.DeleteMessage(personOf(c), pathParam(c, "id")))
+	return replyOK(c, a.Build.Social.DeleteMessage(personOf(c), pathParam(c, "id")))
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/statistics"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
@@ -78,12 +78,12 @@ func objectEntry(project, pkg string, rest ...string) statsEntry {
 
 // timeList renders times as a root document: created= for latest_added, updated= for
 // latest_updated.
-func timeList(root string) func([]buildsvc.StatsItem) statsList {
+func timeList(root string) func([]statistics.StatsItem) statsList {
 	attr := "updated"
 	if root == "latest_added" {
 		attr = "created"
 	}
-	return func(list []buildsvc.StatsItem) statsList {
+	return func(list []statistics.StatsItem) statsList {
 		doc := statsList{XMLName: xml.Name{Local: root}}
 		for _, it := range list {
 			doc.Items = append(doc.Items, objectEntry(it.Project, it.Package, attr, statsTime(it.Time)))
@@ -93,19 +93,19 @@ func timeList(root string) func([]buildsvc.StatsItem) statsList {
 }
 
 // timeOne renders one timestamp the way the lists do (added_timestamp's root is latest_added).
-func timeOne(root string) func(buildsvc.StatsItem) statsList {
-	return func(it buildsvc.StatsItem) statsList { return timeList(root)([]buildsvc.StatsItem{it}) }
+func timeOne(root string) func(statistics.StatsItem) statsList {
+	return func(it statistics.StatsItem) statsList { return timeList(root)([]statistics.StatsItem{it}) }
 }
 
 // activityDoc is <activity><package name project activity/></activity> (or a project line).
-func activityDoc(it buildsvc.ActivityItem) statsList {
+func activityDoc(it statistics.ActivityItem) statsList {
 	return statsList{XMLName: xml.Name{Local: "activity"},
 		Items: []statsEntry{objectEntry(it.Project, it.Package, "activity", rubyFloat(it.Activity))}}
 }
 
 // mostActiveDoc is <most_active> with <package activity update_count project name/> lines, or
 // <project activity packages name/> lines.
-func mostActiveDoc(list []buildsvc.ActivityItem) statsList {
+func mostActiveDoc(list []statistics.ActivityItem) statsList {
 	doc := statsList{XMLName: xml.Name{Local: "most_active"}}
 	for _, it := range list {
 		e := statsLine("project", "activity", rubyFloat(it.Activity), "packages", strconv.Itoa(it.Packages), "name", it.Project)
@@ -120,7 +120,7 @@ func mostActiveDoc(list []buildsvc.ActivityItem) statsList {
 
 // highestRatedDoc is <highest_rated> with <package score count project name/> and <project
 // score count name/> lines; the score is the database's mean, four places.
-func highestRatedDoc(list []buildsvc.RatedItem) statsList {
+func highestRatedDoc(list []statistics.RatedItem) statsList {
 	doc := statsList{XMLName: xml.Name{Local: "highest_rated"}}
 	for _, it := range list {
 		score, count := strconv.FormatFloat(it.Score, 'f', 4, 64), strconv.Itoa(it.Count)
@@ -143,7 +143,7 @@ type ratingXML struct {
 	Score     string   `xml:",chardata"`
 }
 
-func ratingDoc(r buildsvc.RatingSummary) ratingXML {
+func ratingDoc(r statistics.RatingSummary) ratingXML {
 	return ratingXML{Count: r.Count, Project: r.Project, Package: r.Package, UserScore: r.UserScore, Score: rubyFloat(r.Score)}
 }
 
@@ -163,7 +163,7 @@ type countXML struct {
 	Count int64      `xml:",chardata"`
 }
 
-func downloadCounterDoc(d buildsvc.DownloadCounts) downloadCounterXML {
+func downloadCounterDoc(d statistics.DownloadCounts) downloadCounterXML {
 	doc := downloadCounterXML{All: d.All, First: statsTime(d.First), Last: statsTime(d.Last)}
 	attr := func(name, value string) xml.Attr { return xml.Attr{Name: xml.Name{Local: name}, Value: value} }
 	if d.GroupBy == "" {
@@ -203,32 +203,32 @@ type okWithDetails struct {
 // bindStatistics registers /statistics/….
 func (a *api) bindStatistics(r fiber.Router) {
 	a.get(r, "/statistics/latest_added", func(c *fiber.Ctx) error {
-		return replyXML(c, timeList("latest_added"))(a.Svc.LatestAdded(personOf(c), c.Query("limit")))
+		return replyXML(c, timeList("latest_added"))(a.Build.Statistics.LatestAdded(personOf(c), c.Query("limit")))
 	})
 	a.get(r, "/statistics/latest_updated", func(c *fiber.Ctx) error {
-		return replyXML(c, timeList("latest_updated"))(a.Svc.LatestUpdated(personOf(c), c.Query("limit")))
+		return replyXML(c, timeList("latest_updated"))(a.Build.Statistics.LatestUpdated(personOf(c), c.Query("limit")))
 	})
 	a.get(r, "/statistics/most_active", func(c *fiber.Ctx) error {
-		return replyXML(c, mostActiveDoc)(a.Svc.MostActive(personOf(c), c.Query("type"), c.Query("limit")))
+		return replyXML(c, mostActiveDoc)(a.Build.Statistics.MostActive(personOf(c), c.Query("type"), c.Query("limit")))
 	})
 	for _, typ := range []string{"packages", "projects"} {
 		a.get(r, "/statistics/most_active_"+typ, func(c *fiber.Ctx) error {
-			return replyXML(c, mostActiveDoc)(a.Svc.MostActive(personOf(c), typ, c.Query("limit")))
+			return replyXML(c, mostActiveDoc)(a.Build.Statistics.MostActive(personOf(c), typ, c.Query("limit")))
 		})
 	}
 	a.get(r, "/statistics/highest_rated", func(c *fiber.Ctx) error {
-		return replyXML(c, highestRatedDoc)(a.Svc.HighestRated(personOf(c), c.Query("limit")))
+		return replyXML(c, highestRatedDoc)(a.Build.Statistics.HighestRated(personOf(c), c.Query("limit")))
 	})
 	a.get(r, "/statistics/download_counter", func(c *fiber.Ctx) error {
-		q := buildsvc.DownloadQuery{GroupBy: c.Query("group_by"), Limit: c.Query("limit"), Project: c.Query("project"),
+		q := statistics.DownloadQuery{GroupBy: c.Query("group_by"), Limit: c.Query("limit"), Project: c.Query("project"),
 			Package: c.Query("package"), Repo: c.Query("repo"), Arch: c.Query("arch")}
-		return replyXML(c, downloadCounterDoc)(a.Svc.DownloadCounter(personOf(c), q))
+		return replyXML(c, downloadCounterDoc)(a.Build.Statistics.DownloadCounter(personOf(c), q))
 	})
 	a.get(r, "/statistics/newest_stats", func(c *fiber.Ctx) error {
-		return replyXML(c, func(t time.Time) newestStatsXML { return newestStatsXML{Time: statsTime(t)} })(a.Svc.NewestStats(personOf(c)))
+		return replyXML(c, func(t time.Time) newestStatsXML { return newestStatsXML{Time: statsTime(t)} })(a.Build.Statistics.NewestStats(personOf(c)))
 	})
 	r.Put("/statistics/redirect_stats", a.authenticated, func(c *fiber.Ctx) error {
-		skipped, err := a.Svc.RedirectStats(personOf(c), c.Body())
+		skipped, err := a.Build.Statistics.RedirectStats(personOf(c), c.Body())
 		if err != nil {
 			return err
 		}
@@ -240,24 +240,24 @@ func (a *api) bindStatistics(r fiber.Router) {
 	})
 	for _, path := range []string{"/statistics/%s/:project", "/statistics/%s/:project/:package"} {
 		route := func(name string) string { return strings.Replace(path, "%s", name, 1) }
-		a.get(r, route("added_timestamp"), a.statsObject(a.Svc.AddedTimestamp, timeOne("latest_added")))
-		a.get(r, route("updated_timestamp"), a.statsObject(a.Svc.UpdatedTimestamp, timeOne("latest_updated")))
+		a.get(r, route("added_timestamp"), a.statsObject(a.Build.Statistics.AddedTimestamp, timeOne("latest_added")))
+		a.get(r, route("updated_timestamp"), a.statsObject(a.Build.Statistics.UpdatedTimestamp, timeOne("latest_updated")))
 		a.get(r, route("activity"), func(c *fiber.Ctx) error {
-			return replyXML(c, activityDoc)(a.Svc.Activity(personOf(c), pathParam(c, "project"), pathParam(c, "package")))
+			return replyXML(c, activityDoc)(a.Build.Statistics.Activity(personOf(c), pathParam(c, "project"), pathParam(c, "package")))
 		})
 		a.get(r, route("rating"), func(c *fiber.Ctx) error {
-			return replyXML(c, ratingDoc)(a.Svc.Rating(personOf(c), pathParam(c, "project"), pathParam(c, "package")))
+			return replyXML(c, ratingDoc)(a.Build.Statistics.Rating(personOf(c), pathParam(c, "project"), pathParam(c, "package")))
 		})
 		r.Put(route("rating"), a.authenticated, func(c *fiber.Ctx) error {
-			return replyOK(c, a.Svc.Rate(personOf(c), pathParam(c, "project"), pathParam(c, "package"), string(c.Body())))
+			return replyOK(c, a.Build.Statistics.Rate(personOf(c), pathParam(c, "project"), pathParam(c, "package"), string(c.Body())))
 		})
 	}
 }
 
 // statsObject is the handler of a timestamp route: read names the project (and package) of the
 // path.
-func (a *api) statsObject(read func(buildstore.Person, string, string) (buildsvc.StatsItem, error),
-	doc func(buildsvc.StatsItem) statsList) fiber.Handler {
+func (a *api) statsObject(read func(buildstore.Person, string, string) (statistics.StatsItem, error),
+	doc func(statistics.StatsItem) statsList) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		return replyXML(c, doc)(read(personOf(c), pathParam(c, "project"), pathParam(c, "package")))
 	}

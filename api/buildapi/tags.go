@@ -9,6 +9,7 @@ import (
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
+	"github.com/pocketforge/pocketforge/buildsvc/social"
 )
 
 // Tags: GET /source/P/_tags and /source/P/K/_tags (every user's tags on the object);
@@ -30,11 +31,11 @@ func (a *api) bindTags(r fiber.Router) {
 	}
 	// /tag/_tagcloud before /tag/:tag/…: a tag named _tagcloud could not be asked for anyway.
 	a.get(r, "/tag/_tagcloud", a.getTagCloud)
-	for _, kind := range []string{buildsvc.TaggedProjects, buildsvc.TaggedPackages, buildsvc.TaggedAll} {
+	for _, kind := range []string{social.TaggedProjects, social.TaggedPackages, social.TaggedAll} {
 		a.get(r, "/tag/:tag/_"+kind, a.getObjectsByTag(kind))
 	}
 	a.get(r, "/user/:user/tags/_tagcloud", a.getTagCloud)
-	for _, kind := range []string{buildsvc.TaggedProjects, buildsvc.TaggedPackages} {
+	for _, kind := range []string{social.TaggedProjects, social.TaggedPackages} {
 		a.get(r, "/user/:user/tags/_"+kind, a.getObjectsTaggedBy(kind))
 	}
 	for _, path := range []string{"/user/:user/tags/:project", "/user/:user/tags/:project/:package"} {
@@ -64,7 +65,7 @@ func namedTags(names []string) []tagXML {
 	return docsOf(names, func(n string) tagXML { return tagXML{Name: n} })
 }
 
-func tagsDoc(l buildsvc.TagList) tagsXML {
+func tagsDoc(l social.TagList) tagsXML {
 	return tagsXML{Package: l.Package, Project: l.Project, Title: l.Title, User: l.User, Tags: namedTags(l.Tags)}
 }
 
@@ -90,12 +91,12 @@ type taggedPackageXML struct {
 	Tags    []tagXML `xml:"tag"`
 }
 
-func taggedDoc(o buildsvc.TaggedObjects) taggedXML {
+func taggedDoc(o social.TaggedObjects) taggedXML {
 	return taggedXML{Tag: o.Tag, User: o.User,
-		Projects: docsOf(o.Projects, func(p buildsvc.TaggedObject) taggedObjectXML {
+		Projects: docsOf(o.Projects, func(p social.TaggedObject) taggedObjectXML {
 			return taggedObjectXML{Name: p.Project, Title: p.Title, Tags: namedTags(p.Tags)}
 		}),
-		Packages: docsOf(o.Packages, func(k buildsvc.TaggedObject) taggedPackageXML {
+		Packages: docsOf(o.Packages, func(k social.TaggedObject) taggedPackageXML {
 			return taggedPackageXML{Project: k.Project, Name: k.Package, Title: k.Title, Tags: namedTags(k.Tags)}
 		})}
 }
@@ -109,10 +110,10 @@ type tagCloudXML struct {
 	Tags         []tagXML `xml:"tag"`
 }
 
-func tagCloudDoc(c buildsvc.TagCloud) tagCloudXML {
+func tagCloudDoc(c social.TagCloud) tagCloudXML {
 	return tagCloudXML{Distribution: c.Distribution, Steps: c.Steps, User: c.User,
-		Tags: docsOf(c.Tags, func(t buildsvc.CloudTag) tagXML {
-			if c.Distribution == buildsvc.CloudRaw {
+		Tags: docsOf(c.Tags, func(t social.CloudTag) tagXML {
+			if c.Distribution == social.CloudRaw {
 				return tagXML{Name: t.Name, Count: &t.Count}
 			}
 			return tagXML{Name: t.Name, Size: &t.Size}
@@ -146,7 +147,7 @@ func parseTagsBody(body []byte) ([]string, error) {
 }
 
 func (a *api) getObjectTags(c *fiber.Ctx) error {
-	return replyXML(c, tagsDoc)(a.Svc.ObjectTags(personOf(c), pathParam(c, "project"), pathParam(c, "package")))
+	return replyXML(c, tagsDoc)(a.Build.Social.ObjectTags(personOf(c), pathParam(c, "project"), pathParam(c, "package")))
 }
 
 // readOnlyTags refuses a write on …/_tags: the service routes only GET there; tags are written
@@ -159,23 +160,23 @@ func readOnlyTags(c *fiber.Ctx) error {
 
 func (a *api) getObjectsByTag(kind string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		return replyXML(c, taggedDoc)(a.Svc.ObjectsByTag(personOf(c), pathParam(c, "tag"), kind))
+		return replyXML(c, taggedDoc)(a.Build.Social.ObjectsByTag(personOf(c), pathParam(c, "tag"), kind))
 	}
 }
 
 func (a *api) getObjectsTaggedBy(kind string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		return replyXML(c, taggedDoc)(a.Svc.ObjectsTaggedBy(personOf(c), pathParam(c, "user"), kind))
+		return replyXML(c, taggedDoc)(a.Build.Social.ObjectsTaggedBy(personOf(c), pathParam(c, "user"), kind))
 	}
 }
 
 func (a *api) getTagCloud(c *fiber.Ctx) error {
-	q := buildsvc.TagCloudQuery{Distribution: c.Query("distribution"), Steps: c.Query("steps"), Limit: c.Query("limit")}
-	return replyXML(c, tagCloudDoc)(a.Svc.TagCloud(personOf(c), pathParam(c, "user"), q))
+	q := social.TagCloudQuery{Distribution: c.Query("distribution"), Steps: c.Query("steps"), Limit: c.Query("limit")}
+	return replyXML(c, tagCloudDoc)(a.Build.Social.TagCloud(personOf(c), pathParam(c, "user"), q))
 }
 
 func (a *api) getUserTags(c *fiber.Ctx) error {
-	return replyXML(c, tagsDoc)(a.Svc.UserObjectTags(personOf(c), pathParam(c, "user"), pathParam(c, "project"), pathParam(c, "package")))
+	return replyXML(c, tagsDoc)(a.Build.Social.UserObjectTags(personOf(c), pathParam(c, "user"), pathParam(c, "project"), pathParam(c, "package")))
 }
 
 // putUserTags replaces the user's tags on the object with the body's.
@@ -184,5 +185,5 @@ func (a *api) putUserTags(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return replyOK(c, a.Svc.SetUserTags(personOf(c), pathParam(c, "user"), pathParam(c, "project"), pathParam(c, "package"), names))
+	return replyOK(c, a.Build.Social.SetUserTags(personOf(c), pathParam(c, "user"), pathParam(c, "project"), pathParam(c, "package"), names))
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/maintenance"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -45,8 +46,8 @@ func loadSources(tx *bbolt.Tx, project, pkg string) sources {
 		src.broken = "no source uploaded"
 		return src
 	}
-	_, patchinfo := v.Tree.File(buildsvc.PatchinfoFile)
-	_, channel := v.Tree.File(buildsvc.ChannelFile)
+	_, patchinfo := v.Tree.File(maintenance.PatchinfoFile)
+	_, channel := v.Tree.File(maintenance.ChannelFile)
 	if patchinfo || channel {
 		src.patchinfo = true
 		return src

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/maintenance"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -181,7 +182,7 @@ func TestPatchinfoIsExcluded(t *testing.T) {
 			return err
 		}
 		sum, _ := buildstore.PutBlob(tx, []byte("<patchinfo/>"))
-		_, err := buildstore.Commit(tx, "dev", "patchinfo", []buildstore.FileEntry{{Name: buildsvc.PatchinfoFile, MD5: sum}}, "alice", "", f.clk.Now())
+		_, err := buildstore.Commit(tx, "dev", "patchinfo", []buildstore.FileEntry{{Name: maintenance.PatchinfoFile, MD5: sum}}, "alice", "", f.clk.Now())
 		return err
 	})
 	f.tick()
@@ -202,13 +203,13 @@ func TestCollectBuildEnv(t *testing.T) {
 		}
 		return buildstore.PutPackage(tx, buildstore.Package{Project: "inc", Name: "app"})
 	})
-	if err := f.svc.CollectBuildEnv(alice, "inc", "app", "dev", "nope", ""); code(err) != "unknown_package" {
+	if err := maintenance.New(f.svc.Service, f.db, f.clk).CollectBuildEnv(alice, "inc", "app", "dev", "nope", ""); code(err) != "unknown_package" {
 		t.Errorf("an unknown origin package: %v", err)
 	}
-	if err := f.svc.CollectBuildEnv(alice, "inc", "app", "upd", "app", ""); code(err) != "unknown_package" {
+	if err := maintenance.New(f.svc.Service, f.db, f.clk).CollectBuildEnv(alice, "inc", "app", "upd", "app", ""); code(err) != "unknown_package" {
 		t.Errorf("an origin without the package: %v", err)
 	}
-	if err := f.svc.CollectBuildEnv(alice, "inc", "app", "dev", "app", "env"); err != nil {
+	if err := maintenance.New(f.svc.Service, f.db, f.clk).CollectBuildEnv(alice, "inc", "app", "dev", "app", "env"); err != nil {
 		t.Fatal(err)
 	}
 	f.db.View(func(tx *bbolt.Tx) error {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/buildsvc/maintenance"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -230,7 +231,7 @@ func acceptIncident(tx *bbolt.Tx, who buildstore.Person, r *buildstore.Request, 
 	incident := a.Target.Project
 	if t, _ := buildstore.GetProject(tx, incident); t.Kind != "maintenance_incident" {
 		var err error
-		if incident, err = buildsvc.CreateIncident(tx, who, a.Target.Project, false, now); err != nil {
+		if incident, err = maintenance.CreateIncident(tx, who, a.Target.Project, false, now); err != nil {
 			return err
 		}
 	}

@@ -3,8 +3,7 @@ package search
 import (
 	"encoding/xml"
 
-	"github.com/pocketforge/pocketforge/buildsvc"
-
+	"github.com/pocketforge/pocketforge/buildsvc/maintenance"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -60,7 +59,7 @@ func (s *Service) SearchChannelBinaries(who buildstore.Person, match string, idO
 	}
 	err = s.db.View(func(tx *bbolt.Tx) error {
 		sc := newSearchScope(tx, who, q.Plan())
-		channels, err := buildsvc.AllChannels(tx, who)
+		channels, err := maintenance.AllChannels(tx, who)
 		if err != nil {
 			return err
 		}

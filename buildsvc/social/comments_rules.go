@@ -1,9 +1,11 @@
-package buildsvc
+package social
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/pocketforge/pocketforge/buildsvc"
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
@@ -26,15 +28,15 @@ func resolveCommented(tx *bbolt.Tx, who buildstore.Person, obj CommentObject) (c
 	t := commented{obj: obj}
 	switch obj.Kind {
 	case buildstore.CommentOnProject, buildstore.CommentOnPackage:
-		if err := VisibleProject(tx, who, obj.Project); err != nil {
+		if err := buildsvc.VisibleProject(tx, who, obj.Project); err != nil {
 			return t, err
 		}
 		if obj.Kind == buildstore.CommentOnProject {
 			p, err := buildstore.GetProject(tx, obj.Project)
 			t.project = p
-			return t, NotFoundAs(err, "unknown_project")
+			return t, buildsvc.NotFoundAs(err, "unknown_project")
 		}
-		p, k, err := LookupPackage(tx, obj.Project, obj.Package)
+		p, k, err := buildsvc.LookupPackage(tx, obj.Project, obj.Package)
 		t.project, t.pkg = p, &k
 		return t, err
 	case buildstore.CommentOnRequest:
@@ -46,13 +48,13 @@ func resolveCommented(tx *bbolt.Tx, who buildstore.Person, obj CommentObject) (c
 		if err != nil {
 			return t, requestNotFoundForComment(obj.Request)
 		}
-		if len(r.Actions) > 0 && r.Actions[0].Target != nil && VisibleProject(tx, who, r.Actions[0].Target.Project) != nil {
+		if len(r.Actions) > 0 && r.Actions[0].Target != nil && buildsvc.VisibleProject(tx, who, r.Actions[0].Target.Project) != nil {
 			return t, requestNotFoundForComment(obj.Request)
 		}
 		t.obj.Request, t.request = strconv.FormatUint(n, 10), &r
 		return t, nil
 	}
-	return t, BadRequest("invalid_parameter", "comments are on a project, a package or a request, not on '%s'", obj.Kind)
+	return t, buildsvc.BadRequest("invalid_parameter", "comments are on a project, a package or a request, not on '%s'", obj.Kind)
 }
 
 // requestNotFoundForComment is the 404 of a comment route naming an unknown request.
@@ -79,15 +81,15 @@ func moderates(tx *bbolt.Tx, who buildstore.Person, t commented) bool {
 				continue
 			}
 			found = true
-			if !Maintains(tx, who, p.Persons, p.Groups) && !maintainsPackage(tx, who, a.Target.Project, a.Target.Package) {
+			if !buildsvc.Maintains(tx, who, p.Persons, p.Groups) && !maintainsPackage(tx, who, a.Target.Project, a.Target.Package) {
 				return false
 			}
 		}
 		return found
 	case t.pkg != nil:
-		return Maintains(tx, who, t.project.Persons, t.project.Groups) || Maintains(tx, who, t.pkg.Persons, t.pkg.Groups)
+		return buildsvc.Maintains(tx, who, t.project.Persons, t.project.Groups) || buildsvc.Maintains(tx, who, t.pkg.Persons, t.pkg.Groups)
 	}
-	return Maintains(tx, who, t.project.Persons, t.project.Groups)
+	return buildsvc.Maintains(tx, who, t.project.Persons, t.project.Groups)
 }
 
 // maintainsPackage reports whether who maintains the package itself (false for none).
@@ -96,7 +98,7 @@ func maintainsPackage(tx *bbolt.Tx, who buildstore.Person, project, pkg string) 
 		return false
 	}
 	k, err := buildstore.GetPackage(tx, project, pkg)
-	return err == nil && Maintains(tx, who, k.Persons, k.Groups)
+	return err == nil && buildsvc.Maintains(tx, who, k.Persons, k.Groups)
 }
 
 // mailComment writes the service's comment notification to the outbox: one mail to the
@@ -104,22 +106,22 @@ func maintainsPackage(tx *bbolt.Tx, who buildstore.Person, project, pkg string) 
 // not to the author. Simplified: the service lets each person choose which events mail them;
 // here these always do, and earlier commenters are not added.
 func mailComment(tx *bbolt.Tx, t commented, c buildstore.Comment) error {
-	to := NewRecipients(tx, c.Who)
+	to := buildsvc.NewRecipients(tx, c.Who)
 	var subject string
 	switch {
 	case t.request != nil:
 		subject = fmt.Sprintf("Request %s commented by %s", t.obj.Request, c.Who)
 		to.Person(t.request.Creator)
 		for _, r := range t.request.Reviews {
-			to.Reviewer(ReviewerOf(r))
+			to.Reviewer(buildsvc.ReviewerOf(r))
 		}
 	case t.pkg != nil:
 		subject = fmt.Sprintf("New comment in package %s/%s by %s", t.project.Name, t.pkg.Name, c.Who)
-		to.maintainers(t.pkg.Persons, t.pkg.Groups)
-		to.maintainers(t.project.Persons, t.project.Groups)
+		to.Maintainers(t.pkg.Persons, t.pkg.Groups)
+		to.Maintainers(t.project.Persons, t.project.Groups)
 	default:
 		subject = fmt.Sprintf("New comment in project %s by %s", t.project.Name, c.Who)
-		to.maintainers(t.project.Persons, t.project.Groups)
+		to.Maintainers(t.project.Persons, t.project.Groups)
 	}
 	return to.Send(c.When, subject, fmt.Sprintf("%s wrote:\n\n%s\n", c.Who, strings.TrimRight(c.Body, "\n")))
 }

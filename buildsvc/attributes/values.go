@@ -1,9 +1,9 @@
-package buildsvc
+package attributes
 
 import (
 	"slices"
-	"strings"
 
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -46,7 +46,7 @@ func (t attributeTarget) pkgName() string {
 // unlocked: a locked project locks its packages too.
 func (t attributeTarget) unlocked() error {
 	if t.project.Locked || (t.pkg != nil && t.pkg.Locked) {
-		return Forbidden("project_locked", "The target project is locked")
+		return buildsvc.Forbidden("project_locked", "The target project is locked")
 	}
 	return nil
 }
@@ -58,11 +58,11 @@ func (r AttributeRoute) resolve(tx *bbolt.Tx) (attributeTarget, *buildstore.Attr
 	if r.Package == "" {
 		p, err := buildstore.GetProject(tx, r.Project)
 		if err != nil {
-			return t, nil, NotFoundAs(err, "unknown_project")
+			return t, nil, buildsvc.NotFoundAs(err, "unknown_project")
 		}
 		t.project = p
 	} else {
-		p, k, err := LookupPackage(tx, r.Project, r.Package)
+		p, k, err := buildsvc.LookupPackage(tx, r.Project, r.Package)
 		if err != nil {
 			return t, nil, err
 		}
@@ -74,13 +74,13 @@ func (r AttributeRoute) resolve(tx *bbolt.Tx) (attributeTarget, *buildstore.Attr
 	if r.Attribute == "" {
 		return t, nil, nil
 	}
-	ns, name, err := SplitAttribute(r.Attribute)
+	ns, name, err := buildsvc.SplitAttribute(r.Attribute)
 	if err != nil {
 		return t, nil, err
 	}
 	d, err := buildstore.GetAttributeDefinition(tx, ns, name)
 	if err != nil {
-		return t, nil, NotFoundAs(err, "unknown_attribute_type")
+		return t, nil, buildsvc.NotFoundAs(err, "unknown_attribute_type")
 	}
 	return t, &d, nil
 }
@@ -91,21 +91,12 @@ func checkBinary(t attributeTarget, binary string) error {
 		return nil
 	}
 	if t.pkg == nil {
-		return BadRequest("attribute_save_error", "binary packages are not allowed in project attributes")
+		return buildsvc.BadRequest("attribute_save_error", "binary packages are not allowed in project attributes")
 	}
 	if !buildstore.ValidBinaryName(binary) {
-		return BadRequest("invalid_binary_name", "invalid binary name '%s'", binary)
+		return buildsvc.BadRequest("invalid_binary_name", "invalid binary name '%s'", binary)
 	}
 	return nil
-}
-
-// SplitAttribute splits "NAMESPACE:NAME".
-func SplitAttribute(s string) (namespace, name string, err error) {
-	parts := strings.Split(s, ":")
-	if len(parts) != 2 || parts[0] == "" || parts[1] == "" {
-		return "", "", BadRequest("invalid_attribute", "attribute '%s' must be in the $NAMESPACE:$NAME style", s)
-	}
-	return parts[0], parts[1], nil
 }
 
 // Attributes lists a container's attributes: a project's own; a package's own and its
@@ -153,7 +144,7 @@ func bodyBinary(r AttributeRoute, t attributeTarget, binary string) (string, err
 		return r.Binary, nil
 	}
 	if r.Binary != "" {
-		return "", BadRequest("illegal_request", "binary in xml data ('%s') does not match resource path component ('%s')", binary, r.Binary)
+		return "", buildsvc.BadRequest("illegal_request", "binary in xml data ('%s') does not match resource path component ('%s')", binary, r.Binary)
 	}
 	return binary, checkBinary(t, binary)
 }
@@ -206,11 +197,11 @@ func attributesOf(tx *bbolt.Tx, who buildstore.Person, r AttributeRoute, t attri
 	attrs, defs := make([]buildstore.Attribute, 0, len(list)), make([]buildstore.AttributeDefinition, 0, len(list))
 	for _, x := range list {
 		if x.Namespace == "" || x.Name == "" {
-			return nil, nil, BadRequest("change_attribute_attribute_error", "Need namespace and name as parameters")
+			return nil, nil, buildsvc.BadRequest("change_attribute_attribute_error", "Need namespace and name as parameters")
 		}
 		def, err := buildstore.GetAttributeDefinition(tx, x.Namespace, x.Name)
 		if err != nil {
-			return nil, nil, NotFoundAs(err, "unknown_attribute_type")
+			return nil, nil, buildsvc.NotFoundAs(err, "unknown_attribute_type")
 		}
 		if err := mayChangeValue(tx, who, def, t); err != nil {
 			return nil, nil, err
@@ -240,10 +231,10 @@ func (s *Service) DeleteAttribute(who buildstore.Person, r AttributeRoute) error
 		func(tx *bbolt.Tx) (err error) { t, def, err = r.resolve(tx); return err },
 		func(tx *bbolt.Tx) error {
 			if def == nil {
-				return BadRequest("missing_attribute", "No attribute got specified for delete")
+				return buildsvc.BadRequest("missing_attribute", "No attribute got specified for delete")
 			}
 			_, err := buildstore.GetAttribute(tx, t.project.Name, t.pkgName(), r.Binary, def.Namespace, def.Name)
-			return NotFoundAs(err, "not_found")
+			return buildsvc.NotFoundAs(err, "not_found")
 		},
 		func(tx *bbolt.Tx) error { return mayChangeValue(tx, who, *def, t) },
 		func(*bbolt.Tx) error { return t.unlocked() },

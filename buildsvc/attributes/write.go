@@ -1,4 +1,4 @@
-package buildsvc
+package attributes
 
 import (
 	"github.com/pocketforge/pocketforge/fault"

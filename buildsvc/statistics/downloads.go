@@ -1,4 +1,4 @@
-package buildsvc
+package statistics
 
 import (
 	"encoding/xml"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -61,7 +62,7 @@ type DownloadCounts struct {
 func (s *Service) DownloadCounter(who buildstore.Person, q DownloadQuery) (DownloadCounts, error) {
 	out := DownloadCounts{GroupBy: q.GroupBy}
 	if q.GroupBy != "" && !slices.Contains(downloadGroups, q.GroupBy) {
-		return out, BadRequest("invalid_parameter", "group_by '%s' is unknown: %s", q.GroupBy, strings.Join(downloadGroups, ", "))
+		return out, buildsvc.BadRequest("invalid_parameter", "group_by '%s' is unknown: %s", q.GroupBy, strings.Join(downloadGroups, ", "))
 	}
 	n, err := statsLimit(q.Limit, DefaultDownloadLimit)
 	if err != nil {
@@ -133,13 +134,13 @@ func checkDownloadFilter(tx *bbolt.Tx, who buildstore.Person, q DownloadQuery) e
 	if q.Project == "" {
 		return nil
 	}
-	if _, err := ReadableProject(tx, who, q.Project); err != nil {
+	if _, err := buildsvc.ReadableProject(tx, who, q.Project); err != nil {
 		return err
 	}
 	if q.Package == "" {
 		return nil
 	}
-	_, _, err := LookupPackage(tx, q.Project, q.Package)
+	_, _, err := buildsvc.LookupPackage(tx, q.Project, q.Package)
 	return err
 }
 
@@ -217,11 +218,11 @@ type redirectStatsDoc struct {
 // those.
 func (s *Service) RedirectStats(who buildstore.Person, body []byte) (notImported []string, err error) {
 	if !MaySetDownloadCounters(who) {
-		return nil, Forbidden("permission denied", "download counters cannot be set, insufficient permissions")
+		return nil, buildsvc.Forbidden("permission denied", "download counters cannot be set, insufficient permissions")
 	}
 	var doc redirectStatsDoc
 	if err := xml.Unmarshal(body, &doc); err != nil {
-		return nil, Invalid("redirect_stats", "%v", err)
+		return nil, buildsvc.Invalid("redirect_stats", "%v", err)
 	}
 	now := s.clk.Now().UTC()
 	err = s.db.Write(func(tx *bbolt.Tx) error {
@@ -312,7 +313,7 @@ func (v *visibility) sees(project string) bool {
 	if v.seen == nil {
 		v.seen = map[string]bool{}
 	}
-	_, err := ReadableProject(v.tx, v.who, project)
+	_, err := buildsvc.ReadableProject(v.tx, v.who, project)
 	v.seen[project] = err == nil
 	return err == nil
 }

@@ -1,4 +1,4 @@
-package buildsvc
+package social
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package buildsvc
+package social
 
 import (
 	"math"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/pocketforge/pocketforge/buildsvc"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -70,7 +72,7 @@ func (s *Service) TagCloud(who buildstore.Person, user string, q TagCloudQuery) 
 	err = s.db.View(func(tx *bbolt.Tx) error {
 		if user == "" {
 			return buildstore.EachTagging(tx, func(t buildstore.Tagging) error {
-				if !ProjectHiddenFrom(tx, who, t.Project) {
+				if !buildsvc.ProjectHiddenFrom(tx, who, t.Project) {
 					counts[t.Tag]++
 				}
 				return nil
@@ -95,20 +97,20 @@ func cloudParams(q TagCloudQuery) (steps int, dist string, limit int, err error)
 	if q.Steps != "" {
 		n, err := strconv.Atoi(q.Steps)
 		if err != nil || n < 1 || n > 100 {
-			return 0, "", 0, BadRequest("invalid_value", "Invalid value for parameter steps.  (must be 1..100)")
+			return 0, "", 0, buildsvc.BadRequest("invalid_value", "Invalid value for parameter steps.  (must be 1..100)")
 		}
 		steps = n
 	}
 	if q.Distribution != "" {
 		if q.Distribution != CloudLinear && q.Distribution != CloudLogarithmic && q.Distribution != CloudRaw {
-			return 0, "", 0, BadRequest("invalid_value", "Invalid value for parameter distribution.  (distribution=%s)", q.Distribution)
+			return 0, "", 0, buildsvc.BadRequest("invalid_value", "Invalid value for parameter distribution.  (distribution=%s)", q.Distribution)
 		}
 		dist = q.Distribution
 	}
 	if q.Limit != "" {
 		n, err := strconv.Atoi(q.Limit)
 		if err != nil || n < 0 {
-			return 0, "", 0, BadRequest("invalid_value", "Invalid value for parameter limit.  (must be an integer, 0 for no limit)")
+			return 0, "", 0, buildsvc.BadRequest("invalid_value", "Invalid value for parameter limit.  (must be an integer, 0 for no limit)")
 		}
 		limit = n
 	}
@@ -178,7 +180,7 @@ func checkTagNames(names []string) error {
 	if bad == nil {
 		return nil
 	}
-	return BadRequest("tagcreation_error", "[TAG:] There are rejected Tags: [%s]", strings.Join(bad, ", "))
+	return buildsvc.BadRequest("tagcreation_error", "[TAG:] There are rejected Tags: [%s]", strings.Join(bad, ", "))
 }
 
 // validTagName is the tag name rule.

@@ -1,9 +1,10 @@
-package buildsvc
+package maintenance
 
 import (
 	"encoding/xml"
 	"strings"
 
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -41,21 +42,21 @@ type buildenvXML struct {
 // CollectBuildEnv runs cmd=collectbuildenv on project/pkg for who from oproject/opackage.
 func (s *Service) CollectBuildEnv(who buildstore.Person, project, pkg, oproject, opackage, comment string) error {
 	if oproject == "" || opackage == "" {
-		return BadRequest("missing_parameter", "cmd=collectbuildenv needs the oproject and opackage parameters")
+		return buildsvc.BadRequest("missing_parameter", "cmd=collectbuildenv needs the oproject and opackage parameters")
 	}
 	now := s.clk.Now()
 	return s.db.Write(func(tx *bbolt.Tx) error {
-		if err := Writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
+		if err := buildsvc.Writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
 			return err
 		}
-		op, err := ReadableProject(tx, who, oproject)
+		op, err := buildsvc.ReadableProject(tx, who, oproject)
 		if err != nil {
 			return err
 		}
-		if _, _, err := LookupPackage(tx, oproject, opackage); err != nil {
+		if _, _, err := buildsvc.LookupPackage(tx, oproject, opackage); err != nil {
 			return err
 		}
-		if err := SourcesReadable(tx, who, oproject, opackage); err != nil {
+		if err := buildsvc.SourcesReadable(tx, who, oproject, opackage); err != nil {
 			return err
 		}
 		p, _ := buildstore.GetProject(tx, project)
@@ -99,7 +100,7 @@ func (s *Service) CollectBuildEnv(who buildstore.Person, project, pkg, oproject,
 		if found == 0 {
 			return fault.NotFound("not_found", "no build environment: %s/%s has no successful build in a repository of %s", oproject, opackage, project)
 		}
-		_, err = CommitTree(tx, project, pkg, files, who.Login, now, CommitOptions{Comment: comment})
+		_, err = buildsvc.CommitTree(tx, project, pkg, files, who.Login, now, buildsvc.CommitOptions{Comment: comment})
 		return err
 	})
 }

@@ -1,9 +1,11 @@
-package buildsvc
+package social
 
 import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pocketforge/pocketforge/buildsvc"
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
@@ -111,7 +113,7 @@ func (s *Service) DeleteComment(who buildstore.Person, id string) error {
 			return commentNotFound(id) // on something who cannot see: as if it did not exist
 		}
 		if who.Login != c.Who && c.Who != nobodyLogin && !moderates(tx, who, t) {
-			return Forbidden("no_permission", "No permission to delete %d", n)
+			return buildsvc.Forbidden("no_permission", "No permission to delete %d", n)
 		}
 		siblings, err := buildstore.Comments(tx, c.On)
 		if err != nil {
@@ -132,11 +134,11 @@ func (s *Service) DeleteComment(who buildstore.Person, id string) error {
 func checkCommentText(text string) error {
 	switch {
 	case strings.TrimSpace(text) == "":
-		return BadRequest("invalid_record", "Body can't be blank")
+		return buildsvc.BadRequest("invalid_record", "Body can't be blank")
 	case len(text) > MaxCommentSize:
-		return BadRequest("invalid_record", "Body is too long (maximum is %d bytes)", MaxCommentSize)
+		return buildsvc.BadRequest("invalid_record", "Body is too long (maximum is %d bytes)", MaxCommentSize)
 	case !utf8.ValidString(text):
-		return BadRequest("invalid_record", "Body is not valid UTF-8")
+		return buildsvc.BadRequest("invalid_record", "Body is not valid UTF-8")
 	}
 	return nil
 }
@@ -149,7 +151,7 @@ func parentOn(tx *bbolt.Tx, obj CommentObject, parent string) (uint64, error) {
 			return n, nil
 		}
 	}
-	return 0, BadRequest("invalid_record", "Parent belongs to different object")
+	return 0, buildsvc.BadRequest("invalid_record", "Parent belongs to different object")
 }
 
 func commentNotFound(id string) error {

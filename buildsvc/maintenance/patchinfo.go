@@ -1,4 +1,4 @@
-package buildsvc
+package maintenance
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -81,24 +82,24 @@ func (s *Service) CreatePatchinfo(who buildstore.Person, project, name, comment 
 	}
 	out := PatchinfoCreated{TargetProject: project, TargetPackage: name}
 	if !buildstore.ValidPackageName(name) {
-		return out, BadRequest("invalid_package_name", "invalid package name '%s'", name)
+		return out, buildsvc.BadRequest("invalid_package_name", "invalid package name '%s'", name)
 	}
 	now := s.clk.Now()
 	err := s.db.Write(func(tx *bbolt.Tx) error {
-		p, err := MaintainedProject(tx, who, project, "createpatchinfo", true)
+		p, err := buildsvc.MaintainedProject(tx, who, project, "createpatchinfo", true)
 		if err != nil {
 			return err
 		}
 		if k, err := buildstore.GetPackage(tx, project, name); err == nil {
 			switch {
 			case !force:
-				return BadRequest("patchinfo_file_exists", "%s/%s/_patchinfo exists already. Either use force=1 re-create the _patchinfo or use updatepatchinfo for updating.", project, name)
+				return buildsvc.BadRequest("patchinfo_file_exists", "%s/%s/_patchinfo exists already. Either use force=1 re-create the _patchinfo or use updatepatchinfo for updating.", project, name)
 			case !isPatchinfo(tx, project, k.Name):
-				return BadRequest("package_already_exists", "package %s is not a patchinfo", name)
+				return buildsvc.BadRequest("package_already_exists", "package %s is not a patchinfo", name)
 			}
 		} else {
 			flags := []buildstore.Flag{{Name: "build", Status: "enable"}}
-			if set, on := FlagState(p.Flags, "access"); !set || on {
+			if set, on := buildsvc.FlagState(p.Flags, "access"); !set || on {
 				flags = append(flags, buildstore.Flag{Name: "publish", Status: "enable"})
 			}
 			flags = append(flags, buildstore.Flag{Name: "useforbuild", Status: "disable"})
@@ -106,7 +107,7 @@ func (s *Service) CreatePatchinfo(who buildstore.Person, project, name, comment 
 			if err := buildstore.PutPackage(tx, k); err != nil {
 				return err
 			}
-			if err := RecordMeta(tx, k, who.Login, comment, now); err != nil {
+			if err := buildsvc.RecordMeta(tx, k, who.Login, comment, now); err != nil {
 				return err
 			}
 		}
@@ -125,7 +126,7 @@ func (s *Service) CreatePatchinfo(who buildstore.Person, project, name, comment 
 func (s *Service) UpdatePatchinfo(who buildstore.Person, project, pkg, comment string) error {
 	now := s.clk.Now()
 	return s.db.Write(func(tx *bbolt.Tx) error {
-		if err := Writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
+		if err := buildsvc.Writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
 			return err
 		}
 		pi, ok, err := readPatchinfo(tx, project, pkg)
@@ -133,7 +134,7 @@ func (s *Service) UpdatePatchinfo(who buildstore.Person, project, pkg, comment s
 			return err
 		}
 		if !ok {
-			return BadRequest("illegal_request", "package %s/%s is not a patchinfo: it has no _patchinfo", project, pkg)
+			return buildsvc.BadRequest("illegal_request", "package %s/%s is not a patchinfo: it has no _patchinfo", project, pkg)
 		}
 		p, _ := buildstore.GetProject(tx, project)
 		return writePatchinfo(tx, who, p, pkg, pi, comment, now)
@@ -162,7 +163,7 @@ func readPatchinfo(tx *bbolt.Tx, project, pkg string) (Patchinfo, bool, error) {
 		return pi, false, err
 	}
 	if err := xml.Unmarshal(data, &pi); err != nil {
-		return pi, false, Invalid("patchinfo", "%v", err)
+		return pi, false, buildsvc.Invalid("patchinfo", "%v", err)
 	}
 	return pi, true, nil
 }
@@ -194,7 +195,7 @@ func writePatchinfo(tx *bbolt.Tx, who buildstore.Person, p buildstore.Project, p
 		}
 	}
 	files = append(files, buildstore.FileEntry{Name: PatchinfoFile, MD5: sum})
-	_, err = CommitTree(tx, p.Name, pkg, files, who.Login, now, CommitOptions{Comment: comment})
+	_, err = buildsvc.CommitTree(tx, p.Name, pkg, files, who.Login, now, buildsvc.CommitOptions{Comment: comment})
 	return err
 }
 

@@ -1,4 +1,4 @@
-package buildsvc
+package statistics
 
 import (
 	"sort"
@@ -6,17 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
-
-// Statistics (GET /statistics/…) as the 2.7-era StatisticsController answers them: projects and
-// packages by creation and by last update, their timestamps, activity (statistics_activity.go),
-// ratings, and the download counters (statistics_downloads.go). Hidden projects and their
-// packages are never listed for non-members, and a path naming one is 404 unknown_project.
-//
-// Times: a package's update is its last commit or meta write, a project's its last meta, lock,
-// flag or config change (before any, the creation time), all from the clock.
 
 // defaultStatsLimit is the service's limit when none is given; 0 lists everything.
 const defaultStatsLimit = 10
@@ -29,7 +22,7 @@ func statsLimit(s string, def int) (int, error) {
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(s))
 	if err != nil || n < 0 {
-		return 0, BadRequest("invalid_parameter", "limit '%s' is not a number (a whole number, 0 for no limit)", s)
+		return 0, buildsvc.BadRequest("invalid_parameter", "limit '%s' is not a number (a whole number, 0 for no limit)", s)
 	}
 	return n, nil
 }
@@ -75,7 +68,7 @@ func (s *Service) latest(who buildstore.Person, limit string, ofProject func(*bb
 	}
 	var list []StatsItem
 	err = s.db.View(func(tx *bbolt.Tx) error {
-		return EachVisibleProject(tx, who, nil, func(p buildstore.Project) error {
+		return buildsvc.EachVisibleProject(tx, who, nil, func(p buildstore.Project) error {
 			t, err := ofProject(tx, p)
 			if err != nil {
 				return err
@@ -117,7 +110,7 @@ func (s *Service) timestamp(who buildstore.Person, project, pkg string, ofProjec
 	ofPackage func(*bbolt.Tx, buildstore.Package) (time.Time, error)) (StatsItem, error) {
 	out := StatsItem{Project: project, Package: pkg}
 	err := s.db.View(func(tx *bbolt.Tx) error {
-		p, err := ReadableProject(tx, who, project)
+		p, err := buildsvc.ReadableProject(tx, who, project)
 		if err != nil {
 			return err
 		}
@@ -125,7 +118,7 @@ func (s *Service) timestamp(who buildstore.Person, project, pkg string, ofProjec
 			out.Time, err = ofProject(tx, p)
 			return err
 		}
-		_, k, err := LookupPackage(tx, project, pkg)
+		_, k, err := buildsvc.LookupPackage(tx, project, pkg)
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package buildsvc
+package statistics
 
 import (
 	"encoding/xml"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -83,26 +84,26 @@ func parseScore(body string) (int, error) {
 			Text string `xml:",chardata"`
 		}
 		if err := xml.Unmarshal([]byte(text), &doc); err != nil {
-			return 0, BadRequest("error setting rating", "rating not saved: the body is no rating document (%v)", err)
+			return 0, buildsvc.BadRequest("error setting rating", "rating not saved: the body is no rating document (%v)", err)
 		}
 		text = strings.TrimSpace(doc.Text)
 	}
 	n, err := strconv.Atoi(text)
 	if err != nil || n < 1 || n > 5 {
-		return 0, BadRequest("error setting rating", "rating not saved: the score must be a whole number from 1 to 5, not '%s'", text)
+		return 0, buildsvc.BadRequest("error setting rating", "rating not saved: the score must be a whole number from 1 to 5, not '%s'", text)
 	}
 	return n, nil
 }
 
 // ratedObject checks that the project (and package) a rating path names exists for who.
 func ratedObject(tx *bbolt.Tx, who buildstore.Person, project, pkg string) error {
-	if _, err := ReadableProject(tx, who, project); err != nil {
+	if _, err := buildsvc.ReadableProject(tx, who, project); err != nil {
 		return err
 	}
 	if pkg == "" {
 		return nil
 	}
-	_, _, err := LookupPackage(tx, project, pkg)
+	_, _, err := buildsvc.LookupPackage(tx, project, pkg)
 	return err
 }
 

@@ -1,10 +1,10 @@
-package buildsvc
+package statistics
 
 import (
 	"math"
 	"sort"
-	"time"
 
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -22,28 +22,6 @@ import (
 // A package older than these records (no activity record yet) is taken as created with index 20
 // and never updated.
 
-// Constants of the service's activity formula.
-const (
-	activityStart    = 20.0
-	activityBase     = 2.3276
-	activityScale    = 10_000_000.0 // seconds
-	activityPerDay   = 10.0
-	activityMaxAddon = 10.0
-	activityMax      = 100.0
-)
-
-// ActivityAt is the activity a record shows at now: its index decayed since its update.
-func ActivityAt(a buildstore.Activity, now time.Time) float64 {
-	return a.Index * math.Pow(activityBase, a.Updated.Sub(now).Seconds()/activityScale)
-}
-
-// Bumped is the record after an update at now (a clock that went back counts no time).
-func Bumped(a buildstore.Activity, now time.Time) buildstore.Activity {
-	elapsed := math.Max(0, now.Sub(a.Updated).Seconds())
-	addon := math.Min(activityPerDay*elapsed/86400, activityMaxAddon)
-	return buildstore.Activity{Index: math.Min(ActivityAt(a, now)+addon, activityMax), Updated: now, Updates: a.Updates + 1}
-}
-
 // packageActivity is the package's activity record, or the one a package without a record has:
 // created with the start index, never updated.
 func packageActivity(tx *bbolt.Tx, k buildstore.Package) (buildstore.Activity, error) {
@@ -51,40 +29,7 @@ func packageActivity(tx *bbolt.Tx, k buildstore.Package) (buildstore.Activity, e
 	if err != nil || found {
 		return a, err
 	}
-	return buildstore.Activity{Index: activityStart, Updated: k.Created}, nil
-}
-
-// touchPackage records an update of project/pkg at now (a commit or a meta write). The meta
-// write that creates the package (its creation time is now) starts the record instead, without
-// the ratings and counters a deleted package of that name left.
-func touchPackage(tx *bbolt.Tx, project, pkg string, now time.Time) error {
-	k, err := buildstore.GetPackage(tx, project, pkg)
-	if err != nil {
-		return nil // nothing to count: the operation answers for the package
-	}
-	a, found, err := buildstore.GetActivity(tx, project, pkg)
-	if err != nil {
-		return err
-	}
-	if k.Created.Equal(now) && (!found || a.Updated.Before(now)) {
-		// created now, perhaps anew under the name of a deleted package: it starts afresh
-		if err := buildstore.DropPackageStatistics(tx, project, pkg); err != nil {
-			return err
-		}
-		return buildstore.PutActivity(tx, project, pkg, buildstore.Activity{Index: activityStart, Updated: now})
-	}
-	if !found {
-		a = buildstore.Activity{Index: activityStart, Updated: k.Created}
-		if now.Before(k.Created) { // the demo world's histories predate their packages' records
-			a.Updated = now
-		}
-	}
-	return buildstore.PutActivity(tx, project, pkg, Bumped(a, now))
-}
-
-// touchProject records a change of the project's meta at now (latest_updated shows it).
-func touchProject(tx *bbolt.Tx, project string, now time.Time) error {
-	return buildstore.PutActivity(tx, project, "", buildstore.Activity{Updated: now})
+	return buildstore.Activity{Index: buildsvc.ActivityStart, Updated: k.Created}, nil
 }
 
 // ActivityItem is a package's (or project's) line of the activity documents.
@@ -112,7 +57,7 @@ func (s *Service) Activity(who buildstore.Person, project, pkg string) (Activity
 			if err != nil {
 				return err
 			}
-			out.Activity = math.Max(out.Activity, ActivityAt(a, now))
+			out.Activity = math.Max(out.Activity, buildsvc.ActivityAt(a, now))
 			out.Updates = a.Updates
 		}
 		out.Packages = len(list)
@@ -125,13 +70,13 @@ func (s *Service) Activity(who buildstore.Person, project, pkg string) (Activity
 // unknown_package, a hidden project as a missing one), or every package of the project when pkg
 // is "".
 func statsPackages(tx *bbolt.Tx, who buildstore.Person, project, pkg string) ([]buildstore.Package, error) {
-	if _, err := ReadableProject(tx, who, project); err != nil {
+	if _, err := buildsvc.ReadableProject(tx, who, project); err != nil {
 		return nil, err
 	}
 	if pkg == "" {
 		return buildstore.Packages(tx, project)
 	}
-	_, k, err := LookupPackage(tx, project, pkg)
+	_, k, err := buildsvc.LookupPackage(tx, project, pkg)
 	return []buildstore.Package{k}, err
 }
 
@@ -144,7 +89,7 @@ func (s *Service) MostActive(who buildstore.Person, typ, limit string) ([]Activi
 		typ = "packages"
 	}
 	if typ != "packages" && typ != "projects" {
-		return nil, BadRequest("invalid_parameter", "type '%s' is unknown: packages or projects", typ)
+		return nil, buildsvc.BadRequest("invalid_parameter", "type '%s' is unknown: packages or projects", typ)
 	}
 	n, err := statsLimit(limit, defaultStatsLimit)
 	if err != nil {
@@ -153,9 +98,9 @@ func (s *Service) MostActive(who buildstore.Person, typ, limit string) ([]Activi
 	now := s.clk.Now()
 	var list []ActivityItem
 	err = s.db.View(func(tx *bbolt.Tx) error {
-		return EachVisiblePackage(tx, who, func(k buildstore.Package) error {
+		return buildsvc.EachVisiblePackage(tx, who, func(k buildstore.Package) error {
 			a, err := packageActivity(tx, k)
-			list = append(list, ActivityItem{Project: k.Project, Package: k.Name, Activity: ActivityAt(a, now), Updates: a.Updates})
+			list = append(list, ActivityItem{Project: k.Project, Package: k.Name, Activity: buildsvc.ActivityAt(a, now), Updates: a.Updates})
 			return err
 		})
 	})

@@ -1,6 +1,7 @@
-package buildsvc
+package attributes
 
 import (
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -23,9 +24,9 @@ func (s *Service) AttributeNamespaces() ([]string, error) {
 
 // AttributeNamespace reads one namespace: 404 unknown_attribute_namespace when missing.
 func (s *Service) AttributeNamespace(name string) (buildstore.AttributeNamespace, error) {
-	return viewOne(s, func(tx *bbolt.Tx) (buildstore.AttributeNamespace, error) {
+	return buildsvc.ViewOne(s.Service, func(tx *bbolt.Tx) (buildstore.AttributeNamespace, error) {
 		ns, err := buildstore.GetAttributeNamespace(tx, name)
-		return ns, NotFoundAs(err, "unknown_attribute_namespace")
+		return ns, buildsvc.NotFoundAs(err, "unknown_attribute_namespace")
 	})
 }
 
@@ -34,7 +35,7 @@ func namespaceAdmin(who buildstore.Person) error {
 	if who.IsAdmin() {
 		return nil
 	}
-	return Forbidden("admin_required", "Namespace changes are only permitted by the administrator")
+	return buildsvc.Forbidden("admin_required", "Namespace changes are only permitted by the administrator")
 }
 
 // validAttributeName refuses a namespace or attribute name the store cannot key (kind says
@@ -43,7 +44,7 @@ func validAttributeName(kind, name string) error {
 	if buildstore.ValidAttributeName(name) {
 		return nil
 	}
-	return BadRequest("invalid_attribute_name", "invalid %s name '%s'", kind, name)
+	return buildsvc.BadRequest("invalid_attribute_name", "invalid %s name '%s'", kind, name)
 }
 
 // PutAttributeNamespace creates namespace ns or replaces its rules (Admin only); its

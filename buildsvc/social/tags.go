@@ -1,8 +1,10 @@
-package buildsvc
+package social
 
 import (
 	"slices"
 	"strings"
+
+	"github.com/pocketforge/pocketforge/buildsvc"
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
@@ -111,7 +113,7 @@ func (s *Service) SetUserTags(who buildstore.Person, user, project, pkg string, 
 			return err
 		}
 		if who.Login != user {
-			return Forbidden("permission_denied", "Editing tags for another user than the logged on user is not allowed.")
+			return buildsvc.Forbidden("permission_denied", "Editing tags for another user than the logged on user is not allowed.")
 		}
 		if _, err := taggedObject(tx, who, project, pkg); err != nil {
 			return err
@@ -254,22 +256,22 @@ func collect(tx *bbolt.Tx, objs map[tagObj]bool, kind string, tagsOf func(tagObj
 // hidden) or unknown_package; its title goes into the document.
 func taggedObject(tx *bbolt.Tx, who buildstore.Person, project, pkg string) (TagList, error) {
 	l := TagList{Project: project, Package: pkg}
-	if err := VisibleProject(tx, who, project); err != nil {
+	if err := buildsvc.VisibleProject(tx, who, project); err != nil {
 		return l, err
 	}
 	if pkg == "" {
 		p, err := buildstore.GetProject(tx, project)
 		l.Title = p.Title
-		return l, NotFoundAs(err, "unknown_project")
+		return l, buildsvc.NotFoundAs(err, "unknown_project")
 	}
-	_, k, err := LookupPackage(tx, project, pkg)
+	_, k, err := buildsvc.LookupPackage(tx, project, pkg)
 	l.Title = k.Title
 	return l, err
 }
 
 // visibleTaggings keeps the taggings on objects who may see.
 func visibleTaggings(tx *bbolt.Tx, who buildstore.Person, list []buildstore.Tagging) []buildstore.Tagging {
-	return slices.DeleteFunc(slices.Clone(list), func(t buildstore.Tagging) bool { return ProjectHiddenFrom(tx, who, t.Project) })
+	return slices.DeleteFunc(slices.Clone(list), func(t buildstore.Tagging) bool { return buildsvc.ProjectHiddenFrom(tx, who, t.Project) })
 }
 
 // tagNames is the distinct tag names of list, in tag order.

@@ -1,4 +1,4 @@
-package buildsvc
+package maintenance
 
 import (
 	"encoding/xml"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -112,24 +113,24 @@ func (c Channel) lists(project, pkg string) bool {
 func parseChannel(data []byte) (Channel, error) {
 	var c Channel
 	if err := xml.Unmarshal(data, &c); err != nil {
-		return c, Invalid("channel", "%v", err)
+		return c, buildsvc.Invalid("channel", "%v", err)
 	}
 	if len(c.Lists) == 0 {
-		return c, Invalid("channel", "a channel needs at least one <binaries> element")
+		return c, buildsvc.Invalid("channel", "a channel needs at least one <binaries> element")
 	}
 	for _, l := range c.Lists {
 		if len(l.Binaries) == 0 {
-			return c, Invalid("channel", "<binaries> needs at least one <binary> element")
+			return c, buildsvc.Invalid("channel", "<binaries> needs at least one <binary> element")
 		}
 		for _, b := range l.Binaries {
 			if b.Name == "" {
-				return c, Invalid("channel", "<binary> needs a name attribute")
+				return c, buildsvc.Invalid("channel", "<binary> needs a name attribute")
 			}
 		}
 	}
 	for _, t := range c.Targets {
 		if t.Project == "" || t.Repository == "" {
-			return c, Invalid("channel", "<target> needs project and repository attributes")
+			return c, buildsvc.Invalid("channel", "<target> needs project and repository attributes")
 		}
 	}
 	return c, nil
@@ -137,7 +138,7 @@ func parseChannel(data []byte) (Channel, error) {
 
 // readChannel reads the _channel of project/pkg's newest (expanded) tree; ok false when none.
 func readChannel(tx *bbolt.Tx, project, pkg string) (Channel, bool) {
-	v, err := ResolveView(tx, project, pkg, "", true, "")
+	v, err := buildsvc.ResolveView(tx, project, pkg, "", true, "")
 	if err != nil {
 		return Channel{}, false
 	}
@@ -171,13 +172,13 @@ func (s *Service) ImportChannel(who buildstore.Person, req ImportChannelRequest)
 	}
 	now := s.clk.Now()
 	return s.db.Write(func(tx *bbolt.Tx) error {
-		if err := Writable(tx, who, req.Project, req.Package, "cmd_execution_no_permission"); err != nil {
+		if err := buildsvc.Writable(tx, who, req.Project, req.Package, "cmd_execution_no_permission"); err != nil {
 			return err
 		}
 		if req.TargetProject != "" {
 			tp, err := buildstore.GetProject(tx, req.TargetProject)
-			if err != nil || HiddenFrom(tx, who, tp) {
-				return ProjectNotFound(req.TargetProject)
+			if err != nil || buildsvc.HiddenFrom(tx, who, tp) {
+				return buildsvc.ProjectNotFound(req.TargetProject)
 			}
 			if _, ok := tp.Repository(req.TargetRepository); !ok {
 				return fault.NotFound("unknown_repository", "Unknown repository '%s' in project '%s'", req.TargetRepository, req.TargetProject)
@@ -217,7 +218,7 @@ func (s *Service) ImportChannel(who buildstore.Person, req ImportChannelRequest)
 				}
 			}
 		}
-		_, err = CommitTree(tx, req.Project, req.Package, files, who.Login, now, CommitOptions{Comment: req.Comment})
+		_, err = buildsvc.CommitTree(tx, req.Project, req.Package, files, who.Login, now, buildsvc.CommitOptions{Comment: req.Comment})
 		return err
 	})
 }
@@ -234,7 +235,7 @@ func checkChannelMode(cmd, mode string) error {
 			return nil
 		}
 	}
-	return BadRequest("invalid_parameter", "cmd=%s: mode must be one of %s, not '%s'", cmd, strings.Join(allowed[1:], ", "), mode)
+	return buildsvc.BadRequest("invalid_parameter", "cmd=%s: mode must be one of %s, not '%s'", cmd, strings.Join(allowed[1:], ", "), mode)
 }
 
 // AddChannels runs cmd=addchannels on project for who.
@@ -247,7 +248,7 @@ func (s *Service) AddChannels(who buildstore.Person, project, mode string) error
 	}
 	now := s.clk.Now()
 	return s.db.Write(func(tx *bbolt.Tx) error {
-		p, err := MaintainedProject(tx, who, project, "addchannels", true)
+		p, err := buildsvc.MaintainedProject(tx, who, project, "addchannels", true)
 		if err != nil {
 			return err
 		}
@@ -274,7 +275,7 @@ func (s *Service) AddChannels(who buildstore.Person, project, mode string) error
 				if _, err := buildstore.GetPackage(tx, project, ch.Package); err == nil {
 					continue // branched already
 				}
-				_, err := BranchPackage(tx, who, BranchRequest{Project: ch.Project, Package: ch.Package, TargetProject: project,
+				_, err := buildsvc.BranchPackage(tx, who, buildsvc.BranchRequest{Project: ch.Project, Package: ch.Package, TargetProject: project,
 					Comment: "Listed in " + project + " " + k.Name}, now)
 				if err != nil {
 					return err
@@ -298,7 +299,7 @@ func (s *Service) ModifyChannels(who buildstore.Person, project, mode string) er
 	}
 	now := s.clk.Now()
 	return s.db.Write(func(tx *bbolt.Tx) error {
-		p, err := MaintainedProject(tx, who, project, "modifychannels", true)
+		p, err := buildsvc.MaintainedProject(tx, who, project, "modifychannels", true)
 		if err != nil {
 			return err
 		}
@@ -321,12 +322,12 @@ func (s *Service) ModifyChannels(who buildstore.Person, project, mode string) er
 func (s *Service) EnableChannel(who buildstore.Person, project, pkg string) error {
 	now := s.clk.Now()
 	return s.db.Write(func(tx *bbolt.Tx) error {
-		if err := Writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
+		if err := buildsvc.Writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
 			return err
 		}
 		c, ok := readChannel(tx, project, pkg)
 		if !ok {
-			return BadRequest("illegal_request", "package %s/%s is not a channel: it has no _channel", project, pkg)
+			return buildsvc.BadRequest("illegal_request", "package %s/%s is not a channel: it has no _channel", project, pkg)
 		}
 		p, _ := buildstore.GetProject(tx, project)
 		_, err := addChannelRepos(tx, p, pkg, c, "enable_all", who.Login, now)
@@ -348,7 +349,7 @@ func AllChannels(tx *bbolt.Tx, who buildstore.Person) ([]FoundChannel, error) {
 	}
 	var out []FoundChannel
 	for _, p := range projects {
-		if HiddenFrom(tx, who, p) {
+		if buildsvc.HiddenFrom(tx, who, p) {
 			continue
 		}
 		pkgs, err := buildstore.Packages(tx, p.Name)
@@ -398,7 +399,7 @@ func linkOf(tx *bbolt.Tx, project, pkg string) (buildstore.SourceLink, bool) {
 func addChannelRepos(tx *bbolt.Tx, p buildstore.Project, pkg string, c Channel, mode, user string, now time.Time) (buildstore.Project, error) {
 	k, err := buildstore.GetPackage(tx, p.Name, pkg)
 	if err != nil {
-		return p, NotFoundAs(err, "unknown_package")
+		return p, buildsvc.NotFoundAs(err, "unknown_package")
 	}
 	changed, flags := false, slices.Clone(k.Flags)
 	for _, t := range c.Targets {
@@ -443,5 +444,5 @@ func addChannelRepos(tx *bbolt.Tx, p buildstore.Project, pkg string, c Channel, 
 	if err := buildstore.PutPackage(tx, k); err != nil {
 		return p, err
 	}
-	return p, RecordMeta(tx, k, user, "", now)
+	return p, buildsvc.RecordMeta(tx, k, user, "", now)
 }

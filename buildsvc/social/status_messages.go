@@ -1,4 +1,4 @@
-package buildsvc
+package social
 
 import (
 	"encoding/xml"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/pocketforge/pocketforge/buildsvc"
 
 	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
 	"github.com/pocketforge/pocketforge/fault"
@@ -65,7 +67,7 @@ func (s *Service) StatusMessage(who buildstore.Person, id string) (buildstore.St
 // SendStatusMessages stores the status messages of a PUT body, sent by who.
 func (s *Service) SendStatusMessages(who buildstore.Person, body []byte) error {
 	if !who.IsAdmin() {
-		return Forbidden("permission_denied", "message(s) cannot be created, you have not sufficient permissions")
+		return buildsvc.Forbidden("permission_denied", "message(s) cannot be created, you have not sufficient permissions")
 	}
 	list, err := parseStatusMessages(body)
 	if err != nil {
@@ -90,7 +92,7 @@ func (s *Service) SendStatusMessages(who buildstore.Person, body []byte) error {
 // DeleteStatusMessage marks the status message of the URL's id deleted.
 func (s *Service) DeleteStatusMessage(who buildstore.Person, id string) error {
 	if !who.IsAdmin() {
-		return Forbidden("permission_denied", "message cannot be deleted, you have not sufficient permissions")
+		return buildsvc.Forbidden("permission_denied", "message cannot be deleted, you have not sufficient permissions")
 	}
 	return s.db.Write(func(tx *bbolt.Tx) error {
 		m, err := statusMessageByID(tx, id)
@@ -121,7 +123,7 @@ func messageLimit(s string) (int, error) {
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(s))
 	if err != nil || n < 0 {
-		return 0, BadRequest("invalid_parameter", "limit '%s' is not a number (a whole number, the most messages to list)", s)
+		return 0, buildsvc.BadRequest("invalid_parameter", "limit '%s' is not a number (a whole number, the most messages to list)", s)
 	}
 	return n, nil
 }
@@ -146,17 +148,17 @@ func parseStatusMessages(body []byte) ([]buildstore.StatusMessage, error) {
 	if err := metadoc.Unmarshal(body, &d); err != nil {
 		var tooMany *metadoc.TooManyError
 		if errors.As(err, &tooMany) && tooMany.Text && tooMany.Element == "message" {
-			return nil, BadRequest("invalid_record", "Message is too long (maximum is %d bytes)", MaxMessageText)
+			return nil, buildsvc.BadRequest("invalid_record", "Message is too long (maximum is %d bytes)", MaxMessageText)
 		}
 		if errors.As(err, &tooMany) {
-			return nil, BadRequest("invalid_xml", "%v", err)
+			return nil, buildsvc.BadRequest("invalid_xml", "%v", err)
 		}
-		return nil, BadRequest("invalid_xml", "the body is not a status message document: %v", err)
+		return nil, buildsvc.BadRequest("invalid_xml", "the body is not a status message document: %v", err)
 	}
 	items := d.Messages
 	if len(items) == 0 {
 		if d.XMLName.Local != "message" {
-			return nil, BadRequest("creating_messages", "no message <%s/>: send <message severity=\"0\">text</message>", d.XMLName.Local)
+			return nil, buildsvc.BadRequest("creating_messages", "no message <%s/>: send <message severity=\"0\">text</message>", d.XMLName.Local)
 		}
 		items = []statusMessageItem{{Severity: d.Severity, Text: d.Text}}
 	}
@@ -181,7 +183,7 @@ func parseStatusMessages(body []byte) ([]buildstore.StatusMessage, error) {
 			problems = append(problems, fmt.Sprintf("Message is too long (maximum is %d bytes)", MaxMessageText))
 		}
 		if len(problems) > 0 {
-			return nil, BadRequest("invalid_record", "%s", strings.Join(problems, ", "))
+			return nil, buildsvc.BadRequest("invalid_record", "%s", strings.Join(problems, ", "))
 		}
 		out = append(out, buildstore.StatusMessage{Text: it.Text, Severity: severity})
 	}

@@ -1,6 +1,7 @@
-package buildsvc
+package attributes
 
 import (
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -17,7 +18,7 @@ func (s *Service) AttributeDefinitions(namespace string) ([]string, error) {
 	var names []string
 	err := s.db.View(func(tx *bbolt.Tx) error {
 		if _, err := buildstore.GetAttributeNamespace(tx, namespace); err != nil {
-			return BadRequest("unknown_namespace", "Attribute namespace does not exist: %s", namespace)
+			return buildsvc.BadRequest("unknown_namespace", "Attribute namespace does not exist: %s", namespace)
 		}
 		list, err := buildstore.AttributeDefinitions(tx, namespace)
 		for _, d := range list {
@@ -49,7 +50,7 @@ func (s *Service) AttributeDefinition(namespace, name string) (buildstore.Attrib
 func definitionNamespace(tx *bbolt.Tx, name string) (buildstore.AttributeNamespace, error) {
 	ns, err := buildstore.GetAttributeNamespace(tx, name)
 	if err != nil {
-		return ns, BadRequest("unknown_attribute_namespace", "Specified attribute namespace does not exist: '%s'", name)
+		return ns, buildsvc.BadRequest("unknown_attribute_namespace", "Specified attribute namespace does not exist: '%s'", name)
 	}
 	return ns, nil
 }
@@ -63,7 +64,7 @@ func definitionsOf(who buildstore.Person, namespace string) attributeStep {
 			return err
 		}
 		if !mayChangeDefinitions(tx, who, ns) {
-			return Forbidden("admin_required", "Attribute type changes are not permitted")
+			return buildsvc.Forbidden("admin_required", "Attribute type changes are not permitted")
 		}
 		return nil
 	}

@@ -1,4 +1,4 @@
-package buildsvc
+package maintenance
 
 import (
 	"slices"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -55,7 +56,7 @@ func CreateIncident(tx *bbolt.Tx, who buildstore.Person, project string, noAcces
 		return "", err
 	}
 	if m.Kind != "maintenance" {
-		return "", BadRequest("incident_has_no_maintenance_project", "incident has no maintenance project")
+		return "", buildsvc.BadRequest("incident_has_no_maintenance_project", "incident has no maintenance project")
 	}
 	n, err := nextIncident(tx, m.Name)
 	if err != nil {
@@ -77,7 +78,7 @@ func CreateIncident(tx *bbolt.Tx, who buildstore.Person, project string, noAcces
 // maintain, or the one carrying MaintenanceProjectAttribute, which who must be able to modify.
 func maintenanceProject(tx *bbolt.Tx, who buildstore.Person, project string) (buildstore.Project, error) {
 	if project != "" {
-		return MaintainedProject(tx, who, project, "createmaintenanceincident", true)
+		return buildsvc.MaintainedProject(tx, who, project, "createmaintenanceincident", true)
 	}
 	projects, err := buildstore.Projects(tx)
 	if err != nil {
@@ -85,14 +86,14 @@ func maintenanceProject(tx *bbolt.Tx, who buildstore.Person, project string) (bu
 	}
 	ns, attr, _ := strings.Cut(MaintenanceProjectAttribute, ":")
 	for _, p := range projects {
-		if _, err := buildstore.GetAttribute(tx, p.Name, "", "", ns, attr); err != nil || HiddenFrom(tx, who, p) {
+		if _, err := buildstore.GetAttribute(tx, p.Name, "", "", ns, attr); err != nil || buildsvc.HiddenFrom(tx, who, p) {
 			continue
 		}
-		if !Maintains(tx, who, p.Persons, p.Groups) {
-			return p, Forbidden("modify_project_no_permission", "no permission to modify project '%s'", p.Name)
+		if !buildsvc.Maintains(tx, who, p.Persons, p.Groups) {
+			return p, buildsvc.Forbidden("modify_project_no_permission", "no permission to modify project '%s'", p.Name)
 		}
 		if p.Locked {
-			return p, Forbidden("project_locked", "The target project is locked")
+			return p, buildsvc.Forbidden("project_locked", "The target project is locked")
 		}
 		return p, nil
 	}

@@ -1,8 +1,9 @@
-package buildsvc
+package maintenance
 
 import (
 	"time"
 
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -25,32 +26,32 @@ import (
 func (s *Service) Instantiate(who buildstore.Person, project, pkg string, makeOriginOlder bool) error {
 	now := s.clk.Now()
 	return s.db.Write(func(tx *bbolt.Tx) error {
-		p, err := ReadableProject(tx, who, project)
+		p, err := buildsvc.ReadableProject(tx, who, project)
 		if err != nil {
 			return err
 		}
 		if _, err := buildstore.GetPackage(tx, project, pkg); err == nil {
-			return BadRequest("package_exists", "package is already intialized here")
+			return buildsvc.BadRequest("package_exists", "package is already intialized here")
 		}
 		origin, err := inheritedFrom(tx, who, project, pkg)
 		if err != nil {
 			return err
 		}
-		if !Maintains(tx, who, p.Persons, p.Groups) {
-			return Forbidden("cmd_execution_no_permission", "no permission to execute command 'instantiate'")
+		if !buildsvc.Maintains(tx, who, p.Persons, p.Groups) {
+			return buildsvc.Forbidden("cmd_execution_no_permission", "no permission to execute command 'instantiate'")
 		}
 		if p.Locked {
-			return Forbidden("project_locked", "The target project is locked")
+			return buildsvc.Forbidden("project_locked", "The target project is locked")
 		}
 		if _, err := buildstore.GetAttribute(tx, project, "", "", "OBS", "MakeOriginOlder"); err == nil {
 			makeOriginOlder = true
 		}
-		op, k, err := LookupVisiblePackage(tx, who, origin, pkg)
+		op, k, err := buildsvc.LookupVisiblePackage(tx, who, origin, pkg)
 		if err != nil {
 			return err
 		}
-		if makeOriginOlder && !Maintains(tx, who, op.Persons, op.Groups) {
-			return Forbidden("cmd_execution_no_permission", "no permission to modify source package")
+		if makeOriginOlder && !buildsvc.Maintains(tx, who, op.Persons, op.Groups) {
+			return buildsvc.Forbidden("cmd_execution_no_permission", "no permission to modify source package")
 		}
 		return instantiate(tx, who, k, project, makeOriginOlder, now)
 	})
@@ -58,7 +59,7 @@ func (s *Service) Instantiate(who buildstore.Person, project, pkg string, makeOr
 
 // inheritedFrom is the project pkg of project comes from through the project links.
 func inheritedFrom(tx *bbolt.Tx, who buildstore.Person, project, pkg string) (string, error) {
-	list, err := buildstore.ExpandedPackagesSkipping(tx, project, func(p buildstore.Project) bool { return HiddenFrom(tx, who, p) })
+	list, err := buildstore.ExpandedPackagesSkipping(tx, project, func(p buildstore.Project) bool { return buildsvc.HiddenFrom(tx, who, p) })
 	if err != nil {
 		return "", err
 	}
@@ -72,7 +73,7 @@ func inheritedFrom(tx *bbolt.Tx, who buildstore.Person, project, pkg string) (st
 
 // instantiate makes project's own copy of origin package k.
 func instantiate(tx *bbolt.Tx, who buildstore.Person, k buildstore.Package, project string, makeOriginOlder bool, now time.Time) error {
-	v, err := ReadView(tx, who, k.Project, k.Name, "", true, "")
+	v, err := buildsvc.ReadView(tx, who, k.Project, k.Name, "", true, "")
 	if err != nil {
 		return err
 	}
@@ -85,14 +86,14 @@ func instantiate(tx *bbolt.Tx, who buildstore.Person, k buildstore.Package, proj
 	if err := buildstore.PutPackage(tx, created); err != nil {
 		return err
 	}
-	if err := RecordMeta(tx, created, who.Login, "initialize package", now); err != nil {
+	if err := buildsvc.RecordMeta(tx, created, who.Login, "initialize package", now); err != nil {
 		return err
 	}
 	var vrev uint64
 	if makeOriginOlder {
 		vrev = v.Tree.VRev + 1
 	}
-	if _, err := CommitTree(tx, project, k.Name, v.Tree.Files, who.Login, now, CommitOptions{Comment: "initialize package", VRev: vrev}); err != nil {
+	if _, err := buildsvc.CommitTree(tx, project, k.Name, v.Tree.Files, who.Login, now, buildsvc.CommitOptions{Comment: "initialize package", VRev: vrev}); err != nil {
 		return err
 	}
 	if !makeOriginOlder {
@@ -102,6 +103,6 @@ func instantiate(tx *bbolt.Tx, who buildstore.Person, k buildstore.Package, proj
 	if err != nil || !ok {
 		return err
 	}
-	_, err = CommitTree(tx, k.Project, k.Name, last.Files, who.Login, now, CommitOptions{Comment: "makeoriginolder: instantiated in " + project, VRev: v.Tree.VRev + 2})
+	_, err = buildsvc.CommitTree(tx, k.Project, k.Name, last.Files, who.Login, now, buildsvc.CommitOptions{Comment: "makeoriginolder: instantiated in " + project, VRev: v.Tree.VRev + 2})
 	return err
 }

@@ -1,9 +1,10 @@
-package buildsvc
+package attributes
 
 import (
 	"slices"
 	"strings"
 
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -19,13 +20,13 @@ import (
 func checkRules(tx *bbolt.Tx, kind string, rules []buildstore.ModifiableBy, roles bool) error {
 	for _, r := range rules {
 		if r.User == "" && r.Group == "" && r.Role == "" {
-			return Invalid(kind, "modifiable_by element has no valid rules set")
+			return buildsvc.Invalid(kind, "modifiable_by element has no valid rules set")
 		}
 		if r.Role != "" && !roles {
-			return Invalid(kind, "modifiable_by of a namespace takes user and group, not role")
+			return buildsvc.Invalid(kind, "modifiable_by of a namespace takes user and group, not role")
 		}
 		if r.Role != "" && !slices.Contains(buildstore.Roles, r.Role) {
-			return Invalid(kind, "unknown role '%s' (one of %s)", r.Role, strings.Join(buildstore.Roles, ", "))
+			return buildsvc.Invalid(kind, "unknown role '%s' (one of %s)", r.Role, strings.Join(buildstore.Roles, ", "))
 		}
 		if r.User != "" {
 			if _, err := buildstore.GetPerson(tx, r.User); err != nil {
@@ -73,8 +74,8 @@ func mayChangeAttribute(tx *bbolt.Tx, who buildstore.Person, def buildstore.Attr
 		return true
 	}
 	if len(def.ModifiableBy) == 0 {
-		return Maintains(tx, who, t.project.Persons, t.project.Groups) ||
-			(t.pkg != nil && Maintains(tx, who, t.pkg.Persons, t.pkg.Groups))
+		return buildsvc.Maintains(tx, who, t.project.Persons, t.project.Groups) ||
+			(t.pkg != nil && buildsvc.Maintains(tx, who, t.pkg.Persons, t.pkg.Groups))
 	}
 	for _, r := range def.ModifiableBy {
 		if (r.User != "" && r.User != who.Login) || (r.Group != "" && !inGroup(tx, who.Login, r.Group)) {
@@ -105,7 +106,7 @@ func mayChangeValue(tx *bbolt.Tx, who buildstore.Person, def buildstore.Attribut
 	if mayChangeAttribute(tx, who, def, t) {
 		return nil
 	}
-	return Forbidden("change_attribute_no_permission", "user %s has no permission to change attribute %s", who.Login, def.FullName())
+	return buildsvc.Forbidden("change_attribute_no_permission", "user %s has no permission to change attribute %s", who.Login, def.FullName())
 }
 
 // checkValues applies a definition to an attribute: the exact count, allowed values, issues
@@ -113,22 +114,22 @@ func mayChangeValue(tx *bbolt.Tx, who buildstore.Person, def buildstore.Attribut
 func checkValues(tx *bbolt.Tx, def buildstore.AttributeDefinition, at buildstore.Attribute) error {
 	full := def.FullName()
 	if def.Count != nil && len(at.Values) != *def.Count {
-		return BadRequest("attribute_save_error", "attribute '%s' has %d values, but only %d are allowed", full, len(at.Values), *def.Count)
+		return buildsvc.BadRequest("attribute_save_error", "attribute '%s' has %d values, but only %d are allowed", full, len(at.Values), *def.Count)
 	}
 	if len(def.Allowed) > 0 {
 		for _, v := range at.Values {
 			if !slices.Contains(def.Allowed, v) {
-				return BadRequest("attribute_save_error", "attribute value %s for '%s' is not allowed. Please use one of: %s",
+				return buildsvc.BadRequest("attribute_save_error", "attribute value %s for '%s' is not allowed. Please use one of: %s",
 					v, full, strings.Join(def.Allowed, ", "))
 			}
 		}
 	}
 	if len(at.Issues) > 0 && !def.IssueList {
-		return BadRequest("attribute_save_error", "attribute '%s' has issue elements which are not allowed in this attribute", full)
+		return buildsvc.BadRequest("attribute_save_error", "attribute '%s' has issue elements which are not allowed in this attribute", full)
 	}
 	for _, i := range at.Issues {
 		if i.Name == "" || i.Tracker == "" {
-			return BadRequest("attribute_save_error", "an issue of attribute '%s' needs a name and a tracker", full)
+			return buildsvc.BadRequest("attribute_save_error", "an issue of attribute '%s' needs a name and a tracker", full)
 		}
 		if _, err := buildstore.GetTracker(tx, i.Tracker); err != nil {
 			return err

@@ -1,8 +1,13 @@
-package buildsvc
+package social
 
 import (
 	"fmt"
 	"testing"
+	"time"
+
+	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/internal/testkit/testdb"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -12,7 +17,19 @@ import (
 // is_target_maintainer?: a maintainer of every existing target — the package when it exists,
 // else its project — with at least one target existing.
 func TestCommentModerators(t *testing.T) {
-	s := peopleService(t, buildstore.Person{Login: "alice"}, buildstore.Person{Login: "bob"}, buildstore.Person{Login: "carol"})
+	db := testdb.Open(t)
+	clk := clock.NewFixed(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	s := New(buildsvc.New(db, clk, nil, buildsvc.Options{}), db, clk)
+	if err := db.Write(func(tx *bbolt.Tx) error {
+		for _, login := range []string{"alice", "bob", "carol"} {
+			if err := buildstore.PutPerson(tx, buildstore.Person{Login: login}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
 	maint := func(login string) []buildstore.Role {
 		return []buildstore.Role{{ID: login, Role: buildstore.RoleMaintainer}}
 	}

@@ -1,9 +1,10 @@
-package buildsvc
+package maintenance
 
 import (
 	"strings"
 	"time"
 
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -67,19 +68,19 @@ type branchSource struct {
 func (s *Service) BranchByAttribute(who buildstore.Person, req AttributeBranchRequest) (AttributeBranch, error) {
 	var out AttributeBranch
 	if req.Request != "" {
-		return out, BadRequest("illegal_request", "branching from a request is not supported: branch its packages one by one")
+		return out, buildsvc.BadRequest("illegal_request", "branching from a request is not supported: branch its packages one by one")
 	}
 	if req.Attribute == "" {
-		req.Attribute = BranchAttribute
+		req.Attribute = buildsvc.BranchAttribute
 	}
 	if req.UpdateAttribute == "" {
 		req.UpdateAttribute = "OBS:UpdateProject"
 	}
-	ns, name, err := SplitAttribute(req.Attribute)
+	ns, name, err := buildsvc.SplitAttribute(req.Attribute)
 	if err != nil {
 		return out, err
 	}
-	uns, uname, err := SplitAttribute(req.UpdateAttribute)
+	uns, uname, err := buildsvc.SplitAttribute(req.UpdateAttribute)
 	if err != nil {
 		return out, err
 	}
@@ -91,7 +92,7 @@ func (s *Service) BranchByAttribute(who buildstore.Person, req AttributeBranchRe
 		}
 	}
 	if !buildstore.ValidProjectName(target) {
-		return out, BadRequest("invalid_project_name", "invalid project name '%s'", target)
+		return out, buildsvc.BadRequest("invalid_project_name", "invalid project name '%s'", target)
 	}
 	out.TargetProject = target
 	now := s.clk.Now()
@@ -128,7 +129,7 @@ func (s *Service) BranchByAttribute(who buildstore.Person, req AttributeBranchRe
 			if req.DryRun {
 				continue
 			}
-			_, err := BranchPackage(tx, who, BranchRequest{Project: b.Project, Package: b.Package, TargetProject: target, TargetPackage: b.TargetPackage}, now)
+			_, err := buildsvc.BranchPackage(tx, who, buildsvc.BranchRequest{Project: b.Project, Package: b.Package, TargetProject: target, TargetPackage: b.TargetPackage}, now)
 			if err != nil {
 				return err
 			}
@@ -148,7 +149,7 @@ func attributeCarriers(tx *bbolt.Tx, who buildstore.Person, ns, name, pkg string
 	}
 	var out []branchSource
 	for _, p := range projects {
-		if HiddenFrom(tx, who, p) {
+		if buildsvc.HiddenFrom(tx, who, p) {
 			continue
 		}
 		_, perr := buildstore.GetAttribute(tx, p.Name, "", "", ns, name)
@@ -164,7 +165,7 @@ func attributeCarriers(tx *bbolt.Tx, who buildstore.Person, ns, name, pkg string
 			if kerr != nil && (perr != nil || pkg == "") {
 				continue
 			}
-			if SourcesReadable(tx, who, p.Name, k.Name) != nil {
+			if buildsvc.SourcesReadable(tx, who, p.Name, k.Name) != nil {
 				continue
 			}
 			out = append(out, branchSource{project: p, pkg: k.Name})
@@ -177,16 +178,16 @@ func attributeCarriers(tx *bbolt.Tx, who buildstore.Person, ns, name, pkg string
 // comment); an existing one must be who's to change and not locked.
 func ensureAttributeBranchProject(tx *bbolt.Tx, who buildstore.Person, name string, req AttributeBranchRequest, sources []branchSource, now time.Time) error {
 	if p, err := buildstore.GetProject(tx, name); err == nil {
-		if !Maintains(tx, who, p.Persons, p.Groups) {
-			return Forbidden("cmd_execution_no_permission", "no permission to branch into project '%s'", name)
+		if !buildsvc.Maintains(tx, who, p.Persons, p.Groups) {
+			return buildsvc.Forbidden("cmd_execution_no_permission", "no permission to branch into project '%s'", name)
 		}
 		if p.Locked {
-			return Forbidden("project_locked", "The target project is locked")
+			return buildsvc.Forbidden("project_locked", "The target project is locked")
 		}
 		return nil
 	}
-	if !MayCreateProject(tx, who, name) {
-		return Forbidden("create_project_no_permission", "no permission to create project '%s'", name)
+	if !buildsvc.MayCreateProject(tx, who, name) {
+		return buildsvc.Forbidden("create_project_no_permission", "no permission to create project '%s'", name)
 	}
 	p := buildstore.Project{Name: name, Title: "Branch project based on attribute " + req.Attribute,
 		Description: "This project was created via attribute " + req.Attribute,

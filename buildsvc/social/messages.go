@@ -1,10 +1,12 @@
-package buildsvc
+package social
 
 import (
 	"encoding/xml"
 	"errors"
 	"strconv"
 	"strings"
+
+	"github.com/pocketforge/pocketforge/buildsvc"
 
 	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
 	"github.com/pocketforge/pocketforge/fault"
@@ -63,12 +65,12 @@ func (s *Service) Messages(who buildstore.Person, q MessageQuery) (MessageList, 
 		return l, err
 	}
 	if q.Project == "" && q.Package != "" {
-		return l, BadRequest("missing_parameter", "Parameter project is missing: package %s needs its project", q.Package)
+		return l, buildsvc.BadRequest("missing_parameter", "Parameter project is missing: package %s needs its project", q.Package)
 	}
 	err = s.db.View(func(tx *bbolt.Tx) error {
 		if q.Project == "" {
 			l.Messages, err = buildstore.LatestMessages(tx, limit, func(m buildstore.Message) bool {
-				return !ProjectHiddenFrom(tx, who, m.Project)
+				return !buildsvc.ProjectHiddenFrom(tx, who, m.Project)
 			})
 			return err
 		}
@@ -101,17 +103,17 @@ func (s *Service) AddMessage(who buildstore.Person, project, pkg string, body []
 	}
 	return s.db.Write(func(tx *bbolt.Tx) error {
 		if project == "" {
-			return BadRequest("error creating message", "must give either project or package")
+			return buildsvc.BadRequest("error creating message", "must give either project or package")
 		}
 		p, k, err := messageObject(tx, who, project, pkg)
 		if err != nil {
 			return err
 		}
 		if !mayChangeMessages(tx, who, p, k) {
-			return Forbidden("permission denied", "message cannot be created, insufficient permissions")
+			return buildsvc.Forbidden("permission denied", "message cannot be created, insufficient permissions")
 		}
 		if p.Locked || k.Locked {
-			return Forbidden("project_locked", "The target project is locked")
+			return buildsvc.Forbidden("project_locked", "The target project is locked")
 		}
 		if m.ID, err = buildstore.NewMessageID(tx); err != nil {
 			return err
@@ -135,7 +137,7 @@ func (s *Service) DeleteMessage(who buildstore.Person, id string) error {
 				k, _ = buildstore.GetPackage(tx, m.Project, m.Package)
 			}
 			if !mayChangeMessages(tx, who, p, k) {
-				return Forbidden("permission denied", "message cannot be deleted, insufficient permissions")
+				return buildsvc.Forbidden("permission denied", "message cannot be deleted, insufficient permissions")
 			}
 		}
 		return buildstore.DeleteMessage(tx, m)
@@ -145,19 +147,19 @@ func (s *Service) DeleteMessage(who buildstore.Person, id string) error {
 // messageObject reads the object of a message route for who: 404 unknown_project (missing or
 // hidden from who) or unknown_package. k is empty for a project.
 func messageObject(tx *bbolt.Tx, who buildstore.Person, project, pkg string) (buildstore.Project, buildstore.Package, error) {
-	if err := VisibleProject(tx, who, project); err != nil {
+	if err := buildsvc.VisibleProject(tx, who, project); err != nil {
 		return buildstore.Project{}, buildstore.Package{}, err
 	}
 	if pkg == "" {
 		p, err := buildstore.GetProject(tx, project)
-		return p, buildstore.Package{}, NotFoundAs(err, "unknown_project")
+		return p, buildstore.Package{}, buildsvc.NotFoundAs(err, "unknown_project")
 	}
-	return LookupPackage(tx, project, pkg)
+	return buildsvc.LookupPackage(tx, project, pkg)
 }
 
 // mayChangeMessages: the maintainers of the project (for a package also the package's) and Admin.
 func mayChangeMessages(tx *bbolt.Tx, who buildstore.Person, p buildstore.Project, k buildstore.Package) bool {
-	return Maintains(tx, who, p.Persons, p.Groups) || k.Name != "" && Maintains(tx, who, k.Persons, k.Groups)
+	return buildsvc.Maintains(tx, who, p.Persons, p.Groups) || k.Name != "" && buildsvc.Maintains(tx, who, k.Persons, k.Groups)
 }
 
 // messageByID reads the message of an id as the URL has it, for who: one that is not a number,
@@ -172,7 +174,7 @@ func messageByID(tx *bbolt.Tx, who buildstore.Person, id string) (buildstore.Mes
 	if err != nil {
 		return m, err
 	}
-	if ProjectHiddenFrom(tx, who, m.Project) {
+	if buildsvc.ProjectHiddenFrom(tx, who, m.Project) {
 		return buildstore.Message{}, notFound
 	}
 	return m, nil
@@ -197,15 +199,15 @@ func parseMessage(body []byte) (buildstore.Message, error) {
 	if err := metadoc.Unmarshal(body, &d); err != nil {
 		var tooMany *metadoc.TooManyError
 		if errors.As(err, &tooMany) {
-			return m, Invalid("message", "%v", err)
+			return m, buildsvc.Invalid("message", "%v", err)
 		}
-		return m, Invalid("message", "the body is not XML: %v", err)
+		return m, buildsvc.Invalid("message", "the body is not XML: %v", err)
 	}
 	if d.XMLName.Local != "message" {
-		return m, Invalid("message", "Element '%s': No matching global declaration available for the validation root.", d.XMLName.Local)
+		return m, buildsvc.Invalid("message", "Element '%s': No matching global declaration available for the validation root.", d.XMLName.Local)
 	}
 	if len(d.Children) > 0 {
-		return m, Invalid("message", "Element '%s': This element is not expected.", d.Children[0].XMLName.Local)
+		return m, buildsvc.Invalid("message", "Element '%s': This element is not expected.", d.Children[0].XMLName.Local)
 	}
 	attrs := []struct {
 		name, typ string
@@ -213,7 +215,7 @@ func parseMessage(body []byte) (buildstore.Message, error) {
 	}{{"private", "xs:boolean", d.Private}, {"send_mail", "xs:boolean", d.SendMail}, {"severity", "xs:nonNegativeInteger", d.Severity}}
 	for _, a := range attrs {
 		if a.v == nil {
-			return m, Invalid("message", "Element 'message': The attribute '%s' is required but missing.", a.name)
+			return m, buildsvc.Invalid("message", "Element 'message': The attribute '%s' is required but missing.", a.name)
 		}
 		v := strings.TrimSpace(*a.v)
 		var ok bool
@@ -228,11 +230,11 @@ func parseMessage(body []byte) (buildstore.Message, error) {
 			m.SendMail, ok = xsBoolean(v)
 		}
 		if !ok {
-			return m, Invalid("message", "Element 'message', attribute '%s': '%s' is not a valid value of the atomic type '%s'.", a.name, *a.v, a.typ)
+			return m, buildsvc.Invalid("message", "Element 'message', attribute '%s': '%s' is not a valid value of the atomic type '%s'.", a.name, *a.v, a.typ)
 		}
 	}
 	if len(d.Text) > MaxMessageText {
-		return m, Invalid("message", "Element 'message': the text is longer than %d bytes.", MaxMessageText)
+		return m, buildsvc.Invalid("message", "Element 'message': the text is longer than %d bytes.", MaxMessageText)
 	}
 	m.Text = d.Text
 	return m, nil
