@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/builddoc/resultlist"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/valyala/fasthttp"
@@ -115,27 +116,9 @@ func (b *RemoteBackend) Projects(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
-// resultListXML is OBS's resultlist (buildresult.rng) as far as the explorer reads it.
-type resultListXML struct {
-	Results []struct {
-		Project    string `xml:"project,attr"`
-		Repository string `xml:"repository,attr"`
-		Arch       string `xml:"arch,attr"`
-		Code       string `xml:"code,attr"`
-		State      string `xml:"state,attr"`
-		Dirty      string `xml:"dirty,attr"`
-		Details    string `xml:"details,attr"`
-		Statuses   []struct {
-			Package string `xml:"package,attr"`
-			Code    string `xml:"code,attr"`
-			Details string `xml:"details"`
-		} `xml:"status"`
-	} `xml:"result"`
-}
-
 // results reads GET /build/<project>/_result (query: extra parameters, escaped).
-func (b *RemoteBackend) results(ctx context.Context, project, query string) (resultListXML, error) {
-	var list resultListXML
+func (b *RemoteBackend) results(ctx context.Context, project, query string) (resultlist.List, error) {
+	var list resultlist.List
 	path := "/build/" + url.PathEscape(project) + "/_result"
 	if query != "" {
 		path += "?" + query
@@ -156,13 +139,10 @@ func (b *RemoteBackend) Results(ctx context.Context, project string) (explorersv
 		return explorersvc.ProjectResults{}, err
 	}
 	out := explorersvc.ProjectResults{Project: project, Results: make([]explorersvc.RepoResult, len(list.Results))}
-	for i, r := range list.Results {
-		code := r.Code
-		if code == "" {
-			code = r.State
-		}
-		rr := explorersvc.RepoResult{Repository: r.Repository, Arch: r.Arch, Code: code, Details: r.Details,
-			Dirty: r.Dirty == "true" || r.Dirty == "1", Statuses: make([]explorersvc.PackageStatus, len(r.Statuses))}
+	for i := range list.Results {
+		r := &list.Results[i]
+		rr := explorersvc.RepoResult{Repository: r.Repository, Arch: r.Arch, Code: r.RepoCode(), Details: r.Details,
+			Dirty: r.IsDirty(), Statuses: make([]explorersvc.PackageStatus, len(r.Statuses))}
 		for j, st := range r.Statuses {
 			rr.Statuses[j] = explorersvc.PackageStatus{Package: st.Package, Code: st.Code, Details: strings.TrimSpace(st.Details)}
 		}
