@@ -8,24 +8,9 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/builddoc/binarycoll"
 	"github.com/pocketforge/pocketforge/explorersvc"
 )
-
-// publishedBinariesXML is OBS's answer to GET /search/published/binary/id as far as the
-// explorer reads it.
-type publishedBinariesXML struct {
-	Binaries []struct {
-		Name       string `xml:"name,attr"`
-		Project    string `xml:"project,attr"`
-		Package    string `xml:"package,attr"`
-		Repository string `xml:"repository,attr"`
-		Version    string `xml:"version,attr"`
-		Release    string `xml:"release,attr"`
-		Arch       string `xml:"arch,attr"`
-		Filename   string `xml:"filename,attr"`
-		Filepath   string `xml:"filepath,attr"`
-	} `xml:"binary"`
-}
 
 // Binaries asks the remote's published binary search, GET
 // /search/published/binary/id?match=@name='<name>', as the explorer's identity (OBS leaves the
@@ -38,7 +23,7 @@ func (b *RemoteBackend) Binaries(ctx context.Context, name string) ([]explorersv
 	if !ok {
 		return nil, explorersvc.ErrUnquotable(name)
 	}
-	var coll publishedBinariesXML
+	var coll binarycoll.Collection
 	if err := b.get(ctx, "/search/published/binary/id?match="+url.QueryEscape("@name="+lit), &coll); err != nil {
 		if errors.Is(err, errRemoteMissing) {
 			return nil, &kit.Error{Status: http.StatusInternalServerError, Code: "backend_failed",
