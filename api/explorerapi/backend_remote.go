@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/builddoc/resultlist"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/store"
@@ -22,9 +21,9 @@ import (
 // four reads of explorersvc.Backend, and the fork builds' results (explorersvc.BuildResults),
 // made with OBS's own requests — GET /source, /build/<p>/_result and /configuration — through
 // the same Do the proxy forwards with (a *Remote: one client, one timeout, the configured
-// credentials). It lives here rather than in a domain because it speaks HTTP; its errors are
-// the explorer API's: a remote that did not answer in time is 504, one that failed or answered
-// nonsense 500, each with a sentence for {"error"}.
+// credentials). Its failures are *explorersvc.BackendError: a remote that did not answer in
+// time (the APIs' 504), or one that could not be reached, refused the credentials, failed or
+// answered nonsense (500), each with a sentence for the user.
 type RemoteBackend struct {
 	// Remote sends the requests (normally a *Remote).
 	Remote Backend
@@ -44,6 +43,11 @@ var (
 // errRemoteMissing is a 404 from the remote; each caller turns it into its own "not found".
 var errRemoteMissing = errors.New("not found on the build service")
 
+// failed is a remote's failure of code (500 in every API), with a formatted message.
+func failed(code, format string, args ...any) *explorersvc.BackendError {
+	return &explorersvc.BackendError{Code: code, Msg: fmt.Sprintf(format, args...)}
+}
+
 // get sends GET path (relative to the build API's root, already escaped) and decodes the XML
 // answer into v.
 func (b *RemoteBackend) get(ctx context.Context, path string, v any) error {
@@ -59,23 +63,20 @@ func (b *RemoteBackend) get(ctx context.Context, path string, v any) error {
 	req.Header.Set(fasthttp.HeaderAccept, "application/xml")
 	if err := b.Remote.Do(req, resp); err != nil {
 		if errors.Is(err, ErrRemoteTimeout) {
-			return &kit.Error{Status: http.StatusGatewayTimeout, Code: "backend_timeout", Reason: "The build service did not answer in time: " + err.Error()}
+			return &explorersvc.BackendError{Code: "backend_timeout", Timeout: true, Msg: "The build service did not answer in time: " + err.Error()}
 		}
-		return &kit.Error{Status: http.StatusInternalServerError, Code: "backend_unreachable", Reason: "The build service could not be reached: " + err.Error()}
+		return failed("backend_unreachable", "The build service could not be reached: %s", err)
 	}
 	switch code := resp.StatusCode(); {
 	case code == http.StatusNotFound:
 		return errRemoteMissing
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
-		return &kit.Error{Status: http.StatusInternalServerError, Code: "backend_refused",
-			Reason: fmt.Sprintf("The build service refused the explorer's credentials (%d on GET %s); the operator has to fix --explorer-backend-user and --explorer-backend-password", code, clipText(path, 200))}
+		return failed("backend_refused", "The build service refused the explorer's credentials (%d on GET %s); the operator has to fix --explorer-backend-user and --explorer-backend-password", code, clipText(path, 200))
 	case code != http.StatusOK:
-		return &kit.Error{Status: http.StatusInternalServerError, Code: "backend_failed",
-			Reason: fmt.Sprintf("The build service answered %d on GET %s: %s", code, clipText(path, 200), statusSummary(resp.Body()))}
+		return failed("backend_failed", "The build service answered %d on GET %s: %s", code, clipText(path, 200), statusSummary(resp.Body()))
 	}
 	if err := xml.Unmarshal(resp.Body(), v); err != nil {
-		return &kit.Error{Status: http.StatusInternalServerError, Code: "backend_failed",
-			Reason: fmt.Sprintf("The build service's answer to GET %s is not the document OBS sends: %v", clipText(path, 200), err)}
+		return failed("backend_failed", "The build service's answer to GET %s is not the document OBS sends: %v", clipText(path, 200), err)
 	}
 	return nil
 }
@@ -103,7 +104,7 @@ func (b *RemoteBackend) Projects(ctx context.Context) ([]string, error) {
 	}
 	if err := b.get(ctx, "/source", &dir); err != nil {
 		if errors.Is(err, errRemoteMissing) {
-			return nil, &kit.Error{Status: http.StatusInternalServerError, Code: "backend_failed", Reason: "The build service has no /source: is --explorer-backend an OBS API root?"}
+			return nil, failed("backend_failed", "The build service has no /source: is --explorer-backend an OBS API root?")
 		}
 		return nil, err
 	}
@@ -186,7 +187,7 @@ func (b *RemoteBackend) Configuration(ctx context.Context) (explorersvc.BackendC
 	}
 	if err := b.get(ctx, "/configuration", &doc); err != nil {
 		if errors.Is(err, errRemoteMissing) {
-			return explorersvc.BackendConfig{}, &kit.Error{Status: http.StatusInternalServerError, Code: "backend_failed", Reason: "The build service has no /configuration"}
+			return explorersvc.BackendConfig{}, failed("backend_failed", "The build service has no /configuration")
 		}
 		return explorersvc.BackendConfig{}, err
 	}

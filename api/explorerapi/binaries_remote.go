@@ -3,11 +3,9 @@ package explorerapi
 import (
 	"context"
 	"errors"
-	"net/http"
 	"net/url"
 	"strings"
 
-	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/builddoc/binarycoll"
 	"github.com/pocketforge/pocketforge/explorersvc"
 )
@@ -26,8 +24,7 @@ func (b *RemoteBackend) Binaries(ctx context.Context, name string) ([]explorersv
 	var coll binarycoll.Collection
 	if err := b.get(ctx, "/search/published/binary/id?match="+url.QueryEscape("@name="+lit), &coll); err != nil {
 		if errors.Is(err, errRemoteMissing) {
-			return nil, &kit.Error{Status: http.StatusInternalServerError, Code: "backend_failed",
-				Reason: "The build service has no published binary search (/search/published/binary/id)"}
+			return nil, failed("backend_failed", "The build service has no published binary search (/search/published/binary/id)")
 		}
 		return nil, err
 	}

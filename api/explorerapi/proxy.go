@@ -89,7 +89,7 @@ func (p *proxy) serve(c *fiber.Ctx) error {
 		return c.SendString(emptyCollection)
 	}
 	if err := p.reachable(c, path); err != nil {
-		return err
+		return WireError(err) // answered by the build API's renderer: see WireError
 	}
 	// a read-only POST's body (_buildinfo's spec file), anonymous: a document's bound
 	if err := kit.ReadBodyLimit(c, kit.DocumentBody); err != nil {
