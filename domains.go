@@ -5,12 +5,12 @@ import (
 	"log/slog"
 
 	"github.com/pocketforge/pocketforge/api"
-	"github.com/pocketforge/pocketforge/api/explorerapi"
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/explorersvc"
+	"github.com/pocketforge/pocketforge/explorersvc/remote"
 	"github.com/pocketforge/pocketforge/internal/buildlink"
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/search"
@@ -27,7 +27,7 @@ type domains struct {
 	// remote is the remote build service the explorer reads (--explorer-backend), nil when it
 	// reads this appliance's own: serve hands it to the app, so the proxy forwards through the
 	// same client.
-	remote *explorerapi.Remote
+	remote *remote.Client
 	// close releases what the domains opened (the cloud's sqldb listeners, the explorer's search
 	// index); serve calls it after the HTTP app and the workers stopped, before the store closes.
 	close func()
@@ -76,16 +76,16 @@ func openDomains(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Lo
 // configuration: this appliance's build service in process, or with --explorer-backend a
 // remote one over HTTP (polled every --explorer-poll), through the client the proxy forwards
 // with.
-func explorerBackend(cfg *config.Config, build *buildsvc.Service, db *store.DB, clk clock.Clock, url string) (explorersvc.Backend, explorersvc.BuildResults, *explorerapi.Remote, error) {
+func explorerBackend(cfg *config.Config, build *buildsvc.Service, db *store.DB, clk clock.Clock, url string) (explorersvc.Backend, explorersvc.BuildResults, *remote.Client, error) {
 	if cfg.ExplorerBackend == "" {
 		return localBackend(build, db, url), buildlink.Builds{Build: build}, nil, nil
 	}
-	remote, err := api.ExplorerRemote(cfg)
+	client, err := api.ExplorerRemote(cfg)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	rb := &explorerapi.RemoteBackend{Remote: remote, Poll: cfg.ExplorerPoll, Now: clk.Now}
-	return rb, rb, remote, nil
+	rb := &remote.Backend{Client: client, Poll: cfg.ExplorerPoll, Now: clk.Now}
+	return rb, rb, client, nil
 }
 
 // localBackend is the explorer's build backend: this appliance's build service, read in

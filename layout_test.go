@@ -12,7 +12,7 @@ import (
 // domains and the store only.
 func TestDomainsStayBelowHTTP(t *testing.T) {
 	const module = "github.com/pocketforge/pocketforge"
-	roots := []string{"buildsvc", "buildsvc/metadoc", "cloudsvc", "explorersvc", "appliancesvc", "fault", "internal/jobs", "fixtures",
+	roots := []string{"buildsvc", "buildsvc/metadoc", "cloudsvc", "explorersvc", "explorersvc/remote", "appliancesvc", "fault", "internal/jobs", "fixtures",
 		"store", "store/buildstore", "store/cloudstore", "store/explorerstore", "store/appliance", "store/outbox"}
 	for _, root := range roots {
 		seen := map[string]bool{}

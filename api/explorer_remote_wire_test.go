@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pocketforge/pocketforge/api/explorerapi"
+	"github.com/pocketforge/pocketforge/explorersvc/remote"
 )
 
 // TestRemoteBackendFailuresOnTheWire: each way a remote build service fails is answered with
@@ -97,7 +97,7 @@ func TestRemoteBackendDownAndSlowOnTheWire(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(release) })
-	remote, err := explorerapi.NewRemote(srv.URL, "explorer", "pw", 300*time.Millisecond)
+	remote, err := remote.New(srv.URL, "explorer", "pw", 300*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}

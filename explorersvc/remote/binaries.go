@@ -1,4 +1,4 @@
-package explorerapi
+package remote
 
 import (
 	"context"
@@ -16,14 +16,14 @@ import (
 // (home:/alice/standard/x86_64/bash-….rpm) is the file's path under its download_url, which is
 // what Path is. OBS's answer names no scmsync, so SourceURL stays empty and the explorer looks
 // the git source up in its product data, as for the in-process backend.
-func (b *RemoteBackend) Binaries(ctx context.Context, name string) ([]explorersvc.Binary, error) {
+func (b *Backend) Binaries(ctx context.Context, name string) ([]explorersvc.Binary, error) {
 	lit, ok := explorersvc.XPathLiteral(name)
 	if !ok {
 		return nil, explorersvc.ErrUnquotable(name)
 	}
 	var coll binarycoll.Collection
 	if err := b.get(ctx, "/search/published/binary/id?match="+url.QueryEscape("@name="+lit), &coll); err != nil {
-		if errors.Is(err, errRemoteMissing) {
+		if errors.Is(err, errMissing) {
 			return nil, failed("backend_failed", "The build service has no published binary search (/search/published/binary/id)")
 		}
 		return nil, err
