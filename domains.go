@@ -5,12 +5,12 @@ import (
 	"log/slog"
 
 	"github.com/pocketforge/pocketforge/api"
-	"github.com/pocketforge/pocketforge/api/explorerapi"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/domains"
 	"github.com/pocketforge/pocketforge/explorersvc"
+	"github.com/pocketforge/pocketforge/explorersvc/remote"
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/search"
 	"github.com/pocketforge/pocketforge/store"
@@ -27,7 +27,7 @@ type appDomains struct {
 	// remote is the remote build service the explorer reads (--explorer-backend), nil when it
 	// reads this appliance's own: serve hands it to the app, so the proxy forwards through the
 	// same client.
-	remote *explorerapi.Remote
+	remote *remote.Client
 	// close releases what the domains opened (the cloud's sqldb listeners, the explorer's search
 	// index); serve calls it after the HTTP app and the workers stopped, before the store closes.
 	close func()
@@ -77,16 +77,16 @@ func openDomains(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Lo
 // remote one over HTTP (polled every --explorer-poll), through the client the proxy forwards
 // with. The local one reads as an anonymous non-member, so projects with access restrictions
 // stay out of the explorer.
-func explorerBackend(cfg *config.Config, build *domains.Build, db *store.DB, clk clock.Clock, url string) (explorersvc.Backend, explorersvc.BuildResults, *explorerapi.Remote, error) {
+func explorerBackend(cfg *config.Config, build *domains.Build, db *store.DB, clk clock.Clock, url string) (explorersvc.Backend, explorersvc.BuildResults, *remote.Client, error) {
 	if cfg.ExplorerBackend == "" {
 		return build.Backend(db, buildstore.Person{}, func() string { return url }), build.Builds(buildstore.Person{}), nil, nil
 	}
-	remote, err := api.ExplorerRemote(cfg)
+	client, err := api.ExplorerRemote(cfg)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	rb := &explorerapi.RemoteBackend{Remote: remote, Poll: cfg.ExplorerPoll, Now: clk.Now}
-	return rb, rb, remote, nil
+	rb := &remote.Backend{Client: client, Poll: cfg.ExplorerPoll, Now: clk.Now}
+	return rb, rb, client, nil
 }
 
 // workers are the domains' clock jobs on one runner, in a fixed order: the cloud's (invoices,

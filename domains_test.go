@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pocketforge/pocketforge/api/explorerapi"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/config"
+	remotebackend "github.com/pocketforge/pocketforge/explorersvc/remote"
 	"github.com/pocketforge/pocketforge/store"
 )
 
@@ -44,7 +44,7 @@ func TestDomainsChooseTheExplorerBackend(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, confErr := d.explorer.BackendConfiguration(context.Background())
-			_, isRemote := d.explorer.Builds.(*explorerapi.RemoteBackend)
+			_, isRemote := d.explorer.Builds.(*remotebackend.Backend)
 			switch {
 			case remote == "" && (d.remote != nil || confErr != nil || isRemote):
 				t.Errorf("in process (ephemeral %v): remote %v, configuration %v, builds %T", ephemeral, d.remote, confErr, d.explorer.Builds)

@@ -23,6 +23,7 @@ import (
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/domains"
 	"github.com/pocketforge/pocketforge/explorersvc"
+	"github.com/pocketforge/pocketforge/explorersvc/remote"
 	"github.com/pocketforge/pocketforge/internal/chaos"
 	"github.com/pocketforge/pocketforge/internal/metrics"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
@@ -56,7 +57,7 @@ type Deps struct {
 	// Remote is the remote build service (--explorer-backend) the explorer's backend reads and
 	// its proxy forwards to, one client for both; nil with the flag set: New makes one (and,
 	// when it builds the explorer too, the explorer's backend over it).
-	Remote *explorerapi.Remote
+	Remote *remote.Client
 	// trusted are the reverse proxies whose X-Forwarded-For names the client
 	// (--trusted-proxies), set by New from the configuration for the journal's remote_ip.
 	trusted []netip.Prefix
@@ -139,7 +140,7 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		// on change).
 		var backend explorersvc.Backend = d.Build.Backend(d.Store, buildstore.Person{}, externalURL)
 		if d.Remote != nil {
-			rb := &explorerapi.RemoteBackend{Remote: d.Remote, Poll: cfg.ExplorerPoll, Now: d.Clock.Now}
+			rb := &remote.Backend{Client: d.Remote, Poll: cfg.ExplorerPoll, Now: d.Clock.Now}
 			backend, d.Explorer.Builds = rb, rb
 		}
 		_ = d.Explorer.UseBackend(backend, cfg.ExplorerFollow)

@@ -52,8 +52,11 @@ var areas = []area{
 // Its forms are small; the values page takes a values document.
 var other = area{name: "web", render: renderPage, maxBody: kit.FormBody, documents: []string{"/values"}}
 
-// renderPage answers a failed page request with the web interface's error page.
+// renderPage answers a failed page request with the web interface's error page (a build
+// backend's failure, which the build results pages read through the explorer, with the
+// explorer's status and words: explorerapi.WireError).
 func renderPage(c *fiber.Ctx, err error) error {
+	err = explorerapi.WireError(err)
 	status := kit.Status(err)
 	return web.ErrorPage(c, status, kit.Reason(err, status))
 }

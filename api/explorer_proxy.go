@@ -8,6 +8,7 @@ import (
 	"github.com/pocketforge/pocketforge/api/explorerapi"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/explorersvc"
+	"github.com/pocketforge/pocketforge/explorersvc/remote"
 	"github.com/valyala/fasthttp"
 )
 
@@ -23,7 +24,7 @@ import (
 // With a remote build service (--explorer-backend, remote non-nil) the proxy forwards to it
 // over HTTP instead, through the client the explorer's results backend uses: the same rules,
 // credentials and answer handling, only another Backend.
-func explorerProxy(cfg *config.Config, bd buildapi.Deps, explorer *explorersvc.Service, remote *explorerapi.Remote) explorerapi.Proxy {
+func explorerProxy(cfg *config.Config, bd buildapi.Deps, explorer *explorersvc.Service, remote *remote.Client) explorerapi.Proxy {
 	if remote != nil {
 		return explorerapi.Proxy{
 			Prefix: cfg.ExplorerProxyPrefix, Backend: remote, Reachable: explorer.ProxyReachable,
@@ -51,9 +52,9 @@ func explorerProxy(cfg *config.Config, bd buildapi.Deps, explorer *explorersvc.S
 // ExplorerRemote is the client of the remote build service --explorer-backend names, signed in
 // with the backend credentials (nil, nil without the flag). serve builds it once and hands it
 // to both the explorer's backend and the proxy.
-func ExplorerRemote(cfg *config.Config) (*explorerapi.Remote, error) {
+func ExplorerRemote(cfg *config.Config) (*remote.Client, error) {
 	if cfg.ExplorerBackend == "" {
 		return nil, nil
 	}
-	return explorerapi.NewRemote(cfg.ExplorerBackend, cfg.ExplorerBackendUser, cfg.BackendPassword(), 0)
+	return remote.New(cfg.ExplorerBackend, cfg.ExplorerBackendUser, cfg.BackendPassword(), 0)
 }

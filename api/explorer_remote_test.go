@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pocketforge/pocketforge/api/explorerapi"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/explorersvc/remote"
 	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/store"
 )
@@ -27,7 +27,7 @@ import (
 // set, is the client it uses (a test's short timeout). It has the demo world of its own (the
 // git model fork-builds reads is the explorer's, not the build service's), but its explorer
 // never reads that world's build service.
-func remoteExplorer(t *testing.T, url string, remote *explorerapi.Remote) *env {
+func remoteExplorer(t *testing.T, url string, remote *remote.Client) *env {
 	t.Helper()
 	cfg, err := config.Load([]string{"--data", filepath.Join(t.TempDir(), "r.db"),
 		"--explorer-rate", "0", "--explorer-backend", url}, nil)
@@ -167,7 +167,7 @@ func TestRemoteBackendHangs(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(release) })
-	remote, err := explorerapi.NewRemote(srv.URL, "explorer", "pw", 300*time.Millisecond)
+	remote, err := remote.New(srv.URL, "explorer", "pw", 300*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 // build results, the service's configuration, and whether anything changed since it last
 // looked. The appliance's own build service answers in process (internal/buildlink.Backend, over buildsvc's
 // domain functions and read protection); a remote build service reached over HTTP
-// (--explorer-backend, api/explorerapi.RemoteBackend) implements the same four methods from
+// (--explorer-backend, explorersvc/remote.Backend) implements the same four methods from
 // GET /source, /build/<p>/_result and /configuration, so the cache and the routes above it
 // never know which one they talk to. Products and ProductFiles are the product media the
 // build service built and published, which the explorer imports (products_follow.go). The values are plain data, no buildsvc types, for that

@@ -1,15 +1,12 @@
 package buildapi
 
 import (
-	"bytes"
 	"context"
-	"encoding/xml"
-	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildfarm/resolve"
+	"github.com/pocketforge/pocketforge/builddoc/resultlist"
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/store/buildstore"
@@ -85,24 +82,22 @@ func (a *api) buildPackages(c *fiber.Ctx) error {
 	return sendXML(c, newDirectory(names))
 }
 
-// resultViews are the parts of a result a request asks for (view=, repeatable; status when
-// none is named).
-type resultViews struct{ status, summary, binaries bool }
-
-func parseResultViews(c *fiber.Ctx) (resultViews, error) {
+// parseResultViews reads the parts of a result a request asks for (view=, repeatable; status
+// when none is named).
+func parseResultViews(c *fiber.Ctx) (resultlist.Views, error) {
 	views := queryAll(c, "view")
 	if len(views) == 0 {
-		return resultViews{status: true}, nil
+		return resultlist.Views{Status: true}, nil
 	}
-	var v resultViews
+	var v resultlist.Views
 	for _, name := range views {
 		switch name {
 		case "status":
-			v.status = true
+			v.Status = true
 		case "summary":
-			v.summary = true
+			v.Summary = true
 		case "binarylist":
-			v.binaries = true
+			v.Binaries = true
 		default:
 			return v, buildsvc.BadRequest("invalid_parameter", "unknown view '%s': status, summary or binarylist", name)
 		}
@@ -118,7 +113,7 @@ func (a *api) buildResults(c *fiber.Ctx) error {
 		return err
 	}
 	q := farm.ResultQuery{Packages: queryAll(c, "package"), Repositories: queryAll(c, "repository"),
-		Archs: queryAll(c, "arch"), LastBuild: boolParam(c, "lastbuild"), Binaries: views.binaries}
+		Archs: queryAll(c, "arch"), LastBuild: boolParam(c, "lastbuild"), Binaries: views.Binaries}
 	ctx := context.Background()
 	if c.Query("oldstate") != "" {
 		var stop func()
@@ -138,88 +133,35 @@ func (a *api) buildResults(c *fiber.Ctx) error {
 	return c.Send(body)
 }
 
-// renderResults renders the _result document (build-notes §3, buildresult.rng) and its state:
-// the hash of the document rendered without it, so the state changes exactly when something a
-// client sees does. It writes the XML by hand: encoding/xml's reflection was most of the time
-// of a large project's answer (BenchmarkBuildResult).
-func renderResults(res []farm.WhereResult, v resultViews) ([]byte, string) {
-	var b bytes.Buffer
-	const head = `<resultlist state="`
-	b.WriteString(head + `">` + "\n")
-	for _, r := range res {
-		b.WriteString(`  <result project="`)
-		attr(&b, r.Where.Project)
-		b.WriteString(`" repository="`)
-		attr(&b, r.Where.Repository)
-		b.WriteString(`" arch="`)
-		attr(&b, r.Where.Arch)
-		b.WriteString(`" code="`)
-		attr(&b, r.Code)
-		b.WriteString(`" state="`)
-		attr(&b, r.Code)
-		if r.Dirty {
-			b.WriteString(`" dirty="true`)
-		}
-		if r.Details != "" {
-			b.WriteString(`" details="`)
-			attr(&b, r.Details)
-		}
-		b.WriteString(`">` + "\n")
-		counts := map[string]int{}
-		var order []string
-		for _, st := range r.Statuses {
-			if counts[st.Code] == 0 {
-				order = append(order, st.Code)
-			}
-			counts[st.Code]++
-			if !v.status {
-				continue
-			}
-			b.WriteString(`    <status package="`)
-			attr(&b, st.Package)
-			b.WriteString(`" code="`)
-			attr(&b, st.Code)
-			if st.Details == "" {
-				b.WriteString(`"/>` + "\n")
-				continue
-			}
-			b.WriteString(`">` + "\n      <details>")
-			_ = xml.EscapeText(&b, []byte(st.Details))
-			b.WriteString("</details>\n    </status>\n")
-		}
-		if v.binaries {
-			for _, st := range r.Statuses {
-				b.WriteString(`    <binarylist package="`)
-				attr(&b, st.Package)
-				b.WriteString(`">` + "\n")
-				for _, bin := range r.Binaries[st.Package] {
-					b.WriteString(`      <binary filename="`)
-					attr(&b, bin.Filename)
-					fmt.Fprintf(&b, `" size="%d" mtime="%d"/>`+"\n", bin.Size, bin.MTime.Unix())
-				}
-				b.WriteString("    </binarylist>\n")
-			}
-		}
-		if v.summary {
-			b.WriteString("    <summary>\n")
-			for _, code := range order {
-				b.WriteString(`      <statuscount code="`)
-				attr(&b, code)
-				fmt.Fprintf(&b, `" count="%d"/>`+"\n", counts[code])
-			}
-			b.WriteString("    </summary>\n")
-		}
-		b.WriteString("  </result>\n")
+// renderResults renders the _result document (build-notes §3, buildresult.rng) and its state
+// with resultlist's Writer, fed straight from the results (the document's rules, its state
+// included, are resultlist's: the explorer writes it with the same Writer).
+func renderResults(res []farm.WhereResult, v resultlist.Views) ([]byte, string) {
+	n := 0
+	for i := range res {
+		n += len(res[i].Statuses)
 	}
-	b.WriteString("</resultlist>\n")
-	state := resolve.StateHash(b.String())
-	out := make([]byte, 0, b.Len()+len(state))
-	out = append(append(append(out, head...), state...), b.Bytes()[len(head):]...)
-	return out, state
+	w := resultlist.NewWriter(v, resultlist.Estimate(len(res), n))
+	for i := range res {
+		r := &res[i]
+		w.Result(resultlist.Header{Project: r.Where.Project, Repository: r.Where.Repository, Arch: r.Where.Arch,
+			Code: r.Code, Details: r.Details, Dirty: r.Dirty})
+		for j := range r.Statuses {
+			st := &r.Statuses[j]
+			w.Status(st.Package, st.Code, st.Details)
+		}
+		if v.Binaries {
+			for j := range r.Statuses {
+				pkg := r.Statuses[j].Package
+				w.BinaryList(pkg)
+				for _, bin := range r.Binaries[pkg] {
+					w.Binary(bin.Filename, bin.Size, bin.MTime.Unix())
+				}
+			}
+		}
+	}
+	return w.Done()
 }
-
-// attr writes s escaped for an attribute value in double quotes.
-func attr(b *bytes.Buffer, s string) { _ = xml.EscapeText(b, []byte(s)) }
 
 // requestContext is a context that ends when the server shuts down or the client closes its
 // connection, for the requests that wait (result long-polls); stop releases it.

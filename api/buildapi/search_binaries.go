@@ -6,6 +6,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc/search"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/builddoc/binarycoll"
 )
 
 // The binary searches (seed: "Search"): /search/published/binary/id and
@@ -14,24 +15,10 @@ import (
 // and offset as on the other search routes. What matches and what who may see are buildsvc's
 // Search*Binaries and SearchPublishedPatterns.
 
-// publishedBinaryXML is a published binary as OBS's backend answers it.
-type publishedBinaryXML struct {
-	XMLName     xml.Name `xml:"binary"`
-	Name        string   `xml:"name,attr"`
-	Project     string   `xml:"project,attr"`
-	Package     string   `xml:"package,attr,omitempty"`
-	Repository  string   `xml:"repository,attr"`
-	Version     string   `xml:"version,attr"`
-	Release     string   `xml:"release,attr"`
-	Arch        string   `xml:"arch,attr"`
-	Filename    string   `xml:"filename,attr"`
-	Filepath    string   `xml:"filepath,attr"`
-	BaseProject string   `xml:"baseproject,attr,omitempty"`
-	Type        string   `xml:"type,attr"`
-}
-
-func publishedBinaryDoc(b search.PublishedBinary) publishedBinaryXML {
-	return publishedBinaryXML{Name: b.Name, Project: b.Project, Package: b.Package, Repository: b.Repository,
+// publishedBinaryDoc is a published binary as OBS's backend answers it (the element the
+// explorer's remote backend reads too: builddoc/binarycoll).
+func publishedBinaryDoc(b search.PublishedBinary) binarycoll.Binary {
+	return binarycoll.Binary{Name: b.Name, Project: b.Project, Package: b.Package, Repository: b.Repository,
 		Version: b.Version, Release: b.Release, Arch: b.Arch, Filename: b.Filename, Filepath: b.Filepath,
 		BaseProject: b.BaseProject, Type: b.Type}
 }

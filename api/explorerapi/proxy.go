@@ -10,6 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/explorersvc/remote"
 	"github.com/valyala/fasthttp"
 )
 
@@ -21,7 +22,7 @@ type Proxy struct {
 	// Prefix is where the proxy answers (--explorer-proxy-prefix, /obs by default).
 	Prefix string
 	// Backend answers the forwarded requests: the appliance's build API in process, or a
-	// remote build service (Remote).
+	// remote build service (explorersvc/remote's Client).
 	Backend Backend
 	// Reachable decides the projects the proxy reaches (explorersvc's ProxyReachable: the
 	// explorer's follow list); nil lets every project through to the build API's own rules.
@@ -89,7 +90,7 @@ func (p *proxy) serve(c *fiber.Ctx) error {
 		return c.SendString(emptyCollection)
 	}
 	if err := p.reachable(c, path); err != nil {
-		return err
+		return WireError(err) // answered by the build API's renderer: see WireError
 	}
 	// a read-only POST's body (_buildinfo's spec file), anonymous: a document's bound
 	if err := kit.ReadBodyLimit(c, kit.DocumentBody); err != nil {
@@ -221,10 +222,10 @@ func clipText(s string, n int) string {
 }
 
 // backendFailed is the answer when the build service gave none: 504 when it did not answer in
-// time (a remote one, ErrRemoteTimeout), 500 when it could not be reached or failed — the
+// time (a remote one, remote.ErrTimeout), 500 when it could not be reached or failed — the
 // statuses the seed names for a backend that is slow or down (it names no 502).
 func backendFailed(err error) error {
-	if errors.Is(err, ErrRemoteTimeout) {
+	if errors.Is(err, remote.ErrTimeout) {
 		return kit.Errorf(http.StatusGatewayTimeout, "%v", err)
 	}
 	return kit.Errorf(http.StatusInternalServerError, "The build service did not answer: %v", err)

@@ -9,8 +9,8 @@ import (
 
 // Backend answers the build-service requests the proxy forwards, the way fasthttp.Client.Do
 // does: it fills resp from req, or fails when no answer came. The appliance's own build API
-// is InProcess; a remote build service (--explorer-backend URL) is Remote, a
-// fasthttp.HostClient behind the same interface, so the proxy's rules, credentials and response
+// is InProcess; a remote build service (--explorer-backend URL) is explorersvc/remote's
+// Client, a fasthttp.HostClient behind the same interface, so the proxy's rules, credentials and response
 // handling are one code path for both.
 type Backend interface {
 	Do(req *fasthttp.Request, resp *fasthttp.Response) error

@@ -1,14 +1,12 @@
 package explorerapi
 
 import (
-	"bytes"
-	"encoding/xml"
 	"net/url"
 	"strings"
 	"sync"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildfarm/resolve"
+	"github.com/pocketforge/pocketforge/builddoc/resultlist"
 	"github.com/pocketforge/pocketforge/explorersvc"
 )
 
@@ -99,71 +97,26 @@ func resultsList(c *fiber.Ctx, name string) []string {
 }
 
 // renderResultList writes the resultlist document of OBS's buildresult.rng as the build
-// service's GET /build/<p>/_result writes it (each result's repository state as code and
-// state, dirty="true" when the scheduler has yet to recalculate it, each package's status with
-// its details), and its state attribute the same way: the hash of the document written
-// without it (resolve.StateHash), so an unfiltered answer's state equals the build API's for
-// the same results and changes exactly when something a client sees does.
+// service's GET /build/<p>/_result writes it, with the same Writer (builddoc/resultlist): each
+// result's repository state as code and state, dirty="true" when the scheduler has yet to
+// recalculate it, each package's status with its details, and the state attribute, so an
+// unfiltered answer's state equals the build API's for the same results and changes exactly
+// when something a client sees does.
 func renderResultList(p explorersvc.ProjectResults) []byte {
-	var b bytes.Buffer
-	n := 64
-	for _, r := range p.Results {
-		n += 128 + len(r.Statuses)*64
+	n := 0
+	for i := range p.Results {
+		n += len(p.Results[i].Statuses)
 	}
-	b.Grow(n)
-	const head = `<resultlist state="`
-	b.WriteString(head + `">` + "\n")
-	for _, r := range p.Results {
-		b.WriteString(`  <result project="`)
-		resultsAttr(&b, p.Project)
-		b.WriteString(`" repository="`)
-		resultsAttr(&b, r.Repository)
-		b.WriteString(`" arch="`)
-		resultsAttr(&b, r.Arch)
-		b.WriteString(`" code="`)
-		resultsAttr(&b, r.Code)
-		b.WriteString(`" state="`)
-		resultsAttr(&b, r.Code)
-		if r.Dirty {
-			b.WriteString(`" dirty="true`)
-		}
-		if r.Details != "" {
-			b.WriteString(`" details="`)
-			resultsAttr(&b, r.Details)
-		}
-		b.WriteString(`">` + "\n")
-		for _, st := range r.Statuses {
-			b.WriteString(`    <status package="`)
-			resultsAttr(&b, st.Package)
-			b.WriteString(`" code="`)
-			resultsAttr(&b, st.Code)
-			if st.Details == "" {
-				b.WriteString(`"/>` + "\n")
-				continue
-			}
-			b.WriteString(`">` + "\n      <details>")
-			resultsAttr(&b, st.Details)
-			b.WriteString("</details>\n    </status>\n")
-		}
-		b.WriteString("  </result>\n")
-	}
-	b.WriteString("</resultlist>\n")
-	state := resolve.StateHash(b.String())
-	out := make([]byte, 0, b.Len()+len(state))
-	return append(append(append(out, head...), state...), b.Bytes()[len(head):]...)
-}
-
-// resultsAttr writes s escaped for an attribute value in double quotes, or for text: exactly
-// what xml.EscapeText writes, but a string of printable ASCII with nothing to escape — nearly
-// every package name, code and repository — is copied as it is, without EscapeText's
-// conversion and byte-by-byte writes (they were most of a 500-package render).
-func resultsAttr(b *bytes.Buffer, s string) {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c < 0x20 || c > 0x7e, c == '"', c == '\'', c == '&', c == '<', c == '>':
-			_ = xml.EscapeText(b, []byte(s))
-			return
+	w := resultlist.NewWriter(resultlist.Views{Status: true}, resultlist.Estimate(len(p.Results), n))
+	for i := range p.Results {
+		r := &p.Results[i]
+		w.Result(resultlist.Header{Project: p.Project, Repository: r.Repository, Arch: r.Arch,
+			Code: r.Code, Details: r.Details, Dirty: r.Dirty})
+		for j := range r.Statuses {
+			st := &r.Statuses[j]
+			w.Status(st.Package, st.Code, st.Details)
 		}
 	}
-	b.WriteString(s)
+	body, _ := w.Done()
+	return body
 }

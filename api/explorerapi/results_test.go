@@ -3,7 +3,6 @@ package explorerapi
 import (
 	"bytes"
 	"encoding/json"
-	"encoding/xml"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -236,18 +235,5 @@ func TestBackendConfigOneScheduler(t *testing.T) {
 	}
 	if m["title"] != "one" || m["download_url"] != "http://forge.test/published" {
 		t.Errorf("title %v, download_url %v", m["title"], m["download_url"])
-	}
-}
-
-// TestResultsAttrEscapes: the fast path writes exactly what xml.EscapeText writes.
-func TestResultsAttrEscapes(t *testing.T) {
-	for _, in := range []string{"", "pocket-cli", "a<b", `"q"`, "it's", "x&y", "tab\there", "line\nbreak",
-		"ünïcode", "bad\xffutf8", "ctl\x01", "del\x7f", "nothing provides libfoo.so()(64bit) >= 2"} {
-		var fast, want bytes.Buffer
-		resultsAttr(&fast, in)
-		_ = xml.EscapeText(&want, []byte(in))
-		if fast.String() != want.String() {
-			t.Errorf("%q: %q, want %q", in, fast.String(), want.String())
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package explorerapi
+package remote
 
 import (
 	"context"
@@ -11,22 +11,22 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/builddoc/resultlist"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/valyala/fasthttp"
 )
 
-// RemoteBackend is a remote build service as the explorer's backend (--explorer-backend): the
+// Backend is a remote build service as the explorer's backend (--explorer-backend): the
 // four reads of explorersvc.Backend, and the fork builds' results (explorersvc.BuildResults),
 // made with OBS's own requests — GET /source, /build/<p>/_result and /configuration — through
-// the same Do the proxy forwards with (a *Remote: one client, one timeout, the configured
-// credentials). It lives here rather than in a domain because it speaks HTTP; its errors are
-// the explorer API's: a remote that did not answer in time is 504, one that failed or answered
-// nonsense 500, each with a sentence for {"error"}.
-type RemoteBackend struct {
-	// Remote sends the requests (normally a *Remote).
-	Remote Backend
+// the same Do the proxy forwards with (a *Client: one connection pool, one timeout, the
+// configured credentials). Its failures are *explorersvc.BackendError: a remote that did not
+// answer in time (the APIs' 504), or one that could not be reached, refused the credentials,
+// failed or answered nonsense (500), each with a sentence for the user.
+type Backend struct {
+	// Client sends the requests (normally a *Client).
+	Client Doer
 	// Poll is how often the results cache rereads the remote (--explorer-poll): OBS has no
 	// change mark a client can read cheaply, so Changes moves once per Poll. 0: 30 s.
 	Poll time.Duration
@@ -34,18 +34,30 @@ type RemoteBackend struct {
 	Now func() time.Time
 }
 
+// Doer answers a request the way fasthttp.Client.Do does: it fills resp from req, or fails
+// when no answer came (a *Client; the explorer's proxy forwards through the same interface).
+type Doer interface {
+	Do(req *fasthttp.Request, resp *fasthttp.Response) error
+}
+
 var (
-	_ explorersvc.Backend      = (*RemoteBackend)(nil)
-	_ explorersvc.BuildResults = (*RemoteBackend)(nil)
-	_ explorersvc.Detached     = (*RemoteBackend)(nil)
+	_ explorersvc.Backend      = (*Backend)(nil)
+	_ explorersvc.BuildResults = (*Backend)(nil)
+	_ explorersvc.Detached     = (*Backend)(nil)
+	_ Doer                     = (*Client)(nil)
 )
 
-// errRemoteMissing is a 404 from the remote; each caller turns it into its own "not found".
-var errRemoteMissing = errors.New("not found on the build service")
+// errMissing is a 404 from the remote; each caller turns it into its own "not found".
+var errMissing = errors.New("not found on the build service")
+
+// failed is a remote's failure of code (500 in every API), with a formatted message.
+func failed(code, format string, args ...any) *explorersvc.BackendError {
+	return &explorersvc.BackendError{Code: code, Msg: fmt.Sprintf(format, args...)}
+}
 
 // get sends GET path (relative to the build API's root, already escaped) and decodes the XML
 // answer into v.
-func (b *RemoteBackend) get(ctx context.Context, path string, v any) error {
+func (b *Backend) get(ctx context.Context, path string, v any) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -56,27 +68,32 @@ func (b *RemoteBackend) get(ctx context.Context, path string, v any) error {
 	req.Header.SetMethod(fasthttp.MethodGet)
 	req.SetRequestURI(path)
 	req.Header.Set(fasthttp.HeaderAccept, "application/xml")
-	if err := b.Remote.Do(req, resp); err != nil {
-		if errors.Is(err, ErrRemoteTimeout) {
-			return &kit.Error{Status: http.StatusGatewayTimeout, Code: "backend_timeout", Reason: "The build service did not answer in time: " + err.Error()}
+	if err := b.Client.Do(req, resp); err != nil {
+		if errors.Is(err, ErrTimeout) {
+			return &explorersvc.BackendError{Code: "backend_timeout", Timeout: true, Msg: "The build service did not answer in time: " + err.Error()}
 		}
-		return &kit.Error{Status: http.StatusInternalServerError, Code: "backend_unreachable", Reason: "The build service could not be reached: " + err.Error()}
+		return failed("backend_unreachable", "The build service could not be reached: %s", err)
 	}
 	switch code := resp.StatusCode(); {
 	case code == http.StatusNotFound:
-		return errRemoteMissing
+		return errMissing
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
-		return &kit.Error{Status: http.StatusInternalServerError, Code: "backend_refused",
-			Reason: fmt.Sprintf("The build service refused the explorer's credentials (%d on GET %s); the operator has to fix --explorer-backend-user and --explorer-backend-password", code, clipText(path, 200))}
+		return failed("backend_refused", "The build service refused the explorer's credentials (%d on GET %s); the operator has to fix --explorer-backend-user and --explorer-backend-password", code, clipText(path, 200))
 	case code != http.StatusOK:
-		return &kit.Error{Status: http.StatusInternalServerError, Code: "backend_failed",
-			Reason: fmt.Sprintf("The build service answered %d on GET %s: %s", code, clipText(path, 200), statusSummary(resp.Body()))}
+		return failed("backend_failed", "The build service answered %d on GET %s: %s", code, clipText(path, 200), statusSummary(resp.Body()))
 	}
 	if err := xml.Unmarshal(resp.Body(), v); err != nil {
-		return &kit.Error{Status: http.StatusInternalServerError, Code: "backend_failed",
-			Reason: fmt.Sprintf("The build service's answer to GET %s is not the document OBS sends: %v", clipText(path, 200), err)}
+		return failed("backend_failed", "The build service's answer to GET %s is not the document OBS sends: %v", clipText(path, 200), err)
 	}
 	return nil
+}
+
+// clipText shortens what is quoted back of a request or an answer.
+func clipText(s string, n int) string {
+	if len(s) > n {
+		s = s[:n] + "…"
+	}
+	return strings.ToValidUTF8(s, "?")
 }
 
 // statusSummary is the <summary> of an OBS <status> document, or the start of whatever else
@@ -94,15 +111,15 @@ func statusSummary(body []byte) string {
 
 // Projects lists GET /source: the projects the remote shows the explorer's identity (OBS
 // hides the access-restricted ones from a non-member, as the in-process backend does).
-func (b *RemoteBackend) Projects(ctx context.Context) ([]string, error) {
+func (b *Backend) Projects(ctx context.Context) ([]string, error) {
 	var dir struct {
 		Entries []struct {
 			Name string `xml:"name,attr"`
 		} `xml:"entry"`
 	}
 	if err := b.get(ctx, "/source", &dir); err != nil {
-		if errors.Is(err, errRemoteMissing) {
-			return nil, &kit.Error{Status: http.StatusInternalServerError, Code: "backend_failed", Reason: "The build service has no /source: is --explorer-backend an OBS API root?"}
+		if errors.Is(err, errMissing) {
+			return nil, failed("backend_failed", "The build service has no /source: is --explorer-backend an OBS API root?")
 		}
 		return nil, err
 	}
@@ -115,27 +132,9 @@ func (b *RemoteBackend) Projects(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
-// resultListXML is OBS's resultlist (buildresult.rng) as far as the explorer reads it.
-type resultListXML struct {
-	Results []struct {
-		Project    string `xml:"project,attr"`
-		Repository string `xml:"repository,attr"`
-		Arch       string `xml:"arch,attr"`
-		Code       string `xml:"code,attr"`
-		State      string `xml:"state,attr"`
-		Dirty      string `xml:"dirty,attr"`
-		Details    string `xml:"details,attr"`
-		Statuses   []struct {
-			Package string `xml:"package,attr"`
-			Code    string `xml:"code,attr"`
-			Details string `xml:"details"`
-		} `xml:"status"`
-	} `xml:"result"`
-}
-
 // results reads GET /build/<project>/_result (query: extra parameters, escaped).
-func (b *RemoteBackend) results(ctx context.Context, project, query string) (resultListXML, error) {
-	var list resultListXML
+func (b *Backend) results(ctx context.Context, project, query string) (resultlist.List, error) {
+	var list resultlist.List
 	path := "/build/" + url.PathEscape(project) + "/_result"
 	if query != "" {
 		path += "?" + query
@@ -146,9 +145,9 @@ func (b *RemoteBackend) results(ctx context.Context, project, query string) (res
 // Results is the project's GET /build/<project>/_result. A 404 (unknown, or hidden from the
 // explorer's identity) is ErrNoProject. OBS writes a result's state twice (code and the older
 // state); code wins, state stands in when code is missing.
-func (b *RemoteBackend) Results(ctx context.Context, project string) (explorersvc.ProjectResults, error) {
+func (b *Backend) Results(ctx context.Context, project string) (explorersvc.ProjectResults, error) {
 	list, err := b.results(ctx, project, "")
-	if errors.Is(err, errRemoteMissing) {
+	if errors.Is(err, errMissing) {
 		return explorersvc.ProjectResults{}, errors.Join(explorersvc.ErrNoProject,
 			fmt.Errorf("project %s: %w", project, store.ErrNotFound))
 	}
@@ -156,13 +155,10 @@ func (b *RemoteBackend) Results(ctx context.Context, project string) (explorersv
 		return explorersvc.ProjectResults{}, err
 	}
 	out := explorersvc.ProjectResults{Project: project, Results: make([]explorersvc.RepoResult, len(list.Results))}
-	for i, r := range list.Results {
-		code := r.Code
-		if code == "" {
-			code = r.State
-		}
-		rr := explorersvc.RepoResult{Repository: r.Repository, Arch: r.Arch, Code: code, Details: r.Details,
-			Dirty: r.Dirty == "true" || r.Dirty == "1", Statuses: make([]explorersvc.PackageStatus, len(r.Statuses))}
+	for i := range list.Results {
+		r := &list.Results[i]
+		rr := explorersvc.RepoResult{Repository: r.Repository, Arch: r.Arch, Code: r.RepoCode(), Details: r.Details,
+			Dirty: r.IsDirty(), Statuses: make([]explorersvc.PackageStatus, len(r.Statuses))}
 		for j, st := range r.Statuses {
 			rr.Statuses[j] = explorersvc.PackageStatus{Package: st.Package, Code: st.Code, Details: strings.TrimSpace(st.Details)}
 		}
@@ -174,9 +170,9 @@ func (b *RemoteBackend) Results(ctx context.Context, project string) (explorersv
 // PackageResults is explorersvc.BuildResults over the remote: GET
 // /build/<project>/_result?package=<pkg>, a 404 being store.ErrNotFound (the fork-builds
 // answer leaves the fork's results out).
-func (b *RemoteBackend) PackageResults(project, pkg string) ([]explorersvc.BuildResult, error) {
+func (b *Backend) PackageResults(project, pkg string) ([]explorersvc.BuildResult, error) {
 	list, err := b.results(context.Background(), project, "package="+url.QueryEscape(pkg))
-	if errors.Is(err, errRemoteMissing) {
+	if errors.Is(err, errMissing) {
 		return nil, fmt.Errorf("project %s: %w", project, store.ErrNotFound)
 	}
 	if err != nil {
@@ -196,7 +192,7 @@ func (b *RemoteBackend) PackageResults(project, pkg string) ([]explorersvc.Build
 // text, by its name and in the document's order, as the remote wrote them (a real OBS has
 // title, description, name, anonymous, registration, download_url, …; the appliance's own
 // build API writes fewer, and the in-process backend adds what the appliance knows beside).
-func (b *RemoteBackend) Configuration(ctx context.Context) (explorersvc.BackendConfig, error) {
+func (b *Backend) Configuration(ctx context.Context) (explorersvc.BackendConfig, error) {
 	var doc struct {
 		Elements []struct {
 			XMLName xml.Name
@@ -205,8 +201,8 @@ func (b *RemoteBackend) Configuration(ctx context.Context) (explorersvc.BackendC
 		} `xml:",any"`
 	}
 	if err := b.get(ctx, "/configuration", &doc); err != nil {
-		if errors.Is(err, errRemoteMissing) {
-			return explorersvc.BackendConfig{}, &kit.Error{Status: http.StatusInternalServerError, Code: "backend_failed", Reason: "The build service has no /configuration"}
+		if errors.Is(err, errMissing) {
+			return explorersvc.BackendConfig{}, failed("backend_failed", "The build service has no /configuration")
 		}
 		return explorersvc.BackendConfig{}, err
 	}
@@ -229,11 +225,11 @@ func (b *RemoteBackend) Configuration(ctx context.Context) (explorersvc.BackendC
 
 // Detached: a remote's reads may each take up to the client's timeout, so the results cache
 // refreshes beside the appliance's job runner, never holding up the build farm's jobs.
-func (b *RemoteBackend) Detached() bool { return true }
+func (b *Backend) Detached() bool { return true }
 
 // Changes moves once per Poll: the cache then rereads the remote's projects (and keeps what
 // did not change as it was).
-func (b *RemoteBackend) Changes(context.Context) (uint64, error) {
+func (b *Backend) Changes(context.Context) (uint64, error) {
 	poll := b.Poll
 	if poll <= 0 {
 		poll = 30 * time.Second
@@ -250,11 +246,11 @@ func (b *RemoteBackend) Changes(context.Context) (uint64, error) {
 // them) is unverified, so the remote backend lists none rather than guess a layout. The
 // explorer then imports no product from it; products come from files (import-spdx, the
 // admin import, --spdx-dir) instead.
-func (b *RemoteBackend) Products(context.Context, string) ([]explorersvc.ProductMedium, error) {
+func (b *Backend) Products(context.Context, string) ([]explorersvc.ProductMedium, error) {
 	return nil, nil
 }
 
 // ProductFiles: none, as Products lists none.
-func (b *RemoteBackend) ProductFiles(context.Context, explorersvc.ProductMedium) (fs.FS, error) {
+func (b *Backend) ProductFiles(context.Context, explorersvc.ProductMedium) (fs.FS, error) {
 	return nil, nil
 }

@@ -1,4 +1,11 @@
-package explorerapi
+// Package remote is a remote build service reached over HTTP (--explorer-backend), beside the
+// explorer domain it serves: Client, the one transport (one connection pool, one timeout, the
+// configured credentials) that the explorer API's read-only proxy forwards through, and
+// Backend, the explorer's explorersvc.Backend and explorersvc.BuildResults made of OBS's own
+// requests over that Client. It speaks HTTP but knows no HTTP server: it imports neither fiber
+// nor api/*, and its failures are the domain's (*explorersvc.BackendError), which each API
+// renders in its own format.
+package remote
 
 import (
 	"encoding/base64"
@@ -11,17 +18,17 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
-// RemoteTimeout is how long one request to a remote build service may take, from dialing to
+// Timeout is how long one request to a remote build service may take, from dialing to
 // the last byte of its answer: the seed's 60 s limit on a backend answer. A backend that is
 // slower is answered 504, never waited for.
-const RemoteTimeout = 60 * time.Second
+const Timeout = 60 * time.Second
 
-// Remote is a build service reached over HTTP (--explorer-backend): the proxy's Backend for a
-// remote build service, and the transport of the explorer's remote results backend
-// (RemoteBackend), so both reach the remote through one connection pool, one timeout and
+// Client is a build service reached over HTTP (--explorer-backend): the explorer proxy's
+// backend for a remote build service, and the transport of the explorer's remote results
+// backend (Backend), so both reach the remote through one connection pool, one timeout and
 // one set of credentials. Requests carry a path relative to the build API's root
 // ("/source/home:alice?view=info"); Do puts the base URL's path in front of it.
-type Remote struct {
+type Client struct {
 	client  *fasthttp.HostClient
 	base    string // the base URL's path without its trailing slash ("" or "/obs")
 	host    string
@@ -30,15 +37,15 @@ type Remote struct {
 	timeout time.Duration
 }
 
-// NewRemote is a forwarder to the build service at baseURL (http or https, as config checked
-// it) signed in as user with password; timeout 0 is RemoteTimeout (tests give a shorter one).
-func NewRemote(baseURL, user, password string, timeout time.Duration) (*Remote, error) {
+// New is a client of the build service at baseURL (http or https, as config checked it)
+// signed in as user with password; timeout 0 is Timeout (tests give a shorter one).
+func New(baseURL, user, password string, timeout time.Duration) (*Client, error) {
 	u, err := url.Parse(baseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("the remote build service URL %q is not an http or https URL", baseURL)
 	}
 	if timeout <= 0 {
-		timeout = RemoteTimeout
+		timeout = Timeout
 	}
 	tls := u.Scheme == "https"
 	port := u.Port()
@@ -46,7 +53,7 @@ func NewRemote(baseURL, user, password string, timeout time.Duration) (*Remote, 
 		port = map[bool]string{true: "443", false: "80"}[tls]
 	}
 	addr := net.JoinHostPort(u.Hostname(), port)
-	r := &Remote{base: trimSlash(u.EscapedPath()), host: u.Host, scheme: u.Scheme, timeout: timeout,
+	r := &Client{base: trimSlash(u.EscapedPath()), host: u.Host, scheme: u.Scheme, timeout: timeout,
 		basic: "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+password))}
 	r.client = &fasthttp.HostClient{
 		Addr: addr, IsTLS: tls, Name: "pocketforge-explorer",
@@ -71,8 +78,9 @@ func trimSlash(p string) string {
 // rewritten to the remote's (base path in front, the remote's host); a request without an
 // Authorization header gets the configured credentials. The answer streams when resp asks
 // for it (resp.StreamBody: the proxy does) — the timeout still bounds the whole exchange, so a
-// running job's log streams for at most that long. The error of a request that timed out is ErrRemoteTimeout (errors.Is).
-func (r *Remote) Do(req *fasthttp.Request, resp *fasthttp.Response) error {
+// running job's log streams for at most that long. The error of a request that timed out is
+// ErrTimeout (errors.Is).
+func (r *Client) Do(req *fasthttp.Request, resp *fasthttp.Response) error {
 	target := r.scheme + "://" + r.host + r.base + string(req.RequestURI())
 	req.SetRequestURI(target)
 	if len(req.Header.Peek(fasthttp.HeaderAuthorization)) == 0 {
@@ -83,14 +91,14 @@ func (r *Remote) Do(req *fasthttp.Request, resp *fasthttp.Response) error {
 		return nil
 	}
 	if isTimeout(err) {
-		return fmt.Errorf("%w (%s at %s): %v", ErrRemoteTimeout, r.timeout, r.host, err)
+		return fmt.Errorf("%w (%s at %s): %v", ErrTimeout, r.timeout, r.host, err)
 	}
 	return fmt.Errorf("the build service at %s could not be reached: %w", r.host, err)
 }
 
-// ErrRemoteTimeout is a remote build service that did not answer in time: 504 wherever it
+// ErrTimeout is a remote build service that did not answer in time: 504 wherever it
 // surfaces (the proxy's <status>, the explorer's {"error"}).
-var ErrRemoteTimeout = errors.New("the build service did not answer in time")
+var ErrTimeout = errors.New("the build service did not answer in time")
 
 func isTimeout(err error) bool {
 	if errors.Is(err, fasthttp.ErrTimeout) || errors.Is(err, fasthttp.ErrDialTimeout) ||

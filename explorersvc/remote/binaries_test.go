@@ -1,4 +1,4 @@
-package explorerapi
+package remote
 
 import (
 	"context"
@@ -30,11 +30,11 @@ func TestRemoteBinaries(t *testing.T) {
 </collection>`))
 	}))
 	defer srv.Close()
-	remote, err := NewRemote(srv.URL+"/obs-api", "explorer", "pw", 5*time.Second)
+	remote, err := New(srv.URL+"/obs-api", "explorer", "pw", 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &RemoteBackend{Remote: remote}
+	b := &Backend{Client: remote}
 	got, err := b.Binaries(context.Background(), "bash")
 	if err != nil {
 		t.Fatal(err)
@@ -55,15 +55,15 @@ func TestRemoteBinaries(t *testing.T) {
 	if _, err := b.Binaries(context.Background(), `a'b"c`); err == nil || asked != "" {
 		t.Errorf("a name with both quotes: %v (asked %q)", err, asked)
 	}
-	missing := &RemoteBackend{Remote: mustRemote(t, srv.URL+"/elsewhere")}
+	missing := &Backend{Client: mustRemote(t, srv.URL+"/elsewhere")}
 	if _, err := missing.Binaries(context.Background(), "bash"); err == nil {
 		t.Error("a remote without the search answered")
 	}
 }
 
-func mustRemote(t *testing.T, u string) *Remote {
+func mustRemote(t *testing.T, u string) *Client {
 	t.Helper()
-	r, err := NewRemote(u, "explorer", "pw", 5*time.Second)
+	r, err := New(u, "explorer", "pw", 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,14 +1,18 @@
-package explorerapi
+package remote
 
 import (
 	"context"
 	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/pocketforge/pocketforge/explorersvc"
+	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/valyala/fasthttp"
 )
@@ -48,7 +52,7 @@ func TestRemoteBackendReadsOBSDocuments(t *testing.T) {
 		"/build/broken/_result": {500, `<status code="internal_error"><summary>backend down</summary></status>`},
 		"/build/secret/_result": {401, ``},
 	}
-	b := &RemoteBackend{Remote: obs}
+	b := &Backend{Client: obs}
 	ctx := context.Background()
 	names, err := b.Projects(ctx)
 	if err != nil || !reflect.DeepEqual(names, []string{"openSUSE:Factory", "home:a"}) {
@@ -100,7 +104,7 @@ func remoteHasAll(s string, parts ...string) bool {
 // TestRemoteBackendChangesPerPoll: the change mark moves once per poll interval, not between.
 func TestRemoteBackendChangesPerPoll(t *testing.T) {
 	now := time.Unix(1000, 0)
-	b := &RemoteBackend{Poll: 30 * time.Second, Now: func() time.Time { return now }}
+	b := &Backend{Poll: 30 * time.Second, Now: func() time.Time { return now }}
 	m1, _ := b.Changes(context.Background())
 	now = now.Add(10 * time.Second)
 	m2, _ := b.Changes(context.Background())
@@ -108,5 +112,58 @@ func TestRemoteBackendChangesPerPoll(t *testing.T) {
 	m3, _ := b.Changes(context.Background())
 	if m1 != m2 || m3 == m2 {
 		t.Errorf("marks %d %d %d", m1, m2, m3)
+	}
+}
+
+// TestRemoteFailuresAreTheDomains: every way the remote fails is an *explorersvc.BackendError
+// with the code the APIs show (and Timeout for one that did not answer in time), never a
+// refusal of the explorer's rules (*fault.Error).
+func TestRemoteFailuresAreTheDomains(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/refused/source":
+			w.WriteHeader(http.StatusForbidden)
+		case "/failed/source":
+			w.WriteHeader(http.StatusBadGateway)
+		case "/nonsense/source":
+			w.Write([]byte("<directory"))
+		case "/slow/source":
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := "http://" + ln.Addr().String()
+	ln.Close()
+	for _, c := range []struct {
+		url, code string
+		timeout   bool
+	}{
+		{srv.URL + "/refused", "backend_refused", false},
+		{srv.URL + "/failed", "backend_failed", false},
+		{srv.URL + "/nonsense", "backend_failed", false},
+		{srv.URL + "/missing", "backend_failed", false},
+		{srv.URL + "/slow", "backend_timeout", true},
+		{down, "backend_unreachable", false},
+	} {
+		client, err := New(c.url, "explorer", "pw", 300*time.Millisecond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = (&Backend{Client: client}).Projects(context.Background())
+		var be *explorersvc.BackendError
+		if !errors.As(err, &be) || be.Code != c.code || be.Timeout != c.timeout || be.Msg != err.Error() || errors.As(err, new(*fault.Error)) {
+			t.Errorf("%s: %#v", c.url, err)
+		}
 	}
 }

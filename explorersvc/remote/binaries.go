@@ -1,31 +1,14 @@
-package explorerapi
+package remote
 
 import (
 	"context"
 	"errors"
-	"net/http"
 	"net/url"
 	"strings"
 
-	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/builddoc/binarycoll"
 	"github.com/pocketforge/pocketforge/explorersvc"
 )
-
-// publishedBinariesXML is OBS's answer to GET /search/published/binary/id as far as the
-// explorer reads it.
-type publishedBinariesXML struct {
-	Binaries []struct {
-		Name       string `xml:"name,attr"`
-		Project    string `xml:"project,attr"`
-		Package    string `xml:"package,attr"`
-		Repository string `xml:"repository,attr"`
-		Version    string `xml:"version,attr"`
-		Release    string `xml:"release,attr"`
-		Arch       string `xml:"arch,attr"`
-		Filename   string `xml:"filename,attr"`
-		Filepath   string `xml:"filepath,attr"`
-	} `xml:"binary"`
-}
 
 // Binaries asks the remote's published binary search, GET
 // /search/published/binary/id?match=@name='<name>', as the explorer's identity (OBS leaves the
@@ -33,16 +16,15 @@ type publishedBinariesXML struct {
 // (home:/alice/standard/x86_64/bash-….rpm) is the file's path under its download_url, which is
 // what Path is. OBS's answer names no scmsync, so SourceURL stays empty and the explorer looks
 // the git source up in its product data, as for the in-process backend.
-func (b *RemoteBackend) Binaries(ctx context.Context, name string) ([]explorersvc.Binary, error) {
+func (b *Backend) Binaries(ctx context.Context, name string) ([]explorersvc.Binary, error) {
 	lit, ok := explorersvc.XPathLiteral(name)
 	if !ok {
 		return nil, explorersvc.ErrUnquotable(name)
 	}
-	var coll publishedBinariesXML
+	var coll binarycoll.Collection
 	if err := b.get(ctx, "/search/published/binary/id?match="+url.QueryEscape("@name="+lit), &coll); err != nil {
-		if errors.Is(err, errRemoteMissing) {
-			return nil, &kit.Error{Status: http.StatusInternalServerError, Code: "backend_failed",
-				Reason: "The build service has no published binary search (/search/published/binary/id)"}
+		if errors.Is(err, errMissing) {
+			return nil, failed("backend_failed", "The build service has no published binary search (/search/published/binary/id)")
 		}
 		return nil, err
 	}
