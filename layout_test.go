@@ -69,8 +69,8 @@ func TestDomainsStayApart(t *testing.T) {
 // resolver, the one home of that rule.
 func TestLeavesImportNothingOfOurs(t *testing.T) {
 	const module = "github.com/pocketforge/pocketforge"
-	allowed := map[string]string{"builddoc/resultlist": module + "/buildfarm/resolve"}
-	for _, leaf := range []string{"badges", "search", "search/xpath", "values", "clock", "buildfarm/product", "spdx", "sqlengine",
+	allowed := map[string]string{"builddoc/resultlist": module + "/packaging/resolve"}
+	for _, leaf := range []string{"badges", "search", "search/xpath", "values", "clock", "packaging/product", "spdx", "sqlengine",
 		"builddoc/resultlist", "builddoc/binarycoll"} {
 		pkg, err := build.Import(module+"/"+leaf, ".", 0)
 		if err != nil {

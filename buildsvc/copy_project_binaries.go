@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/pocketforge/pocketforge/buildfarm/rpmout"
+	"github.com/pocketforge/pocketforge/packaging/rpmout"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"

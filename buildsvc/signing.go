@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/pocketforge/pocketforge/buildfarm/rpmout"
+	"github.com/pocketforge/pocketforge/packaging/rpmout"
 	"github.com/pocketforge/pocketforge/internal/signkey"
 	"go.etcd.io/bbolt"
 )

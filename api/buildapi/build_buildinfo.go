@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/buildfarm/resolve"
+	"github.com/pocketforge/pocketforge/packaging/resolve"
 )
 
 // What a build would be (buildsvc farm_buildinfo.go): buildinfo of a package, builddepinfo of a

@@ -21,7 +21,7 @@ import (
 	"strconv"
 	"unsafe"
 
-	"github.com/pocketforge/pocketforge/buildfarm/resolve"
+	"github.com/pocketforge/pocketforge/packaging/resolve"
 )
 
 // Views are the parts of each result a document shows: its packages' statuses (view=status),

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pocketforge/pocketforge/buildfarm/resolve"
+	"github.com/pocketforge/pocketforge/packaging/resolve"
 )
 
 // write feeds results to a Writer as the build API does: each result's statuses, then, for

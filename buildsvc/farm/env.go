@@ -3,7 +3,7 @@ package farm
 import (
 	"strings"
 
-	"github.com/pocketforge/pocketforge/buildfarm/resolve"
+	"github.com/pocketforge/pocketforge/packaging/resolve"
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pocketforge/pocketforge/buildfarm/resolve"
-	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+	"github.com/pocketforge/pocketforge/packaging/resolve"
+	"github.com/pocketforge/pocketforge/packaging/specfile"
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"

@@ -7,14 +7,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pocketforge/pocketforge/buildfarm/product"
-	"github.com/pocketforge/pocketforge/buildfarm/resolve"
-	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+	"github.com/pocketforge/pocketforge/packaging/product"
+	"github.com/pocketforge/pocketforge/packaging/resolve"
+	"github.com/pocketforge/pocketforge/packaging/specfile"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
 // Product builds. A package holding a product definition (a *.productcompose file, the
-// subset buildfarm/product reads) is built in a repository whose build configuration says
+// subset packaging/product reads) is built in a repository whose build configuration says
 // `Type: productcompose` — by OBS's convention the distribution's repository "product", with
 // a path to "standard", configured by `%if "%_repository" == "product"` in the project's
 // configuration. There every spec package is excluded, and in the other repositories the

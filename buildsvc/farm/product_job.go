@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pocketforge/pocketforge/buildfarm/resolve"
-	"github.com/pocketforge/pocketforge/buildfarm/rpmout"
-	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+	"github.com/pocketforge/pocketforge/packaging/resolve"
+	"github.com/pocketforge/pocketforge/packaging/rpmout"
+	"github.com/pocketforge/pocketforge/packaging/specfile"
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/internal/signkey"
 	"github.com/pocketforge/pocketforge/spdx"

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+	"github.com/pocketforge/pocketforge/packaging/specfile"
 )
 
 // specCache keeps the specs the scheduler parsed, across passes: a pass judges every package of

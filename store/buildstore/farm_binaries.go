@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+	"github.com/pocketforge/pocketforge/packaging/specfile"
 	"github.com/pocketforge/pocketforge/store"
 	"go.etcd.io/bbolt"
 )

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+	"github.com/pocketforge/pocketforge/packaging/specfile"
 )
 
 // bin builds a binary: "name-version-release", then "P:cap", "P:cap>=1.0", "R:dep" entries.

@@ -3,7 +3,7 @@ package resolve
 import (
 	"strings"
 
-	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+	"github.com/pocketforge/pocketforge/packaging/specfile"
 )
 
 // rpm's version order itself is specfile.Vercmp; this file adds what dependency matching needs

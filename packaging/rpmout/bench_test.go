@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/rpmpack"
 
-	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+	"github.com/pocketforge/pocketforge/packaging/specfile"
 	"github.com/pocketforge/pocketforge/internal/bench"
 )
 

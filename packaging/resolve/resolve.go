@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+	"github.com/pocketforge/pocketforge/packaging/specfile"
 )
 
 // Binary is one built binary package a repository offers to builds. It always provides its own

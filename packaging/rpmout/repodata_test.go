@@ -18,7 +18,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+	"github.com/pocketforge/pocketforge/packaging/specfile"
 	"github.com/pocketforge/pocketforge/spdx"
 )
 

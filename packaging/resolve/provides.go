@@ -1,6 +1,6 @@
 package resolve
 
-import "github.com/pocketforge/pocketforge/buildfarm/specfile"
+import "github.com/pocketforge/pocketforge/packaging/specfile"
 
 // WhatProvides returns the binaries of the pool that satisfy d, in the pool's order: what
 // fileinfo_ext shows as the providers of each requirement of a binary.

@@ -7,7 +7,7 @@ import (
 	"path"
 	"strconv"
 
-	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+	"github.com/pocketforge/pocketforge/packaging/specfile"
 )
 
 // The main header tags ReadHeader reads (rpm's rpmtag.h).

@@ -3,7 +3,7 @@ package resolve
 import (
 	"testing"
 
-	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+	"github.com/pocketforge/pocketforge/packaging/specfile"
 )
 
 // TestWhatProvidesAndRequires: providers honour versions; requirers are the binaries whose

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+	"github.com/pocketforge/pocketforge/packaging/specfile"
 )
 
 // primaryRequires filters the requires as createrepo_c does for primary.xml: rpmlib()

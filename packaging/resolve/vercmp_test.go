@@ -3,7 +3,7 @@ package resolve
 import (
 	"testing"
 
-	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+	"github.com/pocketforge/pocketforge/packaging/specfile"
 )
 
 // The cases of rpm's tests/rpmvercmp.at (basic, tilde and caret sorting).

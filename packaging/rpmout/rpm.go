@@ -16,7 +16,7 @@ import (
 
 	"github.com/google/rpmpack"
 
-	"github.com/pocketforge/pocketforge/buildfarm/specfile"
+	"github.com/pocketforge/pocketforge/packaging/specfile"
 )
 
 // RPM is one package a build produces: the header fields rpm -qi shows, the dependencies, and
