@@ -13,6 +13,7 @@ import (
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/domains"
 	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/appliance"
@@ -52,25 +53,25 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 		return fmt.Errorf("cannot listen on %s: %v (choose another --addr)", cfg.Addr, err)
 	}
 	url := cfg.ExternalURLFor(ln.Addr())
-	dom, err := openDomains(cfg, db, clk, log, url)
+	dom, err := domains.Open(cfg, db, clk, log, func() string { return url })
 	if err != nil {
 		ln.Close()
 		return err
 	}
-	defer dom.closeAll()
-	workers := dom.workers(cfg)
+	defer dom.Close()
+	workers := dom.Workers(cfg)
 	ready := kit.NewReadiness("store", "fixtures", "search")
 	ready.Set("store", true)
 	app := api.New(cfg, api.Deps{
 		Store: db, Clock: clk, Log: log, AccessLog: kit.NewAccessLog(lw, cfg.LogFormat, cfg.LogLevel), Ready: ready, Journal: kit.NewJournal(cfg.JournalSize), ExternalURL: url,
 		OnReplace: func() {
 			afterReplace(db, clk, log)
-			dom.cloud.RestartDatabases() // their data was replaced with the file
-			if err := dom.explorer.EnsureIndex(true); err != nil {
+			dom.Cloud.RestartDatabases() // their data was replaced with the file
+			if err := dom.Explorer.EnsureIndex(true); err != nil {
 				log.Error("rebuilding the explorer search index after a data replacement failed", "err", err)
 			}
 		},
-		Build: dom.build, Cloud: dom.cloud, Explorer: dom.explorer, Remote: dom.remote,
+		Domains: dom,
 	})
 	steps.done("domains")
 	logStart(log, cfg, db, ln.Addr(), url)
@@ -90,7 +91,7 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 	workers.CatchUp(clk.Now(), log) // what came due while stopped (expiries, invoices, database listeners)
 	ready.Set("fixtures", true)
 	steps.done("catchup")
-	if err := dom.explorer.EnsureIndex(false); err != nil { // the fixtures may have imported products
+	if err := dom.Explorer.EnsureIndex(false); err != nil { // the fixtures may have imported products
 		_ = app.ShutdownWithTimeout(cfg.ShutdownTimeout)
 		return fmt.Errorf("explorer search index: %w", err)
 	}
@@ -112,7 +113,7 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 	if err := app.ShutdownWithTimeout(cfg.ShutdownTimeout); err != nil {
 		log.Warn("shutdown: in-flight requests cut off", "err", err)
 	}
-	if err := dom.build.FlushDownloads(); err != nil { // the last second's downloads, before the store closes
+	if err := dom.Build.FlushDownloads(); err != nil { // the last second's downloads, before the store closes
 		log.Warn("shutdown: download counters not written", "err", err)
 	}
 	log.Info("stopped")

@@ -22,13 +22,10 @@ import (
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/domains"
-	"github.com/pocketforge/pocketforge/explorersvc"
-	"github.com/pocketforge/pocketforge/explorersvc/remote"
 	"github.com/pocketforge/pocketforge/internal/chaos"
 	"github.com/pocketforge/pocketforge/internal/metrics"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
-	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
 // Deps is what the APIs work on, built once at start-up.
@@ -48,16 +45,10 @@ type Deps struct {
 	// ExternalURL is the base of every absolute URL the APIs emit (--external-url, or the
 	// listener's address).
 	ExternalURL string
-	// Build, Cloud and Explorer are the domains the handlers call, built by serve before the
-	// app (with their jobs registered there). Nil ones are built here over Store — tests that
-	// want the whole app and no jobs leave them out; the explorer's index is then in memory.
-	Build    *domains.Build
-	Cloud    *cloudsvc.Service
-	Explorer *explorersvc.Service
-	// Remote is the remote build service (--explorer-backend) the explorer's backend reads and
-	// its proxy forwards to, one client for both; nil with the flag set: New makes one (and,
-	// when it builds the explorer too, the explorer's backend over it).
-	Remote *remote.Client
+	// Domains are the domains the handlers call, opened by serve before the app (with their
+	// jobs registered there) or by a test's harness: domains.Open is the one place they are
+	// built. New refuses to run without them.
+	Domains *domains.Set
 	// trusted are the reverse proxies whose X-Forwarded-For names the client
 	// (--trusted-proxies), set by New from the configuration for the journal's remote_ip.
 	trusted []netip.Prefix
@@ -99,28 +90,21 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		ErrorHandler:          d.renderError,
 		JSONEncoder:           kit.MarshalJSON,
 	})
+	if d.Domains == nil {
+		panic("api.New: no domains (domains.Open builds them)")
+	}
 	harden(app, cfg, d)
 	app.Use(front(d))
 	externalURL := func() string { return d.ExternalURL }
-	if d.Cloud == nil {
-		// A domain made here has no owner to close it, so its sqldb instances stay simulated
-		// records (SQLListen ""); serve passes the domain it builds, closes and reconciles.
-		opts := CloudOptions(cfg, externalURL)
-		opts.SQLListen = ""
-		d.Cloud = cloudsvc.New(d.Store, d.Clock, d.Log, opts)
-	}
 	cloudLimiter := ratelimit.New(d.Clock.Now)
 	cloudapi.Bind(app, cloudapi.Deps{
 		Store: d.Store, Clock: d.Clock, Log: d.Log, ExternalURL: externalURL,
-		RateScale: cfg.CloudRateScale, Limiter: cloudLimiter, Cloud: d.Cloud,
+		RateScale: cfg.CloudRateScale, Limiter: cloudLimiter, Cloud: d.Domains.Cloud,
 		TrustedProxies: cfg.TrustedProxies,
 	})
-	if d.Build == nil {
-		d.Build = domains.NewBuild(d.Store, d.Clock, d.Log, domains.BuildOptionsOf(cfg))
-	}
-	buildDeps := buildapi.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, Build: d.Build, ExternalURL: externalURL, TrustedProxies: cfg.TrustedProxies}
+	buildDeps := buildapi.Deps{Store: d.Store, Clock: d.Clock, Log: d.Log, Build: d.Domains.Build, ExternalURL: externalURL, TrustedProxies: cfg.TrustedProxies}
 	buildapi.Bind(app, buildDeps)
-	buildapi.BindDownload(app, d.Build.Farm, func(c *fiber.Ctx) string {
+	buildapi.BindDownload(app, d.Domains.Build.Farm, func(c *fiber.Ctx) string {
 		if cfg.DownloadURL != "" {
 			return strings.TrimRight(cfg.DownloadURL, "/")
 		}
@@ -130,26 +114,11 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		}
 		return strings.TrimRight(base, "/") + buildapi.DownloadPrefix
 	})
-	if d.Remote == nil && cfg.ExplorerBackend != "" {
-		d.Remote, _ = ExplorerRemote(cfg) // config checked the URL
-	}
-	if d.Explorer == nil {
-		d.Explorer = explorersvc.NewMemory(d.Store, d.Clock.Now, d.Log)
-		// Its build backend is this app's build service, read as an anonymous non-member (or the
-		// remote one); the results cache fills on the first read (no jobs run here to refresh it
-		// on change).
-		var backend explorersvc.Backend = d.Build.Backend(d.Store, buildstore.Person{}, externalURL)
-		if d.Remote != nil {
-			rb := &remote.Backend{Client: d.Remote, Poll: cfg.ExplorerPoll, Now: d.Clock.Now}
-			backend, d.Explorer.Builds = rb, rb
-		}
-		_ = d.Explorer.UseBackend(backend, cfg.ExplorerFollow)
-	}
 	explorerLimiter := ratelimit.New(d.Clock.Now)
 	explorerapi.Bind(app, explorerapi.Deps{
-		Explorer: d.Explorer, Rate: cfg.ExplorerRate,
+		Explorer: d.Domains.Explorer, Rate: cfg.ExplorerRate,
 		TrustedProxies: cfg.TrustedProxies, Limiter: explorerLimiter,
-		Proxy:       explorerProxy(cfg, buildDeps, d.Explorer, d.Remote),
+		Proxy:       explorerProxy(cfg, buildDeps, d.Domains.Explorer, d.Domains.Remote),
 		ExternalURL: externalURL,
 	})
 	deploy.Bind(app)
@@ -157,8 +126,8 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		if d.OnReplace != nil {
 			d.OnReplace()
 		}
-		d.Build.Replaced()
-		d.Cloud.Replaced()
+		d.Domains.Build.Replaced()
+		d.Domains.Cloud.Replaced()
 		// The cloud API's rate counts are kept per token id, and a replaced data file hands the
 		// same ids out again: a new token must not inherit an old one's spent budget. The
 		// explorer's limit counts client IPs, which no data replacement changes: it stays.
@@ -171,8 +140,8 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	bindWeb(app, cfg, d, externalURL)
 	admin.Bind(app.Group("/_appliance"), admin.Deps{
 		Store: d.Store, Clock: d.Clock, Ready: d.Ready, Journal: d.Journal, Log: d.Log, Appliance: d.appliance,
-		DevClock: cfg.DevClock, RestoreLimit: cfg.BodyLimit, TrustedProxies: cfg.TrustedProxies, Chaos: d.chaos,
-		Mount:       []func(fiber.Router){func(r fiber.Router) { explorerapi.BindAdmin(r, d.Explorer) }, serveMetrics},
+		RestoreLimit: cfg.BodyLimit, TrustedProxies: cfg.TrustedProxies, Chaos: d.chaos,
+		Mount:       []func(fiber.Router){func(r fiber.Router) { explorerapi.BindAdmin(r, d.Domains.Explorer) }, serveMetrics},
 		BuildRoutes: buildRouteList(app, &d),
 	})
 	return app

@@ -17,6 +17,7 @@ import (
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/testdomains"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/appliance"
 	"go.etcd.io/bbolt"
@@ -60,9 +61,11 @@ func newEnv(t testing.TB, mutate func(*config.Config)) *env {
 	ready := kit.NewReadiness("store", "fixtures")
 	ready.Set("store", true)
 	ready.Set("fixtures", true)
+	log := slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	app := New(cfg, Deps{
 		Store: db, Clock: clk, Ready: ready, Journal: kit.NewJournal(cfg.JournalSize),
-		Log:       slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: cfg.LogLevel})),
+		Log:       log,
+		Domains:   testdomains.Open(t, cfg, db, clk, log, nil),
 		AccessLog: kit.NewAccessLog(io.Discard, "text", cfg.LogLevel),
 	})
 	app.Get("/v4/test-panic", func(*fiber.Ctx) error { panic("boom: secret internals") })

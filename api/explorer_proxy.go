@@ -48,13 +48,3 @@ func explorerProxy(cfg *config.Config, bd buildapi.Deps, explorer *explorersvc.S
 		User: cfg.ExplorerBackendUser, Password: cfg.BackendPassword(),
 	}
 }
-
-// ExplorerRemote is the client of the remote build service --explorer-backend names, signed in
-// with the backend credentials (nil, nil without the flag). serve builds it once and hands it
-// to both the explorer's backend and the proxy.
-func ExplorerRemote(cfg *config.Config) (*remote.Client, error) {
-	if cfg.ExplorerBackend == "" {
-		return nil, nil
-	}
-	return remote.New(cfg.ExplorerBackend, cfg.ExplorerBackendUser, cfg.BackendPassword(), 0)
-}

@@ -14,8 +14,10 @@ import (
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/domains"
 	"github.com/pocketforge/pocketforge/explorersvc/remote"
 	"github.com/pocketforge/pocketforge/fixtures"
+	"github.com/pocketforge/pocketforge/internal/testkit/testdomains"
 	"github.com/pocketforge/pocketforge/store"
 )
 
@@ -45,8 +47,13 @@ func remoteExplorer(t *testing.T, url string, remote *remote.Client) *env {
 	}
 	ready := kit.NewReadiness("store")
 	ready.Set("store", true)
-	app := New(cfg, Deps{Store: db, Clock: clk, Ready: ready, Journal: kit.NewJournal(10),
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Remote: remote})
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	var opts []domains.Option
+	if remote != nil {
+		opts = append(opts, domains.WithRemote(remote))
+	}
+	app := New(cfg, Deps{Store: db, Clock: clk, Ready: ready, Journal: kit.NewJournal(10), Log: log,
+		Domains: testdomains.Open(t, cfg, db, clk, log, nil, opts...)})
 	return &env{cfg: cfg, app: app, db: db, ready: ready, clock: clk}
 }
 

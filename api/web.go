@@ -29,9 +29,9 @@ func bindWeb(app *fiber.App, cfg *config.Config, d Deps, externalURL func() stri
 	}
 	clientIP := func(c *fiber.Ctx) string { return kit.ClientIP(c, cfg.TrustedProxies) }
 	web.Bind(app, web.Deps{Site: site, ProxyPrefix: cfg.ExplorerProxyPrefix, Checks: checks})
-	explorerweb.Bind(app, explorerweb.Deps{Site: site, Explorer: d.Explorer})
-	buildweb.Bind(app, buildweb.Deps{Site: site, Build: d.Build, Explorer: d.Explorer})
-	consoleweb.Bind(app, consoleweb.Deps{Site: site, Cloud: d.Cloud, ClientIP: clientIP,
+	explorerweb.Bind(app, explorerweb.Deps{Site: site, Explorer: d.Domains.Explorer})
+	buildweb.Bind(app, buildweb.Deps{Site: site, Build: d.Domains.Build, Explorer: d.Domains.Explorer})
+	consoleweb.Bind(app, consoleweb.Deps{Site: site, Cloud: d.Domains.Cloud, ClientIP: clientIP,
 		Secure: strings.HasPrefix(d.ExternalURL, "https://")})
 	applianceweb.Bind(app, applianceweb.Deps{Site: site, Appliance: d.appliance, Checks: checks, Log: d.Log,
 		ClientIP: clientIP, Requests: journalReader(d.Journal)})

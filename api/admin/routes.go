@@ -24,16 +24,11 @@ type Deps struct {
 	Ready   *kit.Readiness
 	Journal *kit.Journal
 	Log     *slog.Logger
-	// DevClock lets POST /_appliance/clock move time.
-	DevClock bool
 	// RestoreLimit caps the size of an uploaded snapshot (the request body limit).
 	RestoreLimit int64
-	// OnReplace runs after restore, reset and reseed replaced the data, so derived state (search
-	// indexes, caches) is rebuilt from the store. Only used when Bind makes Appliance.
-	OnReplace func()
 	// Appliance is the operator's domain: the bootstrap token under its throttle, the clock,
-	// reset, reseed, restore, snapshot and outbox. Nil: Bind makes one over Store, Clock,
-	// DevClock and OnReplace; the app passes the one the appliance page shares.
+	// reset, reseed, restore, snapshot and outbox: the one the app builds with its replace hook
+	// and shares with the appliance page.
 	Appliance *appliancesvc.Service
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the client
 	// (--trusted-proxies): wrong tokens are counted per client (kit.ClientIP).
@@ -54,7 +49,7 @@ type handlers struct{ Deps }
 // Bind registers every /_appliance route on r, in one place.
 func Bind(r fiber.Router, d Deps) {
 	if d.Appliance == nil {
-		d.Appliance = appliancesvc.New(d.Store, appliancesvc.Options{Clock: d.Clock, DevClock: d.DevClock, OnReplace: d.OnReplace})
+		panic("admin.Bind: no appliance domain (api.New builds it with the app's replace hook)")
 	}
 	if d.Chaos == nil {
 		d.Chaos = chaos.New()

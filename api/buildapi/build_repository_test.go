@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/pocketforge/pocketforge/internal/apitest"
 	"github.com/pocketforge/pocketforge/packaging/rpmout"
 	"github.com/pocketforge/pocketforge/packaging/specfile"
-	"github.com/pocketforge/pocketforge/internal/apitest"
 )
 
 func uploadRPM(t *testing.T, r rpmout.RPM) string {

@@ -26,8 +26,9 @@ import (
 func benchApp(b *testing.B, db *store.DB, clk *clock.Fixed) (string, *cloudsvc.Service) {
 	cloud := cloudsvc.New(db, clk, nopLog(), cloudsvc.Options{})
 	app := fiber.New(fiber.Config{ErrorHandler: RenderError, JSONEncoder: kit.MarshalJSON, DisableStartupMessage: true})
-	Bind(app, Deps{Store: db, Clock: clk, Log: nopLog(), ExternalURL: func() string { return "" }, RateScale: 1000,
-		Limiter: newLimiter(&env{clock: clk}), Cloud: cloud})
+	Bind(app, Deps{Store: db, Clock: clk, Log: nopLog(), ExternalURL: func() string { return "" },
+		RateScale: 1000,
+		Limiter:   newLimiter(&env{clock: clk}), Cloud: cloud})
 	return serveLoopback(b, app), cloud
 }
 

@@ -60,7 +60,8 @@ func BenchmarkListUsers(b *testing.B) {
 	e := newEnv(b, 1)
 	e.withUsers(b, 120)
 	e.app = fiber.New(fiber.Config{ErrorHandler: RenderError, JSONEncoder: kit.MarshalJSON, DisableStartupMessage: true})
-	Bind(e.app, Deps{Store: e.db, Clock: e.clock, Log: nopLog(), ExternalURL: func() string { return "" }, RateScale: 1000, Limiter: newLimiter(e)})
+	Bind(e.app, Deps{Store: e.db, Clock: e.clock, Log: nopLog(), ExternalURL: func() string { return "" },
+		Cloud: cloudsvc.New(e.db, e.clock, nopLog(), cloudsvc.Options{}), RateScale: 1000, Limiter: newLimiter(e)})
 
 	var users []cloudstore.User
 	e.db.View(func(tx *bbolt.Tx) (err error) { users, err = cloudstore.AccountUsers(tx, 1); return })

@@ -10,6 +10,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/internal/bench"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
@@ -49,7 +50,8 @@ func BenchmarkListDatabases(b *testing.B) {
 	e := newEnv(b, 0)
 	e.withDatabases(b, 10_000)
 	e.app = fiber.New(fiber.Config{ErrorHandler: RenderError, JSONEncoder: kit.MarshalJSON, DisableStartupMessage: true})
-	Bind(e.app, Deps{Store: e.db, Clock: e.clock, Log: nopLog(), ExternalURL: func() string { return "" }, Limiter: newLimiter(e)})
+	Bind(e.app, Deps{Store: e.db, Clock: e.clock, Log: nopLog(), ExternalURL: func() string { return "" },
+		Cloud: cloudsvc.New(e.db, e.clock, nopLog(), cloudsvc.Options{}), Limiter: newLimiter(e)})
 	base := serveLoopback(b, e.app) + "/v4/databases/sqldb/instances"
 	cases := []struct {
 		name, filter string

@@ -61,7 +61,7 @@ func TestDatabaseProvisioning(t *testing.T) {
 // TestDatabaseProvisionTimeOption: --db-provision-time reaches the API.
 func TestDatabaseProvisionTimeOption(t *testing.T) {
 	e := newEnv(t, 0)
-	e.app = newApp(e, Deps{DatabaseProvisionTime: 5 * time.Minute})
+	e.app = newApp(e, cloudsvc.Options{DatabaseProvisionTime: 5 * time.Minute})
 	e.do(t, req{method: "POST", path: "/v4/databases/sqldb/instances", token: demoToken, body: createBody()})
 	e.at(5*time.Minute - time.Second)
 	e.run(t, []scenario{{name: "provisioning", req: req{path: dbPath("sqldb", 6, ""), token: demoToken}, status: 200, want: []string{`"status":"provisioning"`}}})
@@ -128,10 +128,11 @@ func TestDatabaseBackups(t *testing.T) {
 
 // newApp rebinds the API over e's data file and clock with other options (e.jobs becomes the
 // new app's jobs).
-func newApp(e *env, opt Deps) *fiber.App {
+func newApp(e *env, opts cloudsvc.Options) *fiber.App {
 	app := fiber.New(fiber.Config{ErrorHandler: RenderError, JSONEncoder: kit.MarshalJSON})
 	url := func() string { return "http://pocketforge.test" }
-	cloud := cloudsvc.New(e.db, e.clock, nopLog(), cloudsvc.Options{ExternalURL: url, DatabaseProvisionTime: opt.DatabaseProvisionTime})
+	opts.ExternalURL = url
+	cloud := cloudsvc.New(e.db, e.clock, nopLog(), opts)
 	e.jobs = &jobs.Runner{}
 	cloud.RegisterJobs(e.jobs)
 	Bind(app, Deps{Store: e.db, Clock: e.clock, Log: nopLog(), ExternalURL: url, Limiter: newLimiter(e), Cloud: cloud})
@@ -154,7 +155,7 @@ func TestDatabaseRestartResumes(t *testing.T) {
 	}
 	t.Cleanup(func() { db.Close() })
 	e.db = db
-	e.app = newApp(e, Deps{})
+	e.app = newApp(e, cloudsvc.Options{})
 	e.at(time.Minute)
 	var got []string
 	db.View(func(tx *bbolt.Tx) error {

@@ -2,7 +2,6 @@ package cloudapi
 
 import (
 	"net/netip"
-	"time"
 
 	"log/slog"
 
@@ -15,8 +14,8 @@ import (
 
 // Deps is what the cloud API works on.
 type Deps struct {
-	// Cloud is the cloud domain the handlers call; nil: Bind builds one from the fields below
-	// (Store, Clock, Log, ExternalURL, TransferDelay, DatabaseProvisionTime).
+	// Cloud is the cloud domain the handlers call (domains.Open builds it; Bind refuses to run
+	// without it).
 	Cloud *cloudsvc.Service
 	Store *store.DB
 	Clock clock.Clock
@@ -31,12 +30,6 @@ type Deps struct {
 	// (--trusted-proxies): the per-IP rate limits and the login server's throttle count per
 	// client (kit.ClientIP).
 	TrustedProxies []netip.Prefix
-	// TransferDelay is how long after acceptance a service transfer completes (0: the default);
-	// used only to build Cloud when it is nil.
-	TransferDelay time.Duration
-	// DatabaseProvisionTime is how long a new managed database stays provisioning (0: the
-	// default); used only to build Cloud when it is nil.
-	DatabaseProvisionTime time.Duration
 }
 
 // api carries Deps to the handlers.
@@ -50,9 +43,7 @@ type api struct {
 
 func newAPI(d Deps) *api {
 	if d.Cloud == nil {
-		d.Cloud = cloudsvc.New(d.Store, d.Clock, d.Log, cloudsvc.Options{
-			TransferDelay: d.TransferDelay, DatabaseProvisionTime: d.DatabaseProvisionTime, ExternalURL: d.ExternalURL,
-		})
+		panic("cloudapi: no cloud domain (domains.Open builds it)")
 	}
 	return &api{Deps: d}
 }

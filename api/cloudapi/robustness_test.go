@@ -6,12 +6,14 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/cloudsvc"
 )
 
 // TestDeprecatedEndpoints: a route marked deprecated answers 299 with a warnings array.
 func TestDeprecatedEndpoints(t *testing.T) {
 	e := newEnv(t, 0)
-	a := newAPI(Deps{Store: e.db, Clock: e.clock, Log: nopLog(), ExternalURL: func() string { return "" }, Limiter: newLimiter(e)})
+	a := newAPI(Deps{Store: e.db, Clock: e.clock, Log: nopLog(), ExternalURL: func() string { return "" },
+		Cloud: cloudsvc.New(e.db, e.clock, nopLog(), cloudsvc.Options{}), Limiter: newLimiter(e)})
 	acc := access{area: "account", deprecated: true}
 	e.app.Post("/v4/test/deprecated", a.guard("POST", "/test/deprecated", acc), func(c *fiber.Ctx) error { return c.JSON(fiber.Map{}) })
 	e.app.Post("/v4/test/deprecated-fails", a.guard("POST", "/test/deprecated-fails", acc), func(c *fiber.Ctx) error { return fiber.ErrBadRequest })

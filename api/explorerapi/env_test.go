@@ -18,6 +18,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/admin"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/appliancesvc"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/explorersvc"
@@ -173,7 +174,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	ready := kit.NewReadiness("store")
 	ready.Set("store", true)
 	admin.Bind(e.app.Group("/_appliance"), admin.Deps{
-		Store: db, Ready: ready, Log: e.log,
+		Store: db, Ready: ready, Log: e.log, Appliance: appliancesvc.New(db, appliancesvc.Options{}),
 		Mount: []func(fiber.Router){func(r fiber.Router) { BindAdmin(r, e.im) }},
 	})
 	return e

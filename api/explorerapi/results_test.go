@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pocketforge/pocketforge/packaging/resolve"
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/internal/textdiff"
+	"github.com/pocketforge/pocketforge/packaging/resolve"
 )
 
 // GET /api/projects/<p>/_result and GET /api/backend-config over the built demo world: whole

@@ -12,11 +12,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/internal/signkey"
 	"github.com/pocketforge/pocketforge/packaging/resolve"
 	"github.com/pocketforge/pocketforge/packaging/rpmout"
 	"github.com/pocketforge/pocketforge/packaging/specfile"
-	"github.com/pocketforge/pocketforge/buildsvc"
-	"github.com/pocketforge/pocketforge/internal/signkey"
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pocketforge/pocketforge/internal/spdxcheck"
 	"github.com/pocketforge/pocketforge/packaging/product"
 	"github.com/pocketforge/pocketforge/packaging/resolve"
-	"github.com/pocketforge/pocketforge/internal/spdxcheck"
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/pocketforge/pocketforge/packaging/specfile"
 	"github.com/pocketforge/pocketforge/internal/bench"
+	"github.com/pocketforge/pocketforge/packaging/specfile"
 )
 
 // farm is the scheduling load: 1,000 packages in one repository, in chains of depth 10,

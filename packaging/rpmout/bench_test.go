@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/rpmpack"
 
-	"github.com/pocketforge/pocketforge/packaging/specfile"
 	"github.com/pocketforge/pocketforge/internal/bench"
+	"github.com/pocketforge/pocketforge/packaging/specfile"
 )
 
 // benchEntries is a repository of n packages with files files each (one a directory, two in

@@ -1,4 +1,4 @@
-package main
+package domains
 
 import (
 	"context"
@@ -39,19 +39,19 @@ func TestDomainsChooseTheExplorerBackend(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, err := openDomains(cfg, db, clock.NewSettable(0), slog.New(slog.NewTextHandler(io.Discard, nil)), "http://localhost")
+			d, err := Open(cfg, db, clock.NewSettable(0), slog.New(slog.NewTextHandler(io.Discard, nil)), func() string { return "http://localhost" })
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, confErr := d.explorer.BackendConfiguration(context.Background())
-			_, isRemote := d.explorer.Builds.(*remotebackend.Backend)
+			_, confErr := d.Explorer.BackendConfiguration(context.Background())
+			_, isRemote := d.Explorer.Builds.(*remotebackend.Backend)
 			switch {
-			case remote == "" && (d.remote != nil || confErr != nil || isRemote):
-				t.Errorf("in process (ephemeral %v): remote %v, configuration %v, builds %T", ephemeral, d.remote, confErr, d.explorer.Builds)
-			case remote != "" && (d.remote == nil || confErr == nil || !strings.Contains(confErr.Error(), "could not be reached") || !isRemote):
-				t.Errorf("remote (ephemeral %v): remote %v, configuration %v, builds %T", ephemeral, d.remote, confErr, d.explorer.Builds)
+			case remote == "" && (d.Remote != nil || confErr != nil || isRemote):
+				t.Errorf("in process (ephemeral %v): remote %v, configuration %v, builds %T", ephemeral, d.Remote, confErr, d.Explorer.Builds)
+			case remote != "" && (d.Remote == nil || confErr == nil || !strings.Contains(confErr.Error(), "could not be reached") || !isRemote):
+				t.Errorf("remote (ephemeral %v): remote %v, configuration %v, builds %T", ephemeral, d.Remote, confErr, d.Explorer.Builds)
 			}
-			d.close()
+			d.Close()
 			db.Close()
 		}
 	}
