@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/config"
-	"github.com/pocketforge/pocketforge/search"
+	"github.com/pocketforge/pocketforge/search/textindex"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
 	"github.com/spf13/cobra"
@@ -116,15 +116,15 @@ func doctor(path string, w io.Writer) (int, error) {
 // doctorIndex describes the search index at path against the store's explorer generation gen;
 // false when it does not open. A missing, stale or other-version index is rebuilt by serve.
 func doctorIndex(w io.Writer, path string, gen uint64) bool {
-	info, err := search.Inspect(path)
+	info, err := textindex.Inspect(path)
 	switch {
-	case errors.Is(err, search.ErrNoIndex):
+	case errors.Is(err, textindex.ErrNoIndex):
 		fmt.Fprintf(w, "search index %s: none (serve builds it at its next start)\n", path)
 	case err != nil:
 		fmt.Fprintf(w, "PROBLEM: %v\n  serve replaces an index it cannot open at its next start; or remove the directory\n", err)
 		return false
-	case info.Version != search.Version:
-		fmt.Fprintf(w, "search index %s: mapping version %q, this pocketforge uses %q: serve rebuilds it at its next start\n", path, info.Version, search.Version)
+	case info.Version != textindex.Version:
+		fmt.Fprintf(w, "search index %s: mapping version %q, this pocketforge uses %q: serve rebuilds it at its next start\n", path, info.Version, textindex.Version)
 	case info.Generation != gen:
 		fmt.Fprintf(w, "search index %s: generation %d, the data's is %d: stale, serve rebuilds it at its next start (%d documents, %s)\n",
 			path, info.Generation, gen, info.Docs, humanBytes(info.Bytes))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"go/build"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -70,7 +71,7 @@ func TestDomainsStayApart(t *testing.T) {
 func TestLeavesImportNothingOfOurs(t *testing.T) {
 	const module = "github.com/pocketforge/pocketforge"
 	allowed := map[string]string{"builddoc/resultlist": module + "/packaging/resolve"}
-	for _, leaf := range []string{"badges", "search", "search/xpath", "values", "clock", "packaging/product", "spdx", "sqlengine",
+	for _, leaf := range []string{"badges", "search/textindex", "search/xpath", "values", "clock", "packaging/product", "spdx", "sqlengine",
 		"builddoc/resultlist", "builddoc/binarycoll"} {
 		pkg, err := build.Import(module+"/"+leaf, ".", 0)
 		if err != nil {
@@ -98,6 +99,77 @@ func TestBuildCoreStandsAlone(t *testing.T) {
 	for _, imp := range pkg.Imports {
 		if strings.HasPrefix(imp, module+"buildsvc/") && !libraries[imp] {
 			t.Errorf("buildsvc imports %s, which is built on it", imp)
+		}
+	}
+}
+
+// floors are the house every package lives in (ARCHITECTURE.md draws it): an import may run
+// along a floor or down, never up. The ground floor is the libraries, which know nothing of the
+// APIs; then the store; the domains; the wiring that builds them and the demo world loaded
+// through them; the HTTP APIs and the web pages; main at the top. The one domain error, fault,
+// lives with the store whose sentinels are its kinds. A package takes the floor of
+// the longest prefix naming it. Test support (internal/testkit) is outside the house: only
+// tests import it.
+var floors = []struct {
+	prefix string
+	floor  int
+}{
+	{"clock", 0}, {"config", 0}, {"search/", 0}, {"spdx", 0}, {"values", 0}, {"badges", 0},
+	{"sqlengine", 0}, {"packaging/", 0}, {"builddoc/", 0}, {"apidocs", 0}, {"internal/jobs", 0},
+	{"internal/ratelimit", 0}, {"internal/signkey", 0}, {"internal/textdiff", 0}, {"internal/spdxcheck", 0},
+	{"buildsvc/xmlindent", 0},
+	{"store", 1}, {"fault", 1},
+	{"buildsvc", 2}, {"cloudsvc", 2}, {"explorersvc", 2}, {"appliancesvc", 2},
+	{"domains", 3}, {"fixtures", 3},
+	{"api", 4}, {"web", 4},
+}
+
+// floorOf is the floor of the package at rel (the path below the module; "" is main).
+func floorOf(rel string) (int, bool) {
+	if rel == "" || rel == "e2e" {
+		return 5, true
+	}
+	best, floor := -1, 0
+	for _, f := range floors {
+		if (rel == strings.TrimSuffix(f.prefix, "/") || strings.HasPrefix(rel, strings.TrimSuffix(f.prefix, "/")+"/")) && len(f.prefix) > best {
+			best, floor = len(f.prefix), f.floor
+		}
+	}
+	return floor, best >= 0
+}
+
+// TestNoImportRunsUpAFloor (issue 35): every package of the module has a floor, and none of
+// its non-test files imports a package on a floor above it; nothing but tests imports the test
+// support.
+func TestNoImportRunsUpAFloor(t *testing.T) {
+	const module = "github.com/pocketforge/pocketforge"
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		rel := strings.TrimPrefix(strings.TrimPrefix(fields[0], module), "/")
+		if strings.HasPrefix(rel, "internal/testkit") {
+			continue
+		}
+		from, ok := floorOf(rel)
+		if !ok {
+			t.Errorf("%s has no floor: give it one in layout_test.go's floors", rel)
+			continue
+		}
+		for _, imp := range fields[1:] {
+			if imp != module && !strings.HasPrefix(imp, module+"/") {
+				continue
+			}
+			irel := strings.TrimPrefix(strings.TrimPrefix(imp, module), "/")
+			if strings.HasPrefix(irel, "internal/testkit") {
+				t.Errorf("%s imports the test support %s outside a test", rel, irel)
+				continue
+			}
+			if to, _ := floorOf(irel); to > from {
+				t.Errorf("%s (floor %d) imports %s (floor %d): an import runs up a floor", rel, from, irel, to)
+			}
 		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/explorersvc"
-	"github.com/pocketforge/pocketforge/search"
+	"github.com/pocketforge/pocketforge/search/textindex"
 	"github.com/spf13/cobra"
 )
 
@@ -37,7 +37,7 @@ func newImportSPDX(env []string, stdout io.Writer) *cobra.Command {
 				return err
 			}
 			defer db.Close()
-			ix, _, err := search.Open(db.Path() + ".index")
+			ix, _, err := textindex.Open(db.Path() + ".index")
 			if err != nil {
 				return err
 			}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/apidocs"
-	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 )
 
 // notDocumented are the bound routes an OpenAPI document deliberately leaves out, by API, as

@@ -13,17 +13,17 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/admin"
 	"github.com/pocketforge/pocketforge/api/buildapi"
+	"github.com/pocketforge/pocketforge/api/chaos"
 	"github.com/pocketforge/pocketforge/api/cloudapi"
-	"github.com/pocketforge/pocketforge/api/deploy"
 	"github.com/pocketforge/pocketforge/api/explorerapi"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/api/metrics"
+	"github.com/pocketforge/pocketforge/api/valuesapi"
 	"github.com/pocketforge/pocketforge/appliancesvc"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/domains"
-	"github.com/pocketforge/pocketforge/internal/chaos"
-	"github.com/pocketforge/pocketforge/internal/metrics"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 )
@@ -121,7 +121,7 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 		Proxy:       explorerProxy(cfg, buildDeps, d.Domains.Explorer, d.Domains.Remote),
 		ExternalURL: externalURL,
 	})
-	deploy.Bind(app)
+	valuesapi.Bind(app)
 	replaced := func() {
 		if d.OnReplace != nil {
 			d.OnReplace()
@@ -135,7 +135,8 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	}
 	// One operator domain for /_appliance and the appliance page: one throttle of guesses at
 	// the token, one replace hook.
-	d.appliance = appliancesvc.New(d.Store, appliancesvc.Options{Clock: d.Clock, DevClock: cfg.DevClock, OnReplace: replaced})
+	d.appliance = appliancesvc.New(d.Store, appliancesvc.Options{Clock: d.Clock, DevClock: cfg.DevClock, OnReplace: replaced,
+		World: domains.DemoWorld()})
 	serveMetrics := bindMetrics(app, cfg, d, map[string]*ratelimit.Limiter{"cloud": cloudLimiter, "explorer": explorerLimiter})
 	bindWeb(app, cfg, d, externalURL)
 	admin.Bind(app.Group("/_appliance"), admin.Deps{

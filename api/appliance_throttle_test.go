@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 )
 
 // TestBootstrapTokenThrottle (issue 13): the bootstrap token may be as short as 8 characters, so

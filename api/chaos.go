@@ -9,7 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
-	"github.com/pocketforge/pocketforge/internal/chaos"
+	"github.com/pocketforge/pocketforge/api/chaos"
 )
 
 // localFault is the fiber.Ctx Locals key of the fault a request got, for its access-log line

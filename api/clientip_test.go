@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/config"
-	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 	"github.com/valyala/fasthttp/fasthttputil"
 )
 

@@ -6,7 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/buildapi"
 	"github.com/pocketforge/pocketforge/api/cloudapi"
-	"github.com/pocketforge/pocketforge/api/deploy"
+	"github.com/pocketforge/pocketforge/api/valuesapi"
 	"github.com/pocketforge/pocketforge/api/explorerapi"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/web"
@@ -42,7 +42,7 @@ var areas = []area{
 	{name: "build", prefixes: buildapi.Prefixes, render: buildapi.RenderError, authFirst: true},
 	// the explorer's routes and badges take no body at all; a form's bound answers any
 	{name: "explorer", prefixes: explorerapi.Prefixes, render: explorerapi.RenderError, maxBody: kit.FormBody},
-	{name: "deploy", prefixes: deploy.Prefixes, render: deploy.RenderError, maxBody: kit.DocumentBody},
+	{name: "deploy", prefixes: valuesapi.Prefixes, render: valuesapi.RenderError, maxBody: kit.DocumentBody},
 	// the public download tree takes no body
 	{name: "download", prefixes: buildapi.DownloadPrefixes, render: buildapi.RenderDownloadError, maxBody: kit.FormBody},
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/config"
-	"github.com/pocketforge/pocketforge/internal/bench"
+	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/valyala/fasthttp"
 )
 

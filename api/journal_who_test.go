@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/api/kit"
-	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 )
 
 const carolToken = "pfdemo-carol-0000000000000000000000000000000000000000000000000000"

@@ -11,7 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
-	"github.com/pocketforge/pocketforge/internal/metrics"
+	"github.com/pocketforge/pocketforge/api/metrics"
 	"github.com/valyala/fasthttp"
 )
 

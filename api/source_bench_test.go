@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/config"
-	"github.com/pocketforge/pocketforge/internal/bench"
+	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 )
 
 // BenchmarkSourceProjectApp (issue 31): GET /source/devel:tools — the demo's small project — with

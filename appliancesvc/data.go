@@ -5,18 +5,32 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/pocketforge/pocketforge/fault"
-	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/outbox"
 	"go.etcd.io/bbolt"
 )
 
+// World is the demo world Reset and Reseed write: Empty empties the data, Reseed empties it and
+// loads the demo world at now, naming the sets it applied. The wiring hands the fixtures'
+// (domains.DemoWorld): the demo world is loaded through the domains, a floor above this one.
+type World struct {
+	Empty  func(*bbolt.Tx) error
+	Reseed func(tx *bbolt.Tx, now time.Time) ([]string, error)
+}
+
+// errNoWorld refuses a reset or reseed of an appliance given no demo world (a test's).
+var errNoWorld = errors.New("no demo world to reset or reseed with")
+
 // Reset empties the data (a restart keeps it empty), then runs the replace hook. Appliance
 // state — the bootstrap token, the admin password, the clock — is kept.
 func (s *Service) Reset() error {
-	if err := s.db.Exclusive(fixtures.Empty); err != nil {
+	if s.world.Empty == nil {
+		return errNoWorld
+	}
+	if err := s.db.Exclusive(s.world.Empty); err != nil {
 		return fmt.Errorf("reset: %w", err)
 	}
 	s.onReplace()
@@ -26,9 +40,12 @@ func (s *Service) Reset() error {
 // Reseed empties the data and loads the demo world again at the appliance's time, then runs
 // the replace hook; it returns the fixture sets applied.
 func (s *Service) Reseed() ([]string, error) {
+	if s.world.Reseed == nil {
+		return nil, errNoWorld
+	}
 	var applied []string
 	err := s.db.Exclusive(func(tx *bbolt.Tx) (err error) {
-		applied, err = fixtures.Reseed(tx, s.now())
+		applied, err = s.world.Reseed(tx, s.now())
 		return err
 	})
 	if err != nil {

@@ -46,6 +46,7 @@ type Service struct {
 	clock     *clock.Settable
 	devClock  bool
 	onReplace func()
+	world     World
 	clockMu   sync.Mutex // orders persist-then-set of concurrent clock moves
 }
 
@@ -59,6 +60,8 @@ type Options struct {
 	// OnReplace runs after Reset, Reseed and Restore replaced the data, so derived state (search
 	// indexes, caches, the domains' sign-in throttles, rate counts) is rebuilt or forgotten.
 	OnReplace func()
+	// World is what Reset and Reseed write (domains.DemoWorld).
+	World World
 }
 
 // New returns the appliance's domain over db.
@@ -71,7 +74,7 @@ func New(db *store.DB, o Options) *Service {
 		o.OnReplace = func() {}
 	}
 	return &Service{db: db, guesses: ratelimit.NewGuesses(now, tokenLockPolicy), now: now,
-		clock: o.Clock, devClock: o.DevClock, onReplace: o.OnReplace}
+		clock: o.Clock, devClock: o.DevClock, onReplace: o.OnReplace, world: o.World}
 }
 
 // TokenGuessCounts are the wrong bootstrap tokens and the guesses refused while locked since

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	svg "github.com/ajstarks/svgo"
-	"github.com/pocketforge/pocketforge/internal/bench"
+	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 )
 
 // The badges' budgets (DESIGN.md): a badge ≥ 50,000 renders/s per core before caching; a

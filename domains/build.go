@@ -6,6 +6,7 @@ package domains
 import (
 	"log/slog"
 
+	"github.com/pocketforge/pocketforge/appliancesvc"
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/buildsvc/attributes"
 	"github.com/pocketforge/pocketforge/buildsvc/farm"
@@ -16,7 +17,8 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc/statistics"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/config"
-	"github.com/pocketforge/pocketforge/internal/buildlink"
+	"github.com/pocketforge/pocketforge/explorersvc/buildlink"
+	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
@@ -84,4 +86,10 @@ func (b *Build) Backend(db *store.DB, who buildstore.Person, url func() string) 
 // Builds is the build domain as the explorer's reader of fork builds, as who.
 func (b *Build) Builds(who buildstore.Person) buildlink.Builds {
 	return buildlink.Builds{Farm: b.Farm, Who: who}
+}
+
+// DemoWorld is the demo world the appliance domain resets to and reseeds (the fixtures, loaded
+// through the domains).
+func DemoWorld() appliancesvc.World {
+	return appliancesvc.World{Empty: fixtures.Empty, Reseed: fixtures.Reseed}
 }

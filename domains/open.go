@@ -10,7 +10,7 @@ import (
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/explorersvc/remote"
 	"github.com/pocketforge/pocketforge/internal/jobs"
-	"github.com/pocketforge/pocketforge/search"
+	"github.com/pocketforge/pocketforge/search/textindex"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
@@ -55,7 +55,7 @@ func Open(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Logger, u
 		s.closeIndex = func() { s.Explorer.Index.Close() }
 		return s, s.Explorer.UseBackend(backend, cfg.ExplorerFollow)
 	}
-	ix, _, err := search.Open(db.Path() + ".index")
+	ix, _, err := textindex.Open(db.Path() + ".index")
 	if err != nil {
 		return nil, err
 	}

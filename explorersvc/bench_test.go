@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/fixtures/explorergen"
-	"github.com/pocketforge/pocketforge/search"
+	"github.com/pocketforge/pocketforge/search/textindex"
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store"
 	"go.etcd.io/bbolt"
@@ -75,7 +75,7 @@ func BenchmarkImport(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		ix, _, err := search.Open(filepath.Join(dir, "d.db.index"))
+		ix, _, err := textindex.Open(filepath.Join(dir, "d.db.index"))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/pocketforge/pocketforge/fault"
-	"github.com/pocketforge/pocketforge/search"
+	"github.com/pocketforge/pocketforge/search/textindex"
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
@@ -200,12 +200,12 @@ func (s *Service) dropStale(ch explorerstore.Change) error {
 	err := s.Store.View(func(tx *bbolt.Tx) error {
 		for _, k := range ch.OldNames {
 			if !sortedHas(ch.NewNames, k) && !explorerstore.HasKey(tx, store.ExplorerByName, k) {
-				remove = append(remove, search.NameDocID(k))
+				remove = append(remove, textindex.NameDocID(k))
 			}
 		}
 		for _, k := range ch.OldVCS {
 			if !sortedHas(ch.NewVCS, k) && !explorerstore.HasKey(tx, store.ExplorerByVCS, k) {
-				remove = append(remove, search.VCSDocID(k))
+				remove = append(remove, textindex.VCSDocID(k))
 			}
 		}
 		return nil
@@ -224,14 +224,14 @@ func sortedHas(keys []string, k string) bool {
 	return ok
 }
 
-func docs(names, vcs []string) []search.Doc {
-	out := make([]search.Doc, 0, len(names)+len(vcs))
+func docs(names, vcs []string) []textindex.Doc {
+	out := make([]textindex.Doc, 0, len(names)+len(vcs))
 	for _, n := range names {
-		out = append(out, search.NameDoc(n))
+		out = append(out, textindex.NameDoc(n))
 	}
 	for _, k := range vcs {
 		org, repo, branch, commit := explorerstore.SplitVCSKey(k)
-		out = append(out, search.VCSDoc(k, org, repo, branch, commit))
+		out = append(out, textindex.VCSDoc(k, org, repo, branch, commit))
 	}
 	return out
 }

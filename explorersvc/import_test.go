@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/fixtures/explorergen"
-	"github.com/pocketforge/pocketforge/search"
+	"github.com/pocketforge/pocketforge/search/textindex"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
 	"go.etcd.io/bbolt"
 )
@@ -38,7 +38,7 @@ func mustImport(t testing.TB, im *Service, path string) Imported {
 }
 
 // names lists the name keys the index finds for term, sorted.
-func names(t testing.TB, ix *search.Index, term string) []string {
+func names(t testing.TB, ix *textindex.Index, term string) []string {
 	t.Helper()
 	got, err := ix.Names(term)
 	if err != nil {
@@ -327,7 +327,7 @@ func TestEnsureIndex(t *testing.T) {
 		rebuilt bool // the index finds pocket-cli and nothing stale afterwards
 	}{
 		{"a new, empty index", func(t *testing.T, e *env) {
-			ix, fresh, err := search.Open("")
+			ix, fresh, err := textindex.Open("")
 			if err != nil || !fresh {
 				t.Fatal(err)
 			}
@@ -335,30 +335,30 @@ func TestEnsureIndex(t *testing.T) {
 			e.im.Index = ix
 		}, false, true},
 		{"an index emptied", func(t *testing.T, e *env) {
-			if err := e.im.Index.Rebuild(func(func(search.Doc) error) error { return nil }, 0); err != nil {
+			if err := e.im.Index.Rebuild(func(func(textindex.Doc) error) error { return nil }, 0); err != nil {
 				t.Fatal(err)
 			}
 		}, false, true},
 		{"an index a generation behind (a crash between an import's steps)", func(t *testing.T, e *env) {
-			err := e.im.Index.Apply([]search.Doc{search.NameDoc("stale-name")}, []string{search.NameDocID("pocket-cli")}, generation(e.db)-1)
+			err := e.im.Index.Apply([]textindex.Doc{textindex.NameDoc("stale-name")}, []string{textindex.NameDocID("pocket-cli")}, generation(e.db)-1)
 			if err != nil {
 				t.Fatal(err)
 			}
 		}, false, true},
 		{"an index ahead of the store (a restored snapshot)", func(t *testing.T, e *env) {
-			err := e.im.Index.Apply([]search.Doc{search.NameDoc("stale-name")}, []string{search.NameDocID("pocket-cli")}, generation(e.db)+5)
+			err := e.im.Index.Apply([]textindex.Doc{textindex.NameDoc("stale-name")}, []string{textindex.NameDocID("pocket-cli")}, generation(e.db)+5)
 			if err != nil {
 				t.Fatal(err)
 			}
 		}, false, true},
 		{"an index at the store's generation is trusted", func(t *testing.T, e *env) {
-			err := e.im.Index.Apply([]search.Doc{search.NameDoc("stale-name")}, []string{search.NameDocID("pocket-cli")}, generation(e.db))
+			err := e.im.Index.Apply([]textindex.Doc{textindex.NameDoc("stale-name")}, []string{textindex.NameDocID("pocket-cli")}, generation(e.db))
 			if err != nil {
 				t.Fatal(err)
 			}
 		}, false, false},
 		{"force rebuilds one at the store's generation", func(t *testing.T, e *env) {
-			err := e.im.Index.Apply([]search.Doc{search.NameDoc("stale-name")}, []string{search.NameDocID("pocket-cli")}, generation(e.db))
+			err := e.im.Index.Apply([]textindex.Doc{textindex.NameDoc("stale-name")}, []string{textindex.NameDocID("pocket-cli")}, generation(e.db))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -400,7 +400,7 @@ func TestEnsureIndex(t *testing.T) {
 func TestIndexOnDisk(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	path := filepath.Join(t.TempDir(), "d.db.index")
-	ix, fresh, err := search.Open(path)
+	ix, fresh, err := textindex.Open(path)
 	if err != nil || !fresh {
 		t.Fatalf("open: fresh %v, %v", fresh, err)
 	}
@@ -409,7 +409,7 @@ func TestIndexOnDisk(t *testing.T) {
 	gen := ix.Generation()
 	ix.Close()
 
-	ix, fresh, err = search.Open(path)
+	ix, fresh, err = textindex.Open(path)
 	if err != nil || fresh {
 		t.Fatalf("reopen: fresh %v, %v", fresh, err)
 	}

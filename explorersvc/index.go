@@ -3,7 +3,7 @@ package explorersvc
 import (
 	"time"
 
-	"github.com/pocketforge/pocketforge/search"
+	"github.com/pocketforge/pocketforge/search/textindex"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
 	"go.etcd.io/bbolt"
@@ -32,16 +32,16 @@ func (s *Service) EnsureIndex(force bool) error {
 	}
 	started := time.Now()
 	n := 0
-	err := s.Index.Rebuild(func(yield func(search.Doc) error) error {
+	err := s.Index.Rebuild(func(yield func(textindex.Doc) error) error {
 		return s.Store.View(func(tx *bbolt.Tx) error {
 			gen = explorerstore.Generation(tx)
-			if err := explorerstore.EachKey(tx, store.ExplorerByName, func(k string) error { n++; return yield(search.NameDoc(k)) }); err != nil {
+			if err := explorerstore.EachKey(tx, store.ExplorerByName, func(k string) error { n++; return yield(textindex.NameDoc(k)) }); err != nil {
 				return err
 			}
 			return explorerstore.EachKey(tx, store.ExplorerByVCS, func(k string) error {
 				n++
 				org, repo, branch, commit := explorerstore.SplitVCSKey(k)
-				return yield(search.VCSDoc(k, org, repo, branch, commit))
+				return yield(textindex.VCSDoc(k, org, repo, branch, commit))
 			})
 		})
 	}, gen)
@@ -54,7 +54,7 @@ func (s *Service) EnsureIndex(force bool) error {
 
 // IndexStats are the search index's size and generation, with the store's generation beside
 // it (the two differ while the index is behind), for the metrics.
-func (s *Service) IndexStats() (ix search.Stats, storeGeneration uint64) {
+func (s *Service) IndexStats() (ix textindex.Stats, storeGeneration uint64) {
 	_ = s.Store.View(func(tx *bbolt.Tx) error { storeGeneration = explorerstore.Generation(tx); return nil })
 	return s.Index.Stats(), storeGeneration
 }

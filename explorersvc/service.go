@@ -14,7 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/pocketforge/pocketforge/search"
+	"github.com/pocketforge/pocketforge/search/textindex"
 	"github.com/pocketforge/pocketforge/store"
 )
 
@@ -28,7 +28,7 @@ type Service struct {
 	// Store holds the products, the data of record.
 	Store *store.DB
 	// Index is the search index derived from Store; the caller opens and closes it.
-	Index *search.Index
+	Index *textindex.Index
 	// Now stamps imports (the appliance clock).
 	Now func() time.Time
 	// Log receives the rebuild and the directory watcher's lines (nil: none for the rebuild).
@@ -59,7 +59,7 @@ type Service struct {
 // NewMemory is a service whose index lives in memory, filled from the store now: for callers
 // that keep no index on disk (tests, ephemeral appliances).
 func NewMemory(db *store.DB, now func() time.Time, log *slog.Logger) *Service {
-	ix, _, err := search.Open("")
+	ix, _, err := textindex.Open("")
 	if err != nil {
 		panic(fmt.Sprintf("an in-memory search index: %v", err)) // cannot fail but for a broken mapping
 	}

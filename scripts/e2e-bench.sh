@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # e2e-bench.sh: issue 31's small requests end to end. The BUILT binary (demo data, --dev-clock, a
 # known --bootstrap-token) and a bare fiber process sending the very same bytes
-# (internal/bench/barefiber) are each pinned to one core (APP_CPU); wrk, pinned to another
+# (internal/testkit/bench/barefiber) are each pinned to one core (APP_CPU); wrk, pinned to another
 # (LOAD_CPU), drives them in turn over loopback, ROUNDS times, alternating which goes first.
 # Prints per route the median requests/s of each and the median of the rounds' ratios
 # (of-bare = ours / bare's), and the same by the CPU time each process spent per request
@@ -37,7 +37,7 @@ trap 'exit 1' TERM # a refused run (see run) ends the script through cleanup
 if [ -z "${BIN:-}" ]; then
 	go build -o "$work/pocketforge" . && BIN=$work/pocketforge
 fi
-go build -o "$work/barefiber" ./internal/bench/barefiber
+go build -o "$work/barefiber" ./internal/testkit/bench/barefiber
 
 root=dev-bench-token
 app=http://127.0.0.1:$PORT bare=http://127.0.0.1:$((PORT + 1))

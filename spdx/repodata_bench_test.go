@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/pocketforge/pocketforge/internal/bench"
+	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 )
 
 // BenchmarkParseRepodata parses a generated repository of 5,000 packages with 40 files each,

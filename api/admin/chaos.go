@@ -5,7 +5,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/fault"
-	"github.com/pocketforge/pocketforge/internal/chaos"
+	"github.com/pocketforge/pocketforge/api/chaos"
 )
 
 // Fault and latency injection (internal/chaos): GET lists the rules with how often each fired,

@@ -13,7 +13,7 @@ import (
 	"github.com/pocketforge/pocketforge/apidocs"
 	"github.com/pocketforge/pocketforge/appliancesvc"
 	"github.com/pocketforge/pocketforge/clock"
-	"github.com/pocketforge/pocketforge/internal/chaos"
+	"github.com/pocketforge/pocketforge/api/chaos"
 	"github.com/pocketforge/pocketforge/store"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/buildsvc/attributes"
-	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 )
 
 var carolAuth = basic("carol", "carol-password")

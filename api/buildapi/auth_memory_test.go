@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 )
 
 // TestBasicAuthBurst (issue 31): 64 requests at once with the right password, right after a

@@ -8,7 +8,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/domains"
-	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 )
 
 // farmEnv is the build API with a farm the test drives tick by tick, and a small world of its

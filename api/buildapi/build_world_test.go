@@ -8,7 +8,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/domains"
-	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 )
 
 // binWorld is the demo world plus a project that has built: binworld/standard/x86_64 with

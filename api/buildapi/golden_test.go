@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 )
 
 // update rewrites the golden files of testdata/ from the current answers (UPDATE_GOLDEN=1, as

@@ -3,7 +3,7 @@ package buildapi
 import (
 	"testing"
 
-	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 )
 
 // Scenarios of the instance documents: configuration, distributions, issue trackers. Writes

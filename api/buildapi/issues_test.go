@@ -3,7 +3,7 @@ package buildapi
 import (
 	"testing"
 
-	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 )
 
 // issueEnv is the demo world (its .changes mention pocket#8, #27, #31 and two GitHub issues;

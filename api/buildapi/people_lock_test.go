@@ -3,7 +3,7 @@ package buildapi
 import (
 	"testing"
 
-	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 )
 
 // inactive is the answer to the right password of a locked or deleted person.

@@ -3,7 +3,7 @@ package buildapi
 import (
 	"testing"
 
-	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 )
 
 var locked403 = code(403, "project_locked", "The target project is locked")

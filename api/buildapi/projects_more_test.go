@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ProtonMail/go-crypto/openpgp"
-	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 )
 
 // TestProjectDeleteUndelete: a deleted project is a tombstone — hidden everywhere, listed with

@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 )
 
 // bobBranch makes bob's branch of devel:tools/forge-utils with a change and returns a submit

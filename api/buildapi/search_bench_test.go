@@ -11,7 +11,7 @@ import (
 	"github.com/antchfx/xmlquery"
 	axpath "github.com/antchfx/xpath"
 	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
-	"github.com/pocketforge/pocketforge/internal/bench"
+	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )

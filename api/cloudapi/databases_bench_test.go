@@ -11,7 +11,7 @@ import (
 	"github.com/pocketforge/pocketforge/api/cloudapi/listing"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/cloudsvc"
-	"github.com/pocketforge/pocketforge/internal/bench"
+	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"go.etcd.io/bbolt"

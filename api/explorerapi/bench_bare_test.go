@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/internal/bench"
+	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/valyala/fasthttp"
 )
 

@@ -15,9 +15,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/fixtures/explorergen"
-	"github.com/pocketforge/pocketforge/internal/bench"
+	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
-	"github.com/pocketforge/pocketforge/search"
+	"github.com/pocketforge/pocketforge/search/textindex"
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
@@ -82,7 +82,7 @@ func newLargeEnv(b *testing.B) *largeEnv {
 			largeEnvOnce.err = err
 			return
 		}
-		ix, _, err := search.Open(filepath.Join(dir, "bench.db.index"))
+		ix, _, err := textindex.Open(filepath.Join(dir, "bench.db.index"))
 		if err != nil {
 			largeEnvOnce.err = err
 			return
@@ -172,7 +172,7 @@ func BenchmarkSearchPackages(b *testing.B) {
 	timed(b, func(i int) {
 		e.get(b, "/api/products/packages?q="+urlQuery(names[i%len(names)]))
 	}, func(i int) {
-		if _, err := e.im.Index.Raw(search.NameQuery(names[i%len(names)])); err != nil {
+		if _, err := e.im.Index.Raw(textindex.NameQuery(names[i%len(names)])); err != nil {
 			b.Fatal(err)
 		}
 	})
@@ -192,9 +192,9 @@ func BenchmarkSearchVCS(b *testing.B) {
 	}, func(i int) {
 		org, rest, _ := strings.Cut(repos[i%len(repos)], "/")
 		repo, branch, _ := strings.Cut(rest, "@")
-		q, _ := search.VCSQuery(org, repo, branch, "")
+		q, _ := textindex.VCSQuery(org, repo, branch, "")
 		if i%2 == 1 {
-			q, _ = search.VCSQuery("", "", "", commits[i%len(commits)])
+			q, _ = textindex.VCSQuery("", "", "", commits[i%len(commits)])
 		}
 		if _, err := e.im.Index.Raw(q); err != nil {
 			b.Fatal(err)

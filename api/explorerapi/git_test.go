@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/explorersvc"
-	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 	"github.com/pocketforge/pocketforge/store"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/explorersvc"
-	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 )
 
 // Products imported through the explorer's domain, as the searches show them over HTTP. What an

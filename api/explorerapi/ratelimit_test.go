@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/config"
-	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 )
 
 // The explorer's per-IP rate limit (its client IP is kit.ClientIP, tested there): the

@@ -11,7 +11,7 @@ import (
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/domains"
 	"github.com/pocketforge/pocketforge/explorersvc"
-	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/buildsvc"
-	"github.com/pocketforge/pocketforge/internal/bench"
+	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/pocketforge/pocketforge/packaging/rpmout"
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store"

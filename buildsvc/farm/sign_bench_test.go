@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pocketforge/pocketforge/internal/bench"
+	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/pocketforge/pocketforge/internal/signkey"
 	"github.com/pocketforge/pocketforge/packaging/rpmout"
 	"github.com/pocketforge/pocketforge/store/buildstore"

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/buildsvc/xmlindent"
-	"github.com/pocketforge/pocketforge/internal/bench"
+	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 

@@ -17,7 +17,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
 	"github.com/pocketforge/pocketforge/buildsvc/requestdoc"
 	"github.com/pocketforge/pocketforge/clock"
-	"github.com/pocketforge/pocketforge/internal/bench"
+	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/pocketforge/pocketforge/search/xpath"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"

@@ -8,7 +8,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 
 	"github.com/pocketforge/pocketforge/clock"
-	"github.com/pocketforge/pocketforge/internal/bench"
+	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/rpmpack"
 
-	"github.com/pocketforge/pocketforge/internal/bench"
+	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/pocketforge/pocketforge/packaging/specfile"
 )
 

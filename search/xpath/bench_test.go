@@ -5,7 +5,7 @@ import (
 
 	"github.com/antchfx/xmlquery"
 	axpath "github.com/antchfx/xpath"
-	"github.com/pocketforge/pocketforge/internal/bench"
+	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 )
 
 // BenchmarkMatch: a compiled osc query (the one after every co/ci/up, and review list) against

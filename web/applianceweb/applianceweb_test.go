@@ -14,6 +14,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/appliancesvc"
 	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/domains"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/appliance"
 	"github.com/pocketforge/pocketforge/store/outbox"
@@ -51,7 +52,8 @@ func newEnv(t *testing.T, devClock bool) *env {
 		t.Fatal(err)
 	}
 	e := &env{}
-	svc := appliancesvc.New(db, appliancesvc.Options{Clock: clock.NewSettable(0), DevClock: devClock, OnReplace: func() { e.replaced++ }})
+	svc := appliancesvc.New(db, appliancesvc.Options{Clock: clock.NewSettable(0), DevClock: devClock, OnReplace: func() { e.replaced++ },
+		World: domains.DemoWorld()})
 	e.app = fiber.New(fiber.Config{ErrorHandler: errorPage, DisableStartupMessage: true})
 	Bind(e.app, Deps{
 		Site: &web.Site{}, Appliance: svc, ClientIP: func(c *fiber.Ctx) string { return c.IP() },

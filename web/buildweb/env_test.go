@@ -16,7 +16,7 @@ import (
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/fixtures"
-	"github.com/pocketforge/pocketforge/internal/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"github.com/pocketforge/pocketforge/web"

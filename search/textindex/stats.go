@@ -1,4 +1,4 @@
-package search
+package textindex
 
 // Stats is what an operator watches of the index: how big it is and which store generation it
 // reflects (behind the store's after an import that failed half-way, until the next rebuild).

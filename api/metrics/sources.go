@@ -5,7 +5,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
-	"github.com/pocketforge/pocketforge/search"
+	"github.com/pocketforge/pocketforge/search/textindex"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"github.com/prometheus/client_golang/prometheus"
@@ -22,7 +22,7 @@ type Sources struct {
 	}
 	// Index is the explorer's search index (explorersvc.Service.IndexStats).
 	Index interface {
-		IndexStats() (search.Stats, uint64)
+		IndexStats() (textindex.Stats, uint64)
 	}
 	// SignIns are the sign-in throttles by API: cloud (the login server and the console),
 	// build (Basic auth), appliance (the bootstrap token).

@@ -1,9 +1,9 @@
-// Package search keeps the explorer's bleve index of product packages: derived from the store
+// Package textindex keeps the explorer's bleve index of product packages: derived from the store
 // (which keeps the records of truth), persisted beside the data file, rebuilt in batches when
 // missing, damaged, of another version or behind the store's generation. It answers the
 // package-name and git (vcs) searches; it imports nothing of ours, so the explorer API hands it
 // plain documents.
-package search
+package textindex
 
 import (
 	"errors"

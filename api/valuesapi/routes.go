@@ -1,9 +1,9 @@
-// Package deploy serves the deployment values of the load-balancer chart over HTTP under
+// Package valuesapi serves the deployment values of the load-balancer chart over HTTP under
 // /deploy/values: the schema, the default values, and validation of a values file — the same
 // answers as `pocketforge values`, for tools and CI jobs that would rather POST than exec. It
 // needs no data file and no sign-in, and it sits outside the explorer's rate-limited /api: the
 // spec gives the values no authentication scheme and no limits of their own.
-package deploy
+package valuesapi
 
 import (
 	"github.com/gofiber/fiber/v2"
