@@ -11,14 +11,15 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/domains"
-	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/demofile"
 	"github.com/pocketforge/pocketforge/store"
-	"github.com/pocketforge/pocketforge/store/appliance"
-	"go.etcd.io/bbolt"
 )
 
 const adminPassword = "admin-test-password"
+
+// buildCreds are the credentials the build API's tests sign in with.
+var buildCreds = demofile.Credentials{Token: "build-test-token", AdminPassword: adminPassword}
 
 // env is the build API on its own temp data file seeded with the demo world.
 type env struct {
@@ -33,12 +34,7 @@ func newEnv(t testing.TB) *env { t.Helper(); return newEnvWith(t, nil) }
 func newEnvWith(t testing.TB, tune func(*Deps)) *env {
 	t.Helper()
 	clk := clock.NewFixed(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
-	db, err := store.Open(apitest.DataFile(t, "build-demo", func(path string) error { return seed(path, clk.Now()) }),
-		store.Options{Durability: store.NoSync})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := demofile.Open(t, "build-demo", clk.Now(), buildCreds)
 	app := fiber.New(fiber.Config{ErrorHandler: RenderError})
 	d := Deps{Store: db, Clock: clk, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	if tune != nil {
@@ -49,23 +45,6 @@ func newEnvWith(t testing.TB, tune func(*Deps)) *env {
 	}
 	Bind(app, d)
 	return &env{app: app, db: db, clk: clk}
-}
-
-// seed writes the demo world and the test credentials into a new data file at path.
-func seed(path string, now time.Time) error {
-	db, err := store.Open(path, store.Options{Durability: store.NoSync})
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	if err := db.Exclusive(func(tx *bbolt.Tx) error {
-		_, err := appliance.EnsureCredentials(tx, "build-test-token", adminPassword)
-		return err
-	}); err != nil {
-		return err
-	}
-	_, err = fixtures.Ensure(db, false, now)
-	return err
 }
 
 // TestMain removes the seeded template data files after the tests.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 	"github.com/pocketforge/pocketforge/internal/testkit/bench"
+	"github.com/pocketforge/pocketforge/internal/testkit/demofile"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -31,7 +32,7 @@ const (
 // seedRequestBench writes the demo world, then the benchmark world.
 func seedRequestBench(path string) error {
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	if err := seed(path, now); err != nil {
+	if err := demofile.Seed(path, now, buildCreds); err != nil {
 		return err
 	}
 	db, err := store.Open(path, store.Options{Durability: store.NoSync})

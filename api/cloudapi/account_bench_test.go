@@ -13,8 +13,8 @@ import (
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/cloudsvc"
-	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 	"github.com/pocketforge/pocketforge/internal/testkit/bench"
+	"github.com/pocketforge/pocketforge/internal/testkit/demofile"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"github.com/valyala/fasthttp"
@@ -111,7 +111,7 @@ func BenchmarkGetNotifications(b *testing.B) {
 func BenchmarkPutSettings(b *testing.B) {
 	b.Run("fresh", func(b *testing.B) {
 		clk := clock.NewFixed(start)
-		benchPutSettings(b, clk, apitest.DataFile(b, "cloud-demo", func(path string) error { return seed(path, clk.Now()) }))
+		benchPutSettings(b, clk, demofile.Path(b, "cloud-demo", clk.Now(), cloudCreds))
 	})
 	b.Run("file=400MB", func(b *testing.B) {
 		clk := clock.NewFixed(start)

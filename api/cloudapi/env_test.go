@@ -13,12 +13,11 @@ import (
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/cloudsvc"
-	"github.com/pocketforge/pocketforge/fixtures"
-	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/demofile"
 	"github.com/pocketforge/pocketforge/store"
-	"github.com/pocketforge/pocketforge/store/appliance"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"go.etcd.io/bbolt"
 )
@@ -48,12 +47,7 @@ func (e *env) runJobs() { e.jobs.RunOnce(e.clock.Now(), nopLog()) }
 func newEnv(t testing.TB, rateScale float64) *env {
 	t.Helper()
 	clk := clock.NewFixed(start)
-	db, err := store.Open(apitest.DataFile(t, "cloud-demo", func(path string) error { return seed(path, clk.Now()) }),
-		store.Options{Durability: store.NoSync})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := demofile.Open(t, "cloud-demo", clk.Now(), cloudCreds)
 	app := fiber.New(fiber.Config{ErrorHandler: RenderError, JSONEncoder: kit.MarshalJSON})
 	log, url := slog.New(slog.NewTextHandler(io.Discard, nil)), func() string { return "http://pocketforge.test" }
 	cloud := cloudsvc.New(db, clk, log, cloudsvc.Options{ExternalURL: url})
@@ -71,23 +65,6 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	apitest.RemoveTemplates()
 	os.Exit(code)
-}
-
-// seed writes the demo world and the test credentials into a new data file at path.
-func seed(path string, now time.Time) error {
-	db, err := store.Open(path, store.Options{Durability: store.NoSync})
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	if err := db.Exclusive(func(tx *bbolt.Tx) error {
-		_, err := appliance.EnsureCredentials(tx, demoToken, "admin-pass")
-		return err
-	}); err != nil {
-		return err
-	}
-	_, err = fixtures.Ensure(db, false, now)
-	return err
 }
 
 // req is one request of a scenario.
@@ -168,3 +145,9 @@ func putTestCard(tx *bbolt.Tx, pm cloudstore.PaymentMethod) error {
 	}
 	return store.IndexAdd(tx, store.CloudAccountPaymentMethods, store.Itob(pm.AccountID), store.Itob(pm.ID))
 }
+
+// cloudCreds are the appliance credentials of the cloud API's tests' data files.
+var cloudCreds = demofile.Credentials{Token: demoToken, AdminPassword: "admin-pass"}
+
+// seed writes the cloud tests' credentials and the demo world at now into a new data file.
+func seed(path string, now time.Time) error { return demofile.Seed(path, now, cloudCreds) }

@@ -15,8 +15,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/cloudsvc"
-	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/demofile"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"github.com/pocketforge/pocketforge/web"
@@ -43,12 +43,7 @@ type env struct {
 func newEnv(t testing.TB) *env {
 	t.Helper()
 	clk := clock.NewFixed(start)
-	db, err := store.Open(apitest.DataFile(t, "console-demo", func(path string) error { return seed(path, clk.Now()) }),
-		store.Options{Durability: store.NoSync})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := demofile.Open(t, "console-demo", clk.Now(), demofile.Credentials{})
 	cloud := cloudsvc.New(db, clk, slog.New(slog.NewTextHandler(io.Discard, nil)), cloudsvc.Options{})
 	app := fiber.New(fiber.Config{ErrorHandler: errorPage})
 	Bind(app, Deps{Site: &web.Site{ExternalURL: func() string { return "http://pocketforge.test" }}, Cloud: cloud})
@@ -80,17 +75,6 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	apitest.RemoveTemplates()
 	os.Exit(code)
-}
-
-// seed writes the demo world into a new data file at path.
-func seed(path string, now time.Time) error {
-	db, err := store.Open(path, store.Options{Durability: store.NoSync})
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	_, err = fixtures.Ensure(db, false, now)
-	return err
 }
 
 // browser is one browser on the console: it keeps the cookies it is given and sends them back.
