@@ -48,31 +48,46 @@ func existingLogins(tx *bbolt.Tx, list []string) ([]string, error) {
 
 // PutGroup creates (Admin) or replaces (a maintainer of it, or Admin) the group title from d.
 func (s *Service) PutGroup(who buildstore.Person, title string, d GroupDoc) error {
+	if err := checkGroupTitle(title, d); err != nil {
+		return err
+	}
+	return s.db.Write(func(tx *bbolt.Tx) error { return PutGroupTx(tx, who, title, d) })
+}
+
+// PutGroupTx is PutGroup inside the caller's transaction (the fixtures create the demo group
+// in theirs).
+func PutGroupTx(tx *bbolt.Tx, who buildstore.Person, title string, d GroupDoc) error {
+	if err := checkGroupTitle(title, d); err != nil {
+		return err
+	}
+	old, err := buildstore.GetGroup(tx, title)
+	if err != nil {
+		err = AdminOnly(who, "create groups")
+	} else {
+		err = mayChangeGroup(who, old)
+	}
+	if err != nil {
+		return err
+	}
+	g := buildstore.Group{Title: title, Email: d.Email}
+	if g.Maintainers, err = existingLogins(tx, d.Maintainers); err != nil {
+		return err
+	}
+	if g.Members, err = existingLogins(tx, d.Members); err != nil {
+		return err
+	}
+	return buildstore.PutGroup(tx, g)
+}
+
+// checkGroupTitle: the document names the URL's group, and the title is one a URL can hold.
+func checkGroupTitle(title string, d GroupDoc) error {
 	if d.Title != title {
 		return BadRequest("group_title_mismatch", "group title in xml data ('%s') does not match resource path component ('%s')", d.Title, title)
 	}
 	if strings.ContainsAny(title, "/ ") || title == "" {
 		return BadRequest("invalid_group_name", "invalid group title '%s'", title)
 	}
-	return s.db.Write(func(tx *bbolt.Tx) error {
-		old, err := buildstore.GetGroup(tx, title)
-		if err != nil {
-			err = AdminOnly(who, "create groups")
-		} else {
-			err = mayChangeGroup(who, old)
-		}
-		if err != nil {
-			return err
-		}
-		g := buildstore.Group{Title: title, Email: d.Email}
-		if g.Maintainers, err = existingLogins(tx, d.Maintainers); err != nil {
-			return err
-		}
-		if g.Members, err = existingLogins(tx, d.Members); err != nil {
-			return err
-		}
-		return buildstore.PutGroup(tx, g)
-	})
+	return nil
 }
 
 // ChangeGroup runs a command on the group title for one of its maintainers (or Admin).

@@ -38,19 +38,33 @@ func checkDistribution(d buildstore.Distribution) error {
 // with the document. Ids must be unique; projects are not checked here, as the service allows
 // listing distributions built elsewhere.
 func (s *Service) PutDistributions(who buildstore.Person, list []buildstore.Distribution, decodeErr error) error {
-	check := func() error {
-		for i, d := range list {
-			if err := checkDistribution(d); err != nil {
-				return err
-			}
-			if slices.ContainsFunc(list[:i], func(o buildstore.Distribution) bool { return o.ID == d.ID }) {
-				return Invalid("distributions", "distribution id '%s' is repeated", d.ID)
-			}
-		}
-		return nil
+	return s.writeInstance(who, "change the distributions", decodeErr, func() error { return checkDistributions(list) },
+		func(tx *bbolt.Tx) error { return PutDistributionsTx(tx, who, list) })
+}
+
+// PutDistributionsTx is PutDistributions of a decoded list inside the caller's transaction
+// (the fixtures list the demo distribution in theirs).
+func PutDistributionsTx(tx *bbolt.Tx, who buildstore.Person, list []buildstore.Distribution) error {
+	if err := AdminOnly(who, "change the distributions"); err != nil {
+		return err
 	}
-	return s.writeInstance(who, "change the distributions", decodeErr, check,
-		func(tx *bbolt.Tx) error { return buildstore.PutDistributions(tx, list) })
+	if err := checkDistributions(list); err != nil {
+		return err
+	}
+	return buildstore.PutDistributions(tx, list)
+}
+
+// checkDistributions checks each entry, and that no id is repeated.
+func checkDistributions(list []buildstore.Distribution) error {
+	for i, d := range list {
+		if err := checkDistribution(d); err != nil {
+			return err
+		}
+		if slices.ContainsFunc(list[:i], func(o buildstore.Distribution) bool { return o.ID == d.ID }) {
+			return Invalid("distributions", "distribution id '%s' is repeated", d.ID)
+		}
+	}
+	return nil
 }
 
 // ChangeDistribution replaces the existing entry id with d (Admin); d without an id is the

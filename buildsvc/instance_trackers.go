@@ -79,7 +79,22 @@ func (s *Service) PutTracker(who buildstore.Person, name string, t buildstore.Is
 		return checkTracker(t)
 	}
 	return s.writeInstance(who, "change issue trackers", decodeErr, check,
-		func(tx *bbolt.Tx) error { return buildstore.PutTracker(tx, t) })
+		func(tx *bbolt.Tx) error { return PutTrackerTx(tx, who, name, t) })
+}
+
+// PutTrackerTx is PutTracker of a decoded tracker inside the caller's transaction (the
+// fixtures add the demo trackers in theirs).
+func PutTrackerTx(tx *bbolt.Tx, who buildstore.Person, name string, t buildstore.IssueTracker) error {
+	if err := AdminOnly(who, "change issue trackers"); err != nil {
+		return err
+	}
+	if err := urlKey(&t.Name, name, "name_mismatch", "name"); err != nil {
+		return err
+	}
+	if err := checkTracker(t); err != nil {
+		return err
+	}
+	return buildstore.PutTracker(tx, t)
 }
 
 // DeleteTracker removes a tracker (Admin).

@@ -2,6 +2,7 @@ package attributes
 
 import (
 	"slices"
+	"time"
 
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
@@ -155,10 +156,16 @@ func bodyBinary(r AttributeRoute, t attributeTarget, binary string) (string, err
 // is written, so a document is stored whole or not at all: every definition exists and may be
 // set by who, the container is not locked, every value fits its definition.
 func (s *Service) SetAttributes(who buildstore.Person, r AttributeRoute, list []buildstore.Attribute, doc AttributeDoc) error {
+	return s.writeAttributes(doc, func(tx *bbolt.Tx) error { return SetAttributesTx(tx, who, r, list, doc, s.clk.Now()) })
+}
+
+// SetAttributesTx is SetAttributes at now (when the issues it names are noted) inside the
+// caller's transaction (the fixtures set the demo attributes in theirs).
+func SetAttributesTx(tx *bbolt.Tx, who buildstore.Person, r AttributeRoute, list []buildstore.Attribute, doc AttributeDoc, now time.Time) error {
 	var t attributeTarget
 	var attrs []buildstore.Attribute
 	var defs []buildstore.AttributeDefinition
-	return s.writeAttributes(doc,
+	return runAttributeSteps(tx, doc,
 		func(tx *bbolt.Tx) (err error) { t, _, err = r.resolve(tx); return err },
 		refusal(doc.Err),
 		func(tx *bbolt.Tx) (err error) { attrs, defs, err = attributesOf(tx, who, r, t, list); return err },
@@ -183,7 +190,7 @@ func (s *Service) SetAttributes(who buildstore.Person, r AttributeRoute, list []
 				}
 				// The issues it names join the issue records, as OBS's attribute update
 				// creates them (the attribute keeps its own list for ?view=issues).
-				if err := buildstore.NoteAttributeIssues(tx, at, s.clk.Now()); err != nil {
+				if err := buildstore.NoteAttributeIssues(tx, at, now); err != nil {
 					return err
 				}
 			}

@@ -57,3 +57,18 @@ func (s *Service) writeAttributes(doc AttributeDoc, steps ...attributeStep) erro
 		return nil
 	})
 }
+
+// runAttributeSteps is writeAttributes inside the caller's transaction: doc's size, then the
+// steps in order; the first refusal ends it (the caller's transaction then holds what the steps
+// before wrote, so a caller rolls back on an error, as the fixtures' loader does).
+func runAttributeSteps(tx *bbolt.Tx, doc AttributeDoc, steps ...attributeStep) error {
+	if err := doc.checkSize(); err != nil {
+		return err
+	}
+	for _, step := range steps {
+		if err := step(tx); err != nil {
+			return err
+		}
+	}
+	return nil
+}

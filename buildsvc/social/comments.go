@@ -3,6 +3,7 @@ package social
 import (
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/pocketforge/pocketforge/buildsvc"
@@ -73,28 +74,40 @@ func (s *Service) Comments(who buildstore.Person, obj CommentObject) (CommentLis
 func (s *Service) AddComment(who buildstore.Person, obj CommentObject, parent, text string) (buildstore.Comment, error) {
 	var c buildstore.Comment
 	err := s.db.Write(func(tx *bbolt.Tx) error {
-		t, err := resolveCommented(tx, who, obj)
+		var err error
+		if c, err = AddCommentTx(tx, who, obj, parent, text, s.clk.Now()); err != nil {
+			return err
+		}
+		t, err := resolveCommented(tx, who, c.On)
 		if err != nil {
-			return err
-		}
-		if err := checkCommentText(text); err != nil {
-			return err
-		}
-		c = buildstore.Comment{On: t.obj, Who: who.Login, When: s.clk.Now().UTC(), Body: text}
-		if parent != "" {
-			if c.Parent, err = parentOn(tx, t.obj, parent); err != nil {
-				return err
-			}
-		}
-		if c.ID, err = buildstore.NewCommentID(tx); err != nil {
-			return err
-		}
-		if err := buildstore.PutComment(tx, c); err != nil {
 			return err
 		}
 		return mailComment(tx, t, c)
 	})
 	return c, err
+}
+
+// AddCommentTx is AddComment at now inside the caller's transaction, without the mail (the
+// fixtures write the demo comments in theirs: the world's past, not news, so a fresh
+// appliance's outbox starts empty).
+func AddCommentTx(tx *bbolt.Tx, who buildstore.Person, obj CommentObject, parent, text string, now time.Time) (buildstore.Comment, error) {
+	t, err := resolveCommented(tx, who, obj)
+	if err != nil {
+		return buildstore.Comment{}, err
+	}
+	if err := checkCommentText(text); err != nil {
+		return buildstore.Comment{}, err
+	}
+	c := buildstore.Comment{On: t.obj, Who: who.Login, When: now.UTC(), Body: text}
+	if parent != "" {
+		if c.Parent, err = parentOn(tx, t.obj, parent); err != nil {
+			return buildstore.Comment{}, err
+		}
+	}
+	if c.ID, err = buildstore.NewCommentID(tx); err != nil {
+		return buildstore.Comment{}, err
+	}
+	return c, buildstore.PutComment(tx, c)
 }
 
 // DeleteComment deletes comment id for who: removed, or blanked while it has replies.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pocketforge/pocketforge/buildsvc"
 
@@ -101,26 +102,30 @@ func (s *Service) AddMessage(who buildstore.Person, project, pkg string, body []
 	if err != nil {
 		return err
 	}
-	return s.db.Write(func(tx *bbolt.Tx) error {
-		if project == "" {
-			return buildsvc.BadRequest("error creating message", "must give either project or package")
-		}
-		p, k, err := messageObject(tx, who, project, pkg)
-		if err != nil {
-			return err
-		}
-		if !mayChangeMessages(tx, who, p, k) {
-			return buildsvc.Forbidden("permission denied", "message cannot be created, insufficient permissions")
-		}
-		if p.Locked || k.Locked {
-			return buildsvc.Forbidden("project_locked", "The target project is locked")
-		}
-		if m.ID, err = buildstore.NewMessageID(tx); err != nil {
-			return err
-		}
-		m.Project, m.Package, m.User, m.Created = project, pkg, who.Login, s.clk.Now().UTC()
-		return buildstore.PutMessage(tx, m)
-	})
+	return s.db.Write(func(tx *bbolt.Tx) error { return AddMessageTx(tx, who, project, pkg, m, s.clk.Now()) })
+}
+
+// AddMessageTx is AddMessage of a parsed message (its text, severity, send_mail and private)
+// at now inside the caller's transaction (the fixtures write the demo messages in theirs).
+func AddMessageTx(tx *bbolt.Tx, who buildstore.Person, project, pkg string, m buildstore.Message, now time.Time) error {
+	if project == "" {
+		return buildsvc.BadRequest("error creating message", "must give either project or package")
+	}
+	p, k, err := messageObject(tx, who, project, pkg)
+	if err != nil {
+		return err
+	}
+	if !mayChangeMessages(tx, who, p, k) {
+		return buildsvc.Forbidden("permission denied", "message cannot be created, insufficient permissions")
+	}
+	if p.Locked || k.Locked {
+		return buildsvc.Forbidden("project_locked", "The target project is locked")
+	}
+	if m.ID, err = buildstore.NewMessageID(tx); err != nil {
+		return err
+	}
+	m.Project, m.Package, m.User, m.Created = project, pkg, who.Login, now.UTC()
+	return buildstore.PutMessage(tx, m)
 }
 
 // DeleteMessage removes the message of the URL's id.

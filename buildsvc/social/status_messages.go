@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pocketforge/pocketforge/buildsvc"
 
@@ -73,20 +74,26 @@ func (s *Service) SendStatusMessages(who buildstore.Person, body []byte) error {
 	if err != nil {
 		return err
 	}
-	return s.db.Write(func(tx *bbolt.Tx) error {
-		now := s.clk.Now().UTC()
-		for _, m := range list {
-			id, err := buildstore.NewStatusMessageID(tx)
-			if err != nil {
-				return err
-			}
-			m.ID, m.User, m.Created = id, who.Login, now
-			if err := buildstore.PutStatusMessage(tx, m); err != nil {
-				return err
-			}
+	return s.db.Write(func(tx *bbolt.Tx) error { return SendStatusMessagesTx(tx, who, list, s.clk.Now()) })
+}
+
+// SendStatusMessagesTx is SendStatusMessages of parsed messages (text and severity) at now
+// inside the caller's transaction (the fixtures announce the demo in theirs).
+func SendStatusMessagesTx(tx *bbolt.Tx, who buildstore.Person, list []buildstore.StatusMessage, now time.Time) error {
+	if !who.IsAdmin() {
+		return buildsvc.Forbidden("permission_denied", "message(s) cannot be created, you have not sufficient permissions")
+	}
+	for _, m := range list {
+		id, err := buildstore.NewStatusMessageID(tx)
+		if err != nil {
+			return err
 		}
-		return nil
-	})
+		m.ID, m.User, m.Created = id, who.Login, now.UTC()
+		if err := buildstore.PutStatusMessage(tx, m); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DeleteStatusMessage marks the status message of the URL's id deleted.

@@ -3,6 +3,7 @@ package social
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/pocketforge/pocketforge/buildsvc"
 
@@ -108,42 +109,45 @@ func (s *Service) UserObjectTags(who buildstore.Person, user, project, pkg strin
 // name given twice counts once); only user himself may. A refused name refuses the whole
 // list: nothing changes.
 func (s *Service) SetUserTags(who buildstore.Person, user, project, pkg string, names []string) error {
-	return s.db.Write(func(tx *bbolt.Tx) error {
-		if _, err := buildstore.GetPerson(tx, user); err != nil {
-			return err
-		}
-		if who.Login != user {
-			return buildsvc.Forbidden("permission_denied", "Editing tags for another user than the logged on user is not allowed.")
-		}
-		if _, err := taggedObject(tx, who, project, pkg); err != nil {
-			return err
-		}
-		if err := checkTagNames(names); err != nil {
-			return err
-		}
-		names = slices.Compact(slices.Sorted(slices.Values(names)))
-		old, err := buildstore.TaggingsOnBy(tx, user, project, pkg)
-		if err != nil {
-			return err
-		}
-		for _, t := range old {
-			if !slices.Contains(names, t.Tag) {
-				if err := buildstore.DeleteTagging(tx, t); err != nil {
-					return err
-				}
-			}
-		}
-		now := s.clk.Now().UTC()
-		for _, n := range names {
-			if slices.ContainsFunc(old, func(t buildstore.Tagging) bool { return t.Tag == n }) {
-				continue
-			}
-			if err := buildstore.PutTagging(tx, buildstore.Tagging{Tag: n, User: user, Project: project, Package: pkg, Created: now}); err != nil {
+	return s.db.Write(func(tx *bbolt.Tx) error { return SetUserTagsTx(tx, who, user, project, pkg, names, s.clk.Now()) })
+}
+
+// SetUserTagsTx is SetUserTags at now inside the caller's transaction (the fixtures tag the
+// demo projects and packages in theirs).
+func SetUserTagsTx(tx *bbolt.Tx, who buildstore.Person, user, project, pkg string, names []string, now time.Time) error {
+	if _, err := buildstore.GetPerson(tx, user); err != nil {
+		return err
+	}
+	if who.Login != user {
+		return buildsvc.Forbidden("permission_denied", "Editing tags for another user than the logged on user is not allowed.")
+	}
+	if _, err := taggedObject(tx, who, project, pkg); err != nil {
+		return err
+	}
+	if err := checkTagNames(names); err != nil {
+		return err
+	}
+	names = slices.Compact(slices.Sorted(slices.Values(names)))
+	old, err := buildstore.TaggingsOnBy(tx, user, project, pkg)
+	if err != nil {
+		return err
+	}
+	for _, t := range old {
+		if !slices.Contains(names, t.Tag) {
+			if err := buildstore.DeleteTagging(tx, t); err != nil {
 				return err
 			}
 		}
-		return nil
-	})
+	}
+	for _, n := range names {
+		if slices.ContainsFunc(old, func(t buildstore.Tagging) bool { return t.Tag == n }) {
+			continue
+		}
+		if err := buildstore.PutTagging(tx, buildstore.Tagging{Tag: n, User: user, Project: project, Package: pkg, Created: now.UTC()}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ObjectsByTag lists the objects of kind (TaggedProjects, TaggedPackages, TaggedAll) that

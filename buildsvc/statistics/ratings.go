@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
@@ -67,13 +68,20 @@ func (s *Service) Rate(who buildstore.Person, project, pkg, body string) error {
 		return err
 	}
 	now := s.clk.Now().UTC()
-	return s.db.Write(func(tx *bbolt.Tx) error {
-		if err := ratedObject(tx, who, project, pkg); err != nil {
-			return err
-		}
-		return buildstore.PutRating(tx, buildstore.RatingKey{Project: project, Package: pkg, Login: who.Login},
-			buildstore.Rating{Score: score, When: now})
-	})
+	return s.db.Write(func(tx *bbolt.Tx) error { return RateTx(tx, who, project, pkg, score, now) })
+}
+
+// RateTx is Rate of a parsed score (1 to 5) at now inside the caller's transaction (the
+// fixtures rate the demo projects and packages in theirs).
+func RateTx(tx *bbolt.Tx, who buildstore.Person, project, pkg string, score int, now time.Time) error {
+	if score < 1 || score > 5 {
+		return buildsvc.BadRequest("error setting rating", "rating not saved: the score must be a whole number from 1 to 5, not '%d'", score)
+	}
+	if err := ratedObject(tx, who, project, pkg); err != nil {
+		return err
+	}
+	return buildstore.PutRating(tx, buildstore.RatingKey{Project: project, Package: pkg, Login: who.Login},
+		buildstore.Rating{Score: score, When: now})
 }
 
 // parseScore reads a rating body: a whole number from 1 to 5.
