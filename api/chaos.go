@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/api/chaos"
+	"github.com/pocketforge/pocketforge/api/kit"
 )
 
 // localFault is the fiber.Ctx Locals key of the fault a request got, for its access-log line

@@ -6,9 +6,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/buildapi"
 	"github.com/pocketforge/pocketforge/api/cloudapi"
-	"github.com/pocketforge/pocketforge/api/valuesapi"
 	"github.com/pocketforge/pocketforge/api/explorerapi"
 	"github.com/pocketforge/pocketforge/api/kit"
+	"github.com/pocketforge/pocketforge/api/valuesapi"
 	"github.com/pocketforge/pocketforge/web"
 )
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
-	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/api/metrics"
+	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 )
 

@@ -10,8 +10,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/api/kit"
-	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/api/metrics"
+	"github.com/pocketforge/pocketforge/clock"
 	"github.com/valyala/fasthttp"
 )
 

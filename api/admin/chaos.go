@@ -4,8 +4,8 @@ import (
 	"net/http"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/api/chaos"
+	"github.com/pocketforge/pocketforge/fault"
 )
 
 // Fault and latency injection (internal/chaos): GET lists the rules with how often each fired,

@@ -9,11 +9,11 @@ import (
 	"net/netip"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/api/chaos"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/apidocs"
 	"github.com/pocketforge/pocketforge/appliancesvc"
 	"github.com/pocketforge/pocketforge/clock"
-	"github.com/pocketforge/pocketforge/api/chaos"
 	"github.com/pocketforge/pocketforge/store"
 )
 

@@ -11,8 +11,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc/search"
 	"github.com/pocketforge/pocketforge/explorersvc"
-	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
+	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/pocketforge/pocketforge/internal/signkey"
+	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/pocketforge/pocketforge/packaging/rpmout"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
