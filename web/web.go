@@ -1,9 +1,13 @@
-// Package web holds the server-rendered pages: the site frame every area's pages are drawn in
-// (site.templ), the home and error pages, CSRF protection, the static files, and the cloud
-// login server's sign-in and consent page, password-setup page and message page. Pages are
-// templ components compiled to Go (each .templ file's _templ.go beside it; README says how to
-// regenerate them) and plain HTML forms that work without JavaScript, so curl, a test's HTTP
-// client and a browser can all drive them.
+// Package web holds what every area of the server-rendered site shares: the site frame the
+// pages are drawn in (site.templ), the home and error pages, CSRF protection, the static
+// files, the web addresses other packages link to and the one sign-in redirect guard
+// (paths.go: MonitorURL, LogURL, SafeNext), and the cloud login server's sign-in, consent,
+// password-setup and message pages (login.templ). Each area's pages live in a package of their
+// own (explorerweb, buildweb, consoleweb, applianceweb, valuesweb, docsweb), mounted by
+// api/web.go and calling the same domains as the APIs. Pages are templ components compiled to
+// Go (each .templ file's _templ.go beside it; docs/operations.md says how to regenerate them)
+// and plain HTML forms that work without JavaScript, so curl, a test's HTTP client and a
+// browser can all drive them.
 package web
 
 import (
