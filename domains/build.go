@@ -61,10 +61,10 @@ func NewBuild(db *store.DB, clk clock.Clock, log *slog.Logger, o BuildOptions) *
 		Farm:        farm.New(core, db, clk, log, o.Farm),
 		Requests:    requests.New(core, db, clk, log),
 		Search:      search.New(core, db),
-		Maintenance: maintenance.New(core, db, clk),
-		Statistics:  statistics.New(core, db, clk),
-		Social:      social.New(core, db, clk),
-		Attributes:  attributes.New(core, db, clk)}
+		Maintenance: maintenance.New(core),
+		Statistics:  statistics.New(core),
+		Social:      social.New(core),
+		Attributes:  attributes.New(core)}
 }
 
 // RegisterJobs adds the build domain's clock jobs to r: the core's (the sweep of uploads never

@@ -16,7 +16,7 @@ import (
 // the service's 400 unknown_namespace here (not a 404, unlike its _meta).
 func (s *Service) AttributeDefinitions(namespace string) ([]string, error) {
 	var names []string
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx *bbolt.Tx) error {
 		if _, err := buildstore.GetAttributeNamespace(tx, namespace); err != nil {
 			return buildsvc.BadRequest("unknown_namespace", "Attribute namespace does not exist: %s", namespace)
 		}
@@ -32,7 +32,7 @@ func (s *Service) AttributeDefinitions(namespace string) ([]string, error) {
 // AttributeDefinition reads namespace:name.
 func (s *Service) AttributeDefinition(namespace, name string) (buildstore.AttributeDefinition, error) {
 	var d buildstore.AttributeDefinition
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx *bbolt.Tx) error {
 		if _, err := definitionNamespace(tx, namespace); err != nil {
 			return err
 		}

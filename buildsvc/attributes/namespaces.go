@@ -12,7 +12,7 @@ import (
 // AttributeNamespaces lists the names of the namespaces.
 func (s *Service) AttributeNamespaces() ([]string, error) {
 	var names []string
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx *bbolt.Tx) error {
 		list, err := buildstore.AttributeNamespaces(tx)
 		for _, ns := range list {
 			names = append(names, ns.Name)

@@ -7,20 +7,11 @@
 // roles, the commit — it calls; the core never imports it.
 package attributes
 
-import (
-	"github.com/pocketforge/pocketforge/buildsvc"
-	"github.com/pocketforge/pocketforge/clock"
-	"github.com/pocketforge/pocketforge/store"
-)
+import "github.com/pocketforge/pocketforge/buildsvc"
 
-// Service runs these operations over the build service's core, whose methods it promotes.
-type Service struct {
-	*buildsvc.Service
-	db  *store.DB
-	clk clock.Clock
-}
+// Service runs these operations over the build service's core, whose methods (Store and Clock
+// among them) it promotes.
+type Service struct{ *buildsvc.Service }
 
-// New returns the operations over core, which reads and writes db by clk.
-func New(core *buildsvc.Service, db *store.DB, clk clock.Clock) *Service {
-	return &Service{Service: core, db: db, clk: clk}
-}
+// New returns the operations over core.
+func New(core *buildsvc.Service) *Service { return &Service{core} }

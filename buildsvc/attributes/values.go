@@ -106,7 +106,7 @@ func checkBinary(t attributeTarget, binary string) error {
 // WithDefault, the definition's defaults for an attribute set without values.
 func (s *Service) Attributes(r AttributeRoute, q AttributeQuery) ([]buildstore.Attribute, error) {
 	var out []buildstore.Attribute
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx *bbolt.Tx) error {
 		t, def, err := r.resolve(tx)
 		if err != nil {
 			return err
@@ -156,7 +156,7 @@ func bodyBinary(r AttributeRoute, t attributeTarget, binary string) (string, err
 // is written, so a document is stored whole or not at all: every definition exists and may be
 // set by who, the container is not locked, every value fits its definition.
 func (s *Service) SetAttributes(who buildstore.Person, r AttributeRoute, list []buildstore.Attribute, doc AttributeDoc) error {
-	return s.writeAttributes(doc, func(tx *bbolt.Tx) error { return SetAttributesTx(tx, who, r, list, doc, s.clk.Now()) })
+	return s.writeAttributes(doc, func(tx *bbolt.Tx) error { return SetAttributesTx(tx, who, r, list, doc, s.Clock().Now()) })
 }
 
 // SetAttributesTx is SetAttributes at now (when the issues it names are noted) inside the

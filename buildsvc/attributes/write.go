@@ -48,7 +48,7 @@ func (s *Service) writeAttributes(doc AttributeDoc, steps ...attributeStep) erro
 	if err := doc.checkSize(); err != nil {
 		return err
 	}
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.Store().Write(func(tx *bbolt.Tx) error {
 		for _, step := range steps {
 			if err := step(tx); err != nil {
 				return err

@@ -203,13 +203,13 @@ func TestCollectBuildEnv(t *testing.T) {
 		}
 		return buildstore.PutPackage(tx, buildstore.Package{Project: "inc", Name: "app"})
 	})
-	if err := maintenance.New(f.svc.Service, f.db, f.clk).CollectBuildEnv(alice, "inc", "app", "dev", "nope", ""); code(err) != "unknown_package" {
+	if err := maintenance.New(f.svc.Service).CollectBuildEnv(alice, "inc", "app", "dev", "nope", ""); code(err) != "unknown_package" {
 		t.Errorf("an unknown origin package: %v", err)
 	}
-	if err := maintenance.New(f.svc.Service, f.db, f.clk).CollectBuildEnv(alice, "inc", "app", "upd", "app", ""); code(err) != "unknown_package" {
+	if err := maintenance.New(f.svc.Service).CollectBuildEnv(alice, "inc", "app", "upd", "app", ""); code(err) != "unknown_package" {
 		t.Errorf("an origin without the package: %v", err)
 	}
-	if err := maintenance.New(f.svc.Service, f.db, f.clk).CollectBuildEnv(alice, "inc", "app", "dev", "app", "env"); err != nil {
+	if err := maintenance.New(f.svc.Service).CollectBuildEnv(alice, "inc", "app", "dev", "app", "env"); err != nil {
 		t.Fatal(err)
 	}
 	f.db.View(func(tx *bbolt.Tx) error {

@@ -95,10 +95,10 @@ func (s *Service) BranchByAttribute(who buildstore.Person, req AttributeBranchRe
 		return out, buildsvc.BadRequest("invalid_project_name", "invalid project name '%s'", target)
 	}
 	out.TargetProject = target
-	now := s.clk.Now()
-	run := s.db.Write
+	now := s.Clock().Now()
+	run := s.Store().Write
 	if req.DryRun {
-		run = s.db.View
+		run = s.Store().View
 	}
 	err = run(func(tx *bbolt.Tx) error {
 		out.Packages = nil // the transaction may run twice

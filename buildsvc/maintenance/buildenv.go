@@ -44,8 +44,8 @@ func (s *Service) CollectBuildEnv(who buildstore.Person, project, pkg, oproject,
 	if oproject == "" || opackage == "" {
 		return buildsvc.BadRequest("missing_parameter", "cmd=collectbuildenv needs the oproject and opackage parameters")
 	}
-	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	now := s.Clock().Now()
+	return s.Store().Write(func(tx *bbolt.Tx) error {
 		if err := buildsvc.Writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
 			return err
 		}

@@ -170,8 +170,8 @@ func (s *Service) ImportChannel(who buildstore.Person, req ImportChannelRequest)
 	if err != nil {
 		return err
 	}
-	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	now := s.Clock().Now()
+	return s.Store().Write(func(tx *bbolt.Tx) error {
 		if err := buildsvc.Writable(tx, who, req.Project, req.Package, "cmd_execution_no_permission"); err != nil {
 			return err
 		}
@@ -246,8 +246,8 @@ func (s *Service) AddChannels(who buildstore.Person, project, mode string) error
 	if mode == "" {
 		mode = "add_disabled"
 	}
-	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	now := s.Clock().Now()
+	return s.Store().Write(func(tx *bbolt.Tx) error {
 		p, err := buildsvc.MaintainedProject(tx, who, project, "addchannels", true)
 		if err != nil {
 			return err
@@ -297,8 +297,8 @@ func (s *Service) ModifyChannels(who buildstore.Person, project, mode string) er
 	if err := checkChannelMode("modifychannels", mode); err != nil {
 		return err
 	}
-	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	now := s.Clock().Now()
+	return s.Store().Write(func(tx *bbolt.Tx) error {
 		p, err := buildsvc.MaintainedProject(tx, who, project, "modifychannels", true)
 		if err != nil {
 			return err
@@ -320,8 +320,8 @@ func (s *Service) ModifyChannels(who buildstore.Person, project, mode string) er
 
 // EnableChannel runs cmd=enablechannel on project/pkg for who.
 func (s *Service) EnableChannel(who buildstore.Person, project, pkg string) error {
-	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	now := s.Clock().Now()
+	return s.Store().Write(func(tx *bbolt.Tx) error {
 		if err := buildsvc.Writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
 			return err
 		}

@@ -39,8 +39,8 @@ const MaintenanceProjectAttribute = "OBS:MaintenanceProject"
 // MaintenanceProjectAttribute) for who and returns its name.
 func (s *Service) CreateMaintenanceIncident(who buildstore.Person, project string, noAccess bool) (string, error) {
 	var name string
-	now := s.clk.Now()
-	err := s.db.Write(func(tx *bbolt.Tx) error {
+	now := s.Clock().Now()
+	err := s.Store().Write(func(tx *bbolt.Tx) error {
 		var err error
 		name, err = CreateIncident(tx, who, project, noAccess, now)
 		return err

@@ -24,8 +24,8 @@ import (
 
 // Instantiate runs cmd=instantiate on project/pkg for who.
 func (s *Service) Instantiate(who buildstore.Person, project, pkg string, makeOriginOlder bool) error {
-	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	now := s.Clock().Now()
+	return s.Store().Write(func(tx *bbolt.Tx) error {
 		p, err := buildsvc.ReadableProject(tx, who, project)
 		if err != nil {
 			return err

@@ -84,8 +84,8 @@ func (s *Service) CreatePatchinfo(who buildstore.Person, project, name, comment 
 	if !buildstore.ValidPackageName(name) {
 		return out, buildsvc.BadRequest("invalid_package_name", "invalid package name '%s'", name)
 	}
-	now := s.clk.Now()
-	err := s.db.Write(func(tx *bbolt.Tx) error {
+	now := s.Clock().Now()
+	err := s.Store().Write(func(tx *bbolt.Tx) error {
 		p, err := buildsvc.MaintainedProject(tx, who, project, "createpatchinfo", true)
 		if err != nil {
 			return err
@@ -124,8 +124,8 @@ func (s *Service) CreatePatchinfo(who buildstore.Person, project, name, comment 
 // UpdatePatchinfo runs cmd=updatepatchinfo on project/pkg for who: the issues are collected
 // again.
 func (s *Service) UpdatePatchinfo(who buildstore.Person, project, pkg, comment string) error {
-	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	now := s.Clock().Now()
+	return s.Store().Write(func(tx *bbolt.Tx) error {
 		if err := buildsvc.Writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
 			return err
 		}

@@ -57,7 +57,7 @@ type CommentList struct {
 // Comments lists the comments on obj for who.
 func (s *Service) Comments(who buildstore.Person, obj CommentObject) (CommentList, error) {
 	var list CommentList
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx *bbolt.Tx) error {
 		t, err := resolveCommented(tx, who, obj)
 		if err != nil {
 			return err
@@ -73,9 +73,9 @@ func (s *Service) Comments(who buildstore.Person, obj CommentObject) (CommentLis
 // and mails it to the object's people.
 func (s *Service) AddComment(who buildstore.Person, obj CommentObject, parent, text string) (buildstore.Comment, error) {
 	var c buildstore.Comment
-	err := s.db.Write(func(tx *bbolt.Tx) error {
+	err := s.Store().Write(func(tx *bbolt.Tx) error {
 		var err error
-		if c, err = AddCommentTx(tx, who, obj, parent, text, s.clk.Now()); err != nil {
+		if c, err = AddCommentTx(tx, who, obj, parent, text, s.Clock().Now()); err != nil {
 			return err
 		}
 		t, err := resolveCommented(tx, who, c.On)
@@ -112,7 +112,7 @@ func AddCommentTx(tx *bbolt.Tx, who buildstore.Person, obj CommentObject, parent
 
 // DeleteComment deletes comment id for who: removed, or blanked while it has replies.
 func (s *Service) DeleteComment(who buildstore.Person, id string) error {
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.Store().Write(func(tx *bbolt.Tx) error {
 		n, err := strconv.ParseUint(id, 10, 64)
 		if err != nil {
 			return commentNotFound(id)

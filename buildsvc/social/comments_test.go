@@ -19,7 +19,7 @@ import (
 func TestCommentModerators(t *testing.T) {
 	db := testdb.Open(t)
 	clk := clock.NewFixed(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
-	s := New(buildsvc.New(db, clk, nil, buildsvc.Options{}), db, clk)
+	s := New(buildsvc.New(db, clk, nil, buildsvc.Options{}))
 	if err := db.Write(func(tx *bbolt.Tx) error {
 		for _, login := range []string{"alice", "bob", "carol"} {
 			if err := buildstore.PutPerson(tx, buildstore.Person{Login: login}); err != nil {
@@ -43,7 +43,7 @@ func TestCommentModerators(t *testing.T) {
 		{target("gone", "")},                 // 4: nothing that exists
 		{target("a", "x"), target("b", "k")}, // 5: alice's project, carol's package
 	}
-	if err := s.db.Write(func(tx *bbolt.Tx) error {
+	if err := s.Store().Write(func(tx *bbolt.Tx) error {
 		for _, p := range []buildstore.Project{{Name: "a", Persons: maint("alice")}, {Name: "b", Persons: maint("bob")}} {
 			if err := buildstore.PutProject(tx, p); err != nil {
 				return err
@@ -69,7 +69,7 @@ func TestCommentModerators(t *testing.T) {
 			who.GlobalRoles = []string{buildstore.RoleAdmin}
 		}
 		got := ""
-		s.db.View(func(tx *bbolt.Tx) error {
+		s.Store().View(func(tx *bbolt.Tx) error {
 			for i := range requests {
 				c, err := resolveCommented(tx, who, CommentObject{Kind: buildstore.CommentOnRequest, Request: fmt.Sprint(i + 1)})
 				if err != nil {

@@ -68,7 +68,7 @@ func (s *Service) Messages(who buildstore.Person, q MessageQuery) (MessageList, 
 	if q.Project == "" && q.Package != "" {
 		return l, buildsvc.BadRequest("missing_parameter", "Parameter project is missing: package %s needs its project", q.Package)
 	}
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.Store().View(func(tx *bbolt.Tx) error {
 		if q.Project == "" {
 			l.Messages, err = buildstore.LatestMessages(tx, limit, func(m buildstore.Message) bool {
 				return !buildsvc.ProjectHiddenFrom(tx, who, m.Project)
@@ -87,7 +87,7 @@ func (s *Service) Messages(who buildstore.Person, q MessageQuery) (MessageList, 
 // Message reads one message by the id of the URL, as a list of one.
 func (s *Service) Message(who buildstore.Person, id string) (MessageList, error) {
 	var l MessageList
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx *bbolt.Tx) error {
 		m, err := messageByID(tx, who, id)
 		l.Messages = []buildstore.Message{m}
 		return err
@@ -102,7 +102,7 @@ func (s *Service) AddMessage(who buildstore.Person, project, pkg string, body []
 	if err != nil {
 		return err
 	}
-	return s.db.Write(func(tx *bbolt.Tx) error { return AddMessageTx(tx, who, project, pkg, m, s.clk.Now()) })
+	return s.Store().Write(func(tx *bbolt.Tx) error { return AddMessageTx(tx, who, project, pkg, m, s.Clock().Now()) })
 }
 
 // AddMessageTx is AddMessage of a parsed message (its text, severity, send_mail and private)
@@ -130,7 +130,7 @@ func AddMessageTx(tx *bbolt.Tx, who buildstore.Person, project, pkg string, m bu
 
 // DeleteMessage removes the message of the URL's id.
 func (s *Service) DeleteMessage(who buildstore.Person, id string) error {
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.Store().Write(func(tx *bbolt.Tx) error {
 		m, err := messageByID(tx, who, id)
 		if err != nil {
 			return err

@@ -47,7 +47,7 @@ func (s *Service) StatusMessages(who buildstore.Person, limit string) ([]buildst
 		return nil, err
 	}
 	var out []buildstore.StatusMessage
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.Store().View(func(tx *bbolt.Tx) error {
 		out, err = buildstore.LiveStatusMessages(tx, n)
 		return err
 	})
@@ -57,7 +57,7 @@ func (s *Service) StatusMessages(who buildstore.Person, limit string) ([]buildst
 // StatusMessage reads one status message by the id of the URL, deleted or not.
 func (s *Service) StatusMessage(who buildstore.Person, id string) (buildstore.StatusMessage, error) {
 	var m buildstore.StatusMessage
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx *bbolt.Tx) error {
 		var err error
 		m, err = statusMessageByID(tx, id)
 		return err
@@ -74,7 +74,7 @@ func (s *Service) SendStatusMessages(who buildstore.Person, body []byte) error {
 	if err != nil {
 		return err
 	}
-	return s.db.Write(func(tx *bbolt.Tx) error { return SendStatusMessagesTx(tx, who, list, s.clk.Now()) })
+	return s.Store().Write(func(tx *bbolt.Tx) error { return SendStatusMessagesTx(tx, who, list, s.Clock().Now()) })
 }
 
 // SendStatusMessagesTx is SendStatusMessages of parsed messages (text and severity) at now
@@ -101,12 +101,12 @@ func (s *Service) DeleteStatusMessage(who buildstore.Person, id string) error {
 	if !who.IsAdmin() {
 		return buildsvc.Forbidden("permission_denied", "message cannot be deleted, you have not sufficient permissions")
 	}
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.Store().Write(func(tx *bbolt.Tx) error {
 		m, err := statusMessageByID(tx, id)
 		if err != nil || m.Deleted != nil {
 			return err
 		}
-		now := s.clk.Now().UTC()
+		now := s.Clock().Now().UTC()
 		m.Deleted = &now
 		return buildstore.PutStatusMessage(tx, m)
 	})

@@ -74,7 +74,7 @@ const (
 // ObjectTags lists every user's tags on project (pkg "") or package project/pkg.
 func (s *Service) ObjectTags(who buildstore.Person, project, pkg string) (TagList, error) {
 	var l TagList
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx *bbolt.Tx) error {
 		var err error
 		if l, err = taggedObject(tx, who, project, pkg); err != nil {
 			return err
@@ -89,7 +89,7 @@ func (s *Service) ObjectTags(who buildstore.Person, project, pkg string) (TagLis
 // UserObjectTags lists user's tags on project (pkg "") or package project/pkg.
 func (s *Service) UserObjectTags(who buildstore.Person, user, project, pkg string) (TagList, error) {
 	var l TagList
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx *bbolt.Tx) error {
 		if _, err := buildstore.GetPerson(tx, user); err != nil {
 			return err
 		}
@@ -109,7 +109,7 @@ func (s *Service) UserObjectTags(who buildstore.Person, user, project, pkg strin
 // name given twice counts once); only user himself may. A refused name refuses the whole
 // list: nothing changes.
 func (s *Service) SetUserTags(who buildstore.Person, user, project, pkg string, names []string) error {
-	return s.db.Write(func(tx *bbolt.Tx) error { return SetUserTagsTx(tx, who, user, project, pkg, names, s.clk.Now()) })
+	return s.Store().Write(func(tx *bbolt.Tx) error { return SetUserTagsTx(tx, who, user, project, pkg, names, s.Clock().Now()) })
 }
 
 // SetUserTagsTx is SetUserTags at now inside the caller's transaction (the fixtures tag the
@@ -154,7 +154,7 @@ func SetUserTagsTx(tx *bbolt.Tx, who buildstore.Person, user, project, pkg strin
 // carry every tag of tags, names joined with "::".
 func (s *Service) ObjectsByTag(who buildstore.Person, tags, kind string) (TaggedObjects, error) {
 	out := TaggedObjects{Tag: tags}
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx *bbolt.Tx) error {
 		var common map[tagObj]bool
 		for _, name := range strings.Split(tags, "::") {
 			list, err := buildstore.TaggingsWithTag(tx, name)
@@ -186,7 +186,7 @@ func (s *Service) ObjectsByTag(who buildstore.Person, tags, kind string) (Tagged
 // each with user's tags on it.
 func (s *Service) ObjectsTaggedBy(who buildstore.Person, user, kind string) (TaggedObjects, error) {
 	out := TaggedObjects{User: user}
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx *bbolt.Tx) error {
 		if _, err := buildstore.GetPerson(tx, user); err != nil {
 			return err
 		}

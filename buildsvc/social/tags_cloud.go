@@ -69,7 +69,7 @@ func (s *Service) TagCloud(who buildstore.Person, user string, q TagCloudQuery) 
 	}
 	cloud.Distribution, cloud.Steps = dist, steps
 	counts := map[string]int{}
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.Store().View(func(tx *bbolt.Tx) error {
 		if user == "" {
 			return buildstore.EachTagging(tx, func(t buildstore.Tagging) error {
 				if !buildsvc.ProjectHiddenFrom(tx, who, t.Project) {

@@ -44,9 +44,9 @@ type ActivityItem struct {
 // (simplified: the service's project line carries no value any more) the highest of its
 // packages'.
 func (s *Service) Activity(who buildstore.Person, project, pkg string) (ActivityItem, error) {
-	now := s.clk.Now()
+	now := s.Clock().Now()
 	var out ActivityItem
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx *bbolt.Tx) error {
 		list, err := statsPackages(tx, who, project, pkg)
 		if err != nil {
 			return err
@@ -95,9 +95,9 @@ func (s *Service) MostActive(who buildstore.Person, typ, limit string) ([]Activi
 	if err != nil {
 		return nil, err
 	}
-	now := s.clk.Now()
+	now := s.Clock().Now()
 	var list []ActivityItem
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.Store().View(func(tx *bbolt.Tx) error {
 		return buildsvc.EachVisiblePackage(tx, who, func(k buildstore.Package) error {
 			a, err := packageActivity(tx, k)
 			list = append(list, ActivityItem{Project: k.Project, Package: k.Name, Activity: buildsvc.ActivityAt(a, now), Updates: a.Updates})

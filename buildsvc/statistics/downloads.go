@@ -69,8 +69,8 @@ func (s *Service) DownloadCounter(who buildstore.Person, q DownloadQuery) (Downl
 		return out, err
 	}
 	s.FlushDownloads()
-	now := s.clk.Now()
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	now := s.Clock().Now()
+	err = s.Store().View(func(tx *bbolt.Tx) error {
 		if q.GroupBy == "" {
 			if err := checkDownloadFilter(tx, who, q); err != nil {
 				return err
@@ -168,7 +168,7 @@ func groupKey(by string, d buildstore.DownloadStat) [2]string {
 func (s *Service) NewestStats(who buildstore.Person) (time.Time, error) {
 	s.FlushDownloads()
 	newest := time.Unix(0, 0).UTC()
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx *bbolt.Tx) error {
 		vis := visibility{tx: tx, who: who}
 		return buildstore.EachDownloadStat(tx, func(d buildstore.DownloadStat) error {
 			if vis.counts(d) && d.Counted.After(newest) {
@@ -224,8 +224,8 @@ func (s *Service) RedirectStats(who buildstore.Person, body []byte) (notImported
 	if err := xml.Unmarshal(body, &doc); err != nil {
 		return nil, buildsvc.Invalid("redirect_stats", "%v", err)
 	}
-	now := s.clk.Now().UTC()
-	err = s.db.Write(func(tx *bbolt.Tx) error {
+	now := s.Clock().Now().UTC()
+	err = s.Store().Write(func(tx *bbolt.Tx) error {
 		notImported = nil
 		for _, pr := range doc.Projects {
 			p, perr := buildstore.GetProject(tx, pr.Name)

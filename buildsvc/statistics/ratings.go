@@ -36,7 +36,7 @@ type RatingSummary struct {
 // Rating answers GET /statistics/rating/P[/K] for who.
 func (s *Service) Rating(who buildstore.Person, project, pkg string) (RatingSummary, error) {
 	out := RatingSummary{Project: project, Package: pkg}
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx *bbolt.Tx) error {
 		if err := ratedObject(tx, who, project, pkg); err != nil {
 			return err
 		}
@@ -67,8 +67,8 @@ func (s *Service) Rate(who buildstore.Person, project, pkg, body string) error {
 	if err != nil {
 		return err
 	}
-	now := s.clk.Now().UTC()
-	return s.db.Write(func(tx *bbolt.Tx) error { return RateTx(tx, who, project, pkg, score, now) })
+	now := s.Clock().Now().UTC()
+	return s.Store().Write(func(tx *bbolt.Tx) error { return RateTx(tx, who, project, pkg, score, now) })
 }
 
 // RateTx is Rate of a parsed score (1 to 5) at now inside the caller's transaction (the
@@ -131,7 +131,7 @@ func (s *Service) HighestRated(who buildstore.Person, limit string) ([]RatedItem
 		return nil, err
 	}
 	var list []RatedItem
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.Store().View(func(tx *bbolt.Tx) error {
 		sums := map[[2]string]*RatedItem{}
 		var order [][2]string
 		if err := buildstore.EachRating(tx, func(k buildstore.RatingKey, r buildstore.Rating) error {

@@ -67,7 +67,7 @@ func (s *Service) latest(who buildstore.Person, limit string, ofProject func(*bb
 		return nil, err
 	}
 	var list []StatsItem
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.Store().View(func(tx *bbolt.Tx) error {
 		return buildsvc.EachVisibleProject(tx, who, nil, func(p buildstore.Project) error {
 			t, err := ofProject(tx, p)
 			if err != nil {
@@ -109,7 +109,7 @@ func (s *Service) UpdatedTimestamp(who buildstore.Person, project, pkg string) (
 func (s *Service) timestamp(who buildstore.Person, project, pkg string, ofProject func(*bbolt.Tx, buildstore.Project) (time.Time, error),
 	ofPackage func(*bbolt.Tx, buildstore.Package) (time.Time, error)) (StatsItem, error) {
 	out := StatsItem{Project: project, Package: pkg}
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx *bbolt.Tx) error {
 		p, err := buildsvc.ReadableProject(tx, who, project)
 		if err != nil {
 			return err
