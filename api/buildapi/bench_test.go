@@ -14,6 +14,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/clock"
+	"github.com/pocketforge/pocketforge/domains"
 	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
@@ -36,7 +37,8 @@ func newBenchEnv(b *testing.B) *benchEnv { return benchEnvOn(b, newEnv(b).db) }
 func benchEnvOn(b *testing.B, db *store.DB) *benchEnv {
 	app := fiber.New(fiber.Config{ErrorHandler: RenderError, DisableStartupMessage: true, BodyLimit: 64 << 20})
 	clk := clock.NewFixed(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
-	Bind(app, Deps{Store: db, Clock: clk, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	Bind(app, Deps{Store: db, Clock: clk, Log: log, Build: domains.NewBuild(db, clk, log, domains.BuildOptions{})})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
