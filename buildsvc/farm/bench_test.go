@@ -9,9 +9,9 @@ import (
 
 	"github.com/pocketforge/pocketforge/buildsvc"
 
-	"github.com/pocketforge/pocketforge/packaging/rpmout"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/internal/bench"
+	"github.com/pocketforge/pocketforge/packaging/rpmout"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
@@ -60,7 +60,7 @@ func benchFarm(b *testing.B) (*Farm, *store.DB) {
 			if err != nil {
 				return err
 			}
-			if _, err := buildstore.Commit(tx, "dev", name, []buildstore.FileEntry{{Name: name + ".spec", MD5: sum}}, "alice", "", clk.Now()); err != nil {
+			if _, err := buildsvc.CommitRevision(tx, "dev", name, []buildstore.FileEntry{{Name: name + ".spec", MD5: sum}}, buildstore.Revision{User: "alice"}, clk.Now()); err != nil {
 				return err
 			}
 			bin := buildstore.Binary{Package: name, Filename: name + "-1.0-1.1.x86_64.rpm", Name: name, Version: "1.0", Release: "1.1", Arch: "x86_64"}
