@@ -107,8 +107,9 @@ func (s *Service) Commit(who buildstore.Person, project, pkg string, change Chan
 }
 
 // CommitTree is the step every commit ends with, once the caller may write and the tree is
-// known: keeplink, the revision record (by user, with the comment, at at) and, when asked, the
-// listing view with its link expansion stored. Every operation that makes a revision — a file
+// known: keeplink, the revision record (by user, with the comment, at at) with the issues its
+// tree names (CommitRevision), the package's activity and, when asked, the listing view with
+// its link expansion stored. Every operation that makes a revision — a file
 // write, osc's commit, branch, copy, linktobranch, undelete, a service run, the spec template,
 // and the demo world's history — ends here, so a revision is made one way.
 func CommitTree(tx *bbolt.Tx, project, pkg string, files []buildstore.FileEntry, user string, at time.Time, opts CommitOptions) (Committed, error) {
