@@ -6,8 +6,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/pocketforge/pocketforge/packaging/rpmout"
 	"github.com/pocketforge/pocketforge/internal/signkey"
+	"github.com/pocketforge/pocketforge/packaging/rpmout"
 	"go.etcd.io/bbolt"
 )
 
