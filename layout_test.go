@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
 	"go/build"
+	"io/fs"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -43,7 +46,7 @@ func TestDomainsStayBelowHTTP(t *testing.T) {
 }
 
 // TestDomainsStayApart: no domain imports another; one reading another declares an interface
-// that internal/buildlink (or the root package) satisfies, so each domain's rules stay its own.
+// that explorersvc/buildlink (or domains) satisfies, so each domain's rules stay its own.
 func TestDomainsStayApart(t *testing.T) {
 	const module = "github.com/pocketforge/pocketforge/"
 	domains := []string{"buildsvc", "cloudsvc", "explorersvc", "appliancesvc"}
@@ -169,6 +172,79 @@ func TestNoImportRunsUpAFloor(t *testing.T) {
 			}
 			if to, _ := floorOf(irel); to > from {
 				t.Errorf("%s (floor %d) imports %s (floor %d): an import runs up a floor", rel, from, irel, to)
+			}
+		}
+	}
+}
+
+// packageDirs lists the directories under root (root included) that hold a Go package, with
+// what the package's non-test files import; testdata and hidden directories are skipped.
+func packageDirs(t *testing.T, root string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if name := d.Name(); path != root && (name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			return filepath.SkipDir
+		}
+		pkg, err := build.ImportDir(path, 0)
+		var none *build.NoGoError
+		if errors.As(err, &none) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		out[filepath.ToSlash(path)] = pkg.Imports
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) == 0 {
+		t.Fatalf("no package under %s", root)
+	}
+	return out
+}
+
+// TestStoreKeepsRecordsOnly (issue 35): the store keeps records, keys, indexes and codecs; what
+// they mean — link expansion, issue scanning, whether a signing key can sign, what a spec file
+// says — is the domains', which sit above it. So no package under store/ imports a package of
+// this module outside store/, but for the leaf libraries listed here, each for the one store
+// package that needs it and why. A domain library (internal/textdiff, packaging/*, buildsvc
+// and its packages, …) never belongs on the list: the code that needs it belongs in the
+// domain. (Test files may use the test helpers of internal/.)
+func TestStoreKeepsRecordsOnly(t *testing.T) {
+	const module = "github.com/pocketforge/pocketforge/"
+	allowed := map[string]string{ // package of ours outside store/ → the store package that may import it
+		// The SPDX document and rpm-md model (spdx.Product, Package, RPM) that explorer
+		// records are made from, as the import hands it over: a leaf format library that
+		// imports nothing of ours (TestLeavesImportNothingOfOurs) and decides nothing.
+		"spdx": "store/explorerstore",
+	}
+	for dir, imports := range packageDirs(t, "store") {
+		for _, imp := range imports {
+			rel, ours := strings.CutPrefix(imp, module)
+			if !ours || rel == "store" || strings.HasPrefix(rel, "store/") || allowed[rel] == dir {
+				continue
+			}
+			t.Errorf("%s imports %s: the store keeps records, keys, indexes and codecs; the rule that needs %s belongs in its domain", dir, imp, rel)
+		}
+	}
+}
+
+// TestHandlersOpenNoTransaction (issue 35): handlers and pages call a domain function and
+// render its answer; the domains open the transactions. So no package under api/ or web/
+// imports bbolt (test files may, to set a data file up).
+func TestHandlersOpenNoTransaction(t *testing.T) {
+	for _, root := range []string{"api", "web"} {
+		for dir, imports := range packageDirs(t, root) {
+			for _, imp := range imports {
+				if imp == "go.etcd.io/bbolt" || strings.HasPrefix(imp, "go.etcd.io/bbolt/") {
+					t.Errorf("%s imports %s: a handler or page calls a domain, which opens the transaction", dir, imp)
+				}
 			}
 		}
 	}

@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"time"
+	"unsafe"
 
 	"github.com/pocketforge/pocketforge/packaging/rpmout"
+	"github.com/pocketforge/pocketforge/packaging/specfile"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
@@ -17,7 +19,7 @@ import (
 func BinaryRecord(pkg string, r rpmout.RPM, data []byte, mtime time.Time) buildstore.Binary {
 	b := buildstore.Binary{Package: pkg, Filename: rpmout.Filename(r), MTime: mtime,
 		Name: r.Name, Epoch: r.Epoch, Version: r.Version, Release: r.Release, Arch: r.Arch,
-		Summary: r.Summary, Description: r.Description, Provides: r.Provides, Requires: r.Requires}
+		Summary: r.Summary, Description: r.Description, Provides: StoredDeps(r.Provides), Requires: StoredDeps(r.Requires)}
 	SetDigests(&b, data)
 	b.Files = make([]string, len(r.Files))
 	for i, f := range r.Files {
@@ -25,6 +27,22 @@ func BinaryRecord(pkg string, r rpmout.RPM, data []byte, mtime time.Time) builds
 	}
 	return b
 }
+
+// StoredDeps are deps as a binary record keeps them (the store reads its records without the
+// spec library), and SpecDeps reads a record's back for the resolver and the RPM writer. The
+// two Dep types have the same fields — the conversion below does not compile otherwise — so
+// they have the same layout, and each slice is the other viewed as its own type: a record's
+// dependencies reach the resolver without a copy, as they did before the store had its type.
+func StoredDeps(deps []specfile.Dep) []buildstore.Dep {
+	return unsafe.Slice((*buildstore.Dep)(unsafe.Pointer(unsafe.SliceData(deps))), len(deps))
+}
+
+// SpecDeps is StoredDeps the other way.
+func SpecDeps(deps []buildstore.Dep) []specfile.Dep {
+	return unsafe.Slice((*specfile.Dep)(unsafe.Pointer(unsafe.SliceData(deps))), len(deps))
+}
+
+var _ = specfile.Dep(buildstore.Dep{}) // the same fields, in the same order: the same layout
 
 // SetDigests sets b's size and digests to data's (a file signed again, a shipped copy).
 func SetDigests(b *buildstore.Binary, data []byte) {

@@ -9,8 +9,8 @@ import (
 )
 
 // Issues as OBS shows them: /search/issue over the issue records, GET /source/P/K?view=issues
-// and GET /source/P?view=issues over the issues packages name (buildstore/issues.go keeps both
-// in step with every commit). An issue record is global, as in OBS — /search/issue lists every
+// and GET /source/P?view=issues over the issues packages name (buildstore/issues.go keeps both;
+// every commit scans its tree and sets the package's, issues_scan.go). An issue record is global, as in OBS — /search/issue lists every
 // one, whoever named it — while which package names it is read through the package, so a
 // hidden project's packages show in neither the package search nor view=issues to who may not
 // see it. The appliance fetches no tracker (it is air-gapped): an issue has no state, summary or

@@ -34,7 +34,7 @@ func KeepLink(tx *bbolt.Tx, project, pkg string, files []buildstore.FileEntry, l
 	if err != nil {
 		return nil, LinkError(err.Error())
 	}
-	target, msg, err := buildstore.TargetTree(tx, project, pkg, l, linkrev)
+	target, msg, err := TargetTree(tx, project, pkg, l, linkrev)
 	if err != nil {
 		return nil, err
 	}

@@ -27,7 +27,7 @@ func (s *Service) LinkDiff(who buildstore.Person, project, pkg, rev, linkrev str
 			return err
 		}
 		l := unexpanded.Link
-		target, found, err := buildstore.ResolveRevision(tx, l.Project, l.Package, l.SrcMD5)
+		target, found, err := ResolveRevision(tx, l.Project, l.Package, l.SrcMD5)
 		if err != nil {
 			return err
 		}

@@ -1,11 +1,13 @@
 package buildsvc
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/internal/signkey"
+	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
@@ -22,6 +24,19 @@ const keyDomain = "build.pocketforge"
 // projectKeyUID is the user id the real signer gives a project key: "P OBS Project <P@obsname>".
 func projectKeyUID(project string) (name, email string) {
 	return project + " OBS Project", project + "@" + keyDomain
+}
+
+func init() { store.OnRestore(CheckSignKeys) }
+
+// CheckSignKeys checks that every stored signing key parses, both halves: a restore refuses a
+// snapshot whose keys the farm could not sign with (registered with the store's restore).
+func CheckSignKeys(tx *bbolt.Tx) error {
+	return buildstore.EachSignKey(tx, func(name string, k buildstore.SignKey) error {
+		if err := signkey.Check(k.Public, k.Private); err != nil {
+			return fmt.Errorf("the signing key of %s: %w", name, err)
+		}
+		return nil
+	})
 }
 
 func toStored(k signkey.Key) buildstore.SignKey {

@@ -5,6 +5,13 @@
 // here and render the answer; fixtures, CLI commands and background jobs call the same
 // functions, so no rule exists twice.
 //
+// Link expansion is here (links_expand.go: a _link's target and revision, its patches, the
+// branch's 3-way merge, the target tree keeplink commits against), and so is the issue scan of
+// a tree (issues_scan.go: .changes files, a patchinfo, a link against its target). The store
+// (store/buildstore) keeps their records only — the expansions by xsrcmd5, the issue records
+// and index — and a commit is made here: CommitTree and CommitRevision append the revision
+// record, then index the issues its tree names, in the commit's transaction.
+//
 // Errors are *fault.Error values carrying the build service's wire code (unknown_project,
 // source_access_no_permission, …) and the store sentinel that decides the HTTP status in
 // api/kit's one table. This package imports neither fiber nor api/*.

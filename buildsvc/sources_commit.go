@@ -107,8 +107,9 @@ func (s *Service) Commit(who buildstore.Person, project, pkg string, change Chan
 }
 
 // CommitTree is the step every commit ends with, once the caller may write and the tree is
-// known: keeplink, the revision record (by user, with the comment, at at) and, when asked, the
-// listing view with its link expansion stored. Every operation that makes a revision — a file
+// known: keeplink, the revision record (by user, with the comment, at at) with the issues its
+// tree names (CommitRevision), the package's activity and, when asked, the listing view with
+// its link expansion stored. Every operation that makes a revision — a file
 // write, osc's commit, branch, copy, linktobranch, undelete, a service run, the spec template,
 // and the demo world's history — ends here, so a revision is made one way.
 func CommitTree(tx *bbolt.Tx, project, pkg string, files []buildstore.FileEntry, user string, at time.Time, opts CommitOptions) (Committed, error) {
@@ -120,7 +121,7 @@ func CommitTree(tx *bbolt.Tx, project, pkg string, files []buildstore.FileEntry,
 		}
 	}
 	as := buildstore.Revision{User: user, Comment: opts.Comment, VRev: opts.VRev, RequestID: opts.RequestID}
-	if out.Revision, err = buildstore.CommitAs(tx, project, pkg, files, as, at); err != nil {
+	if out.Revision, err = CommitRevision(tx, project, pkg, files, as, at); err != nil {
 		return out, err
 	}
 	if err := touchPackage(tx, project, pkg, at); err != nil { // its activity (statistics_activity.go)
@@ -130,6 +131,21 @@ func CommitTree(tx *bbolt.Tx, project, pkg string, files []buildstore.FileEntry,
 		out.View, err = CommittedView(tx, project, pkg, out.Revision)
 	}
 	return out, err
+}
+
+// CommitRevision is CommitTree's revision step: the store appends the revision record of
+// files (buildstore.AppendRevision: by as's user, with its comment, request and version
+// revision, at now) and then the issues the new tree names — its .changes files, its
+// patchinfo, for a link its expansion against the target (issues_scan.go) — become the
+// package's in the issue index, in the same transaction. Read after the revision is written,
+// as a link to its own package's newest revision must see it. Tests and benchmarks that build
+// histories without the commit's other steps (keeplink, the package's activity) call it too.
+func CommitRevision(tx *bbolt.Tx, project, pkg string, files []buildstore.FileEntry, as buildstore.Revision, now time.Time) (buildstore.Revision, error) {
+	r, err := buildstore.AppendRevision(tx, project, pkg, files, as, now)
+	if err != nil {
+		return buildstore.Revision{}, err
+	}
+	return r, indexRevisionIssues(tx, project, pkg, r, now)
 }
 
 // checkChange runs the rules a change must pass before anything is read: valid file names,

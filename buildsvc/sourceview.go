@@ -60,7 +60,7 @@ func ResolveView(tx *bbolt.Tx, project, pkg, rev string, expand bool, linkrev st
 	if err != nil {
 		return SourceView{}, err
 	}
-	e, isLink, err := buildstore.Expand(tx, project, pkg, r, linkrev)
+	e, isLink, err := Expand(tx, project, pkg, r, linkrev)
 	if err != nil || !isLink {
 		return SourceView{Tree: r}, err
 	}

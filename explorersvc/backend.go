@@ -8,7 +8,7 @@ import (
 
 // Backend is what the explorer asks of a build service: which projects it may follow, their
 // build results, the service's configuration, and whether anything changed since it last
-// looked. The appliance's own build service answers in process (internal/buildlink.Backend, over buildsvc's
+// looked. The appliance's own build service answers in process (explorersvc/buildlink.Backend, over buildsvc's
 // domain functions and read protection); a remote build service reached over HTTP
 // (--explorer-backend, explorersvc/remote.Backend) implements the same four methods from
 // GET /source, /build/<p>/_result and /configuration, so the cache and the routes above it

@@ -11,8 +11,10 @@ import (
 // A derived index bucket that appears in a new schema version has to be filled for the data
 // files written before it. Its key layout belongs to the domain store package that keeps it in
 // step with its records (store/buildstore, …), which this package cannot import; so that package
-// registers the index's builder here, and the migration that introduces the bucket names it
-// (rebuildIndex). Every binary and test that opens a data file links the domain store packages
+// registers the index's builder here — or, where what fills the index is a rule and not a
+// record (the issue index: which tracker references a revision's files hold), the domain that
+// owns the rule does (buildsvc registers the issue scan) — and the migration that introduces the
+// bucket names it (rebuildIndex). Every binary and test that opens a data file links the domain store packages
 // through the domains, so a builder is missing only from a program that could not read the index
 // anyway — and then the migration fails, leaving the file as it was, instead of leaving an empty
 // index behind.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/domains"
 	"github.com/pocketforge/pocketforge/internal/testkit/bench"
@@ -183,7 +184,7 @@ func BenchmarkCommit200Files(b *testing.B) {
 				}
 				files[f] = buildstore.FileEntry{Name: names[f], MD5: sum}
 			}
-			_, err := buildstore.Commit(tx, project, "via-store", files, "Admin", "bench", now)
+			_, err := buildsvc.CommitRevision(tx, project, "via-store", files, buildstore.Revision{User: "Admin", Comment: "bench"}, now)
 			return err
 		}))
 	}
@@ -213,7 +214,7 @@ func BenchmarkExpandBranch200(b *testing.B) {
 			}
 			files[f] = buildstore.FileEntry{Name: names[f], MD5: sum}
 		}
-		base, err := buildstore.Commit(tx, target, "big", files, "Admin", "", now)
+		base, err := buildsvc.CommitRevision(tx, target, "big", files, buildstore.Revision{User: "Admin"}, now)
 		if err != nil {
 			return err
 		}
@@ -222,12 +223,12 @@ func BenchmarkExpandBranch200(b *testing.B) {
 		mine, _ := buildstore.PutBlob(tx, []byte("the branch's own version\n"))
 		local := append(slices.Clone(files), buildstore.FileEntry{Name: buildstore.LinkFile, MD5: linkSum})
 		local[0].MD5 = mine
-		if _, err := buildstore.Commit(tx, branch, "big", local, "Admin", "", now); err != nil {
+		if _, err := buildsvc.CommitRevision(tx, branch, "big", local, buildstore.Revision{User: "Admin"}, now); err != nil {
 			return err
 		}
 		moved, _ := buildstore.PutBlob(tx, []byte("the target moved on\n"))
 		files[199].MD5 = moved
-		_, err = buildstore.Commit(tx, target, "big", files, "Admin", "", now)
+		_, err = buildsvc.CommitRevision(tx, target, "big", files, buildstore.Revision{User: "Admin"}, now)
 		return err
 	}))
 	e.do(b, "GET", "/source/"+branch+"/big?expand=1", nil) // warm-up: bcrypt, and the expansion stored once

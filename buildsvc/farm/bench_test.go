@@ -60,7 +60,7 @@ func benchFarm(b *testing.B) (*Farm, *store.DB) {
 			if err != nil {
 				return err
 			}
-			if _, err := buildstore.Commit(tx, "dev", name, []buildstore.FileEntry{{Name: name + ".spec", MD5: sum}}, "alice", "", clk.Now()); err != nil {
+			if _, err := buildsvc.CommitRevision(tx, "dev", name, []buildstore.FileEntry{{Name: name + ".spec", MD5: sum}}, buildstore.Revision{User: "alice"}, clk.Now()); err != nil {
 				return err
 			}
 			bin := buildstore.Binary{Package: name, Filename: name + "-1.0-1.1.x86_64.rpm", Name: name, Version: "1.0", Release: "1.1", Arch: "x86_64"}

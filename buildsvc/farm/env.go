@@ -53,7 +53,7 @@ func resolveBinaries(tx *bbolt.Tx, w buildstore.Where) []resolve.Binary {
 			continue
 		}
 		out = append(out, resolve.Binary{Name: b.Name, Epoch: b.Epoch, Version: b.Version, Release: b.Release, Arch: b.Arch,
-			Provides: b.Provides, Requires: b.Requires, Package: b.Package, Project: w.Project, Repository: w.Repository, Filename: b.Filename})
+			Provides: buildsvc.SpecDeps(b.Provides), Requires: buildsvc.SpecDeps(b.Requires), Package: b.Package, Project: w.Project, Repository: w.Repository, Filename: b.Filename})
 	}
 	return out
 }

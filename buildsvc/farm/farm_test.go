@@ -77,7 +77,7 @@ func (f *farmWorld) commit(pkg, spec string) {
 		if err != nil {
 			return err
 		}
-		_, err = buildstore.Commit(tx, "dev", pkg, []buildstore.FileEntry{{Name: pkg + ".spec", MD5: sum}}, "alice", "", f.clk.Now())
+		_, err = buildsvc.CommitRevision(tx, "dev", pkg, []buildstore.FileEntry{{Name: pkg + ".spec", MD5: sum}}, buildstore.Revision{User: "alice"}, f.clk.Now())
 		return err
 	})
 }
@@ -124,7 +124,7 @@ func TestFarmSchedulesBuildsAndResolves(t *testing.T) {
 	f.write(func(tx *bbolt.Tx) error { // nospec: a file that is no spec
 		k := "nospec"
 		sum, _ := buildstore.PutBlob(tx, []byte("README"))
-		_, err := buildstore.Commit(tx, "dev", k, []buildstore.FileEntry{{Name: "README", MD5: sum}}, "alice", "", f.clk.Now())
+		_, err := buildsvc.CommitRevision(tx, "dev", k, []buildstore.FileEntry{{Name: "README", MD5: sum}}, buildstore.Revision{User: "alice"}, f.clk.Now())
 		return err
 	})
 	f.tick()

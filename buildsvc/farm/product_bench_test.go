@@ -105,7 +105,7 @@ func benchProduct(b *testing.B, svc *Farm, db *store.DB) (buildstore.Where, buil
 		if err != nil {
 			return err
 		}
-		_, err = buildstore.Commit(tx, "dev", "000product", []buildstore.FileEntry{{Name: "dev.productcompose", MD5: sum}}, "alice", "", svc.clk.Now())
+		_, err = buildsvc.CommitRevision(tx, "dev", "000product", []buildstore.FileEntry{{Name: "dev.productcompose", MD5: sum}}, buildstore.Revision{User: "alice"}, svc.clk.Now())
 		return err
 	})
 	if err != nil {

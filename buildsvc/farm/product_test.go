@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/internal/spdxcheck"
 	"github.com/pocketforge/pocketforge/packaging/product"
 	"github.com/pocketforge/pocketforge/packaging/resolve"
@@ -70,7 +71,7 @@ func (f *farmWorld) commitFile(pkg, name, body string) {
 		if err != nil {
 			return err
 		}
-		_, err = buildstore.Commit(tx, "dev", pkg, []buildstore.FileEntry{{Name: name, MD5: sum}}, "alice", "", f.clk.Now())
+		_, err = buildsvc.CommitRevision(tx, "dev", pkg, []buildstore.FileEntry{{Name: name, MD5: sum}}, buildstore.Revision{User: "alice"}, f.clk.Now())
 		return err
 	})
 }

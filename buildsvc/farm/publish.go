@@ -271,7 +271,7 @@ func (pub *publication) write(tx *bbolt.Tx, signer *signkey.Signer, now time.Tim
 // binaryRPM is the RPM metadata a stored binary keeps, as the repository metadata needs it.
 func binaryRPM(b buildstore.Binary) rpmout.RPM {
 	r := rpmout.RPM{Name: b.Name, Epoch: b.Epoch, Version: b.Version, Release: b.Release, Arch: b.Arch,
-		Summary: b.Summary, Description: b.Description, Provides: b.Provides, Requires: b.Requires, BuildTime: b.MTime}
+		Summary: b.Summary, Description: b.Description, Provides: buildsvc.SpecDeps(b.Provides), Requires: buildsvc.SpecDeps(b.Requires), BuildTime: b.MTime}
 	for _, f := range b.Files {
 		r.Files = append(r.Files, rpmout.File{Path: f})
 	}

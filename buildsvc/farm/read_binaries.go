@@ -141,10 +141,10 @@ func (s *Farm) FileInfo(who buildstore.Person, w buildstore.Where, pkg, name str
 			return err
 		}
 		for _, d := range fi.Binary.Provides {
-			fi.ProvidesExt = append(fi.ProvidesExt, ProvideExt{Dep: d, RequiredBy: env.pool.WhatRequires(d)})
+			fi.ProvidesExt = append(fi.ProvidesExt, ProvideExt{Dep: specfile.Dep(d), RequiredBy: env.pool.WhatRequires(specfile.Dep(d))})
 		}
 		for _, d := range fi.Binary.Requires {
-			fi.RequiresExt = append(fi.RequiresExt, RequireExt{Dep: d, ProvidedBy: env.pool.WhatProvides(d)})
+			fi.RequiresExt = append(fi.RequiresExt, RequireExt{Dep: specfile.Dep(d), ProvidedBy: env.pool.WhatProvides(specfile.Dep(d))})
 		}
 		return nil
 	})
@@ -153,16 +153,16 @@ func (s *Farm) FileInfo(who buildstore.Person, w buildstore.Where, pkg, name str
 
 // withSelfProvide is b's provides as its header has them: rpm adds "name = [epoch:]version-
 // release" to every package (the stored record, like the spec, leaves it implied).
-func withSelfProvide(b buildstore.Binary) []specfile.Dep {
+func withSelfProvide(b buildstore.Binary) []buildstore.Dep {
 	evr := b.Version + "-" + b.Release
 	if b.Epoch != "" && b.Epoch != "0" {
 		evr = b.Epoch + ":" + evr
 	}
-	self := specfile.Dep{Name: b.Name, Op: "=", Version: evr}
+	self := buildstore.Dep{Name: b.Name, Op: "=", Version: evr}
 	for _, d := range b.Provides {
 		if d == self {
 			return b.Provides
 		}
 	}
-	return append([]specfile.Dep{self}, b.Provides...)
+	return append([]buildstore.Dep{self}, b.Provides...)
 }

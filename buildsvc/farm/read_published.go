@@ -196,7 +196,7 @@ func (s *Farm) PublishedFileInfo(who buildstore.Person, project, repo, p string)
 		if r, err := rpmout.ReadHeader(data); err == nil {
 			b := &fi.Binary
 			b.Name, b.Epoch, b.Version, b.Release, b.Arch = r.Name, r.Epoch, r.Version, r.Release, r.Arch
-			b.Summary, b.Description, b.Provides, b.Requires = r.Summary, r.Description, r.Provides, r.Requires
+			b.Summary, b.Description, b.Provides, b.Requires = r.Summary, r.Description, buildsvc.StoredDeps(r.Provides), buildsvc.StoredDeps(r.Requires)
 		}
 		return nil
 	})

@@ -182,7 +182,7 @@ func TestPatchinfoIsExcluded(t *testing.T) {
 			return err
 		}
 		sum, _ := buildstore.PutBlob(tx, []byte("<patchinfo/>"))
-		_, err := buildstore.Commit(tx, "dev", "patchinfo", []buildstore.FileEntry{{Name: maintenance.PatchinfoFile, MD5: sum}}, "alice", "", f.clk.Now())
+		_, err := buildsvc.CommitRevision(tx, "dev", "patchinfo", []buildstore.FileEntry{{Name: maintenance.PatchinfoFile, MD5: sum}}, buildstore.Revision{User: "alice"}, f.clk.Now())
 		return err
 	})
 	f.tick()

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/pocketforge/pocketforge/packaging/specfile"
 	"github.com/pocketforge/pocketforge/store"
 	"go.etcd.io/bbolt"
 )
@@ -23,20 +22,37 @@ type Binary struct {
 	SHA256   string    `json:"sha256,omitempty"`
 
 	// What an RPM says of itself; empty for other files.
-	Name        string         `json:"name,omitempty"`
-	Epoch       string         `json:"epoch,omitempty"`
-	Version     string         `json:"version,omitempty"`
-	Release     string         `json:"release,omitempty"`
-	Arch        string         `json:"arch,omitempty"` // the RPM's arch: x86_64, noarch, src
-	Summary     string         `json:"summary,omitempty"`
-	Description string         `json:"description,omitempty"`
-	Provides    []specfile.Dep `json:"provides,omitempty"`
-	Requires    []specfile.Dep `json:"requires,omitempty"`
-	Files       []string       `json:"files,omitempty"`
+	Name        string   `json:"name,omitempty"`
+	Epoch       string   `json:"epoch,omitempty"`
+	Version     string   `json:"version,omitempty"`
+	Release     string   `json:"release,omitempty"`
+	Arch        string   `json:"arch,omitempty"` // the RPM's arch: x86_64, noarch, src
+	Summary     string   `json:"summary,omitempty"`
+	Description string   `json:"description,omitempty"`
+	Provides    []Dep    `json:"provides,omitempty"`
+	Requires    []Dep    `json:"requires,omitempty"`
+	Files       []string `json:"files,omitempty"`
 
 	// Medium names the product medium a product build's file belongs to
 	// ("Pocket-1.0-x86_64-Build1.1"); publishing lays such files out under it. "" otherwise.
 	Medium string `json:"medium,omitempty"`
+}
+
+// Dep is one dependency or capability of a binary record: a name, optionally with a version
+// relation. The record keeps what packaging/specfile parsed (its Dep has the same fields and
+// JSON form; buildsvc converts between them), so the store needs no spec library to read it.
+type Dep struct {
+	Name    string `json:"name"`
+	Op      string `json:"op,omitempty"`      // "", "=", "<", "<=", ">", ">="
+	Version string `json:"version,omitempty"` // [epoch:]version[-release]; "" when Op is ""
+}
+
+// String renders d as rpm prints a dependency: "name" or "name op version".
+func (d Dep) String() string {
+	if d.Op == "" {
+		return d.Name
+	}
+	return d.Name + " " + d.Op + " " + d.Version
 }
 
 // IsRPM reports whether b is a binary RPM (not the source RPM, nor a product medium's copy of a

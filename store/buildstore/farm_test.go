@@ -37,7 +37,7 @@ func TestFarmDirtyQueue(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			_, err = Commit(tx, "p", "k", []FileEntry{{Name: "k.spec", MD5: sum}}, "u", "", now)
+			_, err = AppendRevision(tx, "p", "k", []FileEntry{{Name: "k.spec", MD5: sum}}, Revision{User: "u"}, now)
 			return err
 		}},
 		{"DeletePackage", func(tx *bbolt.Tx) error { return DeletePackage(tx, "p", "k") }},

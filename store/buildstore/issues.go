@@ -2,7 +2,6 @@ package buildstore
 
 import (
 	"bytes"
-	"errors"
 	"strings"
 	"time"
 
@@ -10,8 +9,8 @@ import (
 	"go.etcd.io/bbolt"
 )
 
-// Issues are OBS's issues table: every issue of a tracker that a package's sources
-// (issues_scan.go), a patchinfo or an attribute named, kept under tracker 0x00 name
+// Issues are OBS's issues table: every issue of a tracker that a package's sources (buildsvc's
+// issues_scan.go reads them), a patchinfo or an attribute named, kept under tracker 0x00 name
 // (store.BuildIssues). OBS fills State, Summary and Owner by fetching the tracker (bugzilla's
 // XML-RPC, a CVE feed) after an issue is created; the appliance is air-gapped and fetches
 // nothing, so they stay unset, as OBS has them before its first fetch — GET answers no <state>,
@@ -21,8 +20,9 @@ import (
 // The issue index (store.BuildIssueIndex) links packages to the issues their newest sources
 // name, both ways, so a package's issues and an issue's packages are one seek each: key "p"
 // 0x00 project 0x00 package 0x00 tracker 0x00 name, and "i" 0x00 tracker 0x00 name 0x00 project
-// 0x00 package, each with the change as value. CommitAs replaces a package's entries in the
-// commit's transaction; putPackageRecord (a tombstone) and PurgePackage drop them.
+// 0x00 package, each with the change as value. The build domain's commit replaces a package's
+// entries (SetPackageIssues) in the commit's transaction; putPackageRecord (a tombstone) and
+// PurgePackage drop them.
 
 // Issue states as OBS names them; a record here has none (see above).
 const (
@@ -32,7 +32,8 @@ const (
 )
 
 // How a package's sources name an issue (OBS's package_issues change): kept for an issue a
-// package mentions by itself; for a link, relative to the tree it links to (issues_scan.go).
+// package mentions by itself; for a link, relative to the tree it links to (buildsvc's
+// issues_scan.go).
 const (
 	IssueKept    = "kept"
 	IssueAdded   = "added"
@@ -152,9 +153,9 @@ func IssuePackages(tx *bbolt.Tx, tracker, name string) ([]IssuePlace, error) {
 	return out, nil
 }
 
-// setPackageIssues makes list the issues of project/pkg in the index, creating the records
-// of new issues at now.
-func setPackageIssues(tx *bbolt.Tx, project, pkg string, list []PackageIssue, now time.Time) error {
+// SetPackageIssues makes list the issues of project/pkg in the index, creating the records
+// of new issues at now. A commit sets them from its new tree (buildsvc's issues_scan.go).
+func SetPackageIssues(tx *bbolt.Tx, project, pkg string, list []PackageIssue, now time.Time) error {
 	if err := dropPackageIssues(tx, project, pkg); err != nil {
 		return err
 	}
@@ -224,30 +225,13 @@ func deleteTrackerIssues(tx *bbolt.Tx, tracker string) error {
 	return store.DeletePrefix(tx, store.BuildIssues, []byte(tracker+sep))
 }
 
-// indexRevisionIssues makes the issues r names those of project/pkg, when a live package has
-// the name (a commit to a pseudo package such as _project names none): the step CommitAs ends
-// with, so the index moves with every revision, in its transaction.
-func indexRevisionIssues(tx *bbolt.Tx, project, pkg string, r Revision, now time.Time) error {
-	if _, err := GetPackage(tx, project, pkg); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return nil
-		}
-		return err
-	}
-	list, err := RevisionIssues(tx, project, pkg, r)
-	if err != nil {
-		return err
-	}
-	return setPackageIssues(tx, project, pkg, list, now)
-}
-
-func init() { store.RegisterIndexBuilder(store.BuildIssueIndex, rebuildIssueIndex) }
-
-// rebuildIssueIndex fills the empty issue index from the newest revision of every live package
-// and creates the issue records it and the attribute values name (the migration that
-// introduced them). A record made here is dated by what named it first here: the revision's
-// time, or for an attribute's issue its package's or project's creation.
-func rebuildIssueIndex(tx *bbolt.Tx) error {
+// RebuildIssueIndex fills the empty issue index from the newest revision of every live package,
+// whose issues scan lists, and creates the issue records it and the attribute values name (the
+// migration that introduced them). A record made here is dated by what named it first here: the
+// revision's time, or for an attribute's issue its package's or project's creation. Which
+// issues a tree names is the build domain's rule: buildsvc registers the index's builder with
+// its scan (issues_scan.go).
+func RebuildIssueIndex(tx *bbolt.Tx, scan func(tx *bbolt.Tx, project, pkg string, r Revision) ([]PackageIssue, error)) error {
 	if _, err := tx.CreateBucketIfNotExists([]byte(store.BuildIssues)); err != nil {
 		return err
 	}
@@ -273,11 +257,11 @@ func rebuildIssueIndex(tx *bbolt.Tx) error {
 		if !ok {
 			continue
 		}
-		list, err := RevisionIssues(tx, k.Project, k.Name, r)
+		list, err := scan(tx, k.Project, k.Name, r)
 		if err != nil {
 			return err
 		}
-		if err := setPackageIssues(tx, k.Project, k.Name, list, time.Unix(r.Time, 0)); err != nil {
+		if err := SetPackageIssues(tx, k.Project, k.Name, list, time.Unix(r.Time, 0)); err != nil {
 			return err
 		}
 	}

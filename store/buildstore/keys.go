@@ -2,10 +2,8 @@ package buildstore
 
 import (
 	"encoding/json"
-	"fmt"
-
 	"errors"
-	"github.com/pocketforge/pocketforge/internal/signkey"
+	"fmt"
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
@@ -51,11 +49,9 @@ func DeleteSignKey(tx *bbolt.Tx, project string) error {
 	return b.Delete([]byte(project))
 }
 
-func init() { store.OnRestore(CheckSignKeys) }
-
-// CheckSignKeys checks that every stored signing key parses, both halves (a restore refuses a
-// snapshot whose keys the farm could not sign with).
-func CheckSignKeys(tx *bbolt.Tx) error {
+// EachSignKey calls fn with every stored key and the project (or GlobalKeyName) it is
+// stored for, in name order, until fn returns an error; a record that does not decode is one.
+func EachSignKey(tx *bbolt.Tx, fn func(name string, k SignKey) error) error {
 	b := tx.Bucket([]byte(store.BuildSignKeys))
 	if b == nil {
 		return nil
@@ -65,9 +61,6 @@ func CheckSignKeys(tx *bbolt.Tx) error {
 		if err := json.Unmarshal(raw, &k); err != nil {
 			return fmt.Errorf("the signing key of %s: %w", name, err)
 		}
-		if err := signkey.Check(k.Public, k.Private); err != nil {
-			return fmt.Errorf("the signing key of %s: %w", name, err)
-		}
-		return nil
+		return fn(string(name), k)
 	})
 }

@@ -13,7 +13,8 @@ import (
 
 // A package whose tree holds a `_link` file is a link: its sources are another package's
 // (the target's) with local changes. The file is link.rng's document; this file parses and
-// renders it. Expansion (expand.go) turns a link tree into the files a build would see.
+// renders it (the codec the link index and the build domain read it with). What the link
+// means — expanding it into the files a build would see — is buildsvc's (links_expand.go).
 
 // LinkFile is the name of the link document in a package tree.
 const LinkFile = "_link"

@@ -20,13 +20,13 @@ func TestSweepPending(t *testing.T) {
 	t0 := time.Unix(1_800_000_000, 0)
 	err = db.Write(func(tx *bbolt.Tx) error {
 		held, _ := PutBlob(tx, []byte("held\n"))
-		if _, err := Commit(tx, "P", "K", []FileEntry{{Name: "a", MD5: held}}, "alice", "", t0); err != nil {
+		if _, err := AppendRevision(tx, "P", "K", []FileEntry{{Name: "a", MD5: held}}, Revision{User: "alice"}, t0); err != nil {
 			return err
 		}
 		orphan, _ := PutPendingBlob(tx, []byte("orphan\n"), t0)
 		committed, _ := PutPendingBlob(tx, []byte("committed\n"), t0)
 		again, _ := PutPendingBlob(tx, []byte("held\n"), t0) // already held: not noted
-		if _, err := Commit(tx, "P", "K", []FileEntry{{Name: "a", MD5: held}, {Name: "b", MD5: committed}}, "alice", "", t0); err != nil {
+		if _, err := AppendRevision(tx, "P", "K", []FileEntry{{Name: "a", MD5: held}, {Name: "b", MD5: committed}}, Revision{User: "alice"}, t0); err != nil {
 			return err
 		}
 		if list, _ := ExpiredPending(tx, t0.Add(time.Hour)); len(list) != 0 {

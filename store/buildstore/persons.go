@@ -1,6 +1,3 @@
-// Package buildstore keeps the build service's records — persons, groups, project and package metas (sources,
-// revisions and requests follow) — and the rules that guard them. Key layouts live
-// next to each record's accessors; every function takes the transaction it works in.
 package buildstore
 
 import (

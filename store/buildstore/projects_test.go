@@ -52,7 +52,7 @@ func TestProjectTombstones(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if _, err := Commit(tx, "p", "a", []FileEntry{{Name: "f", MD5: sum}}, "u", "c", now); err != nil {
+		if _, err := AppendRevision(tx, "p", "a", []FileEntry{{Name: "f", MD5: sum}}, Revision{User: "u", Comment: "c"}, now); err != nil {
 			return err
 		}
 		if err := PutSignKey(tx, "p", SignKey{Public: "pub"}); err != nil {

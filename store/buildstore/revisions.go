@@ -146,21 +146,14 @@ func nextVRev(tx *bbolt.Tx, project, pkg, version string) (uint64, error) {
 	return vrev, err
 }
 
-// Commit appends a revision whose tree is files (name and md5 given; every md5 must be a stored
-// blob). Sizes come from the blobs; a file unchanged since the last revision keeps its mtime.
-func Commit(tx *bbolt.Tx, project, pkg string, files []FileEntry, user, comment string, now time.Time) (Revision, error) {
-	return CommitVRev(tx, project, pkg, files, user, comment, now, 0)
-}
-
-// CommitVRev is Commit with the new revision's version revision set to vrev when vrev is not
-// 0 (a project copy with makeolder sets it; see buildsvc's copy).
-func CommitVRev(tx *bbolt.Tx, project, pkg string, files []FileEntry, user, comment string, now time.Time, vrev uint64) (Revision, error) {
-	return CommitAs(tx, project, pkg, files, Revision{User: user, Comment: comment, VRev: vrev}, now)
-}
-
-// CommitAs is Commit with the new revision's user, comment, request and version revision (when
-// not 0) taken from as; the rest (rev, srcmd5, version, time, tree) is computed.
-func CommitAs(tx *bbolt.Tx, project, pkg string, files []FileEntry, as Revision, now time.Time) (Revision, error) {
+// AppendRevision appends the revision record whose tree is files (name and md5 given; every
+// md5 must be a stored blob), with the user, comment, request and version revision (when not
+// 0) of as; the rest (rev, srcmd5, version, time, tree) is computed. Sizes come from the blobs;
+// a file unchanged since the last revision keeps its mtime. It moves what the record moves —
+// the pending marks of its blobs, the link index, the project's and its linkers' dirty marks —
+// and nothing the build domain decides: buildsvc.CommitRevision indexes the issues the new tree
+// names right after it, in the same transaction, and every revision is made through that.
+func AppendRevision(tx *bbolt.Tx, project, pkg string, files []FileEntry, as Revision, now time.Time) (Revision, error) {
 	user, comment, vrev := as.User, as.Comment, as.VRev
 	last, _, err := LatestRevision(tx, project, pkg)
 	if err != nil {
@@ -208,7 +201,7 @@ func CommitAs(tx *bbolt.Tx, project, pkg string, files []FileEntry, as Revision,
 	if err := store.Put(tx, store.BuildRevisions, revisionKey(project, pkg, r.Rev), r); err != nil {
 		return Revision{}, err
 	}
-	return r, indexRevisionIssues(tx, project, pkg, r, now)
+	return r, nil
 }
 
 // markLinkersDirty queues every project with a package that links to project/pkg, directly or

@@ -74,7 +74,7 @@ func TestCommit(t *testing.T) {
 			{[]FileEntry{{Name: "x.spec", MD5: spec2}, {Name: "src", MD5: src}}, 1, "2.0", t0.Unix()},
 		}
 		for i, s := range steps {
-			r, err := Commit(tx, "P", "K", s.files, "alice", "c", t0.Add(time.Duration(i)*time.Hour))
+			r, err := AppendRevision(tx, "P", "K", s.files, Revision{User: "alice", Comment: "c"}, t0.Add(time.Duration(i)*time.Hour))
 			if err != nil {
 				return err
 			}
@@ -86,7 +86,7 @@ func TestCommit(t *testing.T) {
 				t.Errorf("step %d: tree %+v", i, r.Files)
 			}
 		}
-		if _, err := Commit(tx, "P", "K", []FileEntry{{Name: "y", MD5: EmptySrcMD5}}, "alice", "", t0); err == nil {
+		if _, err := AppendRevision(tx, "P", "K", []FileEntry{{Name: "y", MD5: EmptySrcMD5}}, Revision{User: "alice"}, t0); err == nil {
 			t.Error("a commit of content that was never uploaded")
 		}
 		if err := DeleteRevisions(tx, "P", "K"); err != nil {

@@ -1,13 +1,17 @@
-package buildstore
+package buildsvc
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
 
@@ -28,6 +32,34 @@ import (
 // Simplified: a link's issues are computed when the link gets a revision; a later commit of its
 // target does not recompute them (OBS too reads them when the package's own sources change).
 // A tracker whose regex Go cannot compile finds nothing.
+//
+// The store keeps the issue records and the index of which package names which
+// (buildstore/issues.go); the scan is the rule, so it is here: every commit indexes the issues
+// of its new tree (CommitRevision), and the migration that introduced the index fills it with
+// this scan (the index builder registered below).
+
+func init() {
+	store.RegisterIndexBuilder(store.BuildIssueIndex, func(tx *bbolt.Tx) error {
+		return buildstore.RebuildIssueIndex(tx, RevisionIssues)
+	})
+}
+
+// indexRevisionIssues makes the issues r names those of project/pkg, when a live package has
+// the name (a commit to a pseudo package such as _project names none): the step a commit ends
+// with, so the index moves with every revision, in its transaction.
+func indexRevisionIssues(tx *bbolt.Tx, project, pkg string, r buildstore.Revision, now time.Time) error {
+	if _, err := buildstore.GetPackage(tx, project, pkg); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		return err
+	}
+	list, err := RevisionIssues(tx, project, pkg, r)
+	if err != nil {
+		return err
+	}
+	return buildstore.SetPackageIssues(tx, project, pkg, list, now)
+}
 
 // issueMatcher is one tracker's compiled regex.
 type issueMatcher struct {
@@ -35,7 +67,7 @@ type issueMatcher struct {
 	re      *regexp.Regexp
 }
 
-func issueMatchers(trackers []IssueTracker) []issueMatcher {
+func issueMatchers(trackers []buildstore.IssueTracker) []issueMatcher {
 	var out []issueMatcher
 	for _, t := range trackers {
 		if t.Regex == "" {
@@ -77,7 +109,7 @@ func (m mentions) scan(matchers []issueMatcher, text []byte) {
 }
 
 // changesMentions scans the *.changes files of files, reading content with read.
-func changesMentions(matchers []issueMatcher, files []FileEntry, read func(md5 string) ([]byte, error)) (mentions, error) {
+func changesMentions(matchers []issueMatcher, files []buildstore.FileEntry, read func(md5 string) ([]byte, error)) (mentions, error) {
 	m := mentions{}
 	for _, f := range files {
 		if !strings.HasSuffix(f.Name, ".changes") {
@@ -94,8 +126,8 @@ func changesMentions(matchers []issueMatcher, files []FileEntry, read func(md5 s
 
 // RevisionIssues lists the issues tree r of project/pkg names, by tracker and name (see the
 // comment above).
-func RevisionIssues(tx *bbolt.Tx, project, pkg string, r Revision) ([]PackageIssue, error) {
-	trackers, err := Trackers(tx)
+func RevisionIssues(tx *bbolt.Tx, project, pkg string, r buildstore.Revision) ([]buildstore.PackageIssue, error) {
+	trackers, err := buildstore.Trackers(tx)
 	if err != nil || len(trackers) == 0 {
 		return nil, err
 	}
@@ -103,8 +135,8 @@ func RevisionIssues(tx *bbolt.Tx, project, pkg string, r Revision) ([]PackageIss
 		return patchinfoIssues(tx, trackers, pi)
 	}
 	matchers := issueMatchers(trackers)
-	read := func(md5 string) ([]byte, error) { return GetBlob(tx, md5) }
-	if _, ok := r.File(LinkFile); !ok {
+	read := func(md5 string) ([]byte, error) { return buildstore.GetBlob(tx, md5) }
+	if _, ok := r.File(buildstore.LinkFile); !ok {
 		m, err := changesMentions(matchers, r.Files, read)
 		return m.issues(nil), err
 	}
@@ -116,16 +148,16 @@ func RevisionIssues(tx *bbolt.Tx, project, pkg string, r Revision) ([]PackageIss
 		if e.Info.Error != "" {
 			continue
 		}
-		mine, err := changesMentions(matchers, e.Files, func(md5 string) ([]byte, error) { return e.content(tx, md5) })
+		mine, err := changesMentions(matchers, e.Files, func(md5 string) ([]byte, error) { return e.Content(tx, md5) })
 		if err != nil {
 			return nil, err
 		}
-		var scratch Expansion
+		var scratch buildstore.Expansion
 		target, msg, err := targetTree(tx, project, pkg, r, linkrev, &scratch)
 		if err != nil || msg != "" {
 			return nil, err
 		}
-		theirs, err := changesMentions(matchers, target.Files, func(md5 string) ([]byte, error) { return scratch.content(tx, md5) })
+		theirs, err := changesMentions(matchers, target.Files, func(md5 string) ([]byte, error) { return scratch.Content(tx, md5) })
 		if err != nil {
 			return nil, err
 		}
@@ -136,26 +168,26 @@ func RevisionIssues(tx *bbolt.Tx, project, pkg string, r Revision) ([]PackageIss
 
 // issues lists the issues of m, by tracker and name; with base (a link's target) each gets
 // its change relative to it, without it each is kept.
-func (m mentions) issues(base mentions) []PackageIssue {
-	var out []PackageIssue
+func (m mentions) issues(base mentions) []buildstore.PackageIssue {
+	var out []buildstore.PackageIssue
 	for ref, lines := range m {
-		change := IssueKept
+		change := buildstore.IssueKept
 		if base != nil {
 			switch had, ok := base[ref]; {
 			case !ok:
-				change = IssueAdded
+				change = buildstore.IssueAdded
 			case !sameLines(had, lines):
-				change = IssueChanged
+				change = buildstore.IssueChanged
 			}
 		}
-		out = append(out, PackageIssue{Tracker: ref.tracker, Name: ref.name, Change: change})
+		out = append(out, buildstore.PackageIssue{Tracker: ref.tracker, Name: ref.name, Change: change})
 	}
 	for ref := range base {
 		if _, ok := m[ref]; !ok {
-			out = append(out, PackageIssue{Tracker: ref.tracker, Name: ref.name, Change: IssueDeleted})
+			out = append(out, buildstore.PackageIssue{Tracker: ref.tracker, Name: ref.name, Change: buildstore.IssueDeleted})
 		}
 	}
-	slices.SortFunc(out, func(a, b PackageIssue) int {
+	slices.SortFunc(out, func(a, b buildstore.PackageIssue) int {
 		if c := strings.Compare(a.Tracker, b.Tracker); c != 0 {
 			return c
 		}
@@ -178,8 +210,8 @@ func sameLines(a, b map[string]bool) bool {
 
 // patchinfoIssues reads the <issue tracker= id=> elements of a _patchinfo: each kept, those of
 // unknown trackers left out. A _patchinfo that does not parse names none.
-func patchinfoIssues(tx *bbolt.Tx, trackers []IssueTracker, f FileEntry) ([]PackageIssue, error) {
-	data, err := GetBlob(tx, f.MD5)
+func patchinfoIssues(tx *bbolt.Tx, trackers []buildstore.IssueTracker, f buildstore.FileEntry) ([]buildstore.PackageIssue, error) {
+	data, err := buildstore.GetBlob(tx, f.MD5)
 	if err != nil {
 		return nil, err
 	}
@@ -196,16 +228,16 @@ func patchinfoIssues(tx *bbolt.Tx, trackers []IssueTracker, f FileEntry) ([]Pack
 	for _, t := range trackers {
 		known[t.Name] = true
 	}
-	var out []PackageIssue
+	var out []buildstore.PackageIssue
 	seen := map[issueRef]bool{}
 	for _, i := range doc.Issues {
 		ref := issueRef{i.Tracker, i.ID}
 		if known[i.Tracker] && i.ID != "" && !seen[ref] {
 			seen[ref] = true
-			out = append(out, PackageIssue{Tracker: i.Tracker, Name: i.ID, Change: IssueKept})
+			out = append(out, buildstore.PackageIssue{Tracker: i.Tracker, Name: i.ID, Change: buildstore.IssueKept})
 		}
 	}
-	slices.SortFunc(out, func(a, b PackageIssue) int {
+	slices.SortFunc(out, func(a, b buildstore.PackageIssue) int {
 		if c := strings.Compare(a.Tracker, b.Tracker); c != 0 {
 			return c
 		}
@@ -216,15 +248,15 @@ func patchinfoIssues(tx *bbolt.Tx, trackers []IssueTracker, f FileEntry) ([]Pack
 
 // targetTree is the tree link tree r of project/pkg expands against with linkrev, the
 // contents its own expansion made kept in e.
-func targetTree(tx *bbolt.Tx, project, pkg string, r Revision, linkrev string, e *Expansion) (Revision, string, error) {
-	lf, _ := r.File(LinkFile)
-	data, err := GetBlob(tx, lf.MD5)
+func targetTree(tx *bbolt.Tx, project, pkg string, r buildstore.Revision, linkrev string, e *buildstore.Expansion) (buildstore.Revision, string, error) {
+	lf, _ := r.File(buildstore.LinkFile)
+	data, err := buildstore.GetBlob(tx, lf.MD5)
 	if err != nil {
-		return Revision{}, "", err
+		return buildstore.Revision{}, "", err
 	}
-	l, err := ParseLink(data)
+	l, err := buildstore.ParseLink(data)
 	if err != nil {
-		return Revision{}, err.Error(), nil
+		return buildstore.Revision{}, err.Error(), nil
 	}
 	return linkTreeOf(tx, project, pkg, l, linkrev, e)
 }

@@ -1,4 +1,4 @@
-package buildstore
+package buildsvc
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/internal/signkey"
 	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
 
@@ -28,12 +29,12 @@ func TestRestoreRefusesUnreadableSignKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	good := SignKey{Public: k.Public, Private: k.Private, Created: k.Created, Expires: k.Expires}
-	snapshot := func(keys map[string]SignKey) []byte {
+	good := buildstore.SignKey{Public: k.Public, Private: k.Private, Created: k.Created, Expires: k.Expires}
+	snapshot := func(keys map[string]buildstore.SignKey) []byte {
 		src := open()
 		if err := src.Exclusive(func(tx *bbolt.Tx) error {
 			for name, k := range keys {
-				if err := PutSignKey(tx, name, k); err != nil {
+				if err := buildstore.PutSignKey(tx, name, k); err != nil {
 					return err
 				}
 			}
@@ -48,21 +49,21 @@ func TestRestoreRefusesUnreadableSignKeys(t *testing.T) {
 		return b.Bytes()
 	}
 	dst := open()
-	if _, err := dst.Restore(bytes.NewReader(snapshot(map[string]SignKey{"P": good, GlobalKeyName: good})), 1<<30); err != nil {
+	if _, err := dst.Restore(bytes.NewReader(snapshot(map[string]buildstore.SignKey{"P": good, buildstore.GlobalKeyName: good})), 1<<30); err != nil {
 		t.Fatalf("a snapshot with sound keys: %v", err)
 	}
 	broken := good
 	broken.Private = []byte("not a key")
-	if _, err := dst.Restore(bytes.NewReader(snapshot(map[string]SignKey{"Q": broken})), 1<<30); !errors.Is(err, store.ErrNotPocketforge) {
+	if _, err := dst.Restore(bytes.NewReader(snapshot(map[string]buildstore.SignKey{"Q": broken})), 1<<30); !errors.Is(err, store.ErrNotPocketforge) {
 		t.Fatalf("a snapshot with a broken private key: %v", err)
 	}
 	badPublic := good
 	badPublic.Public = "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nnope\n-----END PGP PUBLIC KEY BLOCK-----\n"
-	if _, err := dst.Restore(bytes.NewReader(snapshot(map[string]SignKey{"Q": badPublic})), 1<<30); !errors.Is(err, store.ErrNotPocketforge) {
+	if _, err := dst.Restore(bytes.NewReader(snapshot(map[string]buildstore.SignKey{"Q": badPublic})), 1<<30); !errors.Is(err, store.ErrNotPocketforge) {
 		t.Fatalf("a snapshot with a broken public key: %v", err)
 	}
 	dst.View(func(tx *bbolt.Tx) error {
-		if k, ok, _ := GetSignKey(tx, "P"); !ok || !bytes.Equal(k.Private, good.Private) {
+		if k, ok, _ := buildstore.GetSignKey(tx, "P"); !ok || !bytes.Equal(k.Private, good.Private) {
 			t.Error("the refused restores changed the data")
 		}
 		return nil

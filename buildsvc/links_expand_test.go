@@ -1,4 +1,4 @@
-package buildstore
+package buildsvc
 
 import (
 	"path/filepath"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/buildstore"
 	"go.etcd.io/bbolt"
 )
 
@@ -17,23 +18,23 @@ type linkWorld struct {
 	at time.Time
 }
 
-func (w *linkWorld) commit(project, pkg string, files map[string]string) Revision {
+func (w *linkWorld) commit(project, pkg string, files map[string]string) buildstore.Revision {
 	w.t.Helper()
-	if _, err := GetPackage(w.tx, project, pkg); err != nil {
-		if err := PutPackage(w.tx, Package{Project: project, Name: pkg}); err != nil {
+	if _, err := buildstore.GetPackage(w.tx, project, pkg); err != nil {
+		if err := buildstore.PutPackage(w.tx, buildstore.Package{Project: project, Name: pkg}); err != nil {
 			w.t.Fatal(err)
 		}
 	}
-	var list []FileEntry
+	var list []buildstore.FileEntry
 	for name, content := range files {
-		sum, err := PutBlob(w.tx, []byte(content))
+		sum, err := buildstore.PutBlob(w.tx, []byte(content))
 		if err != nil {
 			w.t.Fatal(err)
 		}
-		list = append(list, FileEntry{Name: name, MD5: sum})
+		list = append(list, buildstore.FileEntry{Name: name, MD5: sum})
 	}
 	w.at = w.at.Add(time.Minute)
-	r, err := Commit(w.tx, project, pkg, list, "alice", "", w.at)
+	r, err := CommitRevision(w.tx, project, pkg, list, buildstore.Revision{User: "alice"}, w.at)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func (w *linkWorld) commit(project, pkg string, files map[string]string) Revisio
 }
 
 // files reads an expansion's tree back as name → content.
-func (w *linkWorld) files(e Expansion) map[string]string {
+func (w *linkWorld) files(e buildstore.Expansion) map[string]string {
 	out := map[string]string{}
 	for _, f := range e.Files {
 		data, err := e.Content(w.tx, f.MD5)
@@ -73,10 +74,10 @@ const spec = "Name: t\nVersion: 1.0\n\n%prep\n%setup -q\n\n%build\nmake\n\n%chan
 func TestExpandBranchMerge(t *testing.T) {
 	withLinkWorld(t, func(w *linkWorld) {
 		base := w.commit("T", "t", map[string]string{"t.spec": spec, "README": "readme\n", "t.changes": "one\n"})
-		link := SourceLink{Project: "T", Package: "t", BaseRev: base.SrcMD5, Patches: []Patch{{Kind: "branch"}}}
+		link := buildstore.SourceLink{Project: "T", Package: "t", BaseRev: base.SrcMD5, Patches: []buildstore.Patch{{Kind: "branch"}}}
 		// The branch changes the spec's %build and adds a file; the target later edits the
 		// spec's top and README.
-		branch := w.commit("B", "t", map[string]string{LinkFile: string(link.Render()), "t.spec": strings.Replace(spec, "make\n", "make V=1\n", 1),
+		branch := w.commit("B", "t", map[string]string{buildstore.LinkFile: string(link.Render()), "t.spec": strings.Replace(spec, "make\n", "make V=1\n", 1),
 			"README": "readme\n", "t.changes": "one\n", "local.patch": "x\n"})
 		target := w.commit("T", "t", map[string]string{"t.spec": "# top\n" + spec, "README": "readme 2\n", "t.changes": "one\n"})
 		e, ok, err := Expand(w.tx, "B", "t", branch, "")
@@ -87,19 +88,19 @@ func TestExpandBranchMerge(t *testing.T) {
 		if got["t.spec"] != "# top\n"+strings.Replace(spec, "make\n", "make V=1\n", 1) || got["README"] != "readme 2\n" || got["local.patch"] != "x\n" || len(got) != 4 {
 			t.Errorf("merged tree: %q", got)
 		}
-		if e.Info.SrcMD5 != target.SrcMD5 || e.Info.LSrcMD5 != branch.SrcMD5 || e.Info.XSrcMD5 != XSrcMD5(target.SrcMD5, branch.SrcMD5) {
+		if e.Info.SrcMD5 != target.SrcMD5 || e.Info.LSrcMD5 != branch.SrcMD5 || e.Info.XSrcMD5 != buildstore.XSrcMD5(target.SrcMD5, branch.SrcMD5) {
 			t.Errorf("linkinfo %+v", e.Info)
 		}
 		if e.VRev != target.VRev+branch.VRev || e.Version != "1.0" {
 			t.Errorf("vrev %d version %s", e.VRev, e.Version)
 		}
 		// Stored, the expansion answers ?rev=<xsrcmd5> even after the target moves on.
-		if err := PutExpansion(w.tx, "B", "t", e); err != nil {
+		if err := buildstore.PutExpansion(w.tx, "B", "t", e); err != nil {
 			t.Fatal(err)
 		}
 		w.commit("T", "t", map[string]string{"t.spec": spec})
 		r, found, err := ResolveRevision(w.tx, "B", "t", e.Info.XSrcMD5)
-		if err != nil || !found || SrcMD5(r.Files) != SrcMD5(e.Files) {
+		if err != nil || !found || buildstore.SrcMD5(r.Files) != buildstore.SrcMD5(e.Files) {
 			t.Errorf("stored expansion: %v %v", found, err)
 		}
 		// linkrev=base expands against the tree the branch was made from.
@@ -113,10 +114,10 @@ func TestExpandBranchMerge(t *testing.T) {
 func TestExpandConflictsAndErrors(t *testing.T) {
 	withLinkWorld(t, func(w *linkWorld) {
 		base := w.commit("T", "t", map[string]string{"t.spec": spec})
-		link := SourceLink{Project: "T", Package: "t", BaseRev: base.SrcMD5, Patches: []Patch{{Kind: "branch"}}}
-		branch := w.commit("B", "t", map[string]string{LinkFile: string(link.Render()), "t.spec": strings.Replace(spec, "make", "make A", 1)})
+		link := buildstore.SourceLink{Project: "T", Package: "t", BaseRev: base.SrcMD5, Patches: []buildstore.Patch{{Kind: "branch"}}}
+		branch := w.commit("B", "t", map[string]string{buildstore.LinkFile: string(link.Render()), "t.spec": strings.Replace(spec, "make", "make A", 1)})
 		w.commit("T", "t", map[string]string{"t.spec": strings.Replace(spec, "make", "make B", 1)})
-		w.commit("L", "b", map[string]string{LinkFile: `<link project="L" package="a"/>`})
+		w.commit("L", "b", map[string]string{buildstore.LinkFile: `<link project="L" package="a"/>`})
 		cases := []struct {
 			name, project, pkg, link, want string
 		}{
@@ -132,7 +133,7 @@ func TestExpandConflictsAndErrors(t *testing.T) {
 		for _, c := range cases {
 			r := branch
 			if c.link != "" {
-				r = w.commit(c.project, c.pkg, map[string]string{LinkFile: c.link})
+				r = w.commit(c.project, c.pkg, map[string]string{buildstore.LinkFile: c.link})
 			}
 			e, ok, err := Expand(w.tx, c.project, c.pkg, r, "")
 			if err != nil || !ok || !strings.Contains(e.Info.Error, c.want) {
@@ -143,9 +144,9 @@ func TestExpandConflictsAndErrors(t *testing.T) {
 			}
 		}
 		// missingok: a link to a package that does not exist (yet) expands to its own files.
-		mo := w.commit("B", "mo", map[string]string{LinkFile: `<link project="T" package="later" missingok="true"/>`, "a": "1\n"})
+		mo := w.commit("B", "mo", map[string]string{buildstore.LinkFile: `<link project="T" package="later" missingok="true"/>`, "a": "1\n"})
 		e, _, _ := Expand(w.tx, "B", "mo", mo, "")
-		if e.Info.Error != "" || w.files(e)["a"] != "1\n" || e.Info.SrcMD5 != EmptySrcMD5 {
+		if e.Info.Error != "" || w.files(e)["a"] != "1\n" || e.Info.SrcMD5 != buildstore.EmptySrcMD5 {
 			t.Errorf("missingok: %+v", e.Info)
 		}
 	})
@@ -156,7 +157,7 @@ func TestExpandPlainLinkPatches(t *testing.T) {
 		target := w.commit("T", "t", map[string]string{"t.spec": spec, "old.txt": "gone\n", "README": "r\n"})
 		diff := "--- README\n+++ README\n@@ -1 +1 @@\n-r\n+r patched\n"
 		link := `<link project="T" package="t"><patches><delete name="old.txt"/><apply name="fix.diff"/><add name="extra.patch"/><topadd>%define _x 1</topadd></patches></link>`
-		l := w.commit("L", "t", map[string]string{LinkFile: link, "fix.diff": diff, "extra.patch": "p\n", "new.txt": "new\n"})
+		l := w.commit("L", "t", map[string]string{buildstore.LinkFile: link, "fix.diff": diff, "extra.patch": "p\n", "new.txt": "new\n"})
 		e, _, err := Expand(w.tx, "L", "t", l, "")
 		if err != nil || e.Info.Error != "" {
 			t.Fatalf("expand: %v %q", err, e.Info.Error)
@@ -177,60 +178,6 @@ func TestExpandPlainLinkPatches(t *testing.T) {
 		}
 		if e.Info.SrcMD5 != target.SrcMD5 {
 			t.Errorf("linkinfo %+v", e.Info)
-		}
-	})
-}
-
-func TestParseLinkRender(t *testing.T) {
-	l := SourceLink{Project: "devel:tools", Package: "x", BaseRev: "0123456789abcdef0123456789abcdef", Patches: []Patch{{Kind: "branch"}, {Kind: "topadd", Text: "a < b & c"}, {Kind: "apply", Name: "a.diff"}}}
-	back, err := ParseLink(l.Render())
-	if err != nil || back.Project != l.Project || back.BaseRev != l.BaseRev || len(back.Patches) != 3 || back.Patches[1].Text != "a < b & c" || !back.IsBranch() {
-		t.Fatalf("round trip: %+v %v", back, err)
-	}
-	for _, bad := range []string{"", "<link", "<x/>", "<link/><link/>", `<link><patches><branch/><branch/></patches></link>`,
-		`<link><patches><apply name="../x"/></patches></link>`, `<link><patches><frob/></patches></link>`, `<link project="a b"/>`,
-		`<!DOCTYPE link [<!ENTITY x SYSTEM "file:///etc/passwd">]><link project="&x;"/>`} {
-		if _, err := ParseLink([]byte(bad)); err == nil {
-			t.Errorf("%q parsed", bad)
-		}
-	}
-}
-
-func FuzzParseLink(f *testing.F) {
-	f.Add([]byte(`<link project="a" package="b"><patches><branch/><topadd>x</topadd></patches></link>`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		l, err := ParseLink(data)
-		if err != nil {
-			return
-		}
-		if _, err := ParseLink(l.Render()); err != nil {
-			t.Fatalf("rendered link does not parse: %v\n%s", err, l.Render())
-		}
-	})
-}
-
-// TestCommitQueuesLinkers: a commit to a link's target queues the projects of the packages
-// that link to it, through a chain of links, as their expanded sources changed too.
-func TestCommitQueuesLinkers(t *testing.T) {
-	withLinkWorld(t, func(w *linkWorld) {
-		w.commit("T", "t", map[string]string{"t.spec": spec})
-		w.commit("L", "t", map[string]string{LinkFile: `<link project="T" package="t"/>`})
-		w.commit("M", "t", map[string]string{LinkFile: `<link project="L" package="t"/>`})
-		w.commit("U", "u", map[string]string{"u.spec": spec})
-		for _, p := range []string{"T", "L", "M", "U"} {
-			names, tickets, _ := DirtyProjects(w.tx)
-			for i, n := range names {
-				if n == p {
-					if err := ClearDirty(w.tx, p, tickets[i]); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-		}
-		w.commit("T", "t", map[string]string{"t.spec": "# changed\n" + spec})
-		names, _, _ := DirtyProjects(w.tx)
-		if strings.Join(names, " ") != "L M T" {
-			t.Errorf("queued after the target's commit: %v, want L M T", names)
 		}
 	})
 }
