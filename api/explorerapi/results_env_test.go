@@ -1,7 +1,6 @@
 package explorerapi
 
 import (
-	"fmt"
 	"log/slog"
 	"testing"
 	"time"
@@ -14,9 +13,9 @@ import (
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/builtdemo"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
 )
 
 // The build-results environment: the demo world with its farm run until quiet (every demo
@@ -25,11 +24,11 @@ import (
 // with the jobs serve runs: the build service's, then the explorer's.
 
 // secretProject is the access-restricted project of the results environment.
-const secretProject = "Pocket:secret"
+const secretProject = builtdemo.SecretProject
 
 // demoBuildTime is how long a simulated build takes in these tests, as fixtures' own farm
 // tests use.
-const demoBuildTime = 8 * time.Second
+const demoBuildTime = builtdemo.BuildTime
 
 // builtDataFile copies the template: the demo world, built, with secretProject.
 func builtDataFile(t testing.TB) string {
@@ -42,36 +41,12 @@ func builtDataFile(t testing.TB) string {
 			return err
 		}
 		defer db.Close()
-		err = db.Write(func(tx *bbolt.Tx) error {
-			return buildstore.PutProject(tx, buildstore.Project{Name: secretProject, Title: "hidden",
-				Persons: []buildstore.Role{{ID: "alice", Role: "maintainer"}},
-				Flags:   []buildstore.Flag{{Name: "access", Status: "disable"}},
-				Repositories: []buildstore.Repository{{Name: "standard", Archs: []string{"x86_64"},
-					Paths: []buildstore.Path{{Project: "Pocket:1.0", Repository: "standard"}}}}})
-		})
-		if err != nil {
+		if err := builtdemo.PutSecretProject(db); err != nil {
 			return err
 		}
-		clk := clock.NewFixed(testNow)
-		build := domains.NewBuild(db, clk, nil, domains.BuildOptions{Farm: farm.Options{Workers: 4, BuildTime: demoBuildTime}})
-		for range 400 {
-			if err := build.Farm.FarmTick(); err != nil {
-				return err
-			}
-			if farmQuiet(db) {
-				return nil
-			}
-			clk.Advance(demoBuildTime)
-		}
-		return fmt.Errorf("the demo farm is still busy after 400 ticks")
+		_, _, err = builtdemo.RunFarm(db, testNow)
+		return err
 	})
-}
-
-// farmQuiet reports whether nothing is queued, scheduled, building or blocked.
-func farmQuiet(db *store.DB) bool {
-	quiet := false
-	db.View(func(tx *bbolt.Tx) error { quiet = buildstore.FarmQuiet(tx); return nil })
-	return quiet
 }
 
 // resultsEnv is an explorer over the built demo world with its build service as the backend.

@@ -2,7 +2,6 @@ package buildweb
 
 import (
 	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"strings"
@@ -17,10 +16,10 @@ import (
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
+	"github.com/pocketforge/pocketforge/internal/testkit/builtdemo"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"github.com/pocketforge/pocketforge/web"
-	"go.etcd.io/bbolt"
 )
 
 // The test world (as api/explorerapi's results environment builds it): the demo world with its
@@ -28,12 +27,12 @@ import (
 // following every project through the build service in process.
 
 // secretProject is the access-restricted project.
-const secretProject = "Pocket:secret"
+const secretProject = builtdemo.SecretProject
 
 // testNow is where the clocks start; demoBuildTime is how long a simulated build takes.
 var testNow = time.Date(2026, 11, 22, 12, 30, 0, 0, time.UTC)
 
-const demoBuildTime = 8 * time.Second
+const demoBuildTime = builtdemo.BuildTime
 
 func TestMain(m *testing.M) {
 	code := m.Run()
@@ -52,30 +51,11 @@ func builtDataFile(t testing.TB) string {
 		if _, err := fixtures.Ensure(db, false, testNow); err != nil {
 			return err
 		}
-		err = db.Write(func(tx *bbolt.Tx) error {
-			return buildstore.PutProject(tx, buildstore.Project{Name: secretProject, Title: "hidden",
-				Persons: []buildstore.Role{{ID: "alice", Role: "maintainer"}},
-				Flags:   []buildstore.Flag{{Name: "access", Status: "disable"}},
-				Repositories: []buildstore.Repository{{Name: "standard", Archs: []string{"x86_64"},
-					Paths: []buildstore.Path{{Project: "Pocket:1.0", Repository: "standard"}}}}})
-		})
-		if err != nil {
+		if err := builtdemo.PutSecretProject(db); err != nil {
 			return err
 		}
-		clk := clock.NewFixed(testNow)
-		build := domains.NewBuild(db, clk, nil, domains.BuildOptions{Farm: farm.Options{Workers: 4, BuildTime: demoBuildTime}})
-		for range 400 {
-			if err := build.Farm.FarmTick(); err != nil {
-				return err
-			}
-			quiet := false
-			db.View(func(tx *bbolt.Tx) error { quiet = buildstore.FarmQuiet(tx); return nil })
-			if quiet {
-				return nil
-			}
-			clk.Advance(demoBuildTime)
-		}
-		return fmt.Errorf("the demo farm is still busy after 400 ticks")
+		_, _, err = builtdemo.RunFarm(db, testNow)
+		return err
 	})
 }
 

@@ -32,19 +32,10 @@ func Load(db *store.DB, now time.Time) error {
 	if _, err := fixtures.Ensure(db, false, now); err != nil {
 		return err
 	}
-	clk := clock.NewFixed(now)
 	log := slog.New(slog.DiscardHandler)
-	build := domains.NewBuild(db, clk, log, domains.BuildOptions{Farm: farm.Options{Workers: 4, BuildTime: BuildTime}})
-	quiet := false
-	for i := 0; i < 400 && !quiet; i++ {
-		if err := build.Farm.FarmTick(); err != nil {
-			return err
-		}
-		db.View(func(tx *bbolt.Tx) error { quiet = buildstore.FarmQuiet(tx); return nil })
-		clk.Advance(BuildTime)
-	}
-	if !quiet {
-		return fmt.Errorf("the demo farm is still busy after 400 build times")
+	build, clk, err := RunFarm(db, now)
+	if err != nil {
+		return err
 	}
 	im := explorersvc.NewMemory(db, clk.Now, log)
 	defer im.Index.Close()
@@ -65,4 +56,39 @@ func Load(db *store.DB, now time.Time) error {
 		return fmt.Errorf("the built demo world's explorer holds %d products, want 3", len(list))
 	}
 	return nil
+}
+
+// RunFarm runs the demo world's farm over db by a fixed clock from now, a build time a pass,
+// until it is quiet (at most 400 passes), and returns the build domain and the clock it ran.
+func RunFarm(db *store.DB, now time.Time) (*domains.Build, *clock.Fixed, error) {
+	clk := clock.NewFixed(now)
+	build := domains.NewBuild(db, clk, nil, domains.BuildOptions{Farm: farm.Options{Workers: 4, BuildTime: BuildTime}})
+	for range 400 {
+		if err := build.Farm.FarmTick(); err != nil {
+			return nil, nil, err
+		}
+		quiet := false
+		db.View(func(tx *bbolt.Tx) error { quiet = buildstore.FarmQuiet(tx); return nil })
+		if quiet {
+			return build, clk, nil
+		}
+		clk.Advance(BuildTime)
+	}
+	return nil, nil, fmt.Errorf("the demo farm is still busy after 400 build times")
+}
+
+// SecretProject is a project hidden from non-members (<access><disable/>), maintained by alice
+// and building against Pocket:1.0/standard: what the read-protection tests over the built world
+// look for.
+const SecretProject = "Pocket:secret"
+
+// PutSecretProject writes SecretProject into db.
+func PutSecretProject(db *store.DB) error {
+	return db.Write(func(tx *bbolt.Tx) error {
+		return buildstore.PutProject(tx, buildstore.Project{Name: SecretProject, Title: "hidden",
+			Persons: []buildstore.Role{{ID: "alice", Role: "maintainer"}},
+			Flags:   []buildstore.Flag{{Name: "access", Status: "disable"}},
+			Repositories: []buildstore.Repository{{Name: "standard", Archs: []string{"x86_64"},
+				Paths: []buildstore.Path{{Project: "Pocket:1.0", Repository: "standard"}}}}})
+	})
 }
