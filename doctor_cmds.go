@@ -11,8 +11,8 @@ import (
 	"github.com/pocketforge/pocketforge/search/textindex"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/spf13/cobra"
-	"go.etcd.io/bbolt"
 )
 
 // offlineLockWait is how long doctor and compact wait for the data file's lock: long enough for a
@@ -98,7 +98,7 @@ func doctor(path string, w io.Writer) (int, error) {
 		fmt.Fprintf(w, "schema: version %d (this pocketforge's)\n", v)
 	}
 	var gen uint64
-	if err := o.View(func(tx *bbolt.Tx) error { gen = explorerstore.Generation(tx); return nil }); err != nil {
+	if err := o.View(func(tx kv.Tx) error { gen = explorerstore.Generation(tx); return nil }); err != nil {
 		return problems + 1, err
 	}
 	if !doctorIndex(w, path+".index", gen) {

@@ -3,9 +3,12 @@ package main
 import (
 	"errors"
 	"go/build"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -237,15 +240,54 @@ func TestStoreKeepsRecordsOnly(t *testing.T) {
 
 // TestHandlersOpenNoTransaction (issue 35): handlers and pages call a domain function and
 // render its answer; the domains open the transactions. So no package under api/ or web/
-// imports bbolt (test files may, to set a data file up).
+// imports the storage seam (store/kv) or an engine beneath it (test files may, to set data up).
 func TestHandlersOpenNoTransaction(t *testing.T) {
 	for _, root := range []string{"api", "web"} {
 		for dir, imports := range packageDirs(t, root) {
 			for _, imp := range imports {
-				if imp == "go.etcd.io/bbolt" || strings.HasPrefix(imp, "go.etcd.io/bbolt/") {
+				if isBbolt(imp) || strings.HasSuffix(imp, "/store/kv") || strings.Contains(imp, "/store/kv/") {
 					t.Errorf("%s imports %s: a handler or page calls a domain, which opens the transaction", dir, imp)
 				}
 			}
 		}
 	}
+}
+
+// TestBboltOnlyInItsEngine (issue 36): the domains and the store work through the storage seam
+// (store/kv), so the same code runs over bbolt and PostgreSQL; bbolt is imported only by its
+// engine, store/kv/boltkv. Test files may import it only to time the raw layer beneath the seam
+// (files named *bench_test.go), as the benchmarks' rule asks.
+func TestBboltOnlyInItsEngine(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != "." && (name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		if !strings.HasSuffix(path, ".go") || dir == "store/kv/boltkv" || strings.HasSuffix(path, "bench_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); isBbolt(p) {
+				t.Errorf("%s imports %s: only store/kv/boltkv may (work through store/kv)", path, p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func isBbolt(imp string) bool {
+	return imp == "go.etcd.io/bbolt" || strings.HasPrefix(imp, "go.etcd.io/bbolt/")
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/appliance"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // serve runs the appliance until ctx ends: it opens the data file (failing fast, with one line,
@@ -137,7 +137,7 @@ func (s *startSteps) done(step string) {
 // afterReplace runs when restore, reset or reseed replaced the data: the bootstrap token is tied
 // to whatever demo world is now loaded.
 func afterReplace(db *store.DB, clk clock.Clock, log *slog.Logger) {
-	if err := db.Write(func(tx *bbolt.Tx) error { return fixtures.Bootstrap(tx, clk.Now()) }); err != nil {
+	if err := db.Write(func(tx kv.Tx) error { return fixtures.Bootstrap(tx, clk.Now()) }); err != nil {
 		log.Error("re-linking the bootstrap token after a data replacement failed", "err", err)
 	}
 	log.Info("data replaced")
@@ -175,7 +175,7 @@ func openData(cfg *config.Config) (*store.DB, func(), error) {
 func prepareAppliance(db *store.DB, cfg *config.Config) (*clock.Settable, appliance.Credentials, error) {
 	var offset time.Duration
 	var creds appliance.Credentials
-	err := db.Exclusive(func(tx *bbolt.Tx) (err error) {
+	err := db.Exclusive(func(tx kv.Tx) (err error) {
 		if offset, err = appliance.ClockOffset(tx); err != nil {
 			return err
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // demoProductsCheck names the background readiness condition of a fresh demo world: the farm
@@ -25,7 +25,7 @@ func watchDemoProducts(ctx context.Context, db *store.DB, ready *kit.Readiness, 
 	}
 	built := func() bool {
 		ok := false
-		_ = db.View(func(tx *bbolt.Tx) error { ok = fixtures.DemoProductsBuilt(tx); return nil })
+		_ = db.View(func(tx kv.Tx) error { ok = fixtures.DemoProductsBuilt(tx); return nil })
 		return ok
 	}
 	ready.SetBackground(demoProductsCheck, false)

@@ -20,7 +20,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/testkit/testdomains"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/appliance"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 const token = "test-bootstrap-token"
@@ -48,7 +48,7 @@ func newEnv(t testing.TB, mutate func(*config.Config)) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	if err := db.Exclusive(func(tx *bbolt.Tx) error {
+	if err := db.Exclusive(func(tx kv.Tx) error {
 		_, err := appliance.EnsureCredentials(tx, token, "admin-pass")
 		return err
 	}); err != nil {
@@ -204,10 +204,10 @@ func TestApplianceAuth(t *testing.T) {
 func TestSnapshotRestoreResetReseed(t *testing.T) {
 	e := newEnv(t, nil)
 	put := func(key string) {
-		e.db.Write(func(tx *bbolt.Tx) error { return tx.Bucket([]byte(store.BucketOutbox)).Put([]byte(key), []byte(`{}`)) })
+		e.db.Write(func(tx kv.Tx) error { return tx.Bucket([]byte(store.BucketOutbox)).Put([]byte(key), []byte(`{}`)) })
 	}
 	has := func(key string) (ok bool) {
-		e.db.View(func(tx *bbolt.Tx) error {
+		e.db.View(func(tx kv.Tx) error {
 			ok = tx.Bucket([]byte(store.BucketOutbox)).Get([]byte(key)) != nil
 			return nil
 		})
@@ -272,7 +272,7 @@ func TestClock(t *testing.T) {
 		post("far absolute", `{"now":"9999-01-01T00:00:00Z"}`, 400, "century"),
 	})
 	var off any
-	e.db.View(func(tx *bbolt.Tx) error { off, _ = appliance.ClockOffset(tx); return nil })
+	e.db.View(func(tx kv.Tx) error { off, _ = appliance.ClockOffset(tx); return nil })
 	if off != e.clock.Offset() || e.clock.Now().Year() != 2030 {
 		t.Fatalf("persisted offset %v, clock offset %v, now %v", off, e.clock.Offset(), e.clock.Now())
 	}
@@ -301,7 +301,7 @@ func TestOutboxEndpoint(t *testing.T) {
 	e.run(t, []call{
 		{name: "empty", path: "/_appliance/outbox", auth: "token", wantStatus: 200, wantExact: `{"count":0,"mails":[]}`},
 	})
-	e.db.Write(func(tx *bbolt.Tx) error {
+	e.db.Write(func(tx kv.Tx) error {
 		return store.Put(tx, store.BucketOutbox, store.Itob(1), map[string]any{"id": 1, "to": []string{"carol@example.com"}, "subject": "Welcome"})
 	})
 	e.run(t, []call{

@@ -12,8 +12,8 @@ import (
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/valyala/fasthttp"
-	"go.etcd.io/bbolt"
 )
 
 // benchBody is a small JSON answer like a cloud GET's.
@@ -128,7 +128,7 @@ func BenchmarkCloudListUsers(b *testing.B) {
 
 // addBenchUsers gives the demo account 120 more users, so that a page of 100 is full.
 func addBenchUsers(b *testing.B, e *env) {
-	err := e.db.Exclusive(func(tx *bbolt.Tx) error {
+	err := e.db.Exclusive(func(tx kv.Tx) error {
 		acct, err := cloudstore.AccountByName(tx, "demo")
 		for i := 0; err == nil && i < 120; i++ {
 			_, err = cloudsvc.AddUser(tx, acct.ID, cloudstore.NewUser{Username: fmt.Sprintf("bench-user-%04d", i), Email: fmt.Sprintf("u%d@example.com", i)}, e.clock.Now())

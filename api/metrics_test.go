@@ -12,10 +12,10 @@ import (
 	"github.com/pocketforge/pocketforge/config"
 	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/kv"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
-	"go.etcd.io/bbolt"
 )
 
 // families is one scrape, parsed by the Prometheus text parser.
@@ -106,7 +106,7 @@ func TestMetricsCountTraffic(t *testing.T) {
 	if got := apitest.Do(t, e.app, apitest.Request{Path: "/_appliance/clock", Bearer: "not-the-token"}); got.Status != 401 {
 		t.Fatalf("wrong bootstrap token: %d", got.Status)
 	}
-	if err := e.db.Write(func(tx *bbolt.Tx) error { return tx.Bucket([]byte(store.BucketOutbox)).Put([]byte("m"), []byte(`{}`)) }); err != nil {
+	if err := e.db.Write(func(tx kv.Tx) error { return tx.Bucket([]byte(store.BucketOutbox)).Put([]byte("m"), []byte(`{}`)) }); err != nil {
 		t.Fatal(err)
 	}
 	after := e.scrape(t)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/appliance"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // ClockState is the appliance's time as the operator sees it.
@@ -59,7 +59,7 @@ func (s *Service) MoveClock(m ClockMove) (ClockState, error) {
 	if off > maxSpan || off < -maxSpan {
 		return ClockState{}, fault.Invalid("", "the clock may move at most a century away from the wall clock")
 	}
-	if err := s.db.Write(func(tx *bbolt.Tx) error { return appliance.SetClockOffset(tx, off) }); err != nil {
+	if err := s.db.Write(func(tx kv.Tx) error { return appliance.SetClockOffset(tx, off) }); err != nil {
 		return ClockState{}, err
 	}
 	s.clock.SetOffset(off)

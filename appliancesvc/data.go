@@ -9,16 +9,16 @@ import (
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 // World is the demo world Reset and Reseed write: Empty empties the data, Reseed empties it and
 // loads the demo world at now, naming the sets it applied. The wiring hands the fixtures'
 // (domains.DemoWorld): the demo world is loaded through the domains, a floor above this one.
 type World struct {
-	Empty  func(*bbolt.Tx) error
-	Reseed func(tx *bbolt.Tx, now time.Time) ([]string, error)
+	Empty  func(kv.Tx) error
+	Reseed func(tx kv.Tx, now time.Time) ([]string, error)
 }
 
 // errNoWorld refuses a reset or reseed of an appliance given no demo world (a test's).
@@ -44,7 +44,7 @@ func (s *Service) Reseed() ([]string, error) {
 		return nil, errNoWorld
 	}
 	var applied []string
-	err := s.db.Exclusive(func(tx *bbolt.Tx) (err error) {
+	err := s.db.Exclusive(func(tx kv.Tx) (err error) {
 		applied, err = s.world.Reseed(tx, s.now())
 		return err
 	})
@@ -87,7 +87,7 @@ func SchemaVersion() string { return strconv.FormatUint(store.SchemaVersion(), 1
 // limit (all when 0).
 func (s *Service) Outbox(address string, limit int) ([]outbox.Mail, error) {
 	var mails []outbox.Mail
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		mails, err = outbox.List(tx, address, limit)
 		return err
 	})
@@ -98,7 +98,7 @@ func (s *Service) Outbox(address string, limit int) ([]outbox.Mail, error) {
 // outbox was cleared or the data replaced since).
 func (s *Service) Mail(id uint64) (outbox.Mail, error) {
 	var m outbox.Mail
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		m, err = store.Get[outbox.Mail](tx, store.BucketOutbox, store.Itob(id))
 		return err
 	})

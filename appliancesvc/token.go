@@ -16,7 +16,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/appliance"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // ErrBadToken is a bearer token that is not the bootstrap token. Like buildsvc's
@@ -88,7 +88,7 @@ func (s *Service) TokenGuessCounts() ratelimit.Counts { return s.guesses.Counts(
 // while locked, so the time of an answer says nothing either.
 func (s *Service) CheckToken(token, ip string) error {
 	var right bool
-	_ = s.db.View(func(tx *bbolt.Tx) error { right = appliance.CheckBootstrapToken(tx, token); return nil })
+	_ = s.db.View(func(tx kv.Tx) error { right = appliance.CheckBootstrapToken(tx, token); return nil })
 	if err := s.guesses.Guess(ip, right); err != nil {
 		return err
 	}

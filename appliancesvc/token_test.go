@@ -10,7 +10,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/appliance"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestCheckToken: the right token passes, a wrong one is ErrBadToken; the policy's tenth wrong
@@ -22,7 +22,7 @@ func TestCheckToken(t *testing.T) {
 	}
 	defer db.Close()
 	const token = "eight-ch"
-	if err := db.Exclusive(func(tx *bbolt.Tx) error { _, err := appliance.EnsureCredentials(tx, token, "admin-pass"); return err }); err != nil {
+	if err := db.Exclusive(func(tx kv.Tx) error { _, err := appliance.EnsureCredentials(tx, token, "admin-pass"); return err }); err != nil {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)

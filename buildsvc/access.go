@@ -5,7 +5,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Read protection, as the project and package metas declare it:
@@ -34,7 +34,7 @@ func FlagState(flags []buildstore.Flag, name string) (set, enabled bool) {
 }
 
 // Member reports whether who holds any role in a record with these roles.
-func Member(tx *bbolt.Tx, who buildstore.Person, persons, groups []buildstore.Role) bool {
+func Member(tx kv.Tx, who buildstore.Person, persons, groups []buildstore.Role) bool {
 	if who.IsAdmin() || slices.ContainsFunc(persons, func(r buildstore.Role) bool { return r.ID == who.Login }) {
 		return true
 	}
@@ -47,7 +47,7 @@ func Member(tx *bbolt.Tx, who buildstore.Person, persons, groups []buildstore.Ro
 }
 
 // HiddenFrom reports whether project p is hidden from who.
-func HiddenFrom(tx *bbolt.Tx, who buildstore.Person, p buildstore.Project) bool {
+func HiddenFrom(tx kv.Tx, who buildstore.Person, p buildstore.Project) bool {
 	if _, enabled := FlagState(p.Flags, "access"); enabled {
 		return false
 	}
@@ -57,7 +57,7 @@ func HiddenFrom(tx *bbolt.Tx, who buildstore.Person, p buildstore.Project) bool 
 // ProjectHiddenFrom is HiddenFrom by name: a missing project is not hidden, and one whose
 // record holds no access flag is not decoded (buildstore.ProjectMayHide), so checking the
 // hundreds of projects a request collection names costs a lookup each.
-func ProjectHiddenFrom(tx *bbolt.Tx, who buildstore.Person, name string) bool {
+func ProjectHiddenFrom(tx kv.Tx, who buildstore.Person, name string) bool {
 	if !buildstore.ProjectMayHide(tx, name) {
 		return false
 	}
@@ -77,24 +77,24 @@ func (s *Service) GuardProject(who buildstore.Person, name string) error {
 	if name == "" || who.IsAdmin() {
 		return nil
 	}
-	hides, err := s.mayHide.Get(name, func(tx *bbolt.Tx) (bool, error) { return buildstore.ProjectMayHide(tx, name), nil })
+	hides, err := s.mayHide.Get(name, func(tx kv.Tx) (bool, error) { return buildstore.ProjectMayHide(tx, name), nil })
 	if err != nil || !hides {
 		return err
 	}
-	hidden, err := s.hiddenFrom.Get(name+"\x00"+who.Login, func(tx *bbolt.Tx) (bool, error) { return ProjectHiddenFrom(tx, who, name), nil })
+	hidden, err := s.hiddenFrom.Get(name+"\x00"+who.Login, func(tx kv.Tx) (bool, error) { return ProjectHiddenFrom(tx, who, name), nil })
 	if err != nil || !hidden {
 		return err
 	}
 	// A missing name's 404 comes from the operation's own lookup, in a read transaction: the
 	// hidden one pays the same transaction and key lookup, so the two take as long.
-	_ = s.db.View(func(tx *bbolt.Tx) error { buildstore.ProjectMayHide(tx, name); return nil })
+	_ = s.db.View(func(tx kv.Tx) error { buildstore.ProjectMayHide(tx, name); return nil })
 	return ProjectNotFound(name)
 }
 
 // VisibleProject is GuardProject inside a transaction: 404 unknown_project when the project
 // exists and is hidden from who. Most projects hold no access flag and are not decoded
 // (projectHiddenFrom).
-func VisibleProject(tx *bbolt.Tx, who buildstore.Person, name string) error {
+func VisibleProject(tx kv.Tx, who buildstore.Person, name string) error {
 	if !ProjectHiddenFrom(tx, who, name) {
 		return nil
 	}
@@ -104,7 +104,7 @@ func VisibleProject(tx *bbolt.Tx, who buildstore.Person, name string) error {
 // SourcesReadable checks who may read the sources of project/pkg: the package's sourceaccess
 // flag decides when it has one, else the project's; members of the package or the project
 // may always read.
-func SourcesReadable(tx *bbolt.Tx, who buildstore.Person, project, pkg string) error {
+func SourcesReadable(tx kv.Tx, who buildstore.Person, project, pkg string) error {
 	if who.IsAdmin() {
 		return nil
 	}
@@ -129,7 +129,7 @@ func SourcesReadable(tx *bbolt.Tx, who buildstore.Person, project, pkg string) e
 // that names a second project — a diff's or copy's origin — is guarded here like the one in
 // the path), the package's sources must be readable to who, and for an expanded link the
 // target's too (an expansion shows the target's files).
-func ReadView(tx *bbolt.Tx, who buildstore.Person, project, pkg, rev string, expand bool, linkrev string) (SourceView, error) {
+func ReadView(tx kv.Tx, who buildstore.Person, project, pkg, rev string, expand bool, linkrev string) (SourceView, error) {
 	if err := VisibleProject(tx, who, project); err != nil {
 		return SourceView{}, err
 	}
@@ -151,7 +151,7 @@ func ReadView(tx *bbolt.Tx, who buildstore.Person, project, pkg, rev string, exp
 
 // ReadableProject reads project for who: 404 unknown_project when it does not exist or is
 // hidden from who.
-func ReadableProject(tx *bbolt.Tx, who buildstore.Person, project string) (buildstore.Project, error) {
+func ReadableProject(tx kv.Tx, who buildstore.Person, project string) (buildstore.Project, error) {
 	p, err := buildstore.GetProject(tx, project)
 	if err != nil {
 		return p, NotFoundAs(err, "unknown_project")
@@ -164,7 +164,7 @@ func ReadableProject(tx *bbolt.Tx, who buildstore.Person, project string) (build
 
 // ReadableWhere checks a where named in a path for who: the project readable, the repository
 // and arch in its meta (404 unknown_repository / unknown_architecture otherwise).
-func ReadableWhere(tx *bbolt.Tx, who buildstore.Person, w buildstore.Where) (buildstore.Project, error) {
+func ReadableWhere(tx kv.Tx, who buildstore.Person, w buildstore.Where) (buildstore.Project, error) {
 	p, err := ReadableProject(tx, who, w.Project)
 	if err != nil {
 		return p, err
@@ -185,7 +185,7 @@ func ReadableWhere(tx *bbolt.Tx, who buildstore.Person, w buildstore.Where) (bui
 // document may show a name its reader may not see (issue 32: a submit from a hidden project to
 // a public one showed the hidden name to anonymous visitors). Whoever may not see a project
 // cannot review its sources either.
-func RequestVisible(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request) bool {
+func RequestVisible(tx kv.Tx, who buildstore.Person, r buildstore.Request) bool {
 	if who.IsAdmin() || r.Creator == who.Login {
 		return true
 	}
@@ -202,7 +202,7 @@ func RequestVisible(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request) b
 
 // EachVisibleProject calls fn with every live project not hidden from who, by name — of the
 // names given when names is not nil (a search whose predicate names its projects), else of all.
-func EachVisibleProject(tx *bbolt.Tx, who buildstore.Person, names []string, fn func(buildstore.Project) error) error {
+func EachVisibleProject(tx kv.Tx, who buildstore.Person, names []string, fn func(buildstore.Project) error) error {
 	var projects []buildstore.Project
 	if names != nil {
 		for _, name := range names {
@@ -251,7 +251,7 @@ func RequestProjects(r buildstore.Request) []string {
 
 // EachVisiblePackage calls fn with every live package of every project who may see, by
 // project and name.
-func EachVisiblePackage(tx *bbolt.Tx, who buildstore.Person, fn func(k buildstore.Package) error) error {
+func EachVisiblePackage(tx kv.Tx, who buildstore.Person, fn func(k buildstore.Package) error) error {
 	return EachVisibleProject(tx, who, nil, func(p buildstore.Project) error {
 		list, err := buildstore.Packages(tx, p.Name)
 		if err != nil {

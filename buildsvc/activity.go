@@ -5,13 +5,13 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // touchPackage records an update of project/pkg at now (a commit or a meta write). The meta
 // write that creates the package (its creation time is now) starts the record instead, without
 // the ratings and counters a deleted package of that name left.
-func touchPackage(tx *bbolt.Tx, project, pkg string, now time.Time) error {
+func touchPackage(tx kv.Tx, project, pkg string, now time.Time) error {
 	k, err := buildstore.GetPackage(tx, project, pkg)
 	if err != nil {
 		return nil // nothing to count: the operation answers for the package
@@ -37,7 +37,7 @@ func touchPackage(tx *bbolt.Tx, project, pkg string, now time.Time) error {
 }
 
 // touchProject records a change of the project's meta at now (latest_updated shows it).
-func touchProject(tx *bbolt.Tx, project string, now time.Time) error {
+func touchProject(tx kv.Tx, project string, now time.Time) error {
 	return buildstore.PutActivity(tx, project, "", buildstore.Activity{Updated: now})
 }
 

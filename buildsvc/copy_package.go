@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // CopyPackageRequest is a package copy (cmd=copy on a package).
@@ -26,7 +26,7 @@ type CopyPackageRequest struct {
 // as the API does.
 func (s *Service) CopyPackage(who buildstore.Person, req CopyPackageRequest) (SourceView, error) {
 	var out SourceView
-	err := s.db.Write(func(tx *bbolt.Tx) error {
+	err := s.db.Write(func(tx kv.Tx) error {
 		_, src, err := LookupVisiblePackage(tx, who, req.OProject, req.OPackage)
 		if err != nil {
 			return err
@@ -57,7 +57,7 @@ func (s *Service) CopyPackage(who buildstore.Person, req CopyPackageRequest) (So
 // EnsurePackage creates project/name from src's title and description when it does not exist;
 // that needs a maintainer of the project (a tombstone under the name is replaced, its history
 // dropped, as a meta PUT would).
-func EnsurePackage(tx *bbolt.Tx, who buildstore.Person, project, name string, src buildstore.Package, now time.Time) error {
+func EnsurePackage(tx kv.Tx, who buildstore.Person, project, name string, src buildstore.Package, now time.Time) error {
 	p, _, err := LookupPackage(tx, project, name)
 	if err == nil || p.Name == "" {
 		return err

@@ -7,7 +7,7 @@ import (
 	"github.com/pocketforge/pocketforge/packaging/rpmout"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // cmd=copy on a project (POST /source/P?cmd=copy&oproject=O): P gets O's packages. A missing P
@@ -50,7 +50,7 @@ func (s *Service) CopyProject(who buildstore.Person, req CopyProjectRequest) err
 		return err
 	}
 	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		dst, exists, err := copyTarget(tx, who, req.Project)
 		if err != nil {
 			return err
@@ -119,7 +119,7 @@ func copyOptionsAllowed(who buildstore.Person, req CopyProjectRequest) error {
 
 // copyTarget reads the target project: an existing one needs a maintainer, a missing one the
 // right to create it (403 cmd_execution_no_permission either way, as the service answers).
-func copyTarget(tx *bbolt.Tx, who buildstore.Person, name string) (buildstore.Project, bool, error) {
+func copyTarget(tx kv.Tx, who buildstore.Person, name string) (buildstore.Project, bool, error) {
 	p, err := buildstore.GetProject(tx, name)
 	switch {
 	case err == nil && !Maintains(tx, who, p.Persons, p.Groups):
@@ -151,7 +151,7 @@ func copiedProject(src buildstore.Project, name string, who buildstore.Person, n
 // tombstone there is replaced with a fresh history) and commits k's newest tree, or its whole
 // history, there; with MakeOlder the last copied revision gets the origin's vrev + 1 and the
 // origin a new revision with vrev + 2 (makeOlder).
-func copyPackageSources(tx *bbolt.Tx, k buildstore.Package, project, user string, req CopyProjectRequest, now time.Time) error {
+func copyPackageSources(tx kv.Tx, k buildstore.Package, project, user string, req CopyProjectRequest, now time.Time) error {
 	if _, err := buildstore.GetPackage(tx, project, k.Name); err != nil {
 		meta := k
 		meta.Project, meta.Created, meta.Locked = project, now, false

@@ -7,7 +7,7 @@ import (
 	"github.com/pocketforge/pocketforge/packaging/rpmout"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // copyPackageBinaries copies, for a project copy withbinaries, package pkg's binaries from
@@ -16,7 +16,7 @@ import (
 // dependencies it was built from, so the copy's first scheduler pass finds it up to date
 // rather than building it again (the backend copies a repository's build state likewise).
 // With sign (resign=1), the copied RPMs are signed again with the target's key.
-func copyPackageBinaries(tx *bbolt.Tx, origin buildstore.Project, pkg, project string, sign rpmout.Signer) error {
+func copyPackageBinaries(tx kv.Tx, origin buildstore.Project, pkg, project string, sign rpmout.Signer) error {
 	dst, err := buildstore.GetProject(tx, project)
 	if err != nil {
 		return err
@@ -53,7 +53,7 @@ func copyPackageBinaries(tx *bbolt.Tx, origin buildstore.Project, pkg, project s
 // CopyBinaries replaces the binaries of package toPkg in where to with those of fromPkg in
 // from, each under the file name rename gives it (the record says the package toPkg); with
 // sign, every RPM is signed again with it (copy with resign: the target's key).
-func CopyBinaries(tx *bbolt.Tx, from buildstore.Where, fromPkg string, to buildstore.Where, toPkg string, rename func(buildstore.Binary) string, sign rpmout.Signer) error {
+func CopyBinaries(tx kv.Tx, from buildstore.Where, fromPkg string, to buildstore.Where, toPkg string, rename func(buildstore.Binary) string, sign rpmout.Signer) error {
 	bins, err := buildstore.Binaries(tx, from, fromPkg)
 	if err != nil {
 		return err

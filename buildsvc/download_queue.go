@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Counting the downloads of /published. A file GET must stay a read: it only notes the download
@@ -76,7 +76,7 @@ func (s *Service) FlushDownloads() error {
 	if len(pending) == 0 {
 		return nil
 	}
-	err := s.db.Write(func(tx *bbolt.Tx) error {
+	err := s.db.Write(func(tx kv.Tx) error {
 		owners := map[[2]string]map[string]string{}
 		for hit, d := range pending {
 			f, ok := publishedCounter(tx, owners, hit)
@@ -108,7 +108,7 @@ func (s *Service) FlushDownloads() error {
 
 // publishedCounter names the counter of a published file; owners caches, per project and
 // repository, which package built each file name.
-func publishedCounter(tx *bbolt.Tx, owners map[[2]string]map[string]string, hit publishedHit) (buildstore.DownloadFile, bool) {
+func publishedCounter(tx kv.Tx, owners map[[2]string]map[string]string, hit publishedHit) (buildstore.DownloadFile, bool) {
 	dir, file := path.Split(hit.path)
 	dir = strings.Trim(dir, "/")
 	name, version, release, _, ok := SplitRPMName(file) // search_binaries.go

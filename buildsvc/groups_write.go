@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Group writes: Admin creates and deletes groups; a group's maintainers (or Admin) change it.
@@ -33,7 +33,7 @@ func mayChangeGroup(who buildstore.Person, g buildstore.Group) error {
 }
 
 // existingLogins checks that every listed person exists and returns the logins once each.
-func existingLogins(tx *bbolt.Tx, list []string) ([]string, error) {
+func existingLogins(tx kv.Tx, list []string) ([]string, error) {
 	out := []string{}
 	for _, login := range list {
 		if _, err := buildstore.GetPerson(tx, login); err != nil {
@@ -51,12 +51,12 @@ func (s *Service) PutGroup(who buildstore.Person, title string, d GroupDoc) erro
 	if err := checkGroupTitle(title, d); err != nil {
 		return err
 	}
-	return s.db.Write(func(tx *bbolt.Tx) error { return PutGroupTx(tx, who, title, d) })
+	return s.db.Write(func(tx kv.Tx) error { return PutGroupTx(tx, who, title, d) })
 }
 
 // PutGroupTx is PutGroup inside the caller's transaction (the fixtures create the demo group
 // in theirs).
-func PutGroupTx(tx *bbolt.Tx, who buildstore.Person, title string, d GroupDoc) error {
+func PutGroupTx(tx kv.Tx, who buildstore.Person, title string, d GroupDoc) error {
 	if err := checkGroupTitle(title, d); err != nil {
 		return err
 	}
@@ -98,7 +98,7 @@ func (s *Service) ChangeGroup(who buildstore.Person, title string, cmd GroupComm
 	case cmd.Cmd != "set_email" && cmd.UserID == "":
 		return BadRequest("missing_parameter", "%s needs the userid parameter", cmd.Cmd)
 	}
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		g, err := buildstore.GetGroup(tx, title)
 		if err != nil {
 			return err
@@ -129,5 +129,5 @@ func (s *Service) DeleteGroup(who buildstore.Person, title string) error {
 	if err := AdminOnly(who, "delete groups"); err != nil {
 		return err
 	}
-	return s.db.Write(func(tx *bbolt.Tx) error { return buildstore.DeleteGroup(tx, title) })
+	return s.db.Write(func(tx kv.Tx) error { return buildstore.DeleteGroup(tx, title) })
 }

@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // ConfigurationChange is what a configuration write changes. The instance's name is its
@@ -40,7 +40,7 @@ func (ch ConfigurationChange) check() error {
 // ChangeConfiguration updates title, description, registration and schedulers (Admin);
 // decodeErr is what the handler found wrong with the document, reported after the Admin check.
 func (s *Service) ChangeConfiguration(who buildstore.Person, ch ConfigurationChange, decodeErr error) error {
-	return s.writeInstance(who, "change the configuration", decodeErr, ch.check, func(tx *bbolt.Tx) error {
+	return s.writeInstance(who, "change the configuration", decodeErr, ch.check, func(tx kv.Tx) error {
 		conf, err := buildstore.GetConfiguration(tx)
 		if err != nil {
 			return err

@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Distributions are the base systems hosted here that a project's repository can build against
@@ -39,12 +39,12 @@ func checkDistribution(d buildstore.Distribution) error {
 // listing distributions built elsewhere.
 func (s *Service) PutDistributions(who buildstore.Person, list []buildstore.Distribution, decodeErr error) error {
 	return s.writeInstance(who, "change the distributions", decodeErr, func() error { return checkDistributions(list) },
-		func(tx *bbolt.Tx) error { return PutDistributionsTx(tx, who, list) })
+		func(tx kv.Tx) error { return PutDistributionsTx(tx, who, list) })
 }
 
 // PutDistributionsTx is PutDistributions of a decoded list inside the caller's transaction
 // (the fixtures list the demo distribution in theirs).
-func PutDistributionsTx(tx *bbolt.Tx, who buildstore.Person, list []buildstore.Distribution) error {
+func PutDistributionsTx(tx kv.Tx, who buildstore.Person, list []buildstore.Distribution) error {
 	if err := AdminOnly(who, "change the distributions"); err != nil {
 		return err
 	}
@@ -76,7 +76,7 @@ func (s *Service) ChangeDistribution(who buildstore.Person, id string, d buildst
 		}
 		return checkDistribution(d)
 	}
-	return s.writeInstance(who, "change the distributions", decodeErr, check, func(tx *bbolt.Tx) error {
+	return s.writeInstance(who, "change the distributions", decodeErr, check, func(tx kv.Tx) error {
 		if _, err := buildstore.GetDistribution(tx, id); err != nil {
 			return err
 		}

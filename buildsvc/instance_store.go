@@ -2,7 +2,7 @@ package buildsvc
 
 import (
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The instance-wide documents Admin maintains — the configuration, the hosted distributions,
@@ -11,15 +11,15 @@ import (
 
 // ViewOne runs one store read in a read transaction and returns what it read: the read path
 // of every operation that only fetches a record or a list.
-func ViewOne[T any](s *Service, read func(tx *bbolt.Tx) (T, error)) (T, error) {
+func ViewOne[T any](s *Service, read func(tx kv.Tx) (T, error)) (T, error) {
 	var v T
-	err := s.db.View(func(tx *bbolt.Tx) (err error) { v, err = read(tx); return err })
+	err := s.db.View(func(tx kv.Tx) (err error) { v, err = read(tx); return err })
 	return v, err
 }
 
 // viewNamed is viewOne for the record get finds under name.
-func viewNamed[T any](s *Service, get func(tx *bbolt.Tx, name string) (T, error), name string) (T, error) {
-	return ViewOne(s, func(tx *bbolt.Tx) (T, error) { return get(tx, name) })
+func viewNamed[T any](s *Service, get func(tx kv.Tx, name string) (T, error), name string) (T, error) {
+	return ViewOne(s, func(tx kv.Tx) (T, error) { return get(tx, name) })
 }
 
 // urlKey gives a document without its key (a distribution's id, a tracker's name) the URL's,
@@ -39,7 +39,7 @@ func urlKey(key *string, url, code, what string) error {
 // Admin (what names the change), then decodeErr (what the handler found wrong with the
 // document), then check (the content rules; nil: none), then store in one write
 // transaction. store may run twice (group commit).
-func (s *Service) writeInstance(who buildstore.Person, what string, decodeErr error, check func() error, store func(tx *bbolt.Tx) error) error {
+func (s *Service) writeInstance(who buildstore.Person, what string, decodeErr error, check func() error, store func(tx kv.Tx) error) error {
 	if err := AdminOnly(who, what); err != nil {
 		return err
 	}

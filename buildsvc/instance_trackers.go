@@ -7,7 +7,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Issue trackers let changes and requests mention issues ("pocket#123"); IssueURL turns such a
@@ -79,12 +79,12 @@ func (s *Service) PutTracker(who buildstore.Person, name string, t buildstore.Is
 		return checkTracker(t)
 	}
 	return s.writeInstance(who, "change issue trackers", decodeErr, check,
-		func(tx *bbolt.Tx) error { return PutTrackerTx(tx, who, name, t) })
+		func(tx kv.Tx) error { return PutTrackerTx(tx, who, name, t) })
 }
 
 // PutTrackerTx is PutTracker of a decoded tracker inside the caller's transaction (the
 // fixtures add the demo trackers in theirs).
-func PutTrackerTx(tx *bbolt.Tx, who buildstore.Person, name string, t buildstore.IssueTracker) error {
+func PutTrackerTx(tx kv.Tx, who buildstore.Person, name string, t buildstore.IssueTracker) error {
 	if err := AdminOnly(who, "change issue trackers"); err != nil {
 		return err
 	}
@@ -100,5 +100,5 @@ func PutTrackerTx(tx *bbolt.Tx, who buildstore.Person, name string, t buildstore
 // DeleteTracker removes a tracker (Admin).
 func (s *Service) DeleteTracker(who buildstore.Person, name string) error {
 	return s.writeInstance(who, "delete issue trackers", nil, nil,
-		func(tx *bbolt.Tx) error { return buildstore.DeleteTracker(tx, name) })
+		func(tx kv.Tx) error { return buildstore.DeleteTracker(tx, name) })
 }

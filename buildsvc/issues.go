@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Issues as OBS shows them: /search/issue over the issue records, GET /source/P/K?view=issues
@@ -30,11 +30,11 @@ type IssueView struct {
 
 // IssueViewer renders issues with the trackers read once.
 type IssueViewer struct {
-	tx       *bbolt.Tx
+	tx       kv.Tx
 	trackers map[string]buildstore.IssueTracker
 }
 
-func NewIssueViewer(tx *bbolt.Tx) (IssueViewer, error) {
+func NewIssueViewer(tx kv.Tx) (IssueViewer, error) {
 	list, err := buildstore.Trackers(tx)
 	v := IssueViewer{tx: tx, trackers: map[string]buildstore.IssueTracker{}}
 	for _, t := range list {
@@ -101,7 +101,7 @@ type PackageIssues struct {
 // not in the project view), filtered by f.
 func (s *Service) PackageIssueList(who buildstore.Person, project, pkg string, f IssueFilter) (PackageIssues, error) {
 	out := PackageIssues{Project: project, Package: pkg}
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		if err := VisibleProject(tx, who, project); err != nil {
 			return err
 		}
@@ -143,7 +143,7 @@ func (s *Service) PackageIssueList(who buildstore.Person, project, pkg string, f
 // name, with the issues its sources name, filtered by f.
 func (s *Service) ProjectIssueList(who buildstore.Person, project string, f IssueFilter) ([]PackageIssues, error) {
 	var out []PackageIssues
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		out = nil
 		if err := VisibleProject(tx, who, project); err != nil {
 			return err
@@ -172,7 +172,7 @@ func (s *Service) ProjectIssueList(who buildstore.Person, project string, f Issu
 }
 
 // packageIssues lists the issues project/pkg's sources name that f keeps, by tracker and name.
-func packageIssues(tx *bbolt.Tx, v IssueViewer, project, pkg string, f IssueFilter) ([]IssueView, error) {
+func packageIssues(tx kv.Tx, v IssueViewer, project, pkg string, f IssueFilter) ([]IssueView, error) {
 	list, err := buildstore.PackageIssues(tx, project, pkg)
 	var out []IssueView
 	for _, i := range list {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Where a package's issues come from, as OBS's backend reads them on every source change:
@@ -39,7 +39,7 @@ import (
 // this scan (the index builder registered below).
 
 func init() {
-	store.RegisterIndexBuilder(store.BuildIssueIndex, func(tx *bbolt.Tx) error {
+	store.RegisterIndexBuilder(store.BuildIssueIndex, func(tx kv.Tx) error {
 		return buildstore.RebuildIssueIndex(tx, RevisionIssues)
 	})
 }
@@ -47,7 +47,7 @@ func init() {
 // indexRevisionIssues makes the issues r names those of project/pkg, when a live package has
 // the name (a commit to a pseudo package such as _project names none): the step a commit ends
 // with, so the index moves with every revision, in its transaction.
-func indexRevisionIssues(tx *bbolt.Tx, project, pkg string, r buildstore.Revision, now time.Time) error {
+func indexRevisionIssues(tx kv.Tx, project, pkg string, r buildstore.Revision, now time.Time) error {
 	if _, err := buildstore.GetPackage(tx, project, pkg); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return nil
@@ -126,7 +126,7 @@ func changesMentions(matchers []issueMatcher, files []buildstore.FileEntry, read
 
 // RevisionIssues lists the issues tree r of project/pkg names, by tracker and name (see the
 // comment above).
-func RevisionIssues(tx *bbolt.Tx, project, pkg string, r buildstore.Revision) ([]buildstore.PackageIssue, error) {
+func RevisionIssues(tx kv.Tx, project, pkg string, r buildstore.Revision) ([]buildstore.PackageIssue, error) {
 	trackers, err := buildstore.Trackers(tx)
 	if err != nil || len(trackers) == 0 {
 		return nil, err
@@ -210,7 +210,7 @@ func sameLines(a, b map[string]bool) bool {
 
 // patchinfoIssues reads the <issue tracker= id=> elements of a _patchinfo: each kept, those of
 // unknown trackers left out. A _patchinfo that does not parse names none.
-func patchinfoIssues(tx *bbolt.Tx, trackers []buildstore.IssueTracker, f buildstore.FileEntry) ([]buildstore.PackageIssue, error) {
+func patchinfoIssues(tx kv.Tx, trackers []buildstore.IssueTracker, f buildstore.FileEntry) ([]buildstore.PackageIssue, error) {
 	data, err := buildstore.GetBlob(tx, f.MD5)
 	if err != nil {
 		return nil, err
@@ -248,7 +248,7 @@ func patchinfoIssues(tx *bbolt.Tx, trackers []buildstore.IssueTracker, f buildst
 
 // targetTree is the tree link tree r of project/pkg expands against with linkrev, the
 // contents its own expansion made kept in e.
-func targetTree(tx *bbolt.Tx, project, pkg string, r buildstore.Revision, linkrev string, e *buildstore.Expansion) (buildstore.Revision, string, error) {
+func targetTree(tx kv.Tx, project, pkg string, r buildstore.Revision, linkrev string, e *buildstore.Expansion) (buildstore.Revision, string, error) {
 	lf, _ := r.File(buildstore.LinkFile)
 	data, err := buildstore.GetBlob(tx, lf.MD5)
 	if err != nil {

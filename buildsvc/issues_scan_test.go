@@ -9,7 +9,8 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
+	"github.com/pocketforge/pocketforge/store/kv/boltkv"
 )
 
 // openTestStore is an empty data file, closed when the test ends.
@@ -24,7 +25,7 @@ func openTestStore(t *testing.T) *store.DB {
 }
 
 // must runs fn in a write transaction and fails the test on an error.
-func must(t *testing.T, db *store.DB, fn func(tx *bbolt.Tx) error) {
+func must(t *testing.T, db *store.DB, fn func(tx kv.Tx) error) {
 	t.Helper()
 	if err := db.Write(fn); err != nil {
 		t.Fatal(err)
@@ -34,14 +35,14 @@ func must(t *testing.T, db *store.DB, fn func(tx *bbolt.Tx) error) {
 // reopenOld closes db, makes its file the one schema version wrote (edit undoes what came after
 // it: drops a bucket, rewrites an index's keys) and opens it again, migrating it. The caller
 // closes the answer.
-func reopenOld(t *testing.T, db *store.DB, path string, version uint64, edit func(tx *bbolt.Tx) error) *store.DB {
+func reopenOld(t *testing.T, db *store.DB, path string, version uint64, edit func(tx kv.Tx) error) *store.DB {
 	t.Helper()
 	db.Close()
-	raw, err := bbolt.Open(path, 0o600, nil)
+	raw, err := boltkv.Open(path, boltkv.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := raw.Update(func(tx *bbolt.Tx) error {
+	if err := raw.Update(func(tx kv.Tx) error {
 		if err := edit(tx); err != nil {
 			return err
 		}
@@ -58,7 +59,7 @@ func reopenOld(t *testing.T, db *store.DB, path string, version uint64, edit fun
 }
 
 // commitFiles commits files (name → content) as the newest tree of project/pkg.
-func commitFiles(tx *bbolt.Tx, project, pkg string, files map[string]string, now time.Time) error {
+func commitFiles(tx kv.Tx, project, pkg string, files map[string]string, now time.Time) error {
 	var list []buildstore.FileEntry
 	for name, data := range files {
 		sum, err := buildstore.PutBlob(tx, []byte(data))
@@ -84,7 +85,7 @@ func place(project, pkg, change string) buildstore.IssuePlace {
 func issuesOf(t *testing.T, db *store.DB, project, pkg string) []buildstore.PackageIssue {
 	t.Helper()
 	var out []buildstore.PackageIssue
-	if err := db.View(func(tx *bbolt.Tx) (err error) { out, err = buildstore.PackageIssues(tx, project, pkg); return err }); err != nil {
+	if err := db.View(func(tx kv.Tx) (err error) { out, err = buildstore.PackageIssues(tx, project, pkg); return err }); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -93,14 +94,14 @@ func issuesOf(t *testing.T, db *store.DB, project, pkg string) []buildstore.Pack
 func placesOf(t *testing.T, db *store.DB, tracker, name string) []buildstore.IssuePlace {
 	t.Helper()
 	var out []buildstore.IssuePlace
-	if err := db.View(func(tx *bbolt.Tx) (err error) { out, err = buildstore.IssuePackages(tx, tracker, name); return err }); err != nil {
+	if err := db.View(func(tx kv.Tx) (err error) { out, err = buildstore.IssuePackages(tx, tracker, name); return err }); err != nil {
 		t.Fatal(err)
 	}
 	return out
 }
 
 func issueWorld(t *testing.T, db *store.DB, now time.Time) {
-	must(t, db, func(tx *bbolt.Tx) error {
+	must(t, db, func(tx kv.Tx) error {
 		for _, tr := range []buildstore.IssueTracker{
 			{Name: "gh", Kind: "github", ShowURL: "https://github.com/@@@", Regex: `gh#([\w.-]+/[\w.-]+#\d+)`, Label: "gh#@@@"},
 			{Name: "pocket", Kind: "other", ShowURL: "https://issues.test/@@@", Regex: `pocket#(\d+)`, Label: "pocket#@@@"},
@@ -131,34 +132,34 @@ func TestIssueIndex(t *testing.T) {
 	kept := func(tracker, name string) buildstore.PackageIssue { return pi(tracker, name, buildstore.IssueKept) }
 	steps := []struct {
 		name  string
-		write func(tx *bbolt.Tx) error
+		write func(tx kv.Tx) error
 		pkgs  map[string][]buildstore.PackageIssue // package of p → its issues
 		by    map[[2]string][]buildstore.IssuePlace
 	}{
-		{"the first commit", func(*bbolt.Tx) error { return nil },
+		{"the first commit", func(kv.Tx) error { return nil },
 			map[string][]buildstore.PackageIssue{"a": {kept("gh", "o/r#2"), kept("pocket", "1"), kept("pocket", "9")}, "b": nil},
 			map[[2]string][]buildstore.IssuePlace{{"pocket", "1"}: {place("p", "a", buildstore.IssueKept)}}},
-		{"a commit drops a mention", func(tx *bbolt.Tx) error {
+		{"a commit drops a mention", func(tx kv.Tx) error {
 			return commitFiles(tx, "p", "a", map[string]string{"a.changes": "- fix the crash (gh#o/r#2)\n- old one (pocket#9)\n"}, now.Add(time.Hour))
 		}, map[string][]buildstore.PackageIssue{"a": {kept("gh", "o/r#2"), kept("pocket", "9")}},
 			map[[2]string][]buildstore.IssuePlace{{"pocket", "1"}: nil, {"pocket", "9"}: {place("p", "a", buildstore.IssueKept)}}},
-		{"a link: added, deleted, changed, kept", func(tx *bbolt.Tx) error {
+		{"a link: added, deleted, changed, kept", func(tx kv.Tx) error {
 			return commitFiles(tx, "p", "b", map[string]string{"_link": `<link package="a"/>`,
 				"a.changes": "- fix the crash (gh#o/r#2)\n- new (pocket#5)\n", "b.changes": "- see pocket#9 again\n- old one (pocket#9)\n"}, now)
 		}, map[string][]buildstore.PackageIssue{"b": {kept("gh", "o/r#2"), pi("pocket", "5", buildstore.IssueAdded), pi("pocket", "9", buildstore.IssueChanged)}},
 			map[[2]string][]buildstore.IssuePlace{{"pocket", "9"}: {place("p", "a", buildstore.IssueKept), place("p", "b", buildstore.IssueChanged)}}},
-		{"a link that drops an issue", func(tx *bbolt.Tx) error {
+		{"a link that drops an issue", func(tx kv.Tx) error {
 			return commitFiles(tx, "p", "b", map[string]string{"_link": `<link package="a"/>`, "a.changes": "- fix the crash (gh#o/r#2)\n"}, now)
 		}, map[string][]buildstore.PackageIssue{"b": {kept("gh", "o/r#2"), pi("pocket", "9", buildstore.IssueDeleted)}}, nil},
-		{"a patchinfo", func(tx *bbolt.Tx) error {
+		{"a patchinfo", func(tx kv.Tx) error {
 			return commitFiles(tx, "p", "c", map[string]string{"_patchinfo": `<patchinfo><issue tracker="pocket" id="7">x</issue>` +
 				`<issue tracker="nope" id="1"/><category>bugfix</category></patchinfo>`, "c.changes": "pocket#8\n"}, now)
 		}, map[string][]buildstore.PackageIssue{"c": {kept("pocket", "7")}}, nil},
-		{"package deleted", func(tx *bbolt.Tx) error { return buildstore.DeletePackage(tx, "p", "a") },
+		{"package deleted", func(tx kv.Tx) error { return buildstore.DeletePackage(tx, "p", "a") },
 			map[string][]buildstore.PackageIssue{"a": nil}, map[[2]string][]buildstore.IssuePlace{{"gh", "o/r#2"}: {place("p", "b", buildstore.IssueKept)}}},
-		{"package purged", func(tx *bbolt.Tx) error { return buildstore.PurgePackage(tx, "p", "b") },
+		{"package purged", func(tx kv.Tx) error { return buildstore.PurgePackage(tx, "p", "b") },
 			map[string][]buildstore.PackageIssue{"b": nil}, map[[2]string][]buildstore.IssuePlace{{"gh", "o/r#2"}: nil, {"pocket", "9"}: nil}},
-		{"project deleted", func(tx *bbolt.Tx) error { return buildstore.DeleteProject(tx, "p") },
+		{"project deleted", func(tx kv.Tx) error { return buildstore.DeleteProject(tx, "p") },
 			map[string][]buildstore.PackageIssue{"c": nil}, map[[2]string][]buildstore.IssuePlace{{"pocket", "7"}: nil}},
 	}
 	for _, s := range steps {
@@ -177,7 +178,7 @@ func TestIssueIndex(t *testing.T) {
 		})
 	}
 	// The records stay (OBS keeps its issues), dated by the first mention, without a state.
-	must(t, db, func(tx *bbolt.Tx) error {
+	must(t, db, func(tx kv.Tx) error {
 		i, err := buildstore.GetIssue(tx, "pocket", "1")
 		if err != nil || !i.Created.Equal(now) || i.State != "" {
 			t.Errorf("pocket#1: %+v %v", i, err)
@@ -187,7 +188,7 @@ func TestIssueIndex(t *testing.T) {
 		}
 		return buildstore.DeleteTracker(tx, "pocket")
 	})
-	must(t, db, func(tx *bbolt.Tx) error {
+	must(t, db, func(tx kv.Tx) error {
 		if _, err := buildstore.GetIssue(tx, "pocket", "1"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("a deleted tracker's issue: %v", err)
 		}
@@ -208,14 +209,14 @@ func TestIssueIndexMigration(t *testing.T) {
 	}
 	now := time.Date(2026, 11, 20, 8, 0, 0, 0, time.UTC)
 	issueWorld(t, db, now)
-	must(t, db, func(tx *bbolt.Tx) error {
+	must(t, db, func(tx kv.Tx) error {
 		if err := commitFiles(tx, "p", "b", map[string]string{"b.changes": "pocket#3\n"}, now); err != nil {
 			return err
 		}
 		return buildstore.DeletePackage(tx, "p", "b")
 	})
 	// Make it the file version 3 wrote (the issue index is schema 4's): no issue buckets.
-	db = reopenOld(t, db, path, 3, func(tx *bbolt.Tx) error {
+	db = reopenOld(t, db, path, 3, func(tx kv.Tx) error {
 		for _, b := range []string{store.BuildIssueIndex, store.BuildIssues} {
 			if err := tx.DeleteBucket([]byte(b)); err != nil {
 				return err
@@ -231,7 +232,7 @@ func TestIssueIndexMigration(t *testing.T) {
 	if got := placesOf(t, db, "pocket", "3"); got != nil {
 		t.Errorf("a tombstone's issue: %v", got)
 	}
-	must(t, db, func(tx *bbolt.Tx) error {
+	must(t, db, func(tx kv.Tx) error {
 		if i, err := buildstore.GetIssue(tx, "pocket", "1"); err != nil || !i.Created.Equal(now) {
 			t.Errorf("pocket#1: %+v %v", i, err)
 		}

@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // KeepLink turns the expanded file set that osc commits from a link checkout (keeplink=1)
@@ -17,7 +17,7 @@ import (
 //     dropped, because their effect is part of the files sent.
 //
 // A package that is not a link is committed as sent.
-func KeepLink(tx *bbolt.Tx, project, pkg string, files []buildstore.FileEntry, linkrev string) ([]buildstore.FileEntry, error) {
+func KeepLink(tx kv.Tx, project, pkg string, files []buildstore.FileEntry, linkrev string) ([]buildstore.FileEntry, error) {
 	cur, _, err := buildstore.LatestRevision(tx, project, pkg)
 	if err != nil {
 		return nil, err

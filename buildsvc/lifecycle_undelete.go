@@ -5,7 +5,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Undelete: deleted projects and packages are tombstones (buildstore.DeleteProject,
@@ -16,7 +16,7 @@ import (
 // The service answers 404 for a missing project, 400 package_exists for a live package, 404
 // for one never deleted, then the permission.
 func (s *Service) UndeletePackage(who buildstore.Person, project, pkg, comment string) error {
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		p, err := buildstore.GetProject(tx, project)
 		if err != nil {
 			return NotFoundAs(err, "unknown_project")
@@ -38,7 +38,7 @@ func (s *Service) UndeletePackage(who buildstore.Person, project, pkg, comment s
 // a revision with its last tree. The service checks the permission first (403), then that the
 // project is not there already (400 project_exists), then that it was deleted (404).
 func (s *Service) UndeleteProject(who buildstore.Person, name, comment string) error {
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		if !MayRestoreProject(tx, who, name) {
 			return Forbidden("cmd_execution_no_permission", "no permission to execute command 'undelete': restoring project '%s' needs the right to create it", name)
 		}
@@ -62,7 +62,7 @@ func (s *Service) UndeleteProject(who buildstore.Person, name, comment string) e
 // commits, a revision with its last tree is appended, so the history shows the restore (the
 // backend's undelete_rev). A package without commits gets none, as the backend undeletes
 // sources only when there were some.
-func restorePackage(tx *bbolt.Tx, project, pkg, user, comment string, now time.Time) error {
+func restorePackage(tx kv.Tx, project, pkg, user, comment string, now time.Time) error {
 	if err := buildstore.UndeletePackage(tx, project, pkg); err != nil {
 		return NotFoundAs(err, "unknown_package")
 	}
@@ -77,13 +77,13 @@ func restorePackage(tx *bbolt.Tx, project, pkg, user, comment string, now time.T
 // MayRestoreProject reports who may undelete a project, and so see it among the deleted ones:
 // whoever may create a project of that name (Admin, the owner of the home tree, a maintainer
 // of the nearest existing parent), as the real service's can_create_project? check.
-func MayRestoreProject(tx *bbolt.Tx, who buildstore.Person, name string) bool {
+func MayRestoreProject(tx kv.Tx, who buildstore.Person, name string) bool {
 	return MayCreateProject(tx, who, name)
 }
 
 // VisibleDeletedProject reads a tombstone for who: 404 unknown_project when there is none or
 // who may not restore it (a deleted project is hidden like a missing one).
-func VisibleDeletedProject(tx *bbolt.Tx, who buildstore.Person, name string) (buildstore.Project, error) {
+func VisibleDeletedProject(tx kv.Tx, who buildstore.Person, name string) (buildstore.Project, error) {
 	p, err := buildstore.GetDeletedProject(tx, name)
 	if err != nil || !MayRestoreProject(tx, who, name) {
 		return buildstore.Project{}, NotFoundAs(store.NotFoundf("Project not found: %s", name), "unknown_project")

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Branching a package (cmd=branch): the target package holds copies of the source's
@@ -39,7 +39,7 @@ type Branched struct {
 // Branch runs BranchPackage for who in a write transaction.
 func (s *Service) Branch(who buildstore.Person, req BranchRequest) (Branched, error) {
 	var out Branched
-	err := s.db.Write(func(tx *bbolt.Tx) (err error) {
+	err := s.db.Write(func(tx kv.Tx) (err error) {
 		out, err = BranchPackage(tx, who, req, s.clk.Now())
 		return err
 	})
@@ -51,7 +51,7 @@ func (s *Service) Branch(who buildstore.Person, req BranchRequest) (Branched, er
 // origin's title, description and URL. A devel project in the origin's meta is ignored, as the
 // seed says. The branch's expansion is stored, since osc checks the branch out by its
 // xsrcmd5 next.
-func BranchPackage(tx *bbolt.Tx, who buildstore.Person, req BranchRequest, now time.Time) (Branched, error) {
+func BranchPackage(tx kv.Tx, who buildstore.Person, req BranchRequest, now time.Time) (Branched, error) {
 	to, err := branchTarget(who, req)
 	if err != nil {
 		return to, err
@@ -130,7 +130,7 @@ func branchTarget(who buildstore.Person, req BranchRequest) (Branched, error) {
 // the real service makes it: titled after the package, described as made via BranchAttribute,
 // with the origin project's URL, who as maintainer, and one repository per repository of the
 // origin building against it with the same architectures.
-func ensureBranchProject(tx *bbolt.Tx, who buildstore.Person, src buildstore.Project, tp, pkg string, now time.Time) error {
+func ensureBranchProject(tx kv.Tx, who buildstore.Person, src buildstore.Project, tp, pkg string, now time.Time) error {
 	p, err := buildstore.GetProject(tx, tp)
 	if err == nil {
 		if !Maintains(tx, who, p.Persons, p.Groups) {

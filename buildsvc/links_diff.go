@@ -2,7 +2,7 @@ package buildsvc
 
 import (
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // LinkDiff answers cmd=linkdiff: the diff from the link's target tree to the link's expansion,
@@ -11,7 +11,7 @@ import (
 // the diff command's).
 func (s *Service) LinkDiff(who buildstore.Person, project, pkg, rev, linkrev string) (string, error) {
 	var text string
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		if _, _, err := LookupPackage(tx, project, pkg); err != nil {
 			return err
 		}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/internal/textdiff"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Link expansion, as the backend does it (BSSrcServer/Link.pm): a plain link lays the link's
@@ -33,11 +33,11 @@ const maxLinkDepth = 10
 // target tree linkrev names ("base": the link's baserev; or a srcmd5). ok is false when r is
 // not a link. A link that cannot be expanded gives an Expansion whose Info.Error says why; err
 // is for store failures only.
-func Expand(tx *bbolt.Tx, project, pkg string, r buildstore.Revision, linkrev string) (e buildstore.Expansion, ok bool, err error) {
+func Expand(tx kv.Tx, project, pkg string, r buildstore.Revision, linkrev string) (e buildstore.Expansion, ok bool, err error) {
 	return expandLink(tx, project, pkg, r, linkrev, 0)
 }
 
-func expandLink(tx *bbolt.Tx, project, pkg string, r buildstore.Revision, linkrev string, depth int) (buildstore.Expansion, bool, error) {
+func expandLink(tx kv.Tx, project, pkg string, r buildstore.Revision, linkrev string, depth int) (buildstore.Expansion, bool, error) {
 	lf, ok := r.File(buildstore.LinkFile)
 	if !ok {
 		return buildstore.Expansion{}, false, nil
@@ -107,7 +107,7 @@ func expandLink(tx *bbolt.Tx, project, pkg string, r buildstore.Revision, linkre
 
 // linkTarget resolves the tree a link points to, expanding it when it is a link itself; msg
 // is a link error (a missing package or revision, a broken target link).
-func linkTarget(tx *bbolt.Tx, tp, tk, rev string, missingOK bool, depth int, e *buildstore.Expansion) (buildstore.Revision, string, error) {
+func linkTarget(tx kv.Tx, tp, tk, rev string, missingOK bool, depth int, e *buildstore.Expansion) (buildstore.Revision, string, error) {
 	if _, err := buildstore.GetPackage(tx, tp, tk); err != nil {
 		if missingOK {
 			return buildstore.Revision{SrcMD5: buildstore.EmptySrcMD5}, "", nil
@@ -134,7 +134,7 @@ func linkTarget(tx *bbolt.Tx, tp, tk, rev string, missingOK bool, depth int, e *
 // "" or "latest" (the newest, or the empty tree), a number, or a 32-hex srcmd5 — of a
 // revision, or of a stored expansion (then the files are the expanded ones). found is false
 // when there is no such tree.
-func ResolveRevision(tx *bbolt.Tx, project, pkg, rev string) (buildstore.Revision, bool, error) {
+func ResolveRevision(tx kv.Tx, project, pkg, rev string) (buildstore.Revision, bool, error) {
 	switch {
 	case rev == "" || rev == "latest":
 		r, ok, err := buildstore.LatestRevision(tx, project, pkg)
@@ -193,7 +193,7 @@ func withoutName(files []buildstore.FileEntry, name string) []buildstore.FileEnt
 }
 
 // mergeBranch is the 3-way merge of a branch link: base is the target at baserev.
-func mergeBranch(tx *bbolt.Tx, tp, tk string, l buildstore.SourceLink, target buildstore.Revision, local []buildstore.FileEntry, now int64, e *buildstore.Expansion) ([]buildstore.FileEntry, string, error) {
+func mergeBranch(tx kv.Tx, tp, tk string, l buildstore.SourceLink, target buildstore.Revision, local []buildstore.FileEntry, now int64, e *buildstore.Expansion) ([]buildstore.FileEntry, string, error) {
 	base := target
 	if l.BaseRev != "" && l.BaseRev != target.SrcMD5 {
 		b, found, err := ResolveRevision(tx, tp, tk, l.BaseRev)
@@ -242,7 +242,7 @@ func mergeBranch(tx *bbolt.Tx, tp, tk string, l buildstore.SourceLink, target bu
 }
 
 // merge3 merges one file; a conflict or binary content is a link error.
-func merge3(tx *bbolt.Tx, e *buildstore.Expansion, b, l, t buildstore.FileEntry) ([]byte, string, error) {
+func merge3(tx kv.Tx, e *buildstore.Expansion, b, l, t buildstore.FileEntry) ([]byte, string, error) {
 	var parts [3][]byte
 	for i, f := range []buildstore.FileEntry{b, l, t} {
 		data, err := e.Content(tx, f.MD5)
@@ -263,7 +263,7 @@ func merge3(tx *bbolt.Tx, e *buildstore.Expansion, b, l, t buildstore.FileEntry)
 
 // overlay expands a plain link: the target's files, the link's own files over them, then the
 // patches in order.
-func overlay(tx *bbolt.Tx, l buildstore.SourceLink, target, local []buildstore.FileEntry, now int64, e *buildstore.Expansion) ([]buildstore.FileEntry, string, error) {
+func overlay(tx kv.Tx, l buildstore.SourceLink, target, local []buildstore.FileEntry, now int64, e *buildstore.Expansion) ([]buildstore.FileEntry, string, error) {
 	byName := map[string]buildstore.FileEntry{}
 	for _, f := range target {
 		byName[f.Name] = f
@@ -304,7 +304,7 @@ func overlay(tx *bbolt.Tx, l buildstore.SourceLink, target, local []buildstore.F
 
 // applyPatch applies the link's patch file name to the files it names; the patch itself is
 // not part of the result (its changes are).
-func applyPatch(tx *bbolt.Tx, e *buildstore.Expansion, files map[string]buildstore.FileEntry, name string, now int64) (string, error) {
+func applyPatch(tx kv.Tx, e *buildstore.Expansion, files map[string]buildstore.FileEntry, name string, now int64) (string, error) {
 	pf, ok := files[name]
 	if !ok {
 		return fmt.Sprintf("patch '%s' does not exist", name), nil
@@ -344,7 +344,7 @@ func applyPatch(tx *bbolt.Tx, e *buildstore.Expansion, files map[string]buildsto
 }
 
 // editSpecs rewrites every spec file of the tree with edit.
-func editSpecs(tx *bbolt.Tx, e *buildstore.Expansion, files map[string]buildstore.FileEntry, now int64, edit func([]byte) []byte) error {
+func editSpecs(tx kv.Tx, e *buildstore.Expansion, files map[string]buildstore.FileEntry, now int64, edit func([]byte) []byte) error {
 	for name, f := range files {
 		if !strings.HasSuffix(name, ".spec") {
 			continue
@@ -400,13 +400,13 @@ func addPatch(spec []byte, p buildstore.Patch, n int) []byte {
 // TargetTree is the tree link l of project/pkg expands against (linkrev as for Expand),
 // itself expanded when the target is a link; msg is a link error. A keeplink commit needs it
 // even when the link's own expansion conflicts: the commit is how a packager resolves that.
-func TargetTree(tx *bbolt.Tx, project, pkg string, l buildstore.SourceLink, linkrev string) (t buildstore.Revision, msg string, err error) {
+func TargetTree(tx kv.Tx, project, pkg string, l buildstore.SourceLink, linkrev string) (t buildstore.Revision, msg string, err error) {
 	var scratch buildstore.Expansion
 	return linkTreeOf(tx, project, pkg, l, linkrev, &scratch)
 }
 
 // linkTreeOf is TargetTree keeping the contents the target's own expansion made in e.
-func linkTreeOf(tx *bbolt.Tx, project, pkg string, l buildstore.SourceLink, linkrev string, e *buildstore.Expansion) (buildstore.Revision, string, error) {
+func linkTreeOf(tx kv.Tx, project, pkg string, l buildstore.SourceLink, linkrev string, e *buildstore.Expansion) (buildstore.Revision, string, error) {
 	rev := l.Rev
 	switch linkrev {
 	case "":

@@ -8,13 +8,13 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // linkWorld is a target package T/t and helpers to commit trees given as name → content.
 type linkWorld struct {
 	t  *testing.T
-	tx *bbolt.Tx
+	tx kv.Tx
 	at time.Time
 }
 
@@ -60,7 +60,7 @@ func withLinkWorld(t *testing.T, fn func(w *linkWorld)) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	err = db.Write(func(tx *bbolt.Tx) error {
+	err = db.Write(func(tx kv.Tx) error {
 		fn(&linkWorld{t: t, tx: tx, at: time.Unix(1_800_000_000, 0)})
 		return nil
 	})

@@ -2,7 +2,7 @@ package buildsvc
 
 import (
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Who links here (cmd=showlinked) and what a project inherits through its project links
@@ -13,7 +13,7 @@ import (
 // {project, package} pairs, leaving out those in projects hidden from who.
 func (s *Service) LinkingPackages(who buildstore.Person, project, pkg string) ([][2]string, error) {
 	var out [][2]string
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		if _, _, err := LookupPackage(tx, project, pkg); err != nil {
 			return err
 		}
@@ -32,7 +32,7 @@ func (s *Service) LinkingPackages(who buildstore.Person, project, pkg string) ([
 // from who. Anyone may ask (the service checks no permission for it).
 func (s *Service) LinkingProjects(who buildstore.Person, project string) ([]string, error) {
 	var out []string
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		if err := buildstore.CheckProject(tx, project); err != nil {
 			return NotFoundAs(err, "unknown_project")
 		}
@@ -52,6 +52,6 @@ func (s *Service) LinkingProjects(who buildstore.Person, project string) ([]stri
 // linked project hidden from who counts as missing — skipped with the projects only it links
 // to, so neither its name nor its packages show, and a package of the same name further down
 // the links is listed instead. The project itself is the caller's to check.
-func VisibleLinkedPackages(tx *bbolt.Tx, who buildstore.Person, project string) ([]buildstore.LinkedPackage, error) {
+func VisibleLinkedPackages(tx kv.Tx, who buildstore.Person, project string) ([]buildstore.LinkedPackage, error) {
 	return buildstore.ExpandedPackagesSkipping(tx, project, func(p buildstore.Project) bool { return HiddenFrom(tx, who, p) })
 }

@@ -2,7 +2,7 @@ package buildsvc
 
 import (
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // LinkToBranch turns the plain link project/pkg into a branch link (cmd=linktobranch): its
@@ -10,7 +10,7 @@ import (
 // the _link gets <branch/> and baserev = the target tree used. A maintainer of the package
 // may; a package that is not a link, or already a branch, is refused.
 func (s *Service) LinkToBranch(who buildstore.Person, project, pkg, linkrev, comment string) error {
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		if err := Writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
 			return err
 		}

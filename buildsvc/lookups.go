@@ -2,7 +2,7 @@ package buildsvc
 
 import (
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The lookups every operation starts with: the record, with the service's codes for a missing
@@ -10,7 +10,7 @@ import (
 
 // LookupPackage reads a project's package, with the service's codes for a missing project
 // (unknown_project) and a missing package (unknown_package).
-func LookupPackage(tx *bbolt.Tx, project, name string) (buildstore.Project, buildstore.Package, error) {
+func LookupPackage(tx kv.Tx, project, name string) (buildstore.Project, buildstore.Package, error) {
 	p, err := buildstore.GetProject(tx, project)
 	if err != nil {
 		return p, buildstore.Package{}, NotFoundAs(err, "unknown_project")
@@ -24,7 +24,7 @@ func LookupPackage(tx *bbolt.Tx, project, name string) (buildstore.Project, buil
 // is named with it, so a caller cannot tell a hidden project from a missing one, nor learn its
 // packages (issue 32). Every name a caller gives goes through it (or VisibleProject, for a
 // project alone) before anything else is said about it.
-func LookupVisiblePackage(tx *bbolt.Tx, who buildstore.Person, project, name string) (buildstore.Project, buildstore.Package, error) {
+func LookupVisiblePackage(tx kv.Tx, who buildstore.Person, project, name string) (buildstore.Project, buildstore.Package, error) {
 	if ProjectHiddenFrom(tx, who, project) {
 		return buildstore.Project{}, buildstore.Package{}, ProjectNotFound(project)
 	}
@@ -34,7 +34,7 @@ func LookupVisiblePackage(tx *bbolt.Tx, who buildstore.Person, project, name str
 // Writable checks that who may change the package's sources: a maintainer of the project or of
 // the package (or Admin), and neither of them locked. A missing project or package is a 404;
 // code is the refusal's code (the routes name it differently).
-func Writable(tx *bbolt.Tx, who buildstore.Person, project, pkg, code string) error {
+func Writable(tx kv.Tx, who buildstore.Person, project, pkg, code string) error {
 	p, k, err := LookupPackage(tx, project, pkg)
 	if err != nil {
 		return err
@@ -51,7 +51,7 @@ func Writable(tx *bbolt.Tx, who buildstore.Person, project, pkg, code string) er
 // MaintainedProject reads a live project for a command of its maintainers (or Admin): 404
 // unknown_project, 403 cmd_execution_no_permission, and, for a command that writes, 403
 // project_locked on a locked project.
-func MaintainedProject(tx *bbolt.Tx, who buildstore.Person, name, cmd string, writes bool) (buildstore.Project, error) {
+func MaintainedProject(tx kv.Tx, who buildstore.Person, name, cmd string, writes bool) (buildstore.Project, error) {
 	return ProjectOfMaintainer(tx, who, name, writes,
 		Forbidden("cmd_execution_no_permission", "no permission to execute command '%s' on project '%s'", cmd, name))
 }
@@ -59,7 +59,7 @@ func MaintainedProject(tx *bbolt.Tx, who buildstore.Person, name, cmd string, wr
 // ProjectOfMaintainer is the one check of every project write by its maintainers (or Admin):
 // 404 unknown_project, denied when who maintains nothing of it, and, when writes, 403
 // project_locked on a locked project (the lock commands themselves pass writes false).
-func ProjectOfMaintainer(tx *bbolt.Tx, who buildstore.Person, name string, writes bool, denied error) (buildstore.Project, error) {
+func ProjectOfMaintainer(tx kv.Tx, who buildstore.Person, name string, writes bool, denied error) (buildstore.Project, error) {
 	p, err := buildstore.GetProject(tx, name)
 	if err != nil {
 		return p, NotFoundAs(err, "unknown_project")

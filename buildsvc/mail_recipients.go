@@ -4,8 +4,8 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 // The build service's e-mails (requests, reviews, comments) go to the outbox
@@ -16,14 +16,14 @@ import (
 const mailFrom = "no-reply@pocketforge.test"
 
 // NewRecipients starts a mail's address list for an action by actor.
-func NewRecipients(tx *bbolt.Tx, actor string) *Recipients {
+func NewRecipients(tx kv.Tx, actor string) *Recipients {
 	return &Recipients{tx: tx, skip: map[string]bool{actor: true}}
 }
 
 // Recipients collects mail addresses once each, leaving out the persons in skip and those
 // without an address.
 type Recipients struct {
-	tx        *bbolt.Tx
+	tx        kv.Tx
 	skip      map[string]bool
 	addresses []string
 }

@@ -2,14 +2,14 @@ package buildsvc
 
 import (
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // A package's meta: read, create or replace, and delete.
 
 // PackageMeta reads the package's record (404 unknown_project or unknown_package).
 func (s *Service) PackageMeta(project, pkg string) (k buildstore.Package, err error) {
-	err = s.db.View(func(tx *bbolt.Tx) error { _, k, err = LookupPackage(tx, project, pkg); return err })
+	err = s.db.View(func(tx kv.Tx) error { _, k, err = LookupPackage(tx, project, pkg); return err })
 	return k, err
 }
 
@@ -18,7 +18,7 @@ func (s *Service) PackageMeta(project, pkg string) (k buildstore.Package, err er
 // locked. The write is recorded in the meta history with comment.
 func (s *Service) PutPackageMeta(who buildstore.Person, k buildstore.Package, comment string) error {
 	project, name, now := k.Project, k.Name, s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		p, old, err := LookupPackage(tx, project, name)
 		if p.Name == "" {
 			return err
@@ -46,7 +46,7 @@ func (s *Service) PutPackageMeta(who buildstore.Person, k buildstore.Package, co
 
 // checkPackage runs the content rules on a package record: roles, flags, an existing devel
 // project.
-func checkPackage(tx *bbolt.Tx, k buildstore.Package) error {
+func checkPackage(tx kv.Tx, k buildstore.Package) error {
 	if err := CheckRoles(tx, "package", k.Persons, k.Groups); err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func checkPackage(tx *bbolt.Tx, k buildstore.Package) error {
 // and an undelete brings it back. Its attribute values go (the service keeps them in its
 // database rows, which a delete destroys).
 func (s *Service) DeletePackage(who buildstore.Person, project, name string) error {
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		p, k, err := LookupPackage(tx, project, name)
 		if err != nil {
 			return err

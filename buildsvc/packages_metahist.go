@@ -5,7 +5,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Package meta history: every write of a package's meta appends a meta revision (store
@@ -16,7 +16,7 @@ import (
 // history, as user with comment. Every write of a package meta (the meta PUT, the lock and flag
 // commands, a branch, an undelete…) calls it in its own transaction, so the history never
 // misses a change.
-func RecordMeta(tx *bbolt.Tx, k buildstore.Package, user, comment string, now time.Time) error {
+func RecordMeta(tx kv.Tx, k buildstore.Package, user, comment string, now time.Time) error {
 	if _, err := buildstore.CommitMeta(tx, k.Project, k.Name, metadoc.RenderPackage(k), user, comment, now); err != nil {
 		return err
 	}
@@ -25,7 +25,7 @@ func RecordMeta(tx *bbolt.Tx, k buildstore.Package, user, comment string, now ti
 
 // metaRevision reads meta revision rev of project/pkg (404 for a missing project, package or
 // revision).
-func metaRevision(tx *bbolt.Tx, project, pkg, rev string) (buildstore.Revision, error) {
+func metaRevision(tx kv.Tx, project, pkg, rev string) (buildstore.Revision, error) {
 	if _, _, err := LookupPackage(tx, project, pkg); err != nil {
 		return buildstore.Revision{}, err
 	}
@@ -39,13 +39,13 @@ func metaRevision(tx *bbolt.Tx, project, pkg, rev string) (buildstore.Revision, 
 // MetaRevision is meta revision rev of project/pkg (the newest without rev): the tree that
 // GET …?meta=1 lists.
 func (s *Service) MetaRevision(project, pkg, rev string) (r buildstore.Revision, err error) {
-	err = s.db.View(func(tx *bbolt.Tx) error { r, err = metaRevision(tx, project, pkg, rev); return err })
+	err = s.db.View(func(tx kv.Tx) error { r, err = metaRevision(tx, project, pkg, rev); return err })
 	return r, err
 }
 
 // OldMeta is the document meta revision rev stored, byte for byte.
 func (s *Service) OldMeta(project, pkg, rev string) (data []byte, err error) {
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		r, err := metaRevision(tx, project, pkg, rev)
 		if err != nil {
 			return err
@@ -58,7 +58,7 @@ func (s *Service) OldMeta(project, pkg, rev string) (data []byte, err error) {
 
 // MetaHistory lists the package's meta revisions, oldest first.
 func (s *Service) MetaHistory(project, pkg string) (all []buildstore.Revision, err error) {
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		if _, _, err := LookupPackage(tx, project, pkg); err != nil {
 			return err
 		}

@@ -11,7 +11,7 @@ import (
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // peopleService is a service over an empty data file holding the persons given (each with the
@@ -28,7 +28,7 @@ func peopleService(t *testing.T, persons ...buildstore.Person) *Service {
 			t.Fatal(err)
 		}
 	}
-	if err := db.Write(func(tx *bbolt.Tx) error {
+	if err := db.Write(func(tx kv.Tx) error {
 		for _, p := range persons {
 			if err := buildstore.PutPerson(tx, p); err != nil {
 				return err

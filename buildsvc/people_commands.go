@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The person commands (POST /person/<login>?cmd=…): a new password, lock and delete. Lock and
@@ -38,7 +38,7 @@ func (s *Service) ChangePassword(who buildstore.Person, login, text string) erro
 	if err := hashed.SetPassword(password); err != nil {
 		return err
 	}
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		p, err := buildstore.GetPerson(tx, login)
 		if err != nil {
 			return err
@@ -53,7 +53,7 @@ func (s *Service) LockPerson(who buildstore.Person, login string) error {
 	if err := mayRetire(who, login, "lock"); err != nil {
 		return err
 	}
-	return s.db.Write(func(tx *bbolt.Tx) error { return buildstore.LockPerson(tx, login) })
+	return s.db.Write(func(tx kv.Tx) error { return buildstore.LockPerson(tx, login) })
 }
 
 // DeletePerson marks login deleted, wipes their data and tokens and removes their home
@@ -62,7 +62,7 @@ func (s *Service) DeletePerson(who buildstore.Person, login string) error {
 	if err := mayRetire(who, login, "delete"); err != nil {
 		return err
 	}
-	return s.db.Write(func(tx *bbolt.Tx) error { return buildstore.DeletePerson(tx, login) })
+	return s.db.Write(func(tx kv.Tx) error { return buildstore.DeletePerson(tx, login) })
 }
 
 // mayRetire: only Admin locks or deletes (cmd), and never the Admin person.

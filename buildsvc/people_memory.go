@@ -8,7 +8,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // signInMemory remembers, per process, the person records read for sign-ins and the
@@ -69,7 +69,7 @@ func (m *signInMemory) person(db *store.DB, login string) (buildstore.Person, ui
 	if ok && fresh {
 		return p, v, nil
 	}
-	err := db.View(func(tx *bbolt.Tx) (err error) { p, err = buildstore.GetPerson(tx, login); return })
+	err := db.View(func(tx kv.Tx) (err error) { p, err = buildstore.GetPerson(tx, login); return })
 	if err != nil {
 		return p, v, err // a login that names nobody is not remembered: guesses must not fill memory
 	}

@@ -9,14 +9,14 @@ import (
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // spoilPerson overwrites login's record with bytes no decode accepts, behind PutPerson's back
 // (the persons' version does not move): a sign-in that still passes read nothing.
 func spoilPerson(t *testing.T, s *Service, login string) {
 	t.Helper()
-	if err := s.db.Write(func(tx *bbolt.Tx) error {
+	if err := s.db.Write(func(tx kv.Tx) error {
 		return tx.Bucket([]byte(store.BuildPersons)).Put([]byte(login), []byte("not json"))
 	}); err != nil {
 		t.Fatal(err)
@@ -99,7 +99,7 @@ func TestSignInMemoryForgets(t *testing.T) {
 	}
 
 	// A replacement writes persons behind PutPerson's back; Replaced makes the memory forget.
-	if err := s.db.Write(func(tx *bbolt.Tx) error {
+	if err := s.db.Write(func(tx kv.Tx) error {
 		return tx.Bucket([]byte(store.BuildPersons)).Delete([]byte("dave"))
 	}); err != nil {
 		t.Fatal(err)

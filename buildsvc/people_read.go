@@ -2,7 +2,7 @@ package buildsvc
 
 import (
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Reading persons: every signed-in person may read any person's public record (login, email,
@@ -12,6 +12,6 @@ import (
 // with login = …", the service's wording.
 func (s *Service) GetPerson(login string) (buildstore.Person, error) {
 	var p buildstore.Person
-	err := s.db.View(func(tx *bbolt.Tx) (err error) { p, err = buildstore.GetPerson(tx, login); return })
+	err := s.db.View(func(tx kv.Tx) (err error) { p, err = buildstore.GetPerson(tx, login); return })
 	return p, err
 }

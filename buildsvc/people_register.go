@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Registration (POST /person?cmd=register) needs no sign-in — a newcomer has no account yet —
@@ -41,7 +41,7 @@ func (s *Service) Register(d Registration) error {
 	if err := p.SetPassword(password); err != nil {
 		return err
 	}
-	err = s.db.Write(func(tx *bbolt.Tx) error {
+	err = s.db.Write(func(tx kv.Tx) error {
 		conf, err := buildstore.GetConfiguration(tx)
 		if err != nil {
 			return err

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Person writes: a person edits their own record and password; Admin edits anyone, sets state
@@ -53,7 +53,7 @@ func (s *Service) PutPerson(who buildstore.Person, login string, d PersonDoc) er
 		return err
 	}
 	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		p, err := buildstore.GetPerson(tx, login)
 		if err != nil {
 			if err := AdminOnly(who, "create persons"); err != nil {

@@ -3,7 +3,7 @@ package buildsvc
 import (
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The project and package listings, as who may see them: a project hidden from who leaves
@@ -15,7 +15,7 @@ import (
 // `osc ls -D /` followed by `osc undelete` works for the owner of a home project too, and
 // nobody learns of others' deleted projects.
 func (s *Service) Projects(who buildstore.Person, deleted bool) (names []string, err error) {
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		if !deleted {
 			all, err := buildstore.Projects(tx)
 			for _, p := range all {
@@ -44,14 +44,14 @@ func (s *Service) Projects(who buildstore.Person, deleted bool) (names []string,
 // modify them.
 func (s *Service) Packages(who buildstore.Person, project string, deleted bool) (names []string, err error) {
 	if !deleted {
-		return s.packageNames.Get(project, func(tx *bbolt.Tx) ([]string, error) {
+		return s.packageNames.Get(project, func(tx kv.Tx) ([]string, error) {
 			if err := buildstore.CheckProject(tx, project); err != nil {
 				return nil, NotFoundAs(err, "unknown_project")
 			}
 			return buildstore.PackageNames(tx, project, false)
 		})
 	}
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		if err := buildstore.CheckProject(tx, project); err != nil {
 			if _, gone := deletedProjectFor(tx, who, project); !deleted || gone != nil {
 				return NotFoundAs(err, "unknown_project")
@@ -70,7 +70,7 @@ func (s *Service) Packages(who buildstore.Person, project string, deleted bool) 
 // project's packages to anyone who links to it. The project's own packages are all listed, as
 // without expand.
 func (s *Service) ExpandedPackages(who buildstore.Person, project string) (out []buildstore.LinkedPackage, err error) {
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		if err := buildstore.CheckProject(tx, project); err != nil {
 			return NotFoundAs(err, "unknown_project")
 		}
@@ -82,7 +82,7 @@ func (s *Service) ExpandedPackages(who buildstore.Person, project string) (out [
 
 // deletedProjectFor reads a tombstone for who: 404 unknown_project when there is none or who
 // may not restore it (a deleted project is hidden like a missing one).
-func deletedProjectFor(tx *bbolt.Tx, who buildstore.Person, name string) (buildstore.Project, error) {
+func deletedProjectFor(tx kv.Tx, who buildstore.Person, name string) (buildstore.Project, error) {
 	p, err := buildstore.GetDeletedProject(tx, name)
 	if err != nil || !MayCreateProject(tx, who, name) {
 		return buildstore.Project{}, NotFoundAs(store.NotFoundf("Project not found: %s", name), "unknown_project")

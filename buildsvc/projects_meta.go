@@ -6,7 +6,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // A project's meta: read (also of a deleted project), create or replace, and delete.
@@ -15,7 +15,7 @@ import (
 // restore (404 unknown_project otherwise). The record shows the project as it is or was, never
 // as deleted.
 func (s *Service) ProjectMeta(who buildstore.Person, name string, deleted bool) (p buildstore.Project, err error) {
-	err = s.db.View(func(tx *bbolt.Tx) (err error) {
+	err = s.db.View(func(tx kv.Tx) (err error) {
 		if deleted {
 			p, err = deletedProjectFor(tx, who, name)
 			return err
@@ -36,7 +36,7 @@ func (s *Service) ProjectMeta(who buildstore.Person, name string, deleted bool) 
 func (s *Service) PutProjectMeta(who buildstore.Person, d metadoc.Project) error {
 	rec, now := d.Record(), s.clk.Now()
 	name := rec.Name
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		p := rec // the transaction may run twice
 		old, err := buildstore.GetProject(tx, name)
 		switch {
@@ -77,7 +77,7 @@ func (s *Service) PutProjectMeta(who buildstore.Person, d metadoc.Project) error
 // existing project other than itself and a known vrevmode; the devel project must exist, not
 // be the project itself, and not lead back to it. The wording is the service's. A project
 // hidden from who counts as missing, so a meta cannot probe whether one exists.
-func checkProjectRefs(tx *bbolt.Tx, who buildstore.Person, p buildstore.Project) error {
+func checkProjectRefs(tx kv.Tx, who buildstore.Person, p buildstore.Project) error {
 	for _, l := range p.Links {
 		switch {
 		case l.Project == "":
@@ -123,7 +123,7 @@ func checkProjectRefs(tx *bbolt.Tx, who buildstore.Person, p buildstore.Project)
 // force goes ahead (their paths then point at deleted/standard). A locked project is not
 // deleted (unlock it first), as a locked project refuses every write.
 func (s *Service) DeleteProject(who buildstore.Person, name string, force bool) error {
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		_, err := ProjectOfMaintainer(tx, who, name, true, Forbidden("delete_project_no_permission", "no permission to delete project '%s'", name))
 		if err != nil {
 			return err

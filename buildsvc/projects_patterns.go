@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Project patterns: a pattern is an installer's package group (pattern.rng); the appliance
@@ -72,7 +72,7 @@ func checkPatternXML(body []byte) error {
 
 // Patterns lists the project's pattern files.
 func (s *Service) Patterns(project string) (all []buildstore.Pattern, err error) {
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		if err := buildstore.CheckProject(tx, project); err != nil {
 			return NotFoundAs(err, "unknown_project")
 		}
@@ -84,7 +84,7 @@ func (s *Service) Patterns(project string) (all []buildstore.Pattern, err error)
 
 // Pattern reads a pattern file as it was stored; a missing one is the backend's 404.
 func (s *Service) Pattern(project, name string) (p buildstore.Pattern, err error) {
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		if err := buildstore.CheckProject(tx, project); err != nil {
 			return NotFoundAs(err, "unknown_project")
 		}
@@ -102,14 +102,14 @@ func (s *Service) PutPattern(who buildstore.Person, project, name string, body [
 		return err
 	}
 	now := s.clk.Now().Unix()
-	return s.patternWrite(who, project, name, "no permission to store pattern", func(tx *bbolt.Tx) error {
+	return s.patternWrite(who, project, name, "no permission to store pattern", func(tx kv.Tx) error {
 		return buildstore.PutPattern(tx, project, buildstore.Pattern{Name: name, Data: body, MTime: now})
 	})
 }
 
 // DeletePattern removes a pattern file; a missing one is the backend's 404.
 func (s *Service) DeletePattern(who buildstore.Person, project, name string) error {
-	return s.patternWrite(who, project, name, "no permission to delete pattern", func(tx *bbolt.Tx) error {
+	return s.patternWrite(who, project, name, "no permission to delete pattern", func(tx kv.Tx) error {
 		if err := buildstore.DeletePattern(tx, project, name); err != nil {
 			return NoSuchFile(name)
 		}
@@ -120,11 +120,11 @@ func (s *Service) DeletePattern(who buildstore.Person, project, name string) err
 // patternWrite runs a pattern write for a maintainer of the project (or Admin): the service
 // answers change_project_no_permission with its own sentence (denied) otherwise, and
 // project_locked on a locked project.
-func (s *Service) patternWrite(who buildstore.Person, project, name, denied string, write func(tx *bbolt.Tx) error) error {
+func (s *Service) patternWrite(who buildstore.Person, project, name, denied string, write func(tx kv.Tx) error) error {
 	if err := checkPatternName(name); err != nil {
 		return err
 	}
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		_, err := ProjectOfMaintainer(tx, who, project, true, Forbidden("change_project_no_permission", "%s in project '%s'", denied, project))
 		if err != nil {
 			return err

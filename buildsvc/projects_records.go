@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The lock and flag commands (POST /source/P[/K]?cmd=lock|unlock|set_flag|remove_flag) and the
@@ -80,7 +80,7 @@ func (rc RecordCmd) apply(locked *bool, flags *[]buildstore.Flag) error {
 
 // EditProject runs a lock or flag command on the project record, for a maintainer or Admin.
 func (s *Service) EditProject(who buildstore.Person, name string, rc RecordCmd) error {
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		p, err := MaintainedProject(tx, who, name, rc.Cmd, false)
 		if err != nil {
 			return err
@@ -100,7 +100,7 @@ func (s *Service) EditProject(who buildstore.Person, name string, rc RecordCmd) 
 // meta history with the command's comment.
 func (s *Service) EditPackage(who buildstore.Person, project, name string, rc RecordCmd) error {
 	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		p, k, err := LookupPackage(tx, project, name)
 		if err != nil {
 			return err
@@ -124,14 +124,14 @@ func (s *Service) EditPackage(who buildstore.Person, project, name string, rc Re
 // ProjectConfig is the project's build configuration as text (empty when none was set).
 func (s *Service) ProjectConfig(name string) (string, error) {
 	var p buildstore.Project
-	err := s.db.View(func(tx *bbolt.Tx) (err error) { p, err = buildstore.GetProject(tx, name); return err })
+	err := s.db.View(func(tx kv.Tx) (err error) { p, err = buildstore.GetProject(tx, name); return err })
 	return p.Config, NotFoundAs(err, "unknown_project")
 }
 
 // SetProjectConfig replaces the build configuration, kept as sent (not parsed); its
 // maintainers or Admin may, on an unlocked project.
 func (s *Service) SetProjectConfig(who buildstore.Person, name, config string) error {
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		p, err := ProjectOfMaintainer(tx, who, name, true,
 			Forbidden("change_project_no_permission", "no permission to change the config of project '%s'", name))
 		if err != nil {

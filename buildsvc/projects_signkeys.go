@@ -9,7 +9,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/signkey"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Project signing keys. Keys are real OpenPGP key pairs (see internal/signkey for the key
@@ -30,7 +30,7 @@ func init() { store.OnRestore(CheckSignKeys) }
 
 // CheckSignKeys checks that every stored signing key parses, both halves: a restore refuses a
 // snapshot whose keys the farm could not sign with (registered with the store's restore).
-func CheckSignKeys(tx *bbolt.Tx) error {
+func CheckSignKeys(tx kv.Tx) error {
 	return buildstore.EachSignKey(tx, func(name string, k buildstore.SignKey) error {
 		if err := signkey.Check(k.Public, k.Private); err != nil {
 			return fmt.Errorf("the signing key of %s: %w", name, err)
@@ -51,7 +51,7 @@ func toStored(k signkey.Key) buildstore.SignKey {
 // key.)
 func (s *Service) PublicKey(name string) (string, error) {
 	var pub string
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		if err := buildstore.CheckProject(tx, name); err != nil {
 			return NotFoundAs(err, "unknown_project")
 		}
@@ -67,7 +67,7 @@ func (s *Service) PublicKey(name string) (string, error) {
 
 // signingKey is the key that signs project's packages (see PublicKey); ok is false when there
 // is none yet, not even the global one.
-func signingKey(tx *bbolt.Tx, project string) (buildstore.SignKey, bool, error) {
+func signingKey(tx kv.Tx, project string) (buildstore.SignKey, bool, error) {
 	for candidate := project; candidate != ""; {
 		if err := buildstore.CheckProject(tx, candidate); err == nil {
 			k, ok, err := buildstore.GetSignKey(tx, candidate)
@@ -101,7 +101,7 @@ func (s *Service) GlobalKey() (string, error) {
 		return "", err
 	}
 	var pub string
-	err = s.db.Write(func(tx *bbolt.Tx) error {
+	err = s.db.Write(func(tx kv.Tx) error {
 		old, ok, err := buildstore.GetSignKey(tx, buildstore.GlobalKeyName)
 		if err != nil || ok {
 			pub = old.Public
@@ -116,7 +116,7 @@ func (s *Service) GlobalKey() (string, error) {
 // DeleteSignKey removes the project's own key (none is fine); its maintainers or Admin may.
 // Afterwards PublicKey answers the key of a parent or the global one.
 func (s *Service) DeleteSignKey(who buildstore.Person, name string) error {
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		_, err := ProjectOfMaintainer(tx, who, name, true,
 			Forbidden("delete_project_pubkey_no_permission", "No permission to delete public key for project '%s'", name))
 		if err != nil {
@@ -137,7 +137,7 @@ func (s *Service) CreateSignKey(who buildstore.Person, name string) error {
 	if err != nil {
 		return err
 	}
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		if _, err := MaintainedProject(tx, who, name, "createkey", true); err != nil {
 			return err
 		}
@@ -156,7 +156,7 @@ func (s *Service) ExtendSignKey(who buildstore.Person, name string, days int) er
 		return BadRequest("invalid_parameter", "too far in the future")
 	}
 	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		if _, err := MaintainedProject(tx, who, name, "extendkey", true); err != nil {
 			return err
 		}

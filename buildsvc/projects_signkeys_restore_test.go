@@ -10,7 +10,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/signkey"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestRestoreRefusesUnreadableSignKeys (issue 34): a snapshot whose signing key does not parse
@@ -32,7 +32,7 @@ func TestRestoreRefusesUnreadableSignKeys(t *testing.T) {
 	good := buildstore.SignKey{Public: k.Public, Private: k.Private, Created: k.Created, Expires: k.Expires}
 	snapshot := func(keys map[string]buildstore.SignKey) []byte {
 		src := open()
-		if err := src.Exclusive(func(tx *bbolt.Tx) error {
+		if err := src.Exclusive(func(tx kv.Tx) error {
 			for name, k := range keys {
 				if err := buildstore.PutSignKey(tx, name, k); err != nil {
 					return err
@@ -62,7 +62,7 @@ func TestRestoreRefusesUnreadableSignKeys(t *testing.T) {
 	if _, err := dst.Restore(bytes.NewReader(snapshot(map[string]buildstore.SignKey{"Q": badPublic})), 1<<30); !errors.Is(err, store.ErrNotPocketforge) {
 		t.Fatalf("a snapshot with a broken public key: %v", err)
 	}
-	dst.View(func(tx *bbolt.Tx) error {
+	dst.View(func(tx kv.Tx) error {
 		if k, ok, _ := buildstore.GetSignKey(tx, "P"); !ok || !bytes.Equal(k.Private, good.Private) {
 			t.Error("the refused restores changed the data")
 		}

@@ -2,7 +2,7 @@ package buildsvc
 
 import (
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // RepoChain expands a repository's path as the backend does: the repository itself, then each
@@ -11,7 +11,7 @@ import (
 // has a binary of a name wins) and combine the configurations of its projects. Path elements
 // naming a project or repository that does not exist are returned apart, in order: the
 // repository cannot build then.
-func RepoChain(tx *bbolt.Tx, project, repo string) (chain, missing []buildstore.Path) {
+func RepoChain(tx kv.Tx, project, repo string) (chain, missing []buildstore.Path) {
 	seen := map[buildstore.Path]bool{}
 	var walk func(p buildstore.Path)
 	walk = func(p buildstore.Path) {

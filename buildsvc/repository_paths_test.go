@@ -7,7 +7,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/testkit/testdb"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestRepoChain: the expanded path is depth first, each repository once, own repository first;
@@ -21,7 +21,7 @@ func TestRepoChain(t *testing.T) {
 		}
 		return r
 	}
-	err := db.Write(func(tx *bbolt.Tx) error {
+	err := db.Write(func(tx kv.Tx) error {
 		for _, p := range []buildstore.Project{
 			{Name: "base", Repositories: []buildstore.Repository{repo("standard")}},
 			{Name: "libs", Repositories: []buildstore.Repository{repo("standard", "base", "standard")}},
@@ -38,7 +38,7 @@ func TestRepoChain(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := func(p, r string) buildstore.Path { return buildstore.Path{Project: p, Repository: r} }
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		chain, missing := RepoChain(tx, "home", "r")
 		want := []buildstore.Path{path("home", "r"), path("tools", "standard"), path("libs", "standard"), path("base", "standard")}
 		if !reflect.DeepEqual(chain, want) {

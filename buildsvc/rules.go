@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The content rules of a meta write, and who may write what.
@@ -20,7 +20,7 @@ var Architectures = []string{
 }
 
 // CheckRoles: known roles, existing persons and groups.
-func CheckRoles(tx *bbolt.Tx, kind string, persons, groups []buildstore.Role) error {
+func CheckRoles(tx kv.Tx, kind string, persons, groups []buildstore.Role) error {
 	for _, r := range append(append([]buildstore.Role(nil), persons...), groups...) {
 		if !slices.Contains(buildstore.Roles, r.Role) {
 			return Invalid(kind, "unknown role '%s' (one of %s)", r.Role, strings.Join(buildstore.Roles, ", "))
@@ -54,7 +54,7 @@ func CheckFlags(kind string, flags []buildstore.Flag) error {
 
 // CheckRepositories: named, unique, known architectures, and every path names an existing
 // repository (of another project, or of this very document).
-func CheckRepositories(tx *bbolt.Tx, p buildstore.Project) error {
+func CheckRepositories(tx kv.Tx, p buildstore.Project) error {
 	seen := map[string]bool{}
 	for _, r := range p.Repositories {
 		if r.Name == "" || seen[r.Name] {
@@ -84,7 +84,7 @@ func CheckRepositories(tx *bbolt.Tx, p buildstore.Project) error {
 }
 
 // CheckProject runs every content rule on a project record.
-func CheckProject(tx *bbolt.Tx, p buildstore.Project) error {
+func CheckProject(tx kv.Tx, p buildstore.Project) error {
 	if err := CheckRoles(tx, "project", p.Persons, p.Groups); err != nil {
 		return err
 	}
@@ -96,7 +96,7 @@ func CheckProject(tx *bbolt.Tx, p buildstore.Project) error {
 
 // Maintains reports whether who may change a record with these roles: Admin, a maintainer, or
 // a member of a maintainer group.
-func Maintains(tx *bbolt.Tx, who buildstore.Person, persons, groups []buildstore.Role) bool {
+func Maintains(tx kv.Tx, who buildstore.Person, persons, groups []buildstore.Role) bool {
 	if who.IsAdmin() || slices.Contains(persons, buildstore.Role{ID: who.Login, Role: buildstore.RoleMaintainer}) {
 		return true
 	}
@@ -113,7 +113,7 @@ func Maintains(tx *bbolt.Tx, who buildstore.Person, persons, groups []buildstore
 
 // MayCreateProject: Admin creates anything; a person creates home:<login> and below it, and
 // below the nearest existing ancestor project it maintains. Top-level projects are Admin's.
-func MayCreateProject(tx *bbolt.Tx, who buildstore.Person, name string) bool {
+func MayCreateProject(tx kv.Tx, who buildstore.Person, name string) bool {
 	home := "home:" + who.Login
 	if who.IsAdmin() || name == home || strings.HasPrefix(name, home+":") {
 		return true
@@ -130,7 +130,7 @@ func MayCreateProject(tx *bbolt.Tx, who buildstore.Person, name string) bool {
 // checkReleaseTarget is the meta rule of a repository's release target (OBS's project save):
 // a known trigger, and an existing target repository (of another project, or of this very
 // document).
-func checkReleaseTarget(tx *bbolt.Tx, p buildstore.Project, r buildstore.Repository) error {
+func checkReleaseTarget(tx kv.Tx, p buildstore.Project, r buildstore.Repository) error {
 	t := r.ReleaseTarget
 	if t == nil {
 		return nil

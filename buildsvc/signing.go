@@ -8,7 +8,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/internal/signkey"
 	"github.com/pocketforge/pocketforge/packaging/rpmout"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The farm signs what it writes with the key GET /source/<project>/_pubkey answers for the
@@ -18,7 +18,7 @@ import (
 
 // RPMSigner signs with project's key at now (nil: no key exists yet — the farm makes the
 // global key before its first pass, so this is a data file without one).
-func RPMSigner(tx *bbolt.Tx, project string, now time.Time) (rpmout.Signer, error) {
+func RPMSigner(tx kv.Tx, project string, now time.Time) (rpmout.Signer, error) {
 	s, err := ProjectSigner(tx, project)
 	if err != nil || s == nil {
 		return nil, err
@@ -27,7 +27,7 @@ func RPMSigner(tx *bbolt.Tx, project string, now time.Time) (rpmout.Signer, erro
 }
 
 // ProjectSigner reads project's signing key (nil when there is none).
-func ProjectSigner(tx *bbolt.Tx, project string) (*signkey.Signer, error) {
+func ProjectSigner(tx kv.Tx, project string) (*signkey.Signer, error) {
 	k, ok, err := signingKey(tx, project)
 	if err != nil || !ok {
 		return nil, err
@@ -50,7 +50,7 @@ func SignRPM(data []byte, sign rpmout.Signer) ([]byte, error) {
 // SignRepomd adds repomd.xml.asc (an armored detached signature of the repomd.xml at at in
 // files) and repomd.xml.key (the public key) beside it, as OBS publishes them: zypper refuses an
 // unsigned repository, and imports the key from there on first use.
-func SignRepomd(tx *bbolt.Tx, project string, signer *signkey.Signer, files map[string][]byte, at string, now time.Time) error {
+func SignRepomd(tx kv.Tx, project string, signer *signkey.Signer, files map[string][]byte, at string, now time.Time) error {
 	repomd, ok := files[at]
 	if !ok || signer == nil {
 		return nil

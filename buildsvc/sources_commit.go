@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The commit: every way the API writes a package's sources — a direct PUT or DELETE of one
@@ -85,7 +85,7 @@ func (s *Service) Commit(who buildstore.Person, project, pkg string, change Chan
 		denied = "delete_file_no_permission"
 	}
 	var out Committed
-	err := s.db.Write(func(tx *bbolt.Tx) error {
+	err := s.db.Write(func(tx kv.Tx) error {
 		out = Committed{}
 		if err := Writable(tx, who, project, pkg, denied); err != nil {
 			return err
@@ -112,7 +112,7 @@ func (s *Service) Commit(who buildstore.Person, project, pkg string, change Chan
 // its link expansion stored. Every operation that makes a revision — a file
 // write, osc's commit, branch, copy, linktobranch, undelete, a service run, the spec template,
 // and the demo world's history — ends here, so a revision is made one way.
-func CommitTree(tx *bbolt.Tx, project, pkg string, files []buildstore.FileEntry, user string, at time.Time, opts CommitOptions) (Committed, error) {
+func CommitTree(tx kv.Tx, project, pkg string, files []buildstore.FileEntry, user string, at time.Time, opts CommitOptions) (Committed, error) {
 	var out Committed
 	var err error
 	if opts.KeepLink {
@@ -140,7 +140,7 @@ func CommitTree(tx *bbolt.Tx, project, pkg string, files []buildstore.FileEntry,
 // package's in the issue index, in the same transaction. Read after the revision is written,
 // as a link to its own package's newest revision must see it. Tests and benchmarks that build
 // histories without the commit's other steps (keeplink, the package's activity) call it too.
-func CommitRevision(tx *bbolt.Tx, project, pkg string, files []buildstore.FileEntry, as buildstore.Revision, now time.Time) (buildstore.Revision, error) {
+func CommitRevision(tx kv.Tx, project, pkg string, files []buildstore.FileEntry, as buildstore.Revision, now time.Time) (buildstore.Revision, error) {
 	r, err := buildstore.AppendRevision(tx, project, pkg, files, as, now)
 	if err != nil {
 		return buildstore.Revision{}, err
@@ -176,7 +176,7 @@ func (s *Service) checkChange(change Change) error {
 
 // changedFiles is the tree change makes from the newest one; for a FileList with content not
 // stored, the entries missing instead.
-func changedFiles(tx *bbolt.Tx, project, pkg string, change Change) (files, missing []buildstore.FileEntry, err error) {
+func changedFiles(tx kv.Tx, project, pkg string, change Change) (files, missing []buildstore.FileEntry, err error) {
 	if change.kind == fileList {
 		for _, f := range change.files {
 			if !buildstore.HasBlob(tx, f.MD5) {
@@ -193,7 +193,7 @@ func changedFiles(tx *bbolt.Tx, project, pkg string, change Change) (files, miss
 }
 
 // editedFiles is the newest tree with a PutFile, DeleteFile or UploadRevision change applied.
-func editedFiles(tx *bbolt.Tx, project, pkg string, change Change) ([]buildstore.FileEntry, error) {
+func editedFiles(tx kv.Tx, project, pkg string, change Change) ([]buildstore.FileEntry, error) {
 	var sum string
 	if change.kind == putFile {
 		var err error
@@ -220,7 +220,7 @@ func editedFiles(tx *bbolt.Tx, project, pkg string, change Change) ([]buildstore
 }
 
 // checkListedLink checks the _link of a file list, whose content was uploaded unchecked.
-func checkListedLink(tx *bbolt.Tx, files []buildstore.FileEntry) error {
+func checkListedLink(tx kv.Tx, files []buildstore.FileEntry) error {
 	for _, f := range files {
 		if f.Name != buildstore.LinkFile {
 			continue
@@ -237,7 +237,7 @@ func checkListedLink(tx *bbolt.Tx, files []buildstore.FileEntry) error {
 }
 
 // storeFile keeps the content of a file written by name (a _link must be a link document).
-func storeFile(tx *bbolt.Tx, name string, data []byte) (string, error) {
+func storeFile(tx kv.Tx, name string, data []byte) (string, error) {
 	if name == buildstore.LinkFile {
 		if err := CheckLink(data); err != nil {
 			return "", err

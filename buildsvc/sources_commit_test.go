@@ -10,7 +10,7 @@ import (
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 var (
@@ -27,7 +27,7 @@ func newSourceWorld(t *testing.T, opts Options) (*Service, *clock.Fixed) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	err = db.Write(func(tx *bbolt.Tx) error {
+	err = db.Write(func(tx kv.Tx) error {
 		for _, p := range []buildstore.Person{alice, bob} {
 			if err := buildstore.PutPerson(tx, p); err != nil {
 				return err
@@ -138,7 +138,7 @@ func TestSweepBlobs(t *testing.T) {
 	if err := s.SweepBlobs(clk.Now()); err != nil {
 		t.Fatal(err)
 	}
-	_ = s.db.View(func(tx *bbolt.Tx) error {
+	_ = s.db.View(func(tx kv.Tx) error {
 		if !buildstore.HasBlob(tx, buildstore.MD5Hex(kept)) || buildstore.HasBlob(tx, buildstore.MD5Hex(lost)) {
 			t.Fatal("the sweep kept the wrong blobs")
 		}

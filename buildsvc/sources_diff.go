@@ -9,7 +9,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/internal/textdiff"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // cmd=diff: the backend's source diff, what osc rdiff prints. Links on either side are
@@ -30,7 +30,7 @@ type DiffOptions struct {
 // Rev (the empty tree before revision 1).
 func (s *Service) Diff(who buildstore.Person, project, pkg string, o DiffOptions) (string, error) {
 	var text string
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		if _, _, err := LookupPackage(tx, project, pkg); err != nil {
 			return err
 		}
@@ -69,7 +69,7 @@ func revLabel(r buildstore.Revision) string {
 // SourceDiff renders every file that differs between the two trees, by name: "Index:", 67 "=",
 // the ---/+++ headers ("(added)" / "(deleted)" for a side without the file) and the hunks. It
 // takes the transaction because linkdiff compares trees it resolved itself.
-func SourceDiff(tx *bbolt.Tx, oldView, newView SourceView) (string, error) {
+func SourceDiff(tx kv.Tx, oldView, newView SourceView) (string, error) {
 	oldTree, newTree := oldView.Tree, newView.Tree
 	var names []string
 	for _, f := range append(slices.Clone(oldTree.Files), newTree.Files...) {
@@ -108,7 +108,7 @@ func SourceDiff(tx *bbolt.Tx, oldView, newView SourceView) (string, error) {
 }
 
 // blobPair reads the contents of both sides; a side without the file is empty.
-func blobPair(tx *bbolt.Tx, ov SourceView, of buildstore.FileEntry, inOld bool, nv SourceView, nf buildstore.FileEntry, inNew bool) (oldData, newData []byte, err error) {
+func blobPair(tx kv.Tx, ov SourceView, of buildstore.FileEntry, inOld bool, nv SourceView, nf buildstore.FileEntry, inNew bool) (oldData, newData []byte, err error) {
 	if inOld {
 		if oldData, err = ov.Content(tx, of.MD5); err != nil {
 			return nil, nil, err

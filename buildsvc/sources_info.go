@@ -10,7 +10,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // ?view=info: the backend's sourceinfo of a package — which tree, which spec file, what it
@@ -36,7 +36,7 @@ type SourceInfo struct {
 // PackageInfo describes project/pkg at rev for who; parse reads the spec file too.
 func (s *Service) PackageInfo(who buildstore.Person, project, pkg, rev string, parse bool) (SourceInfo, error) {
 	var info SourceInfo
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		if _, _, err := LookupPackage(tx, project, pkg); err != nil {
 			return err
 		}
@@ -50,7 +50,7 @@ func (s *Service) PackageInfo(who buildstore.Person, project, pkg, rev string, p
 // packages, leaving out those whose sources who may not read.
 func (s *Service) ProjectInfo(who buildstore.Person, project string, packages []string, parse bool) ([]SourceInfo, error) {
 	var out []SourceInfo
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		out = nil
 		if err := buildstore.CheckProject(tx, project); err != nil {
 			return NotFoundAs(err, "unknown_project")
@@ -79,7 +79,7 @@ func (s *Service) ProjectInfo(who buildstore.Person, project string, packages []
 
 // sourceInfo describes package pkg's tree: expanded when it is a link (a broken link gives
 // the error instead), the spec file named after the package preferred.
-func sourceInfo(tx *bbolt.Tx, who buildstore.Person, project, pkg, rev string, parse bool) (SourceInfo, error) {
+func sourceInfo(tx kv.Tx, who buildstore.Person, project, pkg, rev string, parse bool) (SourceInfo, error) {
 	info := SourceInfo{Package: pkg}
 	v, err := ReadView(tx, who, project, pkg, rev, false, "")
 	if err != nil {

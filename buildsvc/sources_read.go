@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The reads of a package's sources: its listing, a file and its history at any revision, links
@@ -41,7 +41,7 @@ func CheckFileName(name string) error {
 // ?rev=<xsrcmd5> (osc checks branches out that way) finds the same tree.
 func (s *Service) Listing(who buildstore.Person, project, pkg string, o TreeOptions) (SourceView, error) {
 	var v SourceView
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		v, err = RequestView(tx, who, project, pkg, o.Rev, o.Expand, o.LinkRev, true)
 		return err
 	})
@@ -58,7 +58,7 @@ func (s *Service) ReadFile(who buildstore.Person, project, pkg, name string, o T
 		return nil, err
 	}
 	var data []byte
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		v, err := RequestView(tx, who, project, pkg, o.Rev, o.Expand, o.LinkRev, false)
 		if err != nil {
 			return err
@@ -83,7 +83,7 @@ type FileContent struct {
 // ?view=cpio streams, osc's way to fetch a package in one request.
 func (s *Service) TreeContents(who buildstore.Person, project, pkg string, o TreeOptions) ([]FileContent, error) {
 	var out []FileContent
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		v, err := RequestView(tx, who, project, pkg, o.Rev, o.Expand, o.LinkRev, false)
 		if err != nil {
 			return err
@@ -104,7 +104,7 @@ func (s *Service) TreeContents(who buildstore.Person, project, pkg string, o Tre
 // History is the package's revisions, oldest first, for who.
 func (s *Service) History(who buildstore.Person, project, pkg string) ([]buildstore.Revision, error) {
 	var all []buildstore.Revision
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		if _, _, err := LookupPackage(tx, project, pkg); err != nil {
 			return err
 		}

@@ -4,13 +4,13 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // ReleaseSources commits k's newest tree, expanded when k is a link, as a new revision of the
 // same-named package of project (created on the way), unless that package's newest revision
 // holds the same tree already (a release repeated makes no empty revision).
-func ReleaseSources(tx *bbolt.Tx, who buildstore.Person, k buildstore.Package, project, comment string, now time.Time) error {
+func ReleaseSources(tx kv.Tx, who buildstore.Person, k buildstore.Package, project, comment string, now time.Time) error {
 	v, err := ReadView(tx, who, k.Project, k.Name, "", true, "")
 	if err != nil {
 		return err

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // SweepBlobs removes the uploads never committed whose grace period ended at now (the clock
@@ -12,8 +12,8 @@ import (
 // not write every second.
 func (s *Service) SweepBlobs(now time.Time) error {
 	var expired []string
-	if err := s.db.View(func(tx *bbolt.Tx) (err error) { expired, err = buildstore.ExpiredPending(tx, now); return }); err != nil || len(expired) == 0 {
+	if err := s.db.View(func(tx kv.Tx) (err error) { expired, err = buildstore.ExpiredPending(tx, now); return }); err != nil || len(expired) == 0 {
 		return err
 	}
-	return s.db.Write(func(tx *bbolt.Tx) error { return buildstore.SweepPending(tx, expired, now) })
+	return s.db.Write(func(tx kv.Tx) error { return buildstore.SweepPending(tx, expired, now) })
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The writes that commit nothing yet: a blob osc uploads with ?rev=repository before its
@@ -16,7 +16,7 @@ import (
 // UploadBlob keeps data, uploaded by who as file name of project/pkg, for a commitfilelist to
 // name; until one does it is pending and the sweep removes it.
 func (s *Service) UploadBlob(who buildstore.Person, project, pkg, name string, data []byte) error {
-	return s.writeFile(who, project, pkg, name, data, func(tx *bbolt.Tx, now time.Time) error {
+	return s.writeFile(who, project, pkg, name, data, func(tx kv.Tx, now time.Time) error {
 		_, err := buildstore.PutPendingBlob(tx, data, now)
 		return err
 	})
@@ -24,7 +24,7 @@ func (s *Service) UploadBlob(who buildstore.Person, project, pkg, name string, d
 
 // AddUpload adds file name with data to the package's upload revision.
 func (s *Service) AddUpload(who buildstore.Person, project, pkg, name string, data []byte) error {
-	return s.writeFile(who, project, pkg, name, data, func(tx *bbolt.Tx, now time.Time) error {
+	return s.writeFile(who, project, pkg, name, data, func(tx kv.Tx, now time.Time) error {
 		sum, err := buildstore.PutBlob(tx, data)
 		if err != nil {
 			return err
@@ -36,7 +36,7 @@ func (s *Service) AddUpload(who buildstore.Person, project, pkg, name string, da
 // DiscardUpload drops the package's upload revision (none is fine); its blobs stay, as all
 // blobs do.
 func (s *Service) DiscardUpload(who buildstore.Person, project, pkg string) error {
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		if err := Writable(tx, who, project, pkg, "delete_file_no_permission"); err != nil {
 			return err
 		}
@@ -46,14 +46,14 @@ func (s *Service) DiscardUpload(who buildstore.Person, project, pkg string) erro
 
 // writeFile runs store for a file write by who that commits nothing: the name and size rules,
 // the package writable by who, a _link a link document.
-func (s *Service) writeFile(who buildstore.Person, project, pkg, name string, data []byte, store func(tx *bbolt.Tx, now time.Time) error) error {
+func (s *Service) writeFile(who buildstore.Person, project, pkg, name string, data []byte, store func(tx kv.Tx, now time.Time) error) error {
 	if err := CheckFileName(name); err != nil {
 		return err
 	}
 	if err := s.checkSize(name, data); err != nil {
 		return err
 	}
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		if err := Writable(tx, who, project, pkg, "put_file_no_permission"); err != nil {
 			return err
 		}

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // A package tree as a request asks for it: a revision (?rev=), unexpanded or — for a link —
@@ -27,7 +27,7 @@ type SourceView struct {
 }
 
 // Content reads one file of the view: contents an unstored expansion made, else the blob.
-func (v SourceView) Content(tx *bbolt.Tx, sum string) ([]byte, error) {
+func (v SourceView) Content(tx kv.Tx, sum string) ([]byte, error) {
 	if v.Pending != nil {
 		return v.Pending.Content(tx, sum)
 	}
@@ -48,7 +48,7 @@ const UploadRev = "upload"
 
 // ResolveView resolves rev (see TreeAt) and, for a link, its expansion. expand asks for the
 // expanded tree; an xsrcmd5 as rev always gives it.
-func ResolveView(tx *bbolt.Tx, project, pkg, rev string, expand bool, linkrev string) (SourceView, error) {
+func ResolveView(tx kv.Tx, project, pkg, rev string, expand bool, linkrev string) (SourceView, error) {
 	if IsMD5(rev) {
 		if x, err := buildstore.GetExpansion(tx, project, pkg, rev); err == nil {
 			info := x.Info
@@ -86,7 +86,7 @@ func ResolveView(tx *bbolt.Tx, project, pkg, rev string, expand bool, linkrev st
 // RequestView resolves the view a read by who asks for with rev, expand and linkrev (404 for
 // a missing project or package first). A plain listing without rev prefers a pending upload
 // (preferUpload), as the backend's does; a file read does not.
-func RequestView(tx *bbolt.Tx, who buildstore.Person, project, pkg, rev string, expand bool, linkrev string, preferUpload bool) (SourceView, error) {
+func RequestView(tx kv.Tx, who buildstore.Person, project, pkg, rev string, expand bool, linkrev string, preferUpload bool) (SourceView, error) {
 	if _, _, err := LookupPackage(tx, project, pkg); err != nil {
 		return SourceView{}, err
 	}
@@ -101,13 +101,13 @@ func (s *Service) StoreExpansion(project, pkg string, v SourceView) error {
 	if v.Pending == nil {
 		return nil
 	}
-	return s.db.Write(func(tx *bbolt.Tx) error { return buildstore.PutExpansion(tx, project, pkg, *v.Pending) })
+	return s.db.Write(func(tx kv.Tx) error { return buildstore.PutExpansion(tx, project, pkg, *v.Pending) })
 }
 
 // CommittedView is the view a commit answers: the new revision unexpanded, with its linkinfo
 // when it is a link, the expansion stored in the same transaction (osc reads the xsrcmd5 and
 // asks for that tree next).
-func CommittedView(tx *bbolt.Tx, project, pkg string, r buildstore.Revision) (SourceView, error) {
+func CommittedView(tx kv.Tx, project, pkg string, r buildstore.Revision) (SourceView, error) {
 	v, err := ResolveView(tx, project, pkg, strconv.FormatUint(r.Rev, 10), false, "")
 	if err != nil {
 		return SourceView{}, err
@@ -122,7 +122,7 @@ func CommittedView(tx *bbolt.Tx, project, pkg string, r buildstore.Revision) (So
 }
 
 // UploadTree is the pending upload laid over the newest tree; ok is false without an upload.
-func UploadTree(tx *bbolt.Tx, project, pkg string) (buildstore.Revision, bool, error) {
+func UploadTree(tx kv.Tx, project, pkg string) (buildstore.Revision, bool, error) {
 	u, ok, err := buildstore.GetUpload(tx, project, pkg)
 	if !ok || err != nil {
 		return buildstore.Revision{}, false, err
@@ -132,7 +132,7 @@ func UploadTree(tx *bbolt.Tx, project, pkg string) (buildstore.Revision, bool, e
 }
 
 // LatestFiles is the newest tree's file list (none for a package without commits).
-func LatestFiles(tx *bbolt.Tx, project, pkg string) ([]buildstore.FileEntry, error) {
+func LatestFiles(tx kv.Tx, project, pkg string) ([]buildstore.FileEntry, error) {
 	r, _, err := buildstore.LatestRevision(tx, project, pkg)
 	return r.Files, err
 }
@@ -140,7 +140,7 @@ func LatestFiles(tx *bbolt.Tx, project, pkg string) ([]buildstore.FileEntry, err
 // TreeAt resolves a rev: absent or latest (the newest, or the empty tree), 0 (empty), upload
 // (the pending upload), a revision number, or a 32-hex srcmd5 (the newest revision with that
 // tree).
-func TreeAt(tx *bbolt.Tx, project, pkg, rev string) (buildstore.Revision, error) {
+func TreeAt(tx kv.Tx, project, pkg, rev string) (buildstore.Revision, error) {
 	if rev == UploadRev {
 		r, ok, err := UploadTree(tx, project, pkg)
 		if !ok && err == nil {

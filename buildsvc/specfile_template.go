@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // specTemplate is the spec file CreateSpecFileTemplate commits; %{name} keeps it right
@@ -54,7 +54,7 @@ func (s *Service) CreateSpecFileTemplate(who buildstore.Person, project, pkg, co
 	if comment == "" {
 		comment = DefaultSpecTemplateComment
 	}
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		if err := Writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
 			return err
 		}

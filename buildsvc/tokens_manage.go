@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Tokens of a person: listed, created and deleted by that person or Admin. Signing in with a
@@ -20,7 +20,7 @@ type TokenRequest struct {
 
 // ownerOf reads the person login after the self-or-Admin check; unknown persons are 404 to
 // Admin, and 403 to everyone else (who may not learn more).
-func ownerOf(tx *bbolt.Tx, who buildstore.Person, login string) (buildstore.Person, error) {
+func ownerOf(tx kv.Tx, who buildstore.Person, login string) (buildstore.Person, error) {
 	if err := SelfOrAdmin(who, login); err != nil {
 		return buildstore.Person{}, err
 	}
@@ -30,7 +30,7 @@ func ownerOf(tx *bbolt.Tx, who buildstore.Person, login string) (buildstore.Pers
 // Tokens lists the tokens of login, for them or Admin.
 func (s *Service) Tokens(who buildstore.Person, login string) ([]buildstore.Token, error) {
 	var list []buildstore.Token
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		p, err := ownerOf(tx, who, login)
 		if err == nil {
 			list, err = buildstore.Tokens(tx, p.Login)
@@ -54,7 +54,7 @@ func (s *Service) CreateToken(who buildstore.Person, login string, r TokenReques
 		return t, "", BadRequest("missing_parameter", "a token is bound to a package with both project and package, or to none")
 	}
 	var secret string
-	err := s.db.Write(func(tx *bbolt.Tx) error {
+	err := s.db.Write(func(tx kv.Tx) error {
 		p, err := ownerOf(tx, who, login)
 		if err != nil {
 			return err
@@ -78,7 +78,7 @@ func (s *Service) CreateToken(who buildstore.Person, login string, r TokenReques
 // DeleteToken removes the token id of login, for them or Admin; another person's token id is
 // 404 unknown_token.
 func (s *Service) DeleteToken(who buildstore.Person, login, id string) error {
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		p, err := ownerOf(tx, who, login)
 		if err != nil {
 			return err

@@ -5,7 +5,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Token sign-in at /trigger: a webhook holds a token's secret and asks for the operation the
@@ -37,7 +37,7 @@ const TriggerComment = "runservice via trigger"
 //	no _service file in the package                  404 "404" "no source service defined!" (the backend's)
 func (s *Service) RunService(secret, project, pkg string) error {
 	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		t, err := buildstore.TokenBySecret(tx, secret)
 		if err != nil {
 			return err
@@ -100,7 +100,7 @@ func tokenTarget(t buildstore.Token, project, pkg string) (string, string, error
 // MayRunService is the real service's check before a token acts on a package: the owner is
 // active (not locked or deleted) and may change the package (a maintainer of it or its
 // project, or Admin, and neither is locked). One answer for all of these, as the service gives.
-func MayRunService(tx *bbolt.Tx, owner buildstore.Person, prj buildstore.Project, k buildstore.Package) error {
+func MayRunService(tx kv.Tx, owner buildstore.Person, prj buildstore.Project, k buildstore.Package) error {
 	maintainer := Maintains(tx, owner, prj.Persons, prj.Groups) || Maintains(tx, owner, k.Persons, k.Groups)
 	if !Active(owner) || !maintainer || prj.Locked || k.Locked {
 		return Forbidden("no_permission", "no permission for package %s in project %s", k.Name, prj.Name)

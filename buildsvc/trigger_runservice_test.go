@@ -6,7 +6,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestMayRunService: an active maintainer of the package or its project, neither locked; one
@@ -30,7 +30,7 @@ func TestMayRunService(t *testing.T) {
 		{"locked package", alice, buildstore.Project{Name: "p", Persons: maint}, buildstore.Package{Name: "k", Locked: true}, false},
 	}
 	for _, c := range cases {
-		_ = s.db.View(func(tx *bbolt.Tx) error {
+		_ = s.db.View(func(tx kv.Tx) error {
 			err := MayRunService(tx, c.owner, c.prj, c.k)
 			if c.ok != (err == nil) || (err != nil && (fault.Code(err) != "no_permission" || err.Error() != "no permission for package k in project p")) {
 				t.Errorf("%s: %v", c.name, err)

@@ -2,14 +2,14 @@ package cloudsvc
 
 import (
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 // Account returns account id.
 func (s *Service) Account(id uint64) (cloudstore.Account, error) {
 	var acct cloudstore.Account
-	err := s.db.View(func(tx *bbolt.Tx) (err error) { acct, err = cloudstore.GetAccount(tx, id); return })
+	err := s.db.View(func(tx kv.Tx) (err error) { acct, err = cloudstore.GetAccount(tx, id); return })
 	return acct, err
 }
 
@@ -23,7 +23,7 @@ func (s *Service) UpdateSettings(by cloudstore.User, networkHelper, backups *boo
 	now := s.clk.Now()
 	before := s.codec.lastSeen(by.AccountID) // the event is prepared from it; the write checks it
 	if before == nil {
-		err := s.db.View(func(tx *bbolt.Tx) error {
+		err := s.db.View(func(tx kv.Tx) error {
 			raw, err := cloudstore.AccountBytes(tx, by.AccountID)
 			if err == nil {
 				before, err = s.codec.decode(raw)
@@ -39,7 +39,7 @@ func (s *Service) UpdateSettings(by cloudstore.User, networkHelper, backups *boo
 		return cloudstore.Account{}, err
 	}
 	var after *codedAccount
-	err = s.db.Write(func(tx *bbolt.Tx) error {
+	err = s.db.Write(func(tx kv.Tx) error {
 		raw, err := cloudstore.AccountBytes(tx, by.AccountID)
 		if err != nil {
 			return err
@@ -81,7 +81,7 @@ func (s *Service) UpdateSettings(by cloudstore.User, networkHelper, backups *boo
 // nothing.
 func (s *Service) EnableManaged(by cloudstore.User) error {
 	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		acct, err := cloudstore.GetAccount(tx, by.AccountID)
 		if err != nil || acct.Settings.Managed {
 			return err
@@ -109,7 +109,7 @@ func accountEntity(acct cloudstore.Account) *cloudstore.EventEntity {
 // over the hours the account owned it, by the clock, and the quota of the instances owned now.
 func (s *Service) NetworkUsage(account uint64) (used float64, quota int, err error) {
 	now := s.clk.Now()
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		acct, err := cloudstore.GetAccount(tx, account)
 		if err != nil {
 			return err

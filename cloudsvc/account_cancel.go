@@ -5,7 +5,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // cancelAccount closes an account at now: it issues every invoice due and a final one for the
@@ -13,7 +13,7 @@ import (
 // account cancelled and logs every one of its users out (all their tokens are revoked).
 // ErrUncollectable when the balance cannot be charged (no default card, expired or declining);
 // then nothing changes.
-func cancelAccount(tx *bbolt.Tx, account uint64, now time.Time) (cloudstore.Account, error) {
+func cancelAccount(tx kv.Tx, account uint64, now time.Time) (cloudstore.Account, error) {
 	acct, err := cloudstore.GetAccount(tx, account)
 	if err != nil {
 		return acct, err

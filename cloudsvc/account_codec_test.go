@@ -9,7 +9,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestSettingsWriteIsSmall: a settings write stores exactly what decoding the account, changing
@@ -20,7 +20,7 @@ import (
 func TestSettingsWriteIsSmall(t *testing.T) {
 	db := testdb.Open(t)
 	var acct cloudstore.Account
-	err := db.Write(func(tx *bbolt.Tx) error {
+	err := db.Write(func(tx kv.Tx) error {
 		acct = cloudstore.Account{Name: "a", Owner: "o", Email: "o@example.com", ActiveSince: time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC),
 			Contact:    cloudstore.Contact{City: "Philadelphia", Country: "US", State: "PA"},
 			Promotions: []cloudstore.Promotion{{Code: "P", Summary: "s", MonthlyCapCents: 300, RemainingCents: 1000}}}
@@ -34,7 +34,7 @@ func TestSettingsWriteIsSmall(t *testing.T) {
 	on, off := true, false
 	for i, c := range []struct{ helper, backups *bool }{{&on, nil}, {nil, &on}, {&off, &off}, {nil, nil}, {&on, &on}} {
 		var want cloudstore.Account
-		db.View(func(tx *bbolt.Tx) (err error) { want, err = cloudstore.GetAccount(tx, acct.ID); return })
+		db.View(func(tx kv.Tx) (err error) { want, err = cloudstore.GetAccount(tx, acct.ID); return })
 		if c.helper != nil {
 			want.Settings.NetworkHelper = *c.helper
 		}
@@ -48,7 +48,7 @@ func TestSettingsWriteIsSmall(t *testing.T) {
 		}
 		var stored []byte
 		var events []cloudstore.Event
-		db.View(func(tx *bbolt.Tx) (err error) {
+		db.View(func(tx kv.Tx) (err error) {
 			raw, _ := cloudstore.AccountBytes(tx, acct.ID)
 			stored = append(stored, raw...)
 			events, err = cloudstore.AccountEvents(tx, acct.ID)

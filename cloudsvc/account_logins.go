@@ -2,7 +2,7 @@ package cloudsvc
 
 import (
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // RecentLogins lists the successful logins of every user of account within EventHistory of
@@ -10,7 +10,7 @@ import (
 func (s *Service) RecentLogins(account uint64) ([]cloudstore.Login, error) {
 	since := s.clk.Now().Add(-EventHistory)
 	var recent []cloudstore.Login
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		all, err := cloudstore.AccountLogins(tx, account)
 		for _, l := range all {
 			if !l.Datetime.Before(since) {
@@ -25,7 +25,7 @@ func (s *Service) RecentLogins(account uint64) ([]cloudstore.Login, error) {
 // Login returns login id of account (another account's is not found).
 func (s *Service) Login(account, id uint64) (cloudstore.Login, error) {
 	var l cloudstore.Login
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		l, err = cloudstore.AccountLogin(tx, account, id)
 		return err
 	})
@@ -42,7 +42,7 @@ type MaintenanceItem struct {
 // sees only the instances they hold a grant on.
 func (s *Service) Maintenance(by cloudstore.User) ([]MaintenanceItem, error) {
 	var items []MaintenanceItem
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		instances, err := cloudstore.AccountInstances(tx, by.AccountID)
 		for _, in := range instances {
 			if !mayViewInstance(by, in.ID) {

@@ -6,8 +6,8 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 // AccountRecord is an account with its billing summary as of some instant.
@@ -24,7 +24,7 @@ type AccountRecord struct {
 // callers must not modify it.
 func (s *Service) AccountRecord(id uint64) (*AccountRecord, error) {
 	now := s.clk.Now()
-	return s.records.get(id, now, func(tx *bbolt.Tx, h *horizon) (*AccountRecord, error) {
+	return s.records.get(id, now, func(tx kv.Tx, h *horizon) (*AccountRecord, error) {
 		acct, sum, err := accountRecord(tx, id, now, h)
 		return &AccountRecord{Account: acct, Summary: sum}, err
 	})
@@ -32,7 +32,7 @@ func (s *Service) AccountRecord(id uint64) (*AccountRecord, error) {
 
 // accountRecord reads account id and drafts its billing summary at now; h, when not nil, notes
 // how long that summary holds (see accountBillingSummary).
-func accountRecord(tx *bbolt.Tx, id uint64, now time.Time, h *horizon) (cloudstore.Account, cloudstore.BillingSummary, error) {
+func accountRecord(tx kv.Tx, id uint64, now time.Time, h *horizon) (cloudstore.Account, cloudstore.BillingSummary, error) {
 	acct, err := cloudstore.GetAccount(tx, id)
 	if err != nil {
 		return acct, cloudstore.BillingSummary{}, err
@@ -48,7 +48,7 @@ func (s *Service) UpdateContact(by cloudstore.User, up cloudstore.ContactUpdate,
 	now := s.clk.Now()
 	var acct cloudstore.Account
 	var sum cloudstore.BillingSummary
-	err := s.db.Write(func(tx *bbolt.Tx) (err error) {
+	err := s.db.Write(func(tx kv.Tx) (err error) {
 		if acct, err = cloudstore.GetAccount(tx, by.AccountID); err != nil {
 			return err
 		}
@@ -74,7 +74,7 @@ func (s *Service) UpdateContact(by cloudstore.User, up cloudstore.ContactUpdate,
 func (s *Service) CancelAccount(by cloudstore.User, comments string) (cloudstore.Account, error) {
 	now := s.clk.Now()
 	var acct cloudstore.Account
-	err := s.db.Write(func(tx *bbolt.Tx) (err error) {
+	err := s.db.Write(func(tx kv.Tx) (err error) {
 		if acct, err = cancelAccount(tx, by.AccountID, now); err != nil {
 			return err
 		}

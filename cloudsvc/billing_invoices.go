@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // roundDiv divides with rounding half away from zero (tax and proration).
@@ -42,7 +42,7 @@ func taxRule(c cloudstore.Contact) (name string, rate int64) {
 // decides whether that acct is kept), then the tax of each item. ok is false when nothing was
 // used in the period.
 // h, when not nil, says the period ends at the moving present (see usageItemsUntil).
-func draftInvoice(tx *bbolt.Tx, acct *cloudstore.Account, from, to, date time.Time, h *horizon) (inv cloudstore.Invoice, ok bool, err error) {
+func draftInvoice(tx kv.Tx, acct *cloudstore.Account, from, to, date time.Time, h *horizon) (inv cloudstore.Invoice, ok bool, err error) {
 	items, err := usageItemsUntil(tx, acct.ID, from, to, h)
 	if err != nil {
 		return inv, false, err
@@ -68,7 +68,7 @@ func draftInvoice(tx *bbolt.Tx, acct *cloudstore.Account, from, to, date time.Ti
 
 // issueInvoice drafts and stores the invoice of acct for [from, to) and adds its total to the
 // balance (the caller stores acct). A period without usage issues nothing (nil).
-func issueInvoice(tx *bbolt.Tx, acct *cloudstore.Account, from, to, date time.Time) (*cloudstore.Invoice, error) {
+func issueInvoice(tx kv.Tx, acct *cloudstore.Account, from, to, date time.Time) (*cloudstore.Invoice, error) {
 	inv, ok, err := draftInvoice(tx, acct, from, to, date, nil)
 	if err != nil || !ok {
 		return nil, err
@@ -113,7 +113,7 @@ type uninvoiced struct {
 // account cancellation must collect. When h is not nil it notes the last instant the answer stays
 // the same as the clock moves on (the store unchanged): a new month begins after the next month
 // start, and the current month's items count one more hour after each started one.
-func uninvoicedUsage(tx *bbolt.Tx, acct cloudstore.Account, now time.Time, h *horizon) (uninvoiced, error) {
+func uninvoicedUsage(tx kv.Tx, acct cloudstore.Account, now time.Time, h *horizon) (uninvoiced, error) {
 	var total int64
 	acct.Promotions = slices.Clone(acct.Promotions)
 	for i := range acct.Promotions {

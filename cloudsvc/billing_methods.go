@@ -3,7 +3,7 @@ package cloudsvc
 import (
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // MayWriteAccount says whether by may change account-wide billing records whose scope is only
@@ -19,7 +19,7 @@ func MayWriteAccount(by cloudstore.User) error {
 // PaymentMethods lists account's active payment methods.
 func (s *Service) PaymentMethods(account uint64) ([]cloudstore.PaymentMethod, error) {
 	var list []cloudstore.PaymentMethod
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		list, err = cloudstore.ActivePaymentMethods(tx, account)
 		return err
 	})
@@ -29,7 +29,7 @@ func (s *Service) PaymentMethods(account uint64) ([]cloudstore.PaymentMethod, er
 // PaymentMethod returns account's payment method id.
 func (s *Service) PaymentMethod(account, id uint64) (cloudstore.PaymentMethod, error) {
 	var pm cloudstore.PaymentMethod
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		pm, err = cloudstore.AccountPaymentMethod(tx, account, id)
 		return err
 	})
@@ -41,7 +41,7 @@ func (s *Service) PaymentMethod(account, id uint64) (cloudstore.PaymentMethod, e
 // caller found reading the request (see CreateUser).
 func (s *Service) AddPaymentMethod(by cloudstore.User, in cloudstore.NewPaymentMethod, action string, parsed store.Problems) error {
 	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		acct, err := cloudstore.GetAccount(tx, by.AccountID)
 		if err != nil {
 			return err
@@ -68,8 +68,8 @@ func (s *Service) MakeDefaultPaymentMethod(by cloudstore.User, id uint64) error 
 }
 
 // changePaymentMethod applies change to account's method id.
-func (s *Service) changePaymentMethod(account, id uint64, change func(*bbolt.Tx, cloudstore.PaymentMethod) error) error {
-	return s.db.Write(func(tx *bbolt.Tx) error {
+func (s *Service) changePaymentMethod(account, id uint64, change func(kv.Tx, cloudstore.PaymentMethod) error) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		pm, err := cloudstore.AccountPaymentMethod(tx, account, id)
 		if err != nil {
 			return err

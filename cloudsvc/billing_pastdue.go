@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // PastDueAfter is how long an invoice may stay unpaid: an invoice whose amount is still part of
@@ -45,7 +45,7 @@ func sameTime(a, b *time.Time) bool {
 
 // refreshPastDue recomputes acct.PastDueSince from its invoices and balance at now; it reports
 // whether it changed (the caller stores the account).
-func refreshPastDue(tx *bbolt.Tx, acct *cloudstore.Account, now time.Time) (bool, error) {
+func refreshPastDue(tx kv.Tx, acct *cloudstore.Account, now time.Time) (bool, error) {
 	if acct.BalanceCents <= 0 && acct.PastDueSince == nil {
 		return false, nil // the usual case, answered without reading invoices (the job asks every second)
 	}

@@ -3,13 +3,13 @@ package cloudsvc
 import (
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Payments lists account's payments.
 func (s *Service) Payments(account uint64) ([]cloudstore.Payment, error) {
 	var list []cloudstore.Payment
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		list, err = cloudstore.AccountPayments(tx, account)
 		return err
 	})
@@ -19,7 +19,7 @@ func (s *Service) Payments(account uint64) ([]cloudstore.Payment, error) {
 // Payment returns account's payment id.
 func (s *Service) Payment(account, id uint64) (cloudstore.Payment, error) {
 	var p cloudstore.Payment
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		p, err = cloudstore.AccountPayment(tx, account, id)
 		return err
 	})
@@ -31,7 +31,7 @@ func (s *Service) Payment(account, id uint64) (cloudstore.Payment, error) {
 // caller found reading the request (see CreateUser).
 func (s *Service) MakePayment(by cloudstore.User, in cloudstore.PaymentRequest, parsed store.Problems) (pay cloudstore.Payment, warning string, err error) {
 	now := s.clk.Now()
-	err = s.db.Write(func(tx *bbolt.Tx) (err error) {
+	err = s.db.Write(func(tx kv.Tx) (err error) {
 		if pay, warning, err = makePayment(tx, by.AccountID, in, now); withParsed(parsed, err) != nil {
 			return withParsed(parsed, err)
 		}
@@ -43,7 +43,7 @@ func (s *Service) MakePayment(by cloudstore.User, in cloudstore.PaymentRequest, 
 // Invoices lists account's invoices, oldest first.
 func (s *Service) Invoices(account uint64) ([]cloudstore.Invoice, error) {
 	var list []cloudstore.Invoice
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		list, err = cloudstore.AccountInvoices(tx, account)
 		return err
 	})
@@ -53,7 +53,7 @@ func (s *Service) Invoices(account uint64) ([]cloudstore.Invoice, error) {
 // Invoice returns account's invoice id.
 func (s *Service) Invoice(account, id uint64) (cloudstore.Invoice, error) {
 	var inv cloudstore.Invoice
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		inv, err = cloudstore.AccountInvoice(tx, account, id)
 		return err
 	})
@@ -65,7 +65,7 @@ func (s *Service) Invoice(account, id uint64) (cloudstore.Invoice, error) {
 func (s *Service) AddPromoCode(account uint64, code string) (cloudstore.Promotion, error) {
 	now := s.clk.Now()
 	var out cloudstore.Promotion
-	err := s.db.Write(func(tx *bbolt.Tx) error {
+	err := s.db.Write(func(tx kv.Tx) error {
 		pr, err := addPromoCode(tx, account, code, now)
 		if err != nil {
 			return err

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 // The monthly billing cycle, driven by the clock (the "invoices" job, Service.BillingJob, calls
@@ -25,7 +25,7 @@ import (
 
 // billingDue reports, reading only, whether runBilling has anything to do at now: an invoice
 // due or a past-due mark to set or clear.
-func billingDue(tx *bbolt.Tx, now time.Time) (bool, error) {
+func billingDue(tx kv.Tx, now time.Time) (bool, error) {
 	accts, err := cloudstore.Accounts(tx)
 	if err != nil {
 		return false, err
@@ -46,7 +46,7 @@ func billingDue(tx *bbolt.Tx, now time.Time) (bool, error) {
 
 // runBilling brings every open account's billing up to date at now: invoices, autopay, the
 // past-due mark. Running it again at the same instant changes nothing.
-func runBilling(tx *bbolt.Tx, now time.Time) error {
+func runBilling(tx kv.Tx, now time.Time) error {
 	accts, err := cloudstore.Accounts(tx)
 	if err != nil {
 		return err
@@ -64,7 +64,7 @@ func runBilling(tx *bbolt.Tx, now time.Time) error {
 
 // billAccount invoices every full month of acct not yet invoiced and refreshes its past-due
 // mark, storing acct when anything changed.
-func billAccount(tx *bbolt.Tx, acct cloudstore.Account, now time.Time) error {
+func billAccount(tx kv.Tx, acct cloudstore.Account, now time.Time) error {
 	changed, err := invoiceDueMonths(tx, &acct, now)
 	if err != nil {
 		return err
@@ -78,7 +78,7 @@ func billAccount(tx *bbolt.Tx, acct cloudstore.Account, now time.Time) error {
 
 // invoiceDueMonths issues the invoices of every full month since firstDueMonth, each followed
 // by its autopay; it reports whether acct changed.
-func invoiceDueMonths(tx *bbolt.Tx, acct *cloudstore.Account, now time.Time) (bool, error) {
+func invoiceDueMonths(tx kv.Tx, acct *cloudstore.Account, now time.Time) (bool, error) {
 	changed := false
 	for m := firstDueMonth(*acct, now); m.Before(monthOf(now)); m = m.AddDate(0, 1, 0) {
 		next := m.AddDate(0, 1, 0)
@@ -98,7 +98,7 @@ func invoiceDueMonths(tx *bbolt.Tx, acct *cloudstore.Account, now time.Time) (bo
 
 // autopay charges acct's whole positive balance to its default card on the invoice's date; when
 // that fails, it mails the account's billing address instead.
-func autopay(tx *bbolt.Tx, acct *cloudstore.Account, inv cloudstore.Invoice) error {
+func autopay(tx kv.Tx, acct *cloudstore.Account, inv cloudstore.Invoice) error {
 	if acct.BalanceCents <= 0 {
 		return nil
 	}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 // TestRunBilling runs the cycle for accounts the demo world lacks: one without a card (its
@@ -28,7 +28,7 @@ func TestRunBilling(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(db.Write(func(tx *bbolt.Tx) error {
+	must(db.Write(func(tx kv.Tx) error {
 		owing = cloudstore.Account{Name: "owing", Email: "o@example.com", ActiveSince: aug}
 		cancelled = cloudstore.Account{Name: "gone", ActiveSince: aug, Cancelled: &aug}
 		never := cloudstore.Account{Name: "never"}
@@ -41,17 +41,17 @@ func TestRunBilling(t *testing.T) {
 	}))
 	due := func(at time.Time) bool {
 		var d bool
-		must(db.View(func(tx *bbolt.Tx) (err error) { d, err = billingDue(tx, at); return err }))
+		must(db.View(func(tx kv.Tx) (err error) { d, err = billingDue(tx, at); return err }))
 		return d
 	}
 	if !due(now) {
 		t.Fatal("August and September should be due")
 	}
-	must(db.Write(func(tx *bbolt.Tx) error { return runBilling(tx, now) }))
+	must(db.Write(func(tx kv.Tx) error { return runBilling(tx, now) }))
 	if due(now) {
 		t.Fatal("still due after a run")
 	}
-	must(db.View(func(tx *bbolt.Tx) error {
+	must(db.View(func(tx kv.Tx) error {
 		a, _ := cloudstore.GetAccount(tx, owing.ID)
 		invs, _ := cloudstore.AccountInvoices(tx, owing.ID)
 		// August: 17 days = 408 h × $0.01 = $4.08; September: 720 h, capped at $5.00.
@@ -72,11 +72,11 @@ func TestRunBilling(t *testing.T) {
 	}))
 	// Without a card, an account that owes cannot be cancelled; once it owes nothing (its
 	// instance gone, its balance settled), it can.
-	err := db.Write(func(tx *bbolt.Tx) error { _, err := cancelAccount(tx, owing.ID, now); return err })
+	err := db.Write(func(tx kv.Tx) error { _, err := cancelAccount(tx, owing.ID, now); return err })
 	if !errors.Is(err, ErrUncollectable) || !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("cancel without a card: %v", err)
 	}
-	must(db.Write(func(tx *bbolt.Tx) error {
+	must(db.Write(func(tx kv.Tx) error {
 		in, err := cloudstore.GetInstance(tx, 1)
 		if err != nil {
 			return err
@@ -92,7 +92,7 @@ func TestRunBilling(t *testing.T) {
 		}
 		return err
 	}))
-	must(db.Write(func(tx *bbolt.Tx) error {
+	must(db.Write(func(tx kv.Tx) error {
 		a, err := cancelAccount(tx, owing.ID, now)
 		if err == nil && (a.Cancelled == nil || a.PastDueSince != nil) {
 			t.Errorf("cancelled: %+v", a)

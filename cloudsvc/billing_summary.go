@@ -4,13 +4,13 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // accountBillingSummary gathers acct's uninvoiced usage, active promotions and default card. When
 // h is not nil it notes the last instant the summary stays the same as the clock moves on (the
 // store unchanged): see uninvoicedUsage; an active promotion ends at its expiry.
-func accountBillingSummary(tx *bbolt.Tx, acct cloudstore.Account, now time.Time, h *horizon) (cloudstore.BillingSummary, error) {
+func accountBillingSummary(tx kv.Tx, acct cloudstore.Account, now time.Time, h *horizon) (cloudstore.BillingSummary, error) {
 	var s cloudstore.BillingSummary
 	un, err := uninvoicedUsage(tx, acct, now, h)
 	if err != nil {

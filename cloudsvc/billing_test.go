@@ -10,7 +10,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestRoundDiv: tax and proration round half away from zero.
@@ -191,7 +191,7 @@ func TestUsageFollowsOwnership(t *testing.T) {
 	oct := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
 	nov := oct.AddDate(0, 1, 0)
 	moved := oct.Add(10*24*time.Hour + 90*time.Minute)
-	err := db.Write(func(tx *bbolt.Tx) error {
+	err := db.Write(func(tx kv.Tx) error {
 		a, b := &cloudstore.Account{Name: "a", ActiveSince: oct}, &cloudstore.Account{Name: "b", ActiveSince: oct}
 		if err := cloudstore.CreateAccount(tx, a); err != nil {
 			return err

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The backup service's price: the reference gives none, so the appliance charges the smallest
@@ -25,13 +25,13 @@ const (
 // instances transferred away or back included — and one more for its backups when enabled;
 // then the account's managed databases (databaseUsageItems).
 // Every started hour counts; an item costs hours × hourly price, at most the monthly price.
-func usageItems(tx *bbolt.Tx, account uint64, from, to time.Time) ([]cloudstore.InvoiceItem, error) {
+func usageItems(tx kv.Tx, account uint64, from, to time.Time) ([]cloudstore.InvoiceItem, error) {
 	return usageItemsUntil(tx, account, from, to, nil)
 }
 
 // usageItemsUntil is usageItems for a period that ends at the moving present when h is not nil:
 // it notes in h the last instant the items keep their hours (see horizon.hours).
-func usageItemsUntil(tx *bbolt.Tx, account uint64, from, to time.Time, h *horizon) ([]cloudstore.InvoiceItem, error) {
+func usageItemsUntil(tx kv.Tx, account uint64, from, to time.Time, h *horizon) ([]cloudstore.InvoiceItem, error) {
 	instances, err := cloudstore.Instances(tx)
 	if err != nil {
 		return nil, err
@@ -88,7 +88,7 @@ func hourlyItem(label, region string, hourly, monthly float64, hours int64, from
 // the node is reserved) to its deletion — at the price of its type and cluster size when it was
 // created, at most its monthly price. Deleted databases keep a record for this; complimentary
 // ones (the demo world's) are not billed.
-func databaseUsageItems(tx *bbolt.Tx, account uint64, from, to time.Time, h *horizon) ([]cloudstore.InvoiceItem, error) {
+func databaseUsageItems(tx kv.Tx, account uint64, from, to time.Time, h *horizon) ([]cloudstore.InvoiceItem, error) {
 	all, err := cloudstore.AccountDatabaseRecords(tx, account)
 	if err != nil {
 		return nil, err

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Caller is who a bearer token speaks for: the token (its scopes, its expiry) and its user
@@ -23,7 +23,7 @@ type Caller struct {
 func (s *Service) Authenticate(plain string) (*Caller, error) {
 	plain = strings.TrimSpace(plain)
 	hash := cloudstore.TokenSum(plain)
-	cl, err := s.callers.Get(hash, func(tx *bbolt.Tx) (*Caller, error) {
+	cl, err := s.callers.Get(hash, func(tx kv.Tx) (*Caller, error) {
 		t, u, err := cloudstore.FindToken(tx, hash[:])
 		return &Caller{Token: t, User: u}, err
 	})

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // horizon collects, while something is derived from the store at an instant now, the last
@@ -65,7 +65,7 @@ func newClockCache[K comparable, V any](db *store.DB) *clockCache[K, V] {
 
 // get returns key's value as of now, from the cache or derived by load in a read transaction
 // (load notes in h when its answer would change). Errors are not cached.
-func (c *clockCache[K, V]) get(key K, now time.Time, load func(tx *bbolt.Tx, h *horizon) (V, error)) (V, error) {
+func (c *clockCache[K, V]) get(key K, now time.Time, load func(tx kv.Tx, h *horizon) (V, error)) (V, error) {
 	v0 := c.db.Version() // read before the transaction: never newer than what it sees
 	c.mu.RLock()
 	hit, ok := c.m[key]
@@ -74,7 +74,7 @@ func (c *clockCache[K, V]) get(key K, now time.Time, load func(tx *bbolt.Tx, h *
 		return hit.val, nil // (a variable of its own: the load's closure below moves e to the heap)
 	}
 	e := clockEntry[V]{version: v0, from: now}
-	err := c.db.View(func(tx *bbolt.Tx) (err error) { e.val, err = load(tx, &e.h); return })
+	err := c.db.View(func(tx kv.Tx) (err error) { e.val, err = load(tx, &e.h); return })
 	if err != nil {
 		return e.val, err
 	}

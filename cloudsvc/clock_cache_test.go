@@ -12,7 +12,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestCachedAccountFollowsTheClock: the account record and the notifications kept between reads
@@ -35,7 +35,7 @@ func TestCachedAccountFollowsTheClock(t *testing.T) {
 	cardEnd := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC) // a card expiring 11/2026
 	var acct, other cloudstore.Account
 	var dbID uint64
-	err := db.Write(func(tx *bbolt.Tx) error {
+	err := db.Write(func(tx kv.Tx) error {
 		acct = cloudstore.Account{Name: "a", ActiveSince: oct, Contact: cloudstore.Contact{Country: "US", State: "PA"},
 			Promotions: []cloudstore.Promotion{{Code: "P", MonthlyCapCents: 300, RemainingCents: 1000, CreditCents: 1000, Expires: promoEnds}}}
 		other = cloudstore.Account{Name: "b", ActiveSince: oct}
@@ -115,7 +115,7 @@ func TestCachedAccountFollowsTheClock(t *testing.T) {
 		var wantAcct cloudstore.Account
 		var wantSum cloudstore.BillingSummary
 		var wantNotices []accountNotice
-		db.View(func(tx *bbolt.Tx) error {
+		db.View(func(tx kv.Tx) error {
 			wantAcct, wantSum, err = accountRecord(tx, acct.ID, now, nil)
 			if err == nil {
 				wantNotices, err = accountNotices(tx, acct.ID, now, nil)
@@ -157,7 +157,7 @@ func TestCachedAccountFollowsTheClock(t *testing.T) {
 		t.Fatalf("the walk saw only %d different uninvoiced balances: it does not exercise the hours", len(seen))
 	}
 	// A write shows at the same instant.
-	if err := db.Write(func(tx *bbolt.Tx) error {
+	if err := db.Write(func(tx kv.Tx) error {
 		a, err := cloudstore.GetAccount(tx, acct.ID)
 		a.Contact.State = "NY"
 		return errors.Join(err, cloudstore.PutAccount(tx, a))
@@ -165,7 +165,7 @@ func TestCachedAccountFollowsTheClock(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(clk.Now())
-	if err := db.Write(func(tx *bbolt.Tx) error {
+	if err := db.Write(func(tx kv.Tx) error {
 		tr, err := cloudstore.GetTransfer(tx, "0b1f6a34-5d3c-4e1b-9a0a-2f5c3e1d7b90")
 		tr.Status, tr.Expiry = cloudstore.TransferPending, clk.Now().Add(time.Hour)
 		return errors.Join(err, cloudstore.PutTransfer(tx, tr))

@@ -5,7 +5,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // ConsoleLabel is the label of the access tokens the appliance's web console signs users in
@@ -36,7 +36,7 @@ func (s *Service) SignIn(username, password, ip string) (access string, err erro
 // and a token that is not a console token (a PAT, another client's) is left alone: the console
 // only ever holds its own.
 func (s *Service) SignOut(access string) error {
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		t, err := cloudstore.TokenByPlain(tx, access)
 		if errors.Is(err, store.ErrNotFound) || err == nil && (t.Kind != cloudstore.KindOAuth || t.ClientID != "") {
 			return nil

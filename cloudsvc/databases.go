@@ -7,7 +7,7 @@ import (
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // errUnauthorized is the cloud's refusal of an operation the caller's grants do not allow.
@@ -20,13 +20,13 @@ type dbListKey struct {
 }
 
 // dbOp is the body of an operation on one database, run in a transaction.
-type dbOp func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error
+type dbOp func(tx kv.Tx, db cloudstore.Database, now time.Time) error
 
 // readDatabase runs op in a read transaction on by's database id of fam, which by must be
 // allowed at least read_only on.
 func (s *Service) readDatabase(by cloudstore.User, fam string, id uint64, op dbOp) error {
 	now := s.clk.Now()
-	return s.db.View(func(tx *bbolt.Tx) error {
+	return s.db.View(func(tx kv.Tx) error {
 		db, err := target(tx, by, fam, id, cloudstore.ReadOnly)
 		if err != nil {
 			return err
@@ -40,7 +40,7 @@ func (s *Service) readDatabase(by cloudstore.User, fam string, id uint64, op dbO
 // are serialised and the second sees what the first did (an `updating` status, say).
 func (s *Service) writeDatabase(by cloudstore.User, fam string, id uint64, op dbOp) error {
 	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		db, err := target(tx, by, fam, id, cloudstore.ReadWrite)
 		if err != nil {
 			return err
@@ -52,7 +52,7 @@ func (s *Service) writeDatabase(by cloudstore.User, fam string, id uint64, op db
 // target loads by's database: another account's or family's, a deleted one or one a
 // restricted user holds no grant on is not found; one they may only read is forbidden for
 // writes.
-func target(tx *bbolt.Tx, by cloudstore.User, fam string, id uint64, need string) (cloudstore.Database, error) {
+func target(tx kv.Tx, by cloudstore.User, fam string, id uint64, need string) (cloudstore.Database, error) {
 	db, err := cloudstore.AccountDatabase(tx, by.AccountID, fam, id)
 	if err != nil {
 		return db, err
@@ -71,7 +71,7 @@ func target(tx *bbolt.Tx, by cloudstore.User, fam string, id uint64, need string
 // next committed write, so a list of thousands is filtered per request without touching bbolt.
 func (s *Service) VisibleDatabases(by cloudstore.User, fam string) ([]cloudstore.Database, error) {
 	key := dbListKey{by.AccountID, fam}
-	list, err := s.dbLists.Get(key, func(tx *bbolt.Tx) ([]cloudstore.Database, error) {
+	list, err := s.dbLists.Get(key, func(tx kv.Tx) ([]cloudstore.Database, error) {
 		return cloudstore.AccountDatabases(tx, key.account, fam)
 	})
 	if err != nil {
@@ -93,7 +93,7 @@ func (s *Service) VisibleDatabases(by cloudstore.User, fam string) ([]cloudstore
 // Database returns by's database id of fam as it stands now.
 func (s *Service) Database(by cloudstore.User, fam string, id uint64) (cloudstore.Database, error) {
 	var out cloudstore.Database
-	err := s.readDatabase(by, fam, id, func(_ *bbolt.Tx, db cloudstore.Database, now time.Time) error {
+	err := s.readDatabase(by, fam, id, func(_ kv.Tx, db cloudstore.Database, now time.Time) error {
 		out = db.At(now)
 		return nil
 	})

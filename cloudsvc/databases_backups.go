@@ -8,13 +8,13 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // DatabaseBackups lists a database's complete backups (none while it provisions).
 func (s *Service) DatabaseBackups(by cloudstore.User, fam string, id uint64) ([]cloudstore.DatabaseBackup, error) {
 	var list []cloudstore.DatabaseBackup
-	err := s.readDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) (err error) {
+	err := s.readDatabase(by, fam, id, func(tx kv.Tx, db cloudstore.Database, now time.Time) (err error) {
 		list, err = CompleteBackups(tx, db, now)
 		return err
 	})
@@ -24,7 +24,7 @@ func (s *Service) DatabaseBackups(by cloudstore.User, fam string, id uint64) ([]
 // DatabaseBackup returns backup backupID of a database.
 func (s *Service) DatabaseBackup(by cloudstore.User, fam string, id, backupID uint64) (cloudstore.DatabaseBackup, error) {
 	var b cloudstore.DatabaseBackup
-	err := s.readDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) (err error) {
+	err := s.readDatabase(by, fam, id, func(tx kv.Tx, db cloudstore.Database, now time.Time) (err error) {
 		b, err = databaseBackupOf(tx, db, backupID, now)
 		return err
 	})
@@ -35,7 +35,7 @@ func (s *Service) DatabaseBackup(by cloudstore.User, fam string, id, backupID ui
 // taken, and records database_backup_create. parsed are the problems the caller found reading
 // the request (see CreateUser).
 func (s *Service) SnapshotDatabase(by cloudstore.User, fam string, id uint64, label, target *string, parsed store.Problems) error {
-	return s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
+	return s.writeDatabase(by, fam, id, func(tx kv.Tx, db cloudstore.Database, now time.Time) error {
 		db, err := snapshotDatabase(tx, db, label, target, now)
 		if withParsed(parsed, err) != nil {
 			return withParsed(parsed, err)
@@ -47,7 +47,7 @@ func (s *Service) SnapshotDatabase(by cloudstore.User, fam string, id uint64, la
 // DeleteDatabaseBackup removes backup backupID of a database (the reference names no event for
 // it).
 func (s *Service) DeleteDatabaseBackup(by cloudstore.User, fam string, id, backupID uint64) error {
-	return s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
+	return s.writeDatabase(by, fam, id, func(tx kv.Tx, db cloudstore.Database, now time.Time) error {
 		return deleteDatabaseBackup(tx, db, backupID, now)
 	})
 }
@@ -59,7 +59,7 @@ func (s *Service) DeleteDatabaseBackup(by cloudstore.User, fam string, id, backu
 func (s *Service) RestoreDatabaseBackup(by cloudstore.User, fam string, id, backupID uint64) error {
 	var dump []byte
 	var replace bool
-	err := s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
+	err := s.writeDatabase(by, fam, id, func(tx kv.Tx, db cloudstore.Database, now time.Time) error {
 		db, err := restoreDatabaseBackup(tx, db, backupID, now)
 		if err != nil {
 			return err
@@ -95,7 +95,7 @@ func (s *Service) restoreData(id uint64, dump []byte) error {
 
 // CompleteBackups lists the complete backups of a database that is not provisioning, oldest
 // first, in the caller's transaction (Service.DatabaseBackups', or a fixtures test's).
-func CompleteBackups(tx *bbolt.Tx, d cloudstore.Database, now time.Time) ([]cloudstore.DatabaseBackup, error) {
+func CompleteBackups(tx kv.Tx, d cloudstore.Database, now time.Time) ([]cloudstore.DatabaseBackup, error) {
 	if err := requireProvisioned(d.At(now)); err != nil {
 		return nil, err
 	}
@@ -114,7 +114,7 @@ func CompleteBackups(tx *bbolt.Tx, d cloudstore.Database, now time.Time) ([]clou
 
 // databaseBackupOf returns one complete backup of a database that is not provisioning; another
 // database's backup, or one still being taken, is not found.
-func databaseBackupOf(tx *bbolt.Tx, d cloudstore.Database, id uint64, now time.Time) (cloudstore.DatabaseBackup, error) {
+func databaseBackupOf(tx kv.Tx, d cloudstore.Database, id uint64, now time.Time) (cloudstore.DatabaseBackup, error) {
 	if err := requireProvisioned(d.At(now)); err != nil {
 		return cloudstore.DatabaseBackup{}, err
 	}
@@ -128,7 +128,7 @@ func databaseBackupOf(tx *bbolt.Tx, d cloudstore.Database, id uint64, now time.T
 // snapshotDatabase starts a snapshot backup of an active database (label 3-64 by the seed's
 // rule, target primary or — for a three-node cluster — secondary): the database is backing_up
 // for SnapshotTime and the backup shows when that is over.
-func snapshotDatabase(tx *bbolt.Tx, d cloudstore.Database, label, target *string, now time.Time) (cloudstore.Database, error) {
+func snapshotDatabase(tx kv.Tx, d cloudstore.Database, label, target *string, now time.Time) (cloudstore.Database, error) {
 	d, p, err := settleActive(tx, d, now)
 	if err != nil {
 		return d, err
@@ -162,7 +162,7 @@ func snapshotDatabase(tx *bbolt.Tx, d cloudstore.Database, label, target *string
 // before each write's OK), taken in the backup's transaction, so the backup holds exactly the
 // writes acknowledged before it. An instance that never listened has no data and its backup no
 // dump.
-func addBackup(tx *bbolt.Tx, d cloudstore.Database, b *cloudstore.DatabaseBackup) error {
+func addBackup(tx kv.Tx, d cloudstore.Database, b *cloudstore.DatabaseBackup) error {
 	if err := cloudstore.AddDatabaseBackup(tx, b); err != nil {
 		return err
 	}
@@ -176,7 +176,7 @@ func addBackup(tx *bbolt.Tx, d cloudstore.Database, b *cloudstore.DatabaseBackup
 }
 
 // deleteDatabaseBackup removes a backup of a database that is not provisioning.
-func deleteDatabaseBackup(tx *bbolt.Tx, d cloudstore.Database, id uint64, now time.Time) error {
+func deleteDatabaseBackup(tx kv.Tx, d cloudstore.Database, id uint64, now time.Time) error {
 	b, err := databaseBackupOf(tx, d, id, now)
 	if err != nil {
 		return err
@@ -196,7 +196,7 @@ func deleteDatabaseBackup(tx *bbolt.Tx, d cloudstore.Database, id uint64, now ti
 // restoreDatabaseBackup replaces an active database's data with a backup's: the database is
 // restoring for RestoreTime, then active — or failed when the backup is older than the last
 // credentials reset (the seed: restoring after a reset results in a failed cluster).
-func restoreDatabaseBackup(tx *bbolt.Tx, d cloudstore.Database, id uint64, now time.Time) (cloudstore.Database, error) {
+func restoreDatabaseBackup(tx kv.Tx, d cloudstore.Database, id uint64, now time.Time) (cloudstore.Database, error) {
 	d, err := settle(tx, d, now)
 	if err != nil {
 		return d, err

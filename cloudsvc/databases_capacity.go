@@ -6,7 +6,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Capacity. --sqldb-max-instances caps how many connectable instances listen at once and
@@ -22,7 +22,7 @@ import (
 
 // checkCapacity refuses a new or resumed connectable instance when the places are all held by
 // other instances (except is the one being resumed).
-func (s *Service) checkCapacity(tx *bbolt.Tx, except uint64, now time.Time) error {
+func (s *Service) checkCapacity(tx kv.Tx, except uint64, now time.Time) error {
 	if s.sql == nil || s.sql.max <= 0 {
 		return nil
 	}
@@ -35,7 +35,7 @@ func (s *Service) checkCapacity(tx *bbolt.Tx, except uint64, now time.Time) erro
 }
 
 // placesHeld counts the connectable instances that listen or will once provisioned.
-func placesHeld(tx *bbolt.Tx, except uint64, now time.Time) (int, error) {
+func placesHeld(tx kv.Tx, except uint64, now time.Time) (int, error) {
 	n := 0
 	err := store.Each(tx, store.CloudDatabases, nil, func(_ []byte, d cloudstore.Database) (bool, error) {
 		if d = d.At(now); d.ID != except && (listens(d) || d.Connectable() && d.Deleted == nil && d.Status == cloudstore.DBProvisioning) {

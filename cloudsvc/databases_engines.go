@@ -10,7 +10,7 @@ import (
 	"github.com/pocketforge/pocketforge/sqlengine"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Connectable sqldb instances. A mysql instance of the sqldb family (Database.Connectable) is
@@ -93,7 +93,7 @@ func (s *Service) ReconcileDatabases(now time.Time) error {
 	e.rec.Lock()
 	defer e.rec.Unlock()
 	var targets []sqlTarget
-	if err := s.db.View(func(tx *bbolt.Tx) (err error) { targets, err = sqlTargets(tx); return err }); err != nil {
+	if err := s.db.View(func(tx kv.Tx) (err error) { targets, err = sqlTargets(tx); return err }); err != nil {
 		return err
 	}
 	want := map[uint64]sqlTarget{}
@@ -126,7 +126,7 @@ func (s *Service) reconcileNow() {
 
 // sqlTargets reads every connectable record (deleted ones too, to remove their data) with the
 // secrets of the live ones.
-func sqlTargets(tx *bbolt.Tx) ([]sqlTarget, error) {
+func sqlTargets(tx kv.Tx) ([]sqlTarget, error) {
 	var out []sqlTarget
 	err := store.Each(tx, store.CloudDatabases, nil, func(_ []byte, d cloudstore.Database) (bool, error) {
 		if !d.Connectable() {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestSQLInstanceBackupRestore: a snapshot holds the data as it was, a restore really puts it
@@ -48,7 +48,7 @@ func TestSQLInstanceBackupRestore(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ok bool
-	w.db.View(func(tx *bbolt.Tx) error { _, ok = cloudstore.BackupDump(tx, backups[0].ID); return nil })
+	w.db.View(func(tx kv.Tx) error { _, ok = cloudstore.BackupDump(tx, backups[0].ID); return nil })
 	if ok {
 		t.Fatal("a deleted backup's dump stays")
 	}
@@ -69,7 +69,7 @@ func TestSQLInstanceAutoBackupHoldsData(t *testing.T) {
 		t.Fatalf("auto backups: %+v %v", backups, err)
 	}
 	var dump []byte
-	w.db.View(func(tx *bbolt.Tx) error { dump, _ = cloudstore.BackupDump(tx, backups[len(backups)-1].ID); return nil })
+	w.db.View(func(tx kv.Tx) error { dump, _ = cloudstore.BackupDump(tx, backups[len(backups)-1].ID); return nil })
 	if !strings.Contains(string(dump), "rex") {
 		t.Fatalf("the auto backup's dump lacks the row: %q", dump)
 	}

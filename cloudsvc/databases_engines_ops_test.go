@@ -7,7 +7,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestSQLInstanceFollowsWrites: the writes that must take effect at once do, before they are
@@ -86,7 +86,7 @@ func TestSQLInstanceFollowsWrites(t *testing.T) {
 			t.Fatal("a deleted instance still serves")
 		}
 		var left []byte
-		w.db.View(func(tx *bbolt.Tx) error { left = cloudstore.SQLDataOf(tx, d.ID); return nil })
+		w.db.View(func(tx kv.Tx) error { left = cloudstore.SQLDataOf(tx, d.ID); return nil })
 		if left != nil {
 			t.Fatalf("the data of a deleted instance stays: %d bytes", len(left))
 		}
@@ -100,7 +100,7 @@ func TestSQLInstanceOldCA(t *testing.T) {
 	d := w.activeSQL("old-db")
 	before := w.ca(d.ID)
 	w.svc.Close()
-	err := w.db.Write(func(tx *bbolt.Tx) error {
+	err := w.db.Write(func(tx kv.Tx) error {
 		s, err := cloudstore.DatabaseSecretsOf(tx, d.ID)
 		s.CAKey = nil
 		if err == nil {

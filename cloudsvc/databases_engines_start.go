@@ -11,7 +11,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/sqlengine"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // start serves t's instance: with a CA key (made now for a record from before instances were
@@ -49,7 +49,7 @@ func (e *engines) start(t sqlTarget) error {
 	delete(e.refused, d.ID)
 	e.mu.Unlock()
 	if port != d.SQLPort {
-		return e.s.db.Write(func(tx *bbolt.Tx) error { return recordSQLPort(tx, d.ID, port) })
+		return e.s.db.Write(func(tx kv.Tx) error { return recordSQLPort(tx, d.ID, port) })
 	}
 	return nil
 }
@@ -74,7 +74,7 @@ func (e *engines) refuse(id uint64, err error) error {
 }
 
 // recordSQLPort keeps the port an instance listens on in its record.
-func recordSQLPort(tx *bbolt.Tx, id uint64, port int) error {
+func recordSQLPort(tx kv.Tx, id uint64, port int) error {
 	d, err := cloudstore.GetDatabase(tx, id)
 	if err != nil {
 		return err
@@ -94,7 +94,7 @@ func (e *engines) ensureCAKey(d cloudstore.Database, sec cloudstore.DatabaseSecr
 		return sec, err
 	}
 	cert, key := fresh.CACert, fresh.CAKey
-	err = e.s.db.Write(func(tx *bbolt.Tx) error {
+	err = e.s.db.Write(func(tx kv.Tx) error {
 		cur, err := cloudstore.DatabaseSecretsOf(tx, d.ID)
 		if err != nil {
 			return err

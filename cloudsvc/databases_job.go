@@ -6,7 +6,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The databases job (the API runs it every second) does what the clock makes due, in due order:
@@ -24,7 +24,7 @@ import (
 
 // runDatabaseJob does the work due at now on every database. Running it again at the same
 // instant changes nothing.
-func runDatabaseJob(tx *bbolt.Tx, now time.Time) error {
+func runDatabaseJob(tx kv.Tx, now time.Time) error {
 	ids, err := cloudstore.DueDatabases(tx, now)
 	if err != nil {
 		return err
@@ -43,7 +43,7 @@ func runDatabaseJob(tx *bbolt.Tx, now time.Time) error {
 
 // advanceDatabase settles d at now, takes its missed auto backups, prunes old ones and stores
 // it (with its next due time).
-func advanceDatabase(tx *bbolt.Tx, d cloudstore.Database, now time.Time) error {
+func advanceDatabase(tx kv.Tx, d cloudstore.Database, now time.Time) error {
 	d, err := settle(tx, d, now)
 	if err != nil {
 		return err
@@ -61,7 +61,7 @@ func advanceDatabase(tx *bbolt.Tx, d cloudstore.Database, now time.Time) error {
 
 // settleActive settles d for a write that needs it active: the problems start with the refusal
 // of any other status, so the write can add its own and answer them all at once.
-func settleActive(tx *bbolt.Tx, d cloudstore.Database, now time.Time) (cloudstore.Database, store.Problems, error) {
+func settleActive(tx kv.Tx, d cloudstore.Database, now time.Time) (cloudstore.Database, store.Problems, error) {
 	d, err := settle(tx, d, now)
 	if err != nil {
 		return d, nil, err
@@ -75,7 +75,7 @@ func settleActive(tx *bbolt.Tx, d cloudstore.Database, now time.Time) (cloudstor
 
 // settle is At for writers: it also records the database_failed event of a restore that ended
 // in failure, whichever write is the first to see it end.
-func settle(tx *bbolt.Tx, d cloudstore.Database, now time.Time) (cloudstore.Database, error) {
+func settle(tx kv.Tx, d cloudstore.Database, now time.Time) (cloudstore.Database, error) {
 	failed := d.Op == cloudstore.OpRestore && d.Next == cloudstore.DBFailed && !now.Before(d.Until)
 	d = d.At(now)
 	if !failed {
@@ -89,7 +89,7 @@ func settle(tx *bbolt.Tx, d cloudstore.Database, now time.Time) (cloudstore.Data
 // database became active), at most the seven retention keeps. A connectable instance's auto
 // backups hold its data as the job finds it: after a jump of the clock over several days, the
 // missed days' backups all hold today's data (the appliance did not run those days).
-func takeAutoBackups(tx *bbolt.Tx, d *cloudstore.Database, now time.Time) error {
+func takeAutoBackups(tx kv.Tx, d *cloudstore.Database, now time.Time) error {
 	since := cloudstore.AutoSince(*d)
 	latest := cloudstore.Midnight(now)
 	for m := latest.AddDate(0, 0, -6); !m.After(latest); m = m.AddDate(0, 0, 1) {
@@ -109,7 +109,7 @@ func takeAutoBackups(tx *bbolt.Tx, d *cloudstore.Database, now time.Time) error 
 }
 
 // pruneAutoBackups deletes the database's auto backups past retention and stores it.
-func pruneAutoBackups(tx *bbolt.Tx, d cloudstore.Database, now time.Time) error {
+func pruneAutoBackups(tx kv.Tx, d cloudstore.Database, now time.Time) error {
 	all, err := cloudstore.DatabaseBackupList(tx, d.ID)
 	if err != nil {
 		return err
@@ -126,7 +126,7 @@ func pruneAutoBackups(tx *bbolt.Tx, d cloudstore.Database, now time.Time) error 
 
 // DegradeDatabase marks a database degraded (or failed): the fault a demo or a test injects in
 // its own transaction, since the API has no endpoint for it. It stays so until deleted.
-func DegradeDatabase(tx *bbolt.Tx, id uint64, status string, now time.Time) error {
+func DegradeDatabase(tx kv.Tx, id uint64, status string, now time.Time) error {
 	if status != cloudstore.DBDegraded && status != cloudstore.DBFailed {
 		return fmt.Errorf("status %q: %w", status, store.ErrInvalid)
 	}

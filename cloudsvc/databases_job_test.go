@@ -10,7 +10,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // dbTestWorld is an account with one database in the given state, in a fresh data file.
@@ -22,7 +22,7 @@ type dbTestWorld struct {
 
 func newDBTestWorld(t *testing.T) *dbTestWorld {
 	w := &dbTestWorld{t: t, db: testdb.Open(t)}
-	w.write(func(tx *bbolt.Tx) error {
+	w.write(func(tx kv.Tx) error {
 		a := &cloudstore.Account{Name: "a"}
 		err := cloudstore.CreateAccount(tx, a)
 		w.acc = a.ID
@@ -31,7 +31,7 @@ func newDBTestWorld(t *testing.T) *dbTestWorld {
 	return w
 }
 
-func (w *dbTestWorld) write(fn func(tx *bbolt.Tx) error) {
+func (w *dbTestWorld) write(fn func(tx kv.Tx) error) {
 	w.t.Helper()
 	if err := w.db.Write(fn); err != nil {
 		w.t.Fatal(err)
@@ -48,7 +48,7 @@ func (w *dbTestWorld) add(d cloudstore.Database) uint64 {
 	if d.Label == "" {
 		d.Label = "db-test"
 	}
-	w.write(func(tx *bbolt.Tx) error {
+	w.write(func(tx kv.Tx) error {
 		return cloudstore.ImportDatabase(tx, &d, cloudstore.DatabaseSecrets{Password: "p"})
 	})
 	return d.ID
@@ -58,9 +58,9 @@ func (w *dbTestWorld) add(d cloudstore.Database) uint64 {
 func (w *dbTestWorld) run(now time.Time) bool {
 	w.t.Helper()
 	due := false
-	w.db.View(func(tx *bbolt.Tx) (err error) { due, err = cloudstore.DatabasesDue(tx, now); return })
+	w.db.View(func(tx kv.Tx) (err error) { due, err = cloudstore.DatabasesDue(tx, now); return })
 	if due {
-		w.write(func(tx *bbolt.Tx) error { return runDatabaseJob(tx, now) })
+		w.write(func(tx kv.Tx) error { return runDatabaseJob(tx, now) })
 	}
 	return due
 }
@@ -69,7 +69,7 @@ func (w *dbTestWorld) run(now time.Time) bool {
 func (w *dbTestWorld) backups(id uint64, now time.Time) []string {
 	w.t.Helper()
 	var out []string
-	w.db.View(func(tx *bbolt.Tx) error {
+	w.db.View(func(tx kv.Tx) error {
 		d, _ := cloudstore.GetDatabase(tx, id)
 		list, err := CompleteBackups(tx, d, now)
 		for _, b := range list {
@@ -82,7 +82,7 @@ func (w *dbTestWorld) backups(id uint64, now time.Time) []string {
 
 func (w *dbTestWorld) get(id uint64) cloudstore.Database {
 	var d cloudstore.Database
-	w.db.View(func(tx *bbolt.Tx) (err error) { d, err = cloudstore.GetDatabase(tx, id); return })
+	w.db.View(func(tx kv.Tx) (err error) { d, err = cloudstore.GetDatabase(tx, id); return })
 	return d
 }
 
@@ -127,7 +127,7 @@ func TestAutoBackups(t *testing.T) {
 func TestAutoBackupsOnlyWhenActive(t *testing.T) {
 	w := newDBTestWorld(t)
 	degraded := w.add(cloudstore.Database{Label: "broken", Status: cloudstore.DBDegraded, Created: nov10, Activated: nov10})
-	w.write(func(tx *bbolt.Tx) error {
+	w.write(func(tx kv.Tx) error {
 		return cloudstore.ImportDatabaseBackup(tx, cloudstore.DatabaseBackup{DatabaseID: degraded, Type: cloudstore.BackupAuto, Label: "old", Created: day(10), Available: day(10)})
 	})
 	busy := w.add(cloudstore.Database{Label: "busy", Status: cloudstore.DBUpdating, Op: cloudstore.OpPatch, Next: cloudstore.DBActive, Until: day(11).Add(time.Minute), Created: nov10, Activated: nov10})
@@ -167,7 +167,7 @@ func TestTransitions(t *testing.T) {
 		t.Fatalf("persisted: %+v", d)
 	}
 	now := nov10.Add(time.Hour)
-	w.write(func(tx *bbolt.Tx) error {
+	w.write(func(tx kv.Tx) error {
 		d, _ := cloudstore.GetDatabase(tx, id)
 		if _, err := snapshotDatabase(tx, d, sp("before"), nil, now); err != nil {
 			return err
@@ -178,7 +178,7 @@ func TestTransitions(t *testing.T) {
 	})
 	later := now.Add(time.Minute)
 	var backup uint64
-	w.write(func(tx *bbolt.Tx) error {
+	w.write(func(tx kv.Tx) error {
 		d, _ := cloudstore.GetDatabase(tx, id)
 		list, _ := CompleteBackups(tx, d, later)
 		backup = list[0].ID
@@ -190,7 +190,7 @@ func TestTransitions(t *testing.T) {
 	}
 	w.run(later.Add(RestoreTime))
 	var events []cloudstore.Event
-	w.db.View(func(tx *bbolt.Tx) (err error) { events, err = cloudstore.AccountEvents(tx, w.acc); return })
+	w.db.View(func(tx kv.Tx) (err error) { events, err = cloudstore.AccountEvents(tx, w.acc); return })
 	if d := w.get(id); d.Status != cloudstore.DBFailed || len(events) != 1 || events[0].Action != "database_failed" || events[0].Username != nil {
 		t.Fatalf("after the restore: %s, events %+v", d.Status, events)
 	}
@@ -201,8 +201,8 @@ func TestTransitions(t *testing.T) {
 func TestDegradeDatabase(t *testing.T) {
 	w := newDBTestWorld(t)
 	id := w.add(cloudstore.Database{Status: cloudstore.DBActive, Created: nov10, Activated: nov10})
-	w.write(func(tx *bbolt.Tx) error { return DegradeDatabase(tx, id, cloudstore.DBDegraded, nov10.Add(time.Hour)) })
-	err := w.db.Write(func(tx *bbolt.Tx) error {
+	w.write(func(tx kv.Tx) error { return DegradeDatabase(tx, id, cloudstore.DBDegraded, nov10.Add(time.Hour)) })
+	err := w.db.Write(func(tx kv.Tx) error {
 		if err := DegradeDatabase(tx, id, cloudstore.DBActive, nov10); !errors.Is(err, store.ErrInvalid) {
 			t.Errorf("degrading to active: %v", err)
 		}
@@ -215,7 +215,7 @@ func TestDegradeDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.db.View(func(tx *bbolt.Tx) error {
+	w.db.View(func(tx kv.Tx) error {
 		if err := DegradeDatabase(tx, id, cloudstore.DBFailed, nov10); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("degrading a deleted database: %v", err)
 		}

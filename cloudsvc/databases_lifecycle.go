@@ -8,7 +8,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // How long each transient status lasts (the real service takes minutes; a demo should see the
@@ -32,7 +32,7 @@ func DatabasePermission(u cloudstore.User, id uint64) string {
 // createDatabase provisions a sqldb database for creator's account: every wrong field is
 // reported at once; the database starts provisioning and becomes active after provision. A
 // restricted creator receives read_write on it, as on every entity a restricted user creates.
-func createDatabase(tx *bbolt.Tx, creator cloudstore.User, in cloudstore.NewDatabase, now time.Time, provision time.Duration) (cloudstore.Database, error) {
+func createDatabase(tx kv.Tx, creator cloudstore.User, in cloudstore.NewDatabase, now time.Time, provision time.Duration) (cloudstore.Database, error) {
 	cat, err := cloudstore.GetDatabaseCatalog(tx)
 	if err != nil {
 		return cloudstore.Database{}, err
@@ -131,7 +131,7 @@ func placement(p *store.Problems, in cloudstore.NewDatabase, cat cloudstore.Data
 // updateDatabase applies a PUT to an active database, which is then updating for UpdateTime, or
 // resizing for ResizeTime when its type or cluster size changed (resized). The allow list
 // replaces the old one.
-func updateDatabase(tx *bbolt.Tx, d cloudstore.Database, in cloudstore.DatabaseUpdate, now time.Time) (_ cloudstore.Database, resized bool, err error) {
+func updateDatabase(tx kv.Tx, d cloudstore.Database, in cloudstore.DatabaseUpdate, now time.Time) (_ cloudstore.Database, resized bool, err error) {
 	d, p, err := settleActive(tx, d, now)
 	if err != nil {
 		return d, false, err
@@ -168,7 +168,7 @@ func updateDatabase(tx *bbolt.Tx, d cloudstore.Database, in cloudstore.DatabaseU
 }
 
 // patchDatabase applies OS patches to an active database: updating for PatchTime.
-func patchDatabase(tx *bbolt.Tx, d cloudstore.Database, now time.Time) (cloudstore.Database, error) {
+func patchDatabase(tx kv.Tx, d cloudstore.Database, now time.Time) (cloudstore.Database, error) {
 	d, err := settle(tx, d, now)
 	if err != nil {
 		return d, err
@@ -189,7 +189,7 @@ func transient(d *cloudstore.Database, status, op string, now time.Time, took ti
 // transaction (Service.DeleteDatabase's, or a test's that deletes inside its own): its secrets,
 // backups, label and grants go; a small record stays (Deleted set) so the month's invoice still
 // bills the hours it ran.
-func RetireDatabase(tx *bbolt.Tx, d cloudstore.Database, now time.Time) error {
+func RetireDatabase(tx kv.Tx, d cloudstore.Database, now time.Time) error {
 	d, err := settle(tx, d, now)
 	if err != nil {
 		return err

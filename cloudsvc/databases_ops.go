@@ -5,7 +5,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // MayCreateDatabase says whether by may create databases: a restricted user needs the
@@ -36,7 +36,7 @@ func (s *Service) CreateDatabase(by cloudstore.User, in cloudstore.NewDatabase, 
 		return cloudstore.Database{}, err
 	}
 	var db cloudstore.Database
-	err = s.db.Write(func(tx *bbolt.Tx) error {
+	err = s.db.Write(func(tx kv.Tx) error {
 		if db, err = createDatabase(tx, by, in, now, s.provisionTime()); withParsed(parsed, err) != nil {
 			return withParsed(parsed, err)
 		}
@@ -57,7 +57,7 @@ func (s *Service) CreateDatabase(by cloudstore.User, in cloudstore.NewDatabase, 
 // found reading the request (see CreateUser).
 func (s *Service) UpdateDatabase(by cloudstore.User, fam string, id uint64, up cloudstore.DatabaseUpdate, parsed store.Problems) (cloudstore.Database, error) {
 	var out cloudstore.Database
-	err := s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) (err error) {
+	err := s.writeDatabase(by, fam, id, func(tx kv.Tx, db cloudstore.Database, now time.Time) (err error) {
 		var resized bool
 		if out, resized, err = updateDatabase(tx, db, up, now); withParsed(parsed, err) != nil {
 			return withParsed(parsed, err)
@@ -81,7 +81,7 @@ func (s *Service) UpdateDatabase(by cloudstore.User, fam string, id uint64, up c
 // DeleteDatabase deletes by's active, failed or degraded database id of fam and records
 // database_delete. A connectable instance stops at once and its data goes with the record.
 func (s *Service) DeleteDatabase(by cloudstore.User, fam string, id uint64) error {
-	err := s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
+	err := s.writeDatabase(by, fam, id, func(tx kv.Tx, db cloudstore.Database, now time.Time) error {
 		if err := RetireDatabase(tx, db, now); err != nil {
 			return err
 		}
@@ -96,7 +96,7 @@ func (s *Service) DeleteDatabase(by cloudstore.User, fam string, id uint64) erro
 // PatchDatabase applies OS patches: the database is updating for a while, with a notification.
 // The reference names no event for it; it is recorded as database_update.
 func (s *Service) PatchDatabase(by cloudstore.User, fam string, id uint64) error {
-	return s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
+	return s.writeDatabase(by, fam, id, func(tx kv.Tx, db cloudstore.Database, now time.Time) error {
 		db, err := patchDatabase(tx, db, now)
 		if err != nil {
 			return err
@@ -111,7 +111,7 @@ func (s *Service) PatchDatabase(by cloudstore.User, fam string, id uint64) error
 // restricted user who may only read a database may still connect to it as root; only the reset
 // is kept from them (unrestricted users only).
 func (s *Service) DatabaseCredentials(by cloudstore.User, fam string, id uint64) (username, password string, err error) {
-	err = s.readDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) (err error) {
+	err = s.readDatabase(by, fam, id, func(tx kv.Tx, db cloudstore.Database, now time.Time) (err error) {
 		username, password, err = databaseCredentials(tx, db, now)
 		return err
 	})
@@ -127,7 +127,7 @@ func (s *Service) DatabaseCredentials(by cloudstore.User, fam string, id uint64)
 // fails (open sessions go on, as after MySQL's ALTER USER).
 func (s *Service) ResetDatabaseCredentials(by cloudstore.User, fam string, id uint64) error {
 	password := cloudstore.NewDatabasePassword()
-	err := s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
+	err := s.writeDatabase(by, fam, id, func(tx kv.Tx, db cloudstore.Database, now time.Time) error {
 		db, err := resetDatabaseCredentials(tx, db, password, now)
 		if err != nil {
 			return err
@@ -143,7 +143,7 @@ func (s *Service) ResetDatabaseCredentials(by cloudstore.User, fam string, id ui
 // DatabaseCA returns a database's CA certificate (PEM), in every status but suspended.
 func (s *Service) DatabaseCA(by cloudstore.User, fam string, id uint64) ([]byte, error) {
 	var pem []byte
-	err := s.readDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) (err error) {
+	err := s.readDatabase(by, fam, id, func(tx kv.Tx, db cloudstore.Database, now time.Time) (err error) {
 		pem, err = databaseCA(tx, db, now)
 		return err
 	})
@@ -151,7 +151,7 @@ func (s *Service) DatabaseCA(by cloudstore.User, fam string, id uint64) ([]byte,
 }
 
 // databaseCredentials returns the root username and password of a database (requireUnsuspended).
-func databaseCredentials(tx *bbolt.Tx, d cloudstore.Database, now time.Time) (username, password string, err error) {
+func databaseCredentials(tx kv.Tx, d cloudstore.Database, now time.Time) (username, password string, err error) {
 	if err := requireUnsuspended(d.At(now)); err != nil {
 		return "", "", err
 	}
@@ -160,7 +160,7 @@ func databaseCredentials(tx *bbolt.Tx, d cloudstore.Database, now time.Time) (us
 }
 
 // databaseCA returns the PEM CA certificate of a database (requireUnsuspended).
-func databaseCA(tx *bbolt.Tx, d cloudstore.Database, now time.Time) ([]byte, error) {
+func databaseCA(tx kv.Tx, d cloudstore.Database, now time.Time) ([]byte, error) {
 	if err := requireUnsuspended(d.At(now)); err != nil {
 		return nil, err
 	}
@@ -171,7 +171,7 @@ func databaseCA(tx *bbolt.Tx, d cloudstore.Database, now time.Time) ([]byte, err
 // resetDatabaseCredentials gives an active database a new root password (made by the caller,
 // see cloudstore.NewDatabasePassword). The database stays active and every operation stays
 // open; from now on a backup older than this instant cannot be restored.
-func resetDatabaseCredentials(tx *bbolt.Tx, d cloudstore.Database, password string, now time.Time) (cloudstore.Database, error) {
+func resetDatabaseCredentials(tx kv.Tx, d cloudstore.Database, password string, now time.Time) (cloudstore.Database, error) {
 	d, err := settle(tx, d, now)
 	if err != nil {
 		return d, err

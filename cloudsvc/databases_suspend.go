@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Suspend and resume are the later real API's (not in 4.139; linodego's SuspendMySQLDatabase
@@ -19,7 +19,7 @@ const (
 
 // SuspendDatabase suspends by's active database id of fam and records database_suspend.
 func (s *Service) SuspendDatabase(by cloudstore.User, fam string, id uint64) error {
-	err := s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
+	err := s.writeDatabase(by, fam, id, func(tx kv.Tx, db cloudstore.Database, now time.Time) error {
 		db, err := settle(tx, db, now)
 		if err != nil {
 			return err
@@ -43,7 +43,7 @@ func (s *Service) SuspendDatabase(by cloudstore.User, fam string, id uint64) err
 // ResumeDatabase resumes by's suspended database id of fam and records database_resume; a
 // connectable one is refused when no place is free for it (databases_capacity.go).
 func (s *Service) ResumeDatabase(by cloudstore.User, fam string, id uint64) error {
-	err := s.writeDatabase(by, fam, id, func(tx *bbolt.Tx, db cloudstore.Database, now time.Time) error {
+	err := s.writeDatabase(by, fam, id, func(tx kv.Tx, db cloudstore.Database, now time.Time) error {
 		db, err := settle(tx, db, now)
 		if err != nil {
 			return err

@@ -6,12 +6,12 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // record writes the event of an action user by took, in the action's own transaction, so an
 // action and its event commit together or not at all.
-func record(tx *bbolt.Tx, by cloudstore.User, action string, entity *cloudstore.EventEntity, now time.Time) error {
+func record(tx kv.Tx, by cloudstore.User, action string, entity *cloudstore.EventEntity, now time.Time) error {
 	name := by.Username
 	return cloudstore.RecordEvent(tx, &cloudstore.Event{
 		AccountID: by.AccountID, Action: action, Created: now, Username: &name, Entity: entity,
@@ -22,7 +22,7 @@ func record(tx *bbolt.Tx, by cloudstore.User, action string, entity *cloudstore.
 // transient status (finished, or failed when d ends failed), or, when d has none, an instant
 // one (issue 33: the Terraform provider waits for database_create and database_update to
 // finish).
-func recordOperation(tx *bbolt.Tx, by cloudstore.User, action string, d cloudstore.Database, now time.Time) error {
+func recordOperation(tx kv.Tx, by cloudstore.User, action string, d cloudstore.Database, now time.Time) error {
 	name := by.Username
 	e := cloudstore.Event{AccountID: by.AccountID, Action: action, Created: now, Username: &name, Entity: d.EventEntity()}
 	if d.Next != "" && d.Until.After(now) {
@@ -47,7 +47,7 @@ const EventHistory = 90 * 24 * time.Hour
 
 // visibleEvent returns account event id if u may see it (grants) and it is within
 // EventHistory of now.
-func visibleEvent(tx *bbolt.Tx, u cloudstore.User, id uint64, now time.Time) (cloudstore.Event, error) {
+func visibleEvent(tx kv.Tx, u cloudstore.User, id uint64, now time.Time) (cloudstore.Event, error) {
 	e, err := cloudstore.AccountEvent(tx, u.AccountID, id)
 	if err == nil && (!CanSeeEvent(u, e) || e.Created.Before(now.Add(-EventHistory))) {
 		err = fmt.Errorf("event %d: %w", id, store.ErrNotFound)
@@ -59,14 +59,14 @@ func visibleEvent(tx *bbolt.Tx, u cloudstore.User, id uint64, now time.Time) (cl
 func (s *Service) Event(by cloudstore.User, id uint64) (cloudstore.Event, error) {
 	now := s.clk.Now()
 	var e cloudstore.Event
-	err := s.db.View(func(tx *bbolt.Tx) (err error) { e, err = visibleEvent(tx, by, id, now); return })
+	err := s.db.View(func(tx kv.Tx) (err error) { e, err = visibleEvent(tx, by, id, now); return })
 	return e.At(now), err
 }
 
 // MarkEventRead marks event id of by's account read, if by may see it.
 func (s *Service) MarkEventRead(by cloudstore.User, id uint64) error {
 	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		if _, err := visibleEvent(tx, by, id, now); err != nil {
 			return err
 		}
@@ -90,7 +90,7 @@ func (s *Service) MarkEventsSeen(by cloudstore.User, id uint64) error {
 		return err
 	}
 	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		if _, err := visibleEvent(tx, by, id, now); err != nil {
 			return err
 		}

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // EventQuery is a listing of an account's events: the index range a filter narrows them to,
@@ -44,7 +44,7 @@ func (s *Service) ListEvents(by cloudstore.User, q EventQuery) (EventList, error
 		r.From = from
 	}
 	var out EventList
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		if q.Covered && !by.Restricted {
 			out, err = eventPageFromIndex(tx, by.AccountID, r, q.Window)
 		} else {
@@ -61,7 +61,7 @@ func (s *Service) ListEvents(by cloudstore.User, q EventQuery) (EventList, error
 // eventPageFromIndex counts the candidates and keeps only the ids of the page asked for (one pass
 // over index keys; a second only when the page asked for is past the last), then decodes just
 // those events.
-func eventPageFromIndex(tx *bbolt.Tx, account uint64, r cloudstore.EventRange, window func(int) (int, int)) (EventList, error) {
+func eventPageFromIndex(tx kv.Tx, account uint64, r cloudstore.EventRange, window func(int) (int, int)) (EventList, error) {
 	wantFrom, wantTo := window(math.MaxInt / 2) // the page's span if the list were long enough
 	total, ids, err := eventWindow(tx, account, r, wantFrom, wantTo)
 	if err != nil {
@@ -88,7 +88,7 @@ func eventPageFromIndex(tx *bbolt.Tx, account uint64, r cloudstore.EventRange, w
 }
 
 // eventWindow counts the candidates and returns the ids at positions [from, to).
-func eventWindow(tx *bbolt.Tx, account uint64, r cloudstore.EventRange, from, to int) (int, []uint64, error) {
+func eventWindow(tx kv.Tx, account uint64, r cloudstore.EventRange, from, to int) (int, []uint64, error) {
 	total := 0
 	var ids []uint64
 	err := cloudstore.EventCandidates(tx, account, r, func(id uint64) bool {
@@ -102,7 +102,7 @@ func eventWindow(tx *bbolt.Tx, account uint64, r cloudstore.EventRange, from, to
 }
 
 // visibleEvents decodes every candidate and keeps what by may see and match accepts.
-func visibleEvents(tx *bbolt.Tx, by cloudstore.User, r cloudstore.EventRange, match func(cloudstore.Event) bool) (EventList, error) {
+func visibleEvents(tx kv.Tx, by cloudstore.User, r cloudstore.EventRange, match func(cloudstore.Event) bool) (EventList, error) {
 	var events []cloudstore.Event
 	var ferr error
 	err := cloudstore.EventCandidates(tx, by.AccountID, r, func(id uint64) bool {

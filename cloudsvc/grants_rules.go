@@ -5,7 +5,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // SetGrants changes what a grants PUT sent inside the caller's transaction (the fixtures give
@@ -13,7 +13,7 @@ import (
 // merged into global (nil = unchanged) and the listed entity permissions; everything else stays.
 // Only a restricted user has grants, every permission is read_only or read_write, and every
 // entity must be one of the account's, so a grant never points at another account's instance.
-func SetGrants(tx *bbolt.Tx, u cloudstore.User, global *cloudstore.GlobalGrants, changes []cloudstore.GrantChange) (cloudstore.User, error) {
+func SetGrants(tx kv.Tx, u cloudstore.User, global *cloudstore.GlobalGrants, changes []cloudstore.GrantChange) (cloudstore.User, error) {
 	if !u.Restricted {
 		return u, fmt.Errorf("user %q is unrestricted and has no grants to set: %w", u.Username, store.ErrInvalid)
 	}

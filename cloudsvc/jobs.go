@@ -5,7 +5,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // RegisterJobs registers the cloud's clock-driven work on r: "invoices" (the monthly billing
@@ -39,10 +39,10 @@ func (s *Service) DatabaseJob(now time.Time) error {
 
 // whenDue runs work in a write transaction only when due says, in a read transaction, that
 // there is work at now.
-func (s *Service) whenDue(now time.Time, due func(*bbolt.Tx, time.Time) (bool, error), work func(*bbolt.Tx, time.Time) error) error {
+func (s *Service) whenDue(now time.Time, due func(kv.Tx, time.Time) (bool, error), work func(kv.Tx, time.Time) error) error {
 	var yes bool
-	if err := s.db.View(func(tx *bbolt.Tx) (err error) { yes, err = due(tx, now); return err }); err != nil || !yes {
+	if err := s.db.View(func(tx kv.Tx) (err error) { yes, err = due(tx, now); return err }); err != nil || !yes {
 		return err
 	}
-	return s.db.Write(func(tx *bbolt.Tx) error { return work(tx, now) })
+	return s.db.Write(func(tx kv.Tx) error { return work(tx, now) })
 }

@@ -3,7 +3,7 @@ package cloudsvc
 import (
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Listings in index order, one page at a time. An account's invoices, payments and OAuth
@@ -33,7 +33,7 @@ func (s *Service) AccountClientsPage(account uint64, window Window) ([]cloudstor
 
 // indexedPage reads one page of the records an account's index entries name.
 func indexedPage[T any](s *Service, index string, account uint64, records string, window Window) (page []T, total int, err error) {
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		page, total, err = store.IndexedPage[T](tx, index, store.Itob(account), records, window)
 		return err
 	})

@@ -6,7 +6,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The monitoring subscription (the real service's Longview plan): the seed names it in the
@@ -68,7 +68,7 @@ func (s *Service) SetMonitoringPlan(by cloudstore.User, id string) (*MonitoringP
 		return nil, store.Problems{{Field: "longview_subscription", Reason: fmt.Sprintf("Must be one of %s, or empty for the free plan", strings.Join(ids, ", "))}}
 	}
 	now := s.clk.Now()
-	err := s.db.Write(func(tx *bbolt.Tx) error {
+	err := s.db.Write(func(tx kv.Tx) error {
 		acct, err := cloudstore.GetAccount(tx, by.AccountID)
 		if err != nil {
 			return err

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Notification is something the account should act on. Notifications are derived from the
@@ -40,7 +40,7 @@ func (n accountNotice) visibleTo(u cloudstore.User) bool {
 
 // noticeSource derives one kind of notification for account acct at now, noting in h when they
 // would change as the clock moves on.
-type noticeSource func(tx *bbolt.Tx, acct cloudstore.Account, now time.Time, h *horizon) ([]accountNotice, error)
+type noticeSource func(tx kv.Tx, acct cloudstore.Account, now time.Time, h *horizon) ([]accountNotice, error)
 
 // Notifications derives by's account's notifications as of now, only about what by may see.
 // Each source is one function; a new kind of notice adds its own to the list. Deriving them
@@ -49,7 +49,7 @@ type noticeSource func(tx *bbolt.Tx, acct cloudstore.Account, now time.Time, h *
 // see is picked from it per read.
 func (s *Service) Notifications(by cloudstore.User) ([]Notification, error) {
 	now := s.clk.Now()
-	all, err := s.notices.get(by.AccountID, now, func(tx *bbolt.Tx, h *horizon) ([]accountNotice, error) {
+	all, err := s.notices.get(by.AccountID, now, func(tx kv.Tx, h *horizon) ([]accountNotice, error) {
 		return accountNotices(tx, by.AccountID, now, h)
 	})
 	if err != nil {
@@ -69,7 +69,7 @@ func (s *Service) Notifications(by cloudstore.User) ([]Notification, error) {
 }
 
 // accountNotices derives every notification of account at now.
-func accountNotices(tx *bbolt.Tx, account uint64, now time.Time, h *horizon) ([]accountNotice, error) {
+func accountNotices(tx kv.Tx, account uint64, now time.Time, h *horizon) ([]accountNotice, error) {
 	acct, err := cloudstore.GetAccount(tx, account)
 	if err != nil {
 		return nil, err
@@ -86,7 +86,7 @@ func accountNotices(tx *bbolt.Tx, account uint64, now time.Time, h *horizon) ([]
 }
 
 // pastDueNotice: the balance is past due (until it is paid).
-func pastDueNotice(_ *bbolt.Tx, acct cloudstore.Account, _ time.Time, _ *horizon) ([]accountNotice, error) {
+func pastDueNotice(_ kv.Tx, acct cloudstore.Account, _ time.Time, _ *horizon) ([]accountNotice, error) {
 	if acct.PastDueSince == nil || acct.BalanceCents <= 0 {
 		return nil, nil
 	}
@@ -97,7 +97,7 @@ func pastDueNotice(_ *bbolt.Tx, acct cloudstore.Account, _ time.Time, _ *horizon
 
 // cardNotice: the default card expires within CardSoon, or has expired (from the moment it is
 // read).
-func cardNotice(tx *bbolt.Tx, acct cloudstore.Account, now time.Time, h *horizon) ([]accountNotice, error) {
+func cardNotice(tx kv.Tx, acct cloudstore.Account, now time.Time, h *horizon) ([]accountNotice, error) {
 	pms, err := cloudstore.AccountPaymentMethods(tx, acct.ID)
 	if err != nil {
 		return nil, err
@@ -131,7 +131,7 @@ func cardNotice(tx *bbolt.Tx, acct cloudstore.Account, now time.Time, h *horizon
 
 // maintenanceNotices: maintenance ahead on the instances (each shown to the users who may see
 // its instance), until its time has passed.
-func maintenanceNotices(tx *bbolt.Tx, acct cloudstore.Account, now time.Time, h *horizon) ([]accountNotice, error) {
+func maintenanceNotices(tx kv.Tx, acct cloudstore.Account, now time.Time, h *horizon) ([]accountNotice, error) {
 	instances, err := cloudstore.AccountInstances(tx, acct.ID)
 	var out []accountNotice
 	for _, in := range instances {

@@ -4,12 +4,12 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // transferNotices: a service transfer of the account is waiting to be accepted — for the sender
 // until it is accepted, cancelled or expires. (The receiver is not known until it accepts.)
-func transferNotices(tx *bbolt.Tx, acct cloudstore.Account, now time.Time, h *horizon) ([]accountNotice, error) {
+func transferNotices(tx kv.Tx, acct cloudstore.Account, now time.Time, h *horizon) ([]accountNotice, error) {
 	transfers, err := cloudstore.AccountTransfers(tx, acct.ID)
 	var out []accountNotice
 	for _, t := range transfers {
@@ -28,7 +28,7 @@ func transferNotices(tx *bbolt.Tx, acct cloudstore.Account, now time.Time, h *ho
 
 // databaseNotices: a database is being patched (while it lasts), or is degraded or failed (until
 // it is deleted); each is shown to the users with a permission on the database.
-func databaseNotices(tx *bbolt.Tx, acct cloudstore.Account, now time.Time, h *horizon) ([]accountNotice, error) {
+func databaseNotices(tx kv.Tx, acct cloudstore.Account, now time.Time, h *horizon) ([]accountNotice, error) {
 	list, err := cloudstore.AccountDatabases(tx, acct.ID, "")
 	var out []accountNotice
 	for _, d := range list {

@@ -2,13 +2,13 @@ package cloudsvc
 
 import (
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // AccountClients lists account's OAuth clients.
 func (s *Service) AccountClients(account uint64) ([]cloudstore.Client, error) {
 	var list []cloudstore.Client
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		list, err = cloudstore.AccountClients(tx, account)
 		return err
 	})
@@ -18,7 +18,7 @@ func (s *Service) AccountClients(account uint64) ([]cloudstore.Client, error) {
 // AccountClient returns account's OAuth client id (another account's is not found).
 func (s *Service) AccountClient(account uint64, id string) (cloudstore.Client, error) {
 	var cl cloudstore.Client
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		cl, err = cloudstore.AccountClient(tx, account, id)
 		return err
 	})
@@ -31,7 +31,7 @@ func (s *Service) CreateClient(by cloudstore.User, in cloudstore.ClientInput) (c
 	now := s.clk.Now()
 	var cl cloudstore.Client
 	var secret string
-	err := s.db.Write(func(tx *bbolt.Tx) (err error) {
+	err := s.db.Write(func(tx kv.Tx) (err error) {
 		if cl, secret, err = createClient(tx, by.AccountID, in, now); err != nil {
 			return err
 		}
@@ -45,7 +45,7 @@ func (s *Service) CreateClient(by cloudstore.User, in cloudstore.ClientInput) (c
 func (s *Service) UpdateClient(by cloudstore.User, id string, in cloudstore.ClientInput) (cloudstore.Client, error) {
 	now := s.clk.Now()
 	var cl cloudstore.Client
-	err := s.db.Write(func(tx *bbolt.Tx) (err error) {
+	err := s.db.Write(func(tx kv.Tx) (err error) {
 		if cl, err = cloudstore.AccountClient(tx, by.AccountID, id); err != nil {
 			return err
 		}
@@ -61,7 +61,7 @@ func (s *Service) UpdateClient(by cloudstore.User, id string, in cloudstore.Clie
 // secret stop working and every token issued to it is revoked, in the same transaction.
 func (s *Service) DeleteClient(by cloudstore.User, id string) error {
 	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		cl, err := cloudstore.AccountClient(tx, by.AccountID, id)
 		if err != nil {
 			return err
@@ -79,7 +79,7 @@ func (s *Service) ResetClientSecret(by cloudstore.User, id string) (cloudstore.C
 	now := s.clk.Now()
 	var cl cloudstore.Client
 	var secret string
-	err := s.db.Write(func(tx *bbolt.Tx) (err error) {
+	err := s.db.Write(func(tx kv.Tx) (err error) {
 		if cl, err = cloudstore.AccountClient(tx, by.AccountID, id); err != nil {
 			return err
 		}
@@ -94,7 +94,7 @@ func (s *Service) ResetClientSecret(by cloudstore.User, id string) (cloudstore.C
 // SetClientThumbnail stores png, which must be a PNG image (checked by content), as the public
 // thumbnail of by's account's client id. png must not be a buffer the caller reuses.
 func (s *Service) SetClientThumbnail(by cloudstore.User, id string, png []byte) error {
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		cl, err := cloudstore.AccountClient(tx, by.AccountID, id)
 		if err != nil {
 			return err
@@ -106,7 +106,7 @@ func (s *Service) SetClientThumbnail(by cloudstore.User, id string, png []byte) 
 // ClientThumbnail returns client id's thumbnail: public, as the consent page shows it.
 func (s *Service) ClientThumbnail(id string) ([]byte, error) {
 	var png []byte
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		png, err = cloudstore.Thumbnail(tx, id)
 		return err
 	})

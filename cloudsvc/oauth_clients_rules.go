@@ -11,7 +11,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // checkClientInput adds the problems of a client create (every field required) or update (only
@@ -90,7 +90,7 @@ func hasDotSegment(rawPath string) bool {
 }
 
 // createClient registers an OAuth client of account and returns it with its plaintext secret.
-func createClient(tx *bbolt.Tx, account uint64, in cloudstore.ClientInput, now time.Time) (cloudstore.Client, string, error) {
+func createClient(tx kv.Tx, account uint64, in cloudstore.ClientInput, now time.Time) (cloudstore.Client, string, error) {
 	if err := checkClientInput(in, true); err != nil {
 		return cloudstore.Client{}, "", err
 	}
@@ -107,7 +107,7 @@ func createClient(tx *bbolt.Tx, account uint64, in cloudstore.ClientInput, now t
 }
 
 // updateClient applies the sent fields.
-func updateClient(tx *bbolt.Tx, c cloudstore.Client, in cloudstore.ClientInput) (cloudstore.Client, error) {
+func updateClient(tx kv.Tx, c cloudstore.Client, in cloudstore.ClientInput) (cloudstore.Client, error) {
 	if err := checkClientInput(in, false); err != nil {
 		return c, err
 	}
@@ -131,7 +131,7 @@ const MaxThumbnail = 1 << 20
 var pngMagic = []byte("\x89PNG\r\n\x1a\n")
 
 // setThumbnail stores a PNG image as the client's thumbnail, checked by content.
-func setThumbnail(tx *bbolt.Tx, c cloudstore.Client, png []byte) error {
+func setThumbnail(tx kv.Tx, c cloudstore.Client, png []byte) error {
 	switch {
 	case len(png) == 0:
 		return store.Problems{{Reason: "A PNG image is required as the request body"}}

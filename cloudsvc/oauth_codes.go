@@ -12,14 +12,14 @@ import (
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // CodeLifetime is how long an authorization code may be exchanged.
 const CodeLifetime = 10 * time.Minute
 
 // issueCode stores a single-use authorization code and returns its plaintext.
-func issueCode(tx *bbolt.Tx, c cloudstore.Code, now time.Time) (string, error) {
+func issueCode(tx kv.Tx, c cloudstore.Code, now time.Time) (string, error) {
 	plain := store.RandomHex(20)
 	c.Expires = now.Add(CodeLifetime)
 	return plain, cloudstore.PutCode(tx, plain, c)
@@ -29,7 +29,7 @@ func issueCode(tx *bbolt.Tx, c cloudstore.Code, now time.Time) (string, error) {
 // its secret and, for a code issued with a PKCE challenge, with the verifier too (a public
 // client, which cannot keep a secret, with the verifier alone). A code works once: a second use
 // is refused and revokes what the first issued (RFC 6749 §4.1.2).
-func exchangeCode(tx *bbolt.Tx, in cloudstore.Exchange, now time.Time) (cloudstore.Issued, error) {
+func exchangeCode(tx kv.Tx, in cloudstore.Exchange, now time.Time) (cloudstore.Issued, error) {
 	client, err := cloudstore.GetClient(tx, in.ClientID)
 	if err != nil {
 		return cloudstore.Issued{}, oauthErr("invalid_client", "unknown client_id")
@@ -97,7 +97,7 @@ func proveClient(client cloudstore.Client, code cloudstore.Code, in cloudstore.E
 
 // issueOAuth issues an access token (7200 s) of username to client, with a refresh token when
 // refresh is set. The implicit flow gets none.
-func issueOAuth(tx *bbolt.Tx, client cloudstore.Client, username, scopes string, refresh bool, now time.Time) (cloudstore.Issued, error) {
+func issueOAuth(tx kv.Tx, client cloudstore.Client, username, scopes string, refresh bool, now time.Time) (cloudstore.Issued, error) {
 	u, err := cloudstore.GetUser(tx, username)
 	if err != nil {
 		return cloudstore.Issued{}, oauthErr("invalid_grant", "the user no longer exists")
@@ -123,7 +123,7 @@ func issueOAuth(tx *bbolt.Tx, client cloudstore.Client, username, scopes string,
 
 // refreshToken trades a refresh token for a new access and refresh token (rotation: the old
 // pair stops working). A private client must send its secret.
-func refreshToken(tx *bbolt.Tx, clientID, secret, refresh string, now time.Time) (cloudstore.Issued, error) {
+func refreshToken(tx kv.Tx, clientID, secret, refresh string, now time.Time) (cloudstore.Issued, error) {
 	client, err := cloudstore.GetClient(tx, clientID)
 	if err != nil {
 		return cloudstore.Issued{}, oauthErr("invalid_client", "unknown client_id")
@@ -143,7 +143,7 @@ func refreshToken(tx *bbolt.Tx, clientID, secret, refresh string, now time.Time)
 
 // revokeClientToken revokes an access or refresh token issued to clientID (POST /oauth/revoke,
 // /oauth/token/expire). An unknown token, or another client's, is not an error (RFC 7009 §2.2).
-func revokeClientToken(tx *bbolt.Tx, clientID, token string) error {
+func revokeClientToken(tx kv.Tx, clientID, token string) error {
 	t, err := cloudstore.TokenByPlain(tx, token)
 	if err != nil {
 		if t, err = cloudstore.TokenByRefresh(tx, token); err != nil {
@@ -197,7 +197,7 @@ func (s *Service) signIn(username, password, ip string) (cloudstore.User, error)
 func (s *Service) checkLogin(username, password string) (cloudstore.User, error) {
 	var u cloudstore.User
 	var cancelled bool
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		if u, err = cloudstore.GetUser(tx, username); err != nil {
 			return err
 		}
@@ -219,7 +219,7 @@ func (s *Service) checkLogin(username, password string) (cloudstore.User, error)
 
 // stillSignedIn re-reads, inside the write that acts on a sign-in, the user checkLogin
 // approved: deleted, given a new password or cancelled since, it is ErrLoginFailed.
-func stillSignedIn(tx *bbolt.Tx, checked cloudstore.User) (cloudstore.User, error) {
+func stillSignedIn(tx kv.Tx, checked cloudstore.User) (cloudstore.User, error) {
 	u, err := cloudstore.GetUser(tx, checked.Username)
 	if err != nil || !bytes.Equal(u.PasswordHash, checked.PasswordHash) {
 		return cloudstore.User{}, ErrLoginFailed

@@ -4,13 +4,13 @@ import (
 	"errors"
 
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Client returns OAuth client id, whatever its account (the login server serves every client).
 func (s *Service) Client(id string) (cloudstore.Client, error) {
 	var cl cloudstore.Client
-	err := s.db.View(func(tx *bbolt.Tx) (err error) { cl, err = cloudstore.GetClient(tx, id); return })
+	err := s.db.View(func(tx kv.Tx) (err error) { cl, err = cloudstore.GetClient(tx, id); return })
 	return cl, err
 }
 
@@ -18,24 +18,24 @@ func (s *Service) Client(id string) (cloudstore.Client, error) {
 // is a *OAuthError.
 func (s *Service) ExchangeCode(in cloudstore.Exchange) (cloudstore.Issued, error) {
 	now := s.clk.Now()
-	return s.issue(func(tx *bbolt.Tx) (cloudstore.Issued, error) { return exchangeCode(tx, in, now) })
+	return s.issue(func(tx kv.Tx) (cloudstore.Issued, error) { return exchangeCode(tx, in, now) })
 }
 
 // RefreshToken trades a refresh token of client clientID for new tokens. A refusal is a
 // *OAuthError.
 func (s *Service) RefreshToken(clientID, secret, refresh string) (cloudstore.Issued, error) {
 	now := s.clk.Now()
-	return s.issue(func(tx *bbolt.Tx) (cloudstore.Issued, error) {
+	return s.issue(func(tx kv.Tx) (cloudstore.Issued, error) {
 		return refreshToken(tx, clientID, secret, refresh, now)
 	})
 }
 
 // issue runs a token grant in a write transaction. A refusal (an OAuthError) still commits the
 // transaction — a reused code's revocation of the tokens it issued must stick — and is returned.
-func (s *Service) issue(grant func(tx *bbolt.Tx) (cloudstore.Issued, error)) (cloudstore.Issued, error) {
+func (s *Service) issue(grant func(tx kv.Tx) (cloudstore.Issued, error)) (cloudstore.Issued, error) {
 	var issued cloudstore.Issued
 	var refusal error
-	err := s.db.Write(func(tx *bbolt.Tx) error {
+	err := s.db.Write(func(tx kv.Tx) error {
 		var err error
 		issued, err = grant(tx)
 		var oe *OAuthError
@@ -54,7 +54,7 @@ func (s *Service) issue(grant func(tx *bbolt.Tx) (cloudstore.Issued, error)) (cl
 // ExpireClientToken ends one of client clientID's tokens; the client must prove itself with its
 // secret (invalid_client otherwise).
 func (s *Service) ExpireClientToken(clientID, secret, token string) error {
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		cl, err := cloudstore.GetClient(tx, clientID)
 		if err != nil || !cl.CheckSecret(secret) {
 			return &OAuthError{Code: "invalid_client", Description: "unknown client or wrong client_secret"}
@@ -67,7 +67,7 @@ func (s *Service) ExpireClientToken(clientID, secret, token string) error {
 // token is not an error. The secret is optional (public clients have none), but a wrong one is
 // refused.
 func (s *Service) RevokeClientToken(clientID, secret, token string) error {
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		cl, err := cloudstore.GetClient(tx, clientID)
 		if err != nil {
 			return &OAuthError{Code: "invalid_client", Description: "unknown client_id"}
@@ -102,7 +102,7 @@ func (s *Service) Authorize(username, password, ip string, g AuthGrant) (code, a
 		return "", "", err
 	}
 	now := s.clk.Now()
-	err = s.db.Write(func(tx *bbolt.Tx) error {
+	err = s.db.Write(func(tx kv.Tx) error {
 		u, err := stillSignedIn(tx, checked)
 		if err != nil {
 			return err

@@ -6,7 +6,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -14,14 +14,14 @@ import (
 const SetupLifetime = 7 * 24 * time.Hour
 
 // issuePasswordSetup makes a single-use link token for u (the welcome e-mail carries it).
-func issuePasswordSetup(tx *bbolt.Tx, u cloudstore.User, now time.Time) (string, error) {
+func issuePasswordSetup(tx kv.Tx, u cloudstore.User, now time.Time) (string, error) {
 	plain := store.RandomHex(24)
 	return plain, cloudstore.PutPasswordSetup(tx, plain, cloudstore.PasswordSetup{Username: u.Username, Expires: now.Add(SetupLifetime)})
 }
 
 // pendingSetup returns the user a live setup token belongs to; an expired link reads as an
 // unknown one.
-func pendingSetup(tx *bbolt.Tx, token string, now time.Time) (cloudstore.User, error) {
+func pendingSetup(tx kv.Tx, token string, now time.Time) (cloudstore.User, error) {
 	s, err := cloudstore.GetPasswordSetup(tx, token)
 	if err != nil || !now.Before(s.Expires) {
 		return cloudstore.User{}, fmt.Errorf("password setup link: %w", store.ErrNotFound)
@@ -30,7 +30,7 @@ func pendingSetup(tx *bbolt.Tx, token string, now time.Time) (cloudstore.User, e
 }
 
 // completeSetup sets the password through a setup token and retires the token.
-func completeSetup(tx *bbolt.Tx, token, password string, now time.Time) (cloudstore.User, error) {
+func completeSetup(tx kv.Tx, token, password string, now time.Time) (cloudstore.User, error) {
 	u, err := pendingSetup(tx, token, now)
 	if err != nil {
 		return u, err
@@ -62,7 +62,7 @@ func hashPassword(u *cloudstore.User, password string) error {
 func (s *Service) PendingSetup(token string) (cloudstore.User, error) {
 	now := s.clk.Now()
 	var u cloudstore.User
-	err := s.db.View(func(tx *bbolt.Tx) (err error) { u, err = pendingSetup(tx, token, now); return })
+	err := s.db.View(func(tx kv.Tx) (err error) { u, err = pendingSetup(tx, token, now); return })
 	return u, err
 }
 
@@ -71,6 +71,6 @@ func (s *Service) PendingSetup(token string) (cloudstore.User, error) {
 func (s *Service) CompleteSetup(token, password string) (cloudstore.User, error) {
 	now := s.clk.Now()
 	var u cloudstore.User
-	err := s.db.Write(func(tx *bbolt.Tx) (err error) { u, err = completeSetup(tx, token, password, now); return })
+	err := s.db.Write(func(tx kv.Tx) (err error) { u, err = completeSetup(tx, token, password, now); return })
 	return u, err
 }

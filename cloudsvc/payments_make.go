@@ -5,7 +5,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Payment limits of the reference (PaymentRequest.usd), in cents.
@@ -25,7 +25,7 @@ const (
 // The amount must lie within the limits for the current balance; the card must be active,
 // unexpired and not decline (see the test cards). The warning is set when the payment needs
 // verification (HTTP 202).
-func makePayment(tx *bbolt.Tx, account uint64, in cloudstore.PaymentRequest, now time.Time) (cloudstore.Payment, string, error) {
+func makePayment(tx kv.Tx, account uint64, in cloudstore.PaymentRequest, now time.Time) (cloudstore.Payment, string, error) {
 	acct, err := cloudstore.GetAccount(tx, account)
 	if err != nil {
 		return cloudstore.Payment{}, "", err
@@ -72,7 +72,7 @@ func checkAmount(p *store.Problems, cents, balance int64) {
 }
 
 // paymentMethodFor returns the method to charge: the one asked for, or the default.
-func paymentMethodFor(tx *bbolt.Tx, account uint64, id *uint64) (cloudstore.PaymentMethod, error) {
+func paymentMethodFor(tx kv.Tx, account uint64, id *uint64) (cloudstore.PaymentMethod, error) {
 	if id != nil {
 		pm, err := cloudstore.AccountPaymentMethod(tx, account, *id)
 		if err != nil {
@@ -88,7 +88,7 @@ func paymentMethodFor(tx *bbolt.Tx, account uint64, id *uint64) (cloudstore.Paym
 }
 
 // recordPayment stores a payment of acct and lowers its balance (the caller stores acct).
-func recordPayment(tx *bbolt.Tx, acct *cloudstore.Account, method uint64, cents int64, at time.Time, auto bool) (cloudstore.Payment, error) {
+func recordPayment(tx kv.Tx, acct *cloudstore.Account, method uint64, cents int64, at time.Time, auto bool) (cloudstore.Payment, error) {
 	pay := cloudstore.Payment{AccountID: acct.ID, Date: at, USDCents: cents, PaymentMethodID: method, Auto: auto}
 	if err := cloudstore.AddPayment(tx, &pay); err != nil {
 		return pay, err

@@ -7,7 +7,7 @@ import (
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Limits of the seed's Limits table.
@@ -24,7 +24,7 @@ const (
 // event), keeping only its type, last four and expiry. The account's billing zip must be valid, the card sound and unexpired at now, and the
 // account under both limits. A default card (or the account's first) takes default status from
 // the others.
-func AddPaymentMethod(tx *bbolt.Tx, acct cloudstore.Account, in cloudstore.NewPaymentMethod, now time.Time) (cloudstore.PaymentMethod, error) {
+func AddPaymentMethod(tx kv.Tx, acct cloudstore.Account, in cloudstore.NewPaymentMethod, now time.Time) (cloudstore.PaymentMethod, error) {
 	var p store.Problems
 	if reason := zipProblem(acct.Contact); reason != "" {
 		p.Add("zip", "A valid billing zip code is required before adding a payment method: "+reason)
@@ -65,7 +65,7 @@ func AddPaymentMethod(tx *bbolt.Tx, acct cloudstore.Account, in cloudstore.NewPa
 
 // deletePaymentMethod deactivates pm: it is no longer listed or charged (payments made with it
 // keep their record). The default method cannot be deleted: make another the default first.
-func deletePaymentMethod(tx *bbolt.Tx, pm cloudstore.PaymentMethod) error {
+func deletePaymentMethod(tx kv.Tx, pm cloudstore.PaymentMethod) error {
 	if pm.IsDefault {
 		return fault.Invalid("", "You cannot delete your default payment method; make another method the default first")
 	}

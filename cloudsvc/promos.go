@@ -8,7 +8,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // PromoMaxAccountAge is the age from which an account may no longer redeem promo codes: they
@@ -25,7 +25,7 @@ func promotionActive(p cloudstore.Promotion, now time.Time) bool {
 // account is younger than 90 days and holds no active promo credit. Every broken rule is
 // reported at once. The promotion lasts as many months as its credit covers at its monthly cap,
 // counting the current one, and ends with the last of them.
-func addPromoCode(tx *bbolt.Tx, account uint64, code string, now time.Time) (cloudstore.Promotion, error) {
+func addPromoCode(tx kv.Tx, account uint64, code string, now time.Time) (cloudstore.Promotion, error) {
 	acct, err := cloudstore.GetAccount(tx, account)
 	if err != nil {
 		return cloudstore.Promotion{}, err
@@ -58,7 +58,7 @@ func addPromoCode(tx *bbolt.Tx, account uint64, code string, now time.Time) (clo
 }
 
 // checkPromoCode finds an acceptable code, adding its problems to p.
-func checkPromoCode(tx *bbolt.Tx, p *store.Problems, code string, now time.Time) (cloudstore.PromoCode, error) {
+func checkPromoCode(tx kv.Tx, p *store.Problems, code string, now time.Time) (cloudstore.PromoCode, error) {
 	if n := len([]rune(code)); n < 1 || n > 32 {
 		p.Add("promo_code", "Must be 1-32 characters")
 		return cloudstore.PromoCode{}, nil

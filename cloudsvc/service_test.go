@@ -13,8 +13,8 @@ import (
 	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 var start = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
@@ -62,7 +62,7 @@ func TestMain(m *testing.M) {
 func (w *world) user(name string) cloudstore.User {
 	w.t.Helper()
 	var u cloudstore.User
-	if err := w.db.View(func(tx *bbolt.Tx) (err error) { u, err = cloudstore.GetUser(tx, name); return }); err != nil {
+	if err := w.db.View(func(tx kv.Tx) (err error) { u, err = cloudstore.GetUser(tx, name); return }); err != nil {
 		w.t.Fatalf("user %s: %v", name, err)
 	}
 	return u
@@ -71,7 +71,7 @@ func (w *world) user(name string) cloudstore.User {
 // exists reports whether a user named name is stored.
 func (w *world) exists(name string) bool {
 	w.t.Helper()
-	err := w.db.View(func(tx *bbolt.Tx) error { _, err := cloudstore.GetUser(tx, name); return err })
+	err := w.db.View(func(tx kv.Tx) error { _, err := cloudstore.GetUser(tx, name); return err })
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		w.t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func (w *world) exists(name string) bool {
 func (w *world) mails(address string) []outbox.Mail {
 	w.t.Helper()
 	var list []outbox.Mail
-	if err := w.db.View(func(tx *bbolt.Tx) (err error) { list, err = outbox.List(tx, address, 0); return }); err != nil {
+	if err := w.db.View(func(tx kv.Tx) (err error) { list, err = outbox.List(tx, address, 0); return }); err != nil {
 		w.t.Fatal(err)
 	}
 	return list
@@ -92,7 +92,7 @@ func (w *world) mails(address string) []outbox.Mail {
 func (w *world) actions(account uint64) []string {
 	w.t.Helper()
 	var events []cloudstore.Event
-	if err := w.db.View(func(tx *bbolt.Tx) (err error) { events, err = cloudstore.AccountEvents(tx, account); return }); err != nil {
+	if err := w.db.View(func(tx kv.Tx) (err error) { events, err = cloudstore.AccountEvents(tx, account); return }); err != nil {
 		w.t.Fatal(err)
 	}
 	out := make([]string, len(events))

@@ -7,21 +7,21 @@ import (
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // OwnTokens are user username's personal access tokens (the bootstrap token is one of the demo
 // owner's); OAuth tokens are apps, not listed among them.
 func (s *Service) OwnTokens(username string) ([]cloudstore.Token, error) {
 	var out []cloudstore.Token
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		out, err = ownTokens(tx, username)
 		return err
 	})
 	return out, err
 }
 
-func ownTokens(tx *bbolt.Tx, username string) ([]cloudstore.Token, error) {
+func ownTokens(tx kv.Tx, username string) ([]cloudstore.Token, error) {
 	all, err := cloudstore.UserTokens(tx, username, "")
 	if err != nil {
 		return nil, err
@@ -39,11 +39,11 @@ func ownTokens(tx *bbolt.Tx, username string) ([]cloudstore.Token, error) {
 // token is not found.
 func (s *Service) OwnToken(username string, id uint64) (cloudstore.Token, error) {
 	var t cloudstore.Token
-	err := s.db.View(func(tx *bbolt.Tx) (err error) { t, err = ownToken(tx, username, id); return })
+	err := s.db.View(func(tx kv.Tx) (err error) { t, err = ownToken(tx, username, id); return })
 	return t, err
 }
 
-func ownToken(tx *bbolt.Tx, username string, id uint64) (cloudstore.Token, error) {
+func ownToken(tx kv.Tx, username string, id uint64) (cloudstore.Token, error) {
 	t, err := cloudstore.TokenByID(tx, id)
 	if err != nil || t.Kind == cloudstore.KindOAuth || t.Username != username {
 		return cloudstore.Token{}, fmt.Errorf("token %d: %w", id, store.ErrNotFound)
@@ -58,7 +58,7 @@ func (s *Service) CreatePAT(by cloudstore.User, byScopes string, in cloudstore.N
 	now := s.clk.Now()
 	var t cloudstore.Token
 	var plain string
-	err := s.db.Write(func(tx *bbolt.Tx) (err error) {
+	err := s.db.Write(func(tx kv.Tx) (err error) {
 		if t, plain, err = newPAT(tx, by, in, now); err != nil {
 			return err
 		}
@@ -92,7 +92,7 @@ func scopesWithin(want, have string) bool {
 func (s *Service) RenamePAT(by cloudstore.User, id uint64, label *string) (cloudstore.Token, error) {
 	now := s.clk.Now()
 	var t cloudstore.Token
-	err := s.db.Write(func(tx *bbolt.Tx) (err error) {
+	err := s.db.Write(func(tx kv.Tx) (err error) {
 		if t, err = ownToken(tx, by.Username, id); err != nil || label == nil {
 			return err
 		}
@@ -108,7 +108,7 @@ func (s *Service) RenamePAT(by cloudstore.User, id uint64, label *string) (cloud
 // records token_delete.
 func (s *Service) RevokePAT(by cloudstore.User, id uint64) error {
 	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		t, err := ownToken(tx, by.Username, id)
 		if err != nil {
 			return err

@@ -6,12 +6,12 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // newPAT checks a personal access token's scopes, label and expiry, every problem at once, and
 // stores the token for u; it returns the token with its plaintext (shown once).
-func newPAT(tx *bbolt.Tx, u cloudstore.User, in cloudstore.NewPAT, now time.Time) (cloudstore.Token, string, error) {
+func newPAT(tx kv.Tx, u cloudstore.User, in cloudstore.NewPAT, now time.Time) (cloudstore.Token, string, error) {
 	var p store.Problems
 	scopes := cloudstore.AllScopes
 	if in.Scopes != nil {
@@ -36,7 +36,7 @@ func newPAT(tx *bbolt.Tx, u cloudstore.User, in cloudstore.NewPAT, now time.Time
 }
 
 // renameToken sets a token's label (PUT /profile/tokens/{id}), 1-100 characters.
-func renameToken(tx *bbolt.Tx, t cloudstore.Token, label string) (cloudstore.Token, error) {
+func renameToken(tx kv.Tx, t cloudstore.Token, label string) (cloudstore.Token, error) {
 	if n := utf8.RuneCountInString(label); n < 1 || n > 100 {
 		return t, store.Problems{{Field: "label", Reason: "Length must be 1-100 characters"}}
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // VisibleTransfers lists the transfers account created or accepted, whoever made them, as they
@@ -13,7 +13,7 @@ import (
 func (s *Service) VisibleTransfers(account uint64) ([]cloudstore.Transfer, error) {
 	now := s.clk.Now()
 	var list []cloudstore.Transfer
-	if err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	if err := s.db.View(func(tx kv.Tx) (err error) {
 		list, err = cloudstore.AccountTransfers(tx, account)
 		return err
 	}); err != nil {
@@ -33,7 +33,7 @@ func (s *Service) VisibleTransfers(account uint64) ([]cloudstore.Transfer, error
 func (s *Service) Transfer(account uint64, token string) (cloudstore.Transfer, error) {
 	now := s.clk.Now()
 	var t cloudstore.Transfer
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		t, err = viewTransfer(tx, token, account, now)
 		return err
 	})
@@ -47,7 +47,7 @@ func (s *Service) Transfer(account uint64, token string) (cloudstore.Transfer, e
 func (s *Service) CreateTransfer(by cloudstore.User, kind string, ids []uint64, parsed store.Problems) (cloudstore.Transfer, error) {
 	now := s.clk.Now()
 	var t cloudstore.Transfer
-	err := s.db.Write(func(tx *bbolt.Tx) error {
+	err := s.db.Write(func(tx kv.Tx) error {
 		from, err := cloudstore.GetAccount(tx, by.AccountID)
 		if err != nil {
 			return err
@@ -64,7 +64,7 @@ func (s *Service) CreateTransfer(by cloudstore.User, kind string, ids []uint64, 
 // entity_transfer_cancel.
 func (s *Service) CancelTransfer(by cloudstore.User, token string) error {
 	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		t, err := cloudstore.GetTransfer(tx, token)
 		if err != nil {
 			return err
@@ -82,7 +82,7 @@ func (s *Service) CancelTransfer(by cloudstore.User, token string) error {
 // an entity_transfer_accept event: the creator's has no username (it was not one of its users).
 func (s *Service) AcceptTransfer(by cloudstore.User, token string) error {
 	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		t, err := cloudstore.GetTransfer(tx, token)
 		if err != nil {
 			return err
@@ -101,7 +101,7 @@ func (s *Service) AcceptTransfer(by cloudstore.User, token string) error {
 // recordAccepted records entity_transfer_accept for both accounts (the creator's without a
 // username: it was not one of its users). The acceptance is under way until the instances move
 // (finished) or cannot (failed: failTransfer says so), as an operation's event.
-func recordAccepted(tx *bbolt.Tx, by cloudstore.User, t cloudstore.Transfer, now time.Time) error {
+func recordAccepted(tx kv.Tx, by cloudstore.User, t cloudstore.Transfer, now time.Time) error {
 	name := by.Username
 	mine := cloudstore.Event{AccountID: by.AccountID, Action: "entity_transfer_accept", Created: now, Username: &name, Entity: t.EventEntity()}
 	theirs := cloudstore.Event{AccountID: t.From, Action: "entity_transfer_accept", Created: now, Entity: t.EventEntity()}

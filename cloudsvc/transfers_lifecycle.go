@@ -8,7 +8,7 @@ import (
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // visibleTo is the seed's visibility rule for a transfer as of now (see At): while pending any
@@ -26,7 +26,7 @@ func visibleTo(t cloudstore.Transfer, account uint64) bool {
 
 // viewTransfer returns the transfer as of now if the account may see it; ErrNotFound otherwise,
 // so an invisible transfer looks exactly like an unknown token.
-func viewTransfer(tx *bbolt.Tx, token string, account uint64, now time.Time) (cloudstore.Transfer, error) {
+func viewTransfer(tx kv.Tx, token string, account uint64, now time.Time) (cloudstore.Transfer, error) {
 	t, err := cloudstore.GetTransfer(tx, token)
 	if err != nil {
 		return t, err
@@ -40,7 +40,7 @@ func viewTransfer(tx *bbolt.Tx, token string, account uint64, now time.Time) (cl
 // createTransfer offers the listed instances of from to any other account, if every creation
 // rule of the seed holds (all broken rules are reported at once, see checkCreate), and mails
 // the token to the creating account.
-func createTransfer(tx *bbolt.Tx, kind string, from cloudstore.Account, instanceIDs []uint64, now time.Time) (cloudstore.Transfer, error) {
+func createTransfer(tx kv.Tx, kind string, from cloudstore.Account, instanceIDs []uint64, now time.Time) (cloudstore.Transfer, error) {
 	if kind != cloudstore.TransferService && kind != cloudstore.TransferEntity {
 		return cloudstore.Transfer{}, fmt.Errorf("transfer kind %q: %w", kind, store.ErrInvalid)
 	}
@@ -65,7 +65,7 @@ func createTransfer(tx *bbolt.Tx, kind string, from cloudstore.Account, instance
 // tx, so a stale copy cannot cancel what was accepted meanwhile. Invisible: 404; visible but
 // not created by the account (an accepting or a bystanding account): 403; not pending: 400.
 // The creating account is told by e-mail.
-func cancelTransfer(tx *bbolt.Tx, t cloudstore.Transfer, account uint64, now time.Time) (cloudstore.Transfer, error) {
+func cancelTransfer(tx kv.Tx, t cloudstore.Transfer, account uint64, now time.Time) (cloudstore.Transfer, error) {
 	t, err := viewTransfer(tx, t.Token, account, now)
 	if err != nil {
 		return t, err
@@ -96,7 +96,7 @@ func cancelTransfer(tx *bbolt.Tx, t cloudstore.Transfer, account uint64, now tim
 // the seed holds (see checkAccept); its instances move completionDelay later (transferJob).
 // The transfer is re-read and checked in tx, the one write transaction bbolt runs at a time, so
 // of two concurrent accepts the second sees "accepted" and fails. Both accounts are mailed.
-func acceptTransfer(tx *bbolt.Tx, t cloudstore.Transfer, accepting cloudstore.Account, now time.Time, completionDelay time.Duration) (cloudstore.Transfer, error) {
+func acceptTransfer(tx kv.Tx, t cloudstore.Transfer, accepting cloudstore.Account, now time.Time, completionDelay time.Duration) (cloudstore.Transfer, error) {
 	t, err := viewTransfer(tx, t.Token, accepting.ID, now)
 	if err != nil {
 		return t, err
@@ -133,7 +133,7 @@ func transferDue(t cloudstore.Transfer, now time.Time) bool {
 // transfersDue reports whether transferJob would change anything at now, so the job can look in
 // a read transaction and write only when something is due. It scans store.CloudTransfers (no
 // due-time index exists), which is cheap at the appliance's scale, and stops at the first hit.
-func transfersDue(tx *bbolt.Tx, now time.Time) (bool, error) {
+func transfersDue(tx kv.Tx, now time.Time) (bool, error) {
 	found := false
 	err := cloudstore.EachTransfer(tx, func(t cloudstore.Transfer) bool {
 		found = transferDue(t, now)
@@ -146,7 +146,7 @@ func transfersDue(tx *bbolt.Tx, now time.Time) (bool, error) {
 // past expiry become expired (event entity_transfer_stale), and accepted transfers past their
 // completion time move their instances to the accepting account, or fail (see completeTransfer).
 // It re-reads everything in tx, so running it twice is harmless.
-func transferJob(tx *bbolt.Tx, now time.Time) error {
+func transferJob(tx kv.Tx, now time.Time) error {
 	var list []cloudstore.Transfer
 	err := cloudstore.EachTransfer(tx, func(t cloudstore.Transfer) bool {
 		if transferDue(t, now) {
@@ -170,7 +170,7 @@ func transferJob(tx *bbolt.Tx, now time.Time) error {
 	return nil
 }
 
-func expireTransfer(tx *bbolt.Tx, t cloudstore.Transfer, now time.Time) error {
+func expireTransfer(tx kv.Tx, t cloudstore.Transfer, now time.Time) error {
 	t = t.At(now)
 	if err := cloudstore.PutTransfer(tx, t); err != nil {
 		return err
@@ -183,7 +183,7 @@ func expireTransfer(tx *bbolt.Tx, t cloudstore.Transfer, now time.Time) error {
 // (see completionProblems) none moves: the transfer becomes cancelled with Failed set, both
 // accounts get an entity_transfer_fail event and an e-mail. Success records no event: the
 // acceptance already did.
-func completeTransfer(tx *bbolt.Tx, t cloudstore.Transfer, now time.Time) error {
+func completeTransfer(tx kv.Tx, t cloudstore.Transfer, now time.Time) error {
 	reason, err := completionProblems(tx, t)
 	if err != nil {
 		return err
@@ -206,6 +206,6 @@ func completeTransfer(tx *bbolt.Tx, t cloudstore.Transfer, now time.Time) error 
 	return cloudstore.PutTransfer(tx, t)
 }
 
-func recordTransferEvent(tx *bbolt.Tx, t cloudstore.Transfer, account uint64, action, message string, now time.Time) error {
+func recordTransferEvent(tx kv.Tx, t cloudstore.Transfer, account uint64, action, message string, now time.Time) error {
 	return cloudstore.RecordEvent(tx, &cloudstore.Event{AccountID: account, Action: action, Created: now, Entity: t.EventEntity(), Message: message})
 }

@@ -9,15 +9,15 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 // checkCreate applies the seed's creation rules 1–8, reporting every broken one: the account's
 // standing (rule 2) without a field; the list itself on "entities.instances"; each instance's
 // problems on "entities.instances[i]" (unknown and other accounts' instances read the same, so
 // nothing leaks about them).
-func checkCreate(tx *bbolt.Tx, from cloudstore.Account, ids []uint64, now time.Time) error {
+func checkCreate(tx kv.Tx, from cloudstore.Account, ids []uint64, now time.Time) error {
 	var p store.Problems
 	if from.PastDueSince != nil {
 		p.Add("", "Your account has a past-due balance; pay it before transferring services")
@@ -59,7 +59,7 @@ func checkCreate(tx *bbolt.Tx, from cloudstore.Account, ids []uint64, now time.T
 // instancesInTransfer maps each instance of the account's transfers that are pending, or
 // accepted and not completed (rule 4, either kind), to a description of that transfer. The
 // account's own index suffices: an instance it owns can only be offered by a transfer it created.
-func instancesInTransfer(tx *bbolt.Tx, account uint64, now time.Time) (map[uint64]string, error) {
+func instancesInTransfer(tx kv.Tx, account uint64, now time.Time) (map[uint64]string, error) {
 	list, err := cloudstore.AccountTransfers(tx, account)
 	if err != nil {
 		return nil, err
@@ -132,7 +132,7 @@ func joinAnd(list []string) string {
 
 // checkAccept applies the seed's accepting rules 1–5 to t as of now; all are 400s without a
 // field (accepting has no body). A status problem is reported alone (nothing else matters then).
-func checkAccept(tx *bbolt.Tx, t cloudstore.Transfer, from, accepting cloudstore.Account) error {
+func checkAccept(tx kv.Tx, t cloudstore.Transfer, from, accepting cloudstore.Account) error {
 	switch t.Status {
 	case cloudstore.TransferAccepted:
 		return store.Problems{{Reason: "This transfer has already been accepted"}}
@@ -170,7 +170,7 @@ func checkAccept(tx *bbolt.Tx, t cloudstore.Transfer, from, accepting cloudstore
 
 // stillMovable applies accepting rules 4 and 5 (and completion's re-check): each instance still
 // exists, is still owned by the creating account and still meets rules 5–8.
-func stillMovable(tx *bbolt.Tx, p *store.Problems, t cloudstore.Transfer) error {
+func stillMovable(tx kv.Tx, p *store.Problems, t cloudstore.Transfer) error {
 	for _, id := range t.Entities.Instances {
 		in, err := cloudstore.GetInstance(tx, id)
 		if errors.Is(err, store.ErrNotFound) || err == nil && in.AccountID != t.From {
@@ -186,7 +186,7 @@ func stillMovable(tx *bbolt.Tx, p *store.Problems, t cloudstore.Transfer) error 
 
 // completionProblems says why an accepted transfer can no longer complete ("" when it can):
 // an account is gone or the receiver was cancelled, or an instance fails stillMovable.
-func completionProblems(tx *bbolt.Tx, t cloudstore.Transfer) (string, error) {
+func completionProblems(tx kv.Tx, t cloudstore.Transfer) (string, error) {
 	_, err := cloudstore.GetAccount(tx, t.From)
 	if errors.Is(err, store.ErrNotFound) {
 		return "The sending account no longer exists", nil
@@ -207,7 +207,7 @@ func completionProblems(tx *bbolt.Tx, t cloudstore.Transfer) (string, error) {
 
 // failTransfer stores a transfer whose completion failed and tells both accounts (event
 // entity_transfer_fail and an e-mail each); their entity_transfer_accept events end failed.
-func failTransfer(tx *bbolt.Tx, t cloudstore.Transfer, reason string, now time.Time) error {
+func failTransfer(tx kv.Tx, t cloudstore.Transfer, reason string, now time.Time) error {
 	if err := cloudstore.PutTransfer(tx, t); err != nil {
 		return err
 	}
@@ -251,7 +251,7 @@ func cancelledMail(t cloudstore.Transfer) (string, string) {
 }
 
 // mailTransfer sends one e-mail about t to each account's address (the outbox).
-func mailTransfer(tx *bbolt.Tx, t cloudstore.Transfer, now time.Time, write transferMail, to ...cloudstore.Account) error {
+func mailTransfer(tx kv.Tx, t cloudstore.Transfer, now time.Time, write transferMail, to ...cloudstore.Account) error {
 	subject, body := write(t)
 	for _, a := range to {
 		if a.Email == "" {

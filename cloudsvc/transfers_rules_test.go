@@ -9,8 +9,8 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 // TestCreateTransferRules: each of the seed's creation rules 1–8, each problem on its field, and
@@ -71,7 +71,7 @@ func TestCreateTransferRules(t *testing.T) {
 			if c.sender != nil {
 				c.sender(&sender)
 			}
-			err := w.db.Write(func(tx *bbolt.Tx) error {
+			err := w.db.Write(func(tx kv.Tx) error {
 				_, err := createTransfer(tx, cloudstore.TransferService, sender, c.ids, t0)
 				return errors.Join(err, errRollback)
 			})
@@ -95,7 +95,7 @@ func TestCreateTransferRule4(t *testing.T) {
 		t.Fatal(err)
 	}
 	var entity cloudstore.Transfer
-	w.must(func(tx *bbolt.Tx) (err error) {
+	w.must(func(tx kv.Tx) (err error) {
 		entity, err = createTransfer(tx, cloudstore.TransferEntity, w.sender, w.list("free-3"), t0)
 		return err
 	})
@@ -113,7 +113,7 @@ func TestCreateTransferRule4(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			err := w.db.Write(func(tx *bbolt.Tx) error {
+			err := w.db.Write(func(tx kv.Tx) error {
 				if _, err := createTransfer(tx, cloudstore.TransferService, w.sender, w.list(c.label), t0.Add(c.at)); err != nil {
 					return err
 				}
@@ -135,15 +135,15 @@ func TestCreateTransferRule4(t *testing.T) {
 func TestAcceptTransferRules(t *testing.T) {
 	w := newTransferWorld(t)
 	past := t0.Add(-48 * time.Hour)
-	setAccount := func(id uint64, fn func(a *cloudstore.Account)) func(tx *bbolt.Tx) error {
-		return func(tx *bbolt.Tx) error {
+	setAccount := func(id uint64, fn func(a *cloudstore.Account)) func(tx kv.Tx) error {
+		return func(tx kv.Tx) error {
 			a, err := cloudstore.GetAccount(tx, id)
 			fn(&a)
 			return errors.Join(err, cloudstore.PutAccount(tx, a))
 		}
 	}
-	setInstance := func(label string, fn func(in *cloudstore.Instance)) func(tx *bbolt.Tx) error {
-		return func(tx *bbolt.Tx) error {
+	setInstance := func(label string, fn func(in *cloudstore.Instance)) func(tx kv.Tx) error {
+		return func(tx kv.Tx) error {
 			in, err := cloudstore.GetInstance(tx, w.ids[label])
 			fn(&in)
 			return errors.Join(err, cloudstore.PutInstance(tx, in))
@@ -152,7 +152,7 @@ func TestAcceptTransferRules(t *testing.T) {
 	free2 := fmt.Sprintf("Instance %d (free-2)", w.ids["free-2"])
 	cases := []struct {
 		name  string
-		setup func(tx *bbolt.Tx) error
+		setup func(tx kv.Tx) error
 		by    uint64
 		at    time.Duration
 		want  string // reasons, or "404"
@@ -168,7 +168,7 @@ func TestAcceptTransferRules(t *testing.T) {
 			want: "Your account has an active Terms of Service violation"},
 		{name: "rule 3: sender's terms of service", by: w.receiver.ID, setup: setAccount(w.sender.ID, func(a *cloudstore.Account) { a.ToSViolation = true }),
 			want: "The sending account has an active Terms of Service violation"},
-		{name: "rule 4: no longer the sender's", by: w.receiver.ID, setup: func(tx *bbolt.Tx) error {
+		{name: "rule 4: no longer the sender's", by: w.receiver.ID, setup: func(tx kv.Tx) error {
 			in, _ := cloudstore.GetInstance(tx, w.ids["free-1"])
 			_, err := cloudstore.MoveInstance(tx, in, w.other.ID, t0)
 			return err
@@ -182,7 +182,7 @@ func TestAcceptTransferRules(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			err := w.db.Write(func(tx *bbolt.Tx) error {
+			err := w.db.Write(func(tx kv.Tx) error {
 				tr, err := createTransfer(tx, cloudstore.TransferService, w.sender, w.list("free-1", "free-2"), t0)
 				if err != nil {
 					return err
@@ -289,7 +289,7 @@ func TestCancelTransfer(t *testing.T) {
 	if err := w.accept(pending.Token, w.sender.ID, t0.Add(time.Second)); reasons(err) != "This transfer has been cancelled" {
 		t.Errorf("the creator accepting its cancelled transfer: %v", err)
 	}
-	w.view(func(tx *bbolt.Tx) error {
+	w.view(func(tx kv.Tx) error {
 		mails, _ := outbox.List(tx, "billing@sender.test", 1)
 		if len(mails) != 1 || !strings.HasSuffix(mails[0].Subject, "cancelled") {
 			t.Errorf("cancel mail %+v", mails)

@@ -10,8 +10,8 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 var t0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
@@ -36,7 +36,7 @@ func newTransferWorld(t *testing.T) *transferWorld {
 	}
 	t.Cleanup(func() { db.Close() })
 	w := &transferWorld{t: t, db: db, ids: map[string]uint64{}}
-	w.must(func(tx *bbolt.Tx) error {
+	w.must(func(tx kv.Tx) error {
 		for _, a := range []struct {
 			acct *cloudstore.Account
 			name string
@@ -69,7 +69,7 @@ func newTransferWorld(t *testing.T) *transferWorld {
 	return w
 }
 
-func (w *transferWorld) addInstance(tx *bbolt.Tx, in cloudstore.Instance, account uint64) error {
+func (w *transferWorld) addInstance(tx kv.Tx, in cloudstore.Instance, account uint64) error {
 	in.AccountID, in.Created = account, t0.Add(-24*time.Hour)
 	err := cloudstore.CreateInstance(tx, &in)
 	w.ids[in.Label] = in.ID
@@ -77,7 +77,7 @@ func (w *transferWorld) addInstance(tx *bbolt.Tx, in cloudstore.Instance, accoun
 }
 
 // putCard gives the account an active payment method, straight in the store.
-func putCard(tx *bbolt.Tx, account uint64) error {
+func putCard(tx kv.Tx, account uint64) error {
 	id, err := store.NextID(tx, store.CloudPaymentMethods)
 	if err != nil {
 		return err
@@ -89,14 +89,14 @@ func putCard(tx *bbolt.Tx, account uint64) error {
 	return store.IndexAdd(tx, store.CloudAccountPaymentMethods, store.Itob(account), store.Itob(id))
 }
 
-func (w *transferWorld) must(fn func(tx *bbolt.Tx) error) {
+func (w *transferWorld) must(fn func(tx kv.Tx) error) {
 	w.t.Helper()
 	if err := w.db.Write(fn); err != nil {
 		w.t.Fatal(err)
 	}
 }
 
-func (w *transferWorld) view(fn func(tx *bbolt.Tx) error) {
+func (w *transferWorld) view(fn func(tx kv.Tx) error) {
 	w.t.Helper()
 	if err := w.db.View(fn); err != nil {
 		w.t.Fatal(err)
@@ -114,7 +114,7 @@ func (w *transferWorld) list(labels ...string) []uint64 {
 // create offers the labelled instances of the sender at now.
 func (w *transferWorld) create(now time.Time, labels ...string) (tr cloudstore.Transfer) {
 	w.t.Helper()
-	w.must(func(tx *bbolt.Tx) (err error) {
+	w.must(func(tx kv.Tx) (err error) {
 		tr, err = createTransfer(tx, cloudstore.TransferService, w.sender, w.list(labels...), now)
 		return err
 	})
@@ -123,7 +123,7 @@ func (w *transferWorld) create(now time.Time, labels ...string) (tr cloudstore.T
 
 // accept has the account accept the transfer at now, re-reading both in the transaction.
 func (w *transferWorld) accept(token string, by uint64, now time.Time) error {
-	return w.db.Write(func(tx *bbolt.Tx) error {
+	return w.db.Write(func(tx kv.Tx) error {
 		tr, err := cloudstore.GetTransfer(tx, token)
 		if err != nil {
 			return err
@@ -140,7 +140,7 @@ func (w *transferWorld) accept(token string, by uint64, now time.Time) error {
 }
 
 func (w *transferWorld) cancel(token string, by uint64, now time.Time) error {
-	return w.db.Write(func(tx *bbolt.Tx) error {
+	return w.db.Write(func(tx kv.Tx) error {
 		_, err := cancelTransfer(tx, cloudstore.Transfer{Token: token}, by, now)
 		return err
 	})
@@ -148,12 +148,12 @@ func (w *transferWorld) cancel(token string, by uint64, now time.Time) error {
 
 func (w *transferWorld) job(now time.Time) {
 	w.t.Helper()
-	w.must(func(tx *bbolt.Tx) error { return transferJob(tx, now) })
+	w.must(func(tx kv.Tx) error { return transferJob(tx, now) })
 }
 
 func (w *transferWorld) get(token string) (tr cloudstore.Transfer) {
 	w.t.Helper()
-	w.view(func(tx *bbolt.Tx) (err error) { tr, err = cloudstore.GetTransfer(tx, token); return err })
+	w.view(func(tx kv.Tx) (err error) { tr, err = cloudstore.GetTransfer(tx, token); return err })
 	return tr
 }
 
@@ -182,7 +182,7 @@ func TestTransferExpires(t *testing.T) {
 		t.Fatalf("created %+v", tr)
 	}
 	before, at := tr.Expiry.Add(-time.Second), tr.Expiry
-	w.view(func(tx *bbolt.Tx) error {
+	w.view(func(tx kv.Tx) error {
 		if due, _ := transfersDue(tx, before); due || tr.At(before).Status != cloudstore.TransferPending {
 			t.Error("due or expired before its expiry")
 		}
@@ -199,7 +199,7 @@ func TestTransferExpires(t *testing.T) {
 	if got.Status != cloudstore.TransferExpired || got.Updated != at {
 		t.Fatalf("after the job: %+v", got)
 	}
-	w.view(func(tx *bbolt.Tx) error {
+	w.view(func(tx kv.Tx) error {
 		if due, _ := transfersDue(tx, at.Add(time.Hour)); due {
 			t.Error("still due after the job")
 		}
@@ -217,7 +217,7 @@ func TestTransferExpires(t *testing.T) {
 }
 
 // checkEvents compares the account's event actions, oldest first.
-func checkEvents(t *testing.T, tx *bbolt.Tx, account uint64, want ...string) error {
+func checkEvents(t *testing.T, tx kv.Tx, account uint64, want ...string) error {
 	t.Helper()
 	events, err := cloudstore.AccountEvents(tx, account)
 	var got []string
@@ -256,7 +256,7 @@ func TestTransferCompletes(t *testing.T) {
 	acceptance(t, w, w.receiver.ID, acceptAt.Add(6*time.Second), cloudstore.EventFinished)
 	doneAt := acceptAt.Add(6 * time.Second)
 	w.job(doneAt)
-	w.view(func(tx *bbolt.Tx) error {
+	w.view(func(tx kv.Tx) error {
 		got, _ := cloudstore.GetTransfer(tx, tr.Token)
 		if got.Status != cloudstore.TransferAccepted || !got.Completed || !got.Updated.Equal(doneAt) {
 			t.Errorf("completed: %+v", got)
@@ -294,7 +294,7 @@ func TestTransferCompletes(t *testing.T) {
 		return nil
 	})
 	// The moved instances are the receiver's to offer now.
-	w.must(func(tx *bbolt.Tx) error {
+	w.must(func(tx kv.Tx) error {
 		receiver, _ := cloudstore.GetAccount(tx, w.receiver.ID)
 		_, err := createTransfer(tx, cloudstore.TransferEntity, receiver, w.list("free-1"), doneAt)
 		return err
@@ -309,7 +309,7 @@ func TestTransferCompletionFails(t *testing.T) {
 	if err := w.accept(tr.Token, w.receiver.ID, t0); err != nil {
 		t.Fatal(err)
 	}
-	w.must(func(tx *bbolt.Tx) error { // a firewall is attached before completion
+	w.must(func(tx kv.Tx) error { // a firewall is attached before completion
 		in, _ := cloudstore.GetInstance(tx, w.ids["free-2"])
 		in.Attached.Firewall = true
 		return cloudstore.PutInstance(tx, in)
@@ -319,7 +319,7 @@ func TestTransferCompletionFails(t *testing.T) {
 	if got.Status != cloudstore.TransferCancelled || !got.Failed || got.Completed {
 		t.Fatalf("failed: %+v", got)
 	}
-	w.view(func(tx *bbolt.Tx) error {
+	w.view(func(tx kv.Tx) error {
 		if in, _ := cloudstore.GetInstance(tx, w.ids["free-1"]); in.AccountID != w.sender.ID || len(in.Owners) != 1 {
 			t.Errorf("free-1 moved: %+v", in)
 		}
@@ -366,7 +366,7 @@ func TestConcurrentAccept(t *testing.T) {
 	winner := w.get(tr.Token).To
 	w.job(t0.Add(time.Minute))
 	w.job(t0.Add(2 * time.Minute))
-	w.view(func(tx *bbolt.Tx) error {
+	w.view(func(tx kv.Tx) error {
 		for _, id := range w.list("free-1", "free-2") {
 			if in, _ := cloudstore.GetInstance(tx, id); in.AccountID != winner || len(in.Owners) != 2 {
 				t.Errorf("instance %d: account %d, owners %+v", id, in.AccountID, in.Owners)
@@ -379,7 +379,7 @@ func TestConcurrentAccept(t *testing.T) {
 // acceptance checks the status at now of account's entity_transfer_accept event.
 func acceptance(t *testing.T, w *transferWorld, account uint64, now time.Time, want string) {
 	t.Helper()
-	w.view(func(tx *bbolt.Tx) error {
+	w.view(func(tx kv.Tx) error {
 		events, err := cloudstore.AccountEvents(tx, account)
 		for _, e := range events {
 			if e.Action == "entity_transfer_accept" {

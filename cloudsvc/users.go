@@ -4,13 +4,13 @@ import (
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // AccountUser returns the user named username of account (not found for another account's).
 func (s *Service) AccountUser(account uint64, username string) (cloudstore.User, error) {
 	var u cloudstore.User
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		u, err = cloudstore.AccountUser(tx, account, username)
 		return err
 	})
@@ -20,14 +20,14 @@ func (s *Service) AccountUser(account uint64, username string) (cloudstore.User,
 // AccountUsers lists account's users, from a cache valid until the next committed write (the
 // list is read on every users page and every grant check).
 func (s *Service) AccountUsers(account uint64) ([]cloudstore.User, error) {
-	return s.accountUsers.Get(account, func(tx *bbolt.Tx) ([]cloudstore.User, error) { return cloudstore.AccountUsers(tx, account) })
+	return s.accountUsers.Get(account, func(tx kv.Tx) ([]cloudstore.User, error) { return cloudstore.AccountUsers(tx, account) })
 }
 
 // UpdateUser applies up to the user named username of by's account and records user_update.
 func (s *Service) UpdateUser(by cloudstore.User, username string, up cloudstore.UserUpdate) (cloudstore.User, error) {
 	now := s.clk.Now()
 	var u cloudstore.User
-	err := s.db.Write(func(tx *bbolt.Tx) (err error) {
+	err := s.db.Write(func(tx kv.Tx) (err error) {
 		if u, err = cloudstore.AccountUser(tx, by.AccountID, username); err != nil {
 			return err
 		}
@@ -44,7 +44,7 @@ func (s *Service) UpdateUser(by cloudstore.User, username string, up cloudstore.
 // to manage it).
 func (s *Service) DeleteUser(by cloudstore.User, username string) error {
 	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		u, err := cloudstore.AccountUser(tx, by.AccountID, username)
 		if err != nil {
 			return err
@@ -64,7 +64,7 @@ func (s *Service) DeleteUser(by cloudstore.User, username string) error {
 
 // keepsAdmin refuses to remove the account's last unrestricted user: without one, nobody could
 // manage the account's users, grants or billing again.
-func keepsAdmin(tx *bbolt.Tx, leaving cloudstore.User) error {
+func keepsAdmin(tx kv.Tx, leaving cloudstore.User) error {
 	users, err := cloudstore.AccountUsers(tx, leaving.AccountID)
 	if err != nil {
 		return err
@@ -82,7 +82,7 @@ func keepsAdmin(tx *bbolt.Tx, leaving cloudstore.User) error {
 func (s *Service) Grants(account uint64, username string) (cloudstore.User, cloudstore.Entities, error) {
 	var u cloudstore.User
 	var owned cloudstore.Entities
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		if u, err = cloudstore.AccountUser(tx, account, username); err != nil {
 			return err
 		}
@@ -95,7 +95,7 @@ func (s *Service) Grants(account uint64, username string) (cloudstore.User, clou
 // AccountEntities returns the entities of account (what a restricted user's grants can name).
 func (s *Service) AccountEntities(account uint64) (cloudstore.Entities, error) {
 	var owned cloudstore.Entities
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+	err := s.db.View(func(tx kv.Tx) (err error) {
 		owned, err = cloudstore.AccountEntities(tx, account)
 		return err
 	})
@@ -111,7 +111,7 @@ func (s *Service) SetGrants(by cloudstore.User, username string, sent GlobalChan
 	now := s.clk.Now()
 	var u cloudstore.User
 	var owned cloudstore.Entities
-	err := s.db.Write(func(tx *bbolt.Tx) (err error) {
+	err := s.db.Write(func(tx kv.Tx) (err error) {
 		if u, err = cloudstore.AccountUser(tx, by.AccountID, username); err != nil {
 			return err
 		}

@@ -6,8 +6,8 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 // CreateUser adds a user to by's account in one transaction: the user, a single-use
@@ -18,7 +18,7 @@ import (
 func (s *Service) CreateUser(by cloudstore.User, in cloudstore.NewUser, parsed store.Problems) (cloudstore.User, error) {
 	now := s.clk.Now()
 	var u cloudstore.User
-	err := s.db.Write(func(tx *bbolt.Tx) error {
+	err := s.db.Write(func(tx kv.Tx) error {
 		var err error
 		if u, err = AddUser(tx, by.AccountID, in, now); withParsed(parsed, err) != nil {
 			return withParsed(parsed, err)

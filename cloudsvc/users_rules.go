@@ -7,7 +7,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // usernamePattern is the real service's rule: letters, digits, '-' and '_', starting and ending
@@ -27,7 +27,7 @@ func checkUsername(p *store.Problems, name string) {
 // AddUser checks and stores a new user of account inside the caller's transaction: the
 // fixtures load the demo users in theirs, and Service.CreateUser adds the setup link, the
 // welcome mail and the event around it. A restricted user starts with no grants.
-func AddUser(tx *bbolt.Tx, account uint64, in cloudstore.NewUser, now time.Time) (cloudstore.User, error) {
+func AddUser(tx kv.Tx, account uint64, in cloudstore.NewUser, now time.Time) (cloudstore.User, error) {
 	var p store.Problems
 	checkUsername(&p, in.Username)
 	checkEmail(&p, in.Email)
@@ -60,7 +60,7 @@ func AddUser(tx *bbolt.Tx, account uint64, in cloudstore.NewUser, now time.Time)
 
 // updateUser applies up to the user. Renaming moves the record and its tokens; becoming
 // restricted starts with no grants; becoming unrestricted drops the grants.
-func updateUser(tx *bbolt.Tx, u cloudstore.User, up cloudstore.UserUpdate) (cloudstore.User, error) {
+func updateUser(tx kv.Tx, u cloudstore.User, up cloudstore.UserUpdate) (cloudstore.User, error) {
 	var p store.Problems
 	if up.Username != nil {
 		checkUsername(&p, *up.Username)

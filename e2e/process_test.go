@@ -17,7 +17,8 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
+	"github.com/pocketforge/pocketforge/store/kv/boltkv"
 )
 
 // TestRestartKeepsDataAndCredentials: the first start makes and shows the secrets and loads the
@@ -161,7 +162,7 @@ func fixturesMode(t *testing.T, path string) string {
 	}
 	defer db.Close()
 	var mode string
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		mode = string(tx.Bucket([]byte(store.BucketFixtures)).Get([]byte("mode")))
 		return nil
 	})
@@ -209,10 +210,10 @@ func TestSnapshotWhileWriting(t *testing.T) {
 		if err != nil {
 			t.Fatalf("snapshot %d does not open: %v", s, err)
 		}
-		db.View(func(tx *bbolt.Tx) error {
-			for err := range tx.Check() {
+		db.View(func(tx kv.Tx) error {
+			boltkv.Check(tx, func(err error) {
 				t.Errorf("snapshot %d: %v", s, err)
-			}
+			})
 			return nil
 		})
 		db.Close()
@@ -233,8 +234,8 @@ func TestStartFailures(t *testing.T) {
 	notDir := filepath.Join(dir, "file")
 	os.WriteFile(notDir, []byte("x"), 0o600)
 	newer := filepath.Join(dir, "newer.db")
-	raw, _ := bbolt.Open(newer, 0o600, nil)
-	raw.Update(func(tx *bbolt.Tx) error {
+	raw, _ := boltkv.Open(newer, boltkv.Options{})
+	raw.Update(func(tx kv.Tx) error {
 		m, _ := tx.CreateBucket([]byte("meta"))
 		m.Put([]byte("app"), []byte("pocketforge"))
 		return m.Put([]byte("schema_version"), store.Itob(99))
@@ -404,7 +405,7 @@ func TestGracefulShutdownFinishesInFlight(t *testing.T) {
 		t.Fatal(err)
 	}
 	blob := bytes.Repeat([]byte("pocketforge "), 4096/12)
-	db.Exclusive(func(tx *bbolt.Tx) error {
+	db.Exclusive(func(tx kv.Tx) error {
 		for i := 0; i < 32<<20/len(blob); i++ {
 			if err := tx.Bucket([]byte(store.BucketOutbox)).Put(store.Itob(uint64(i)), blob); err != nil {
 				return err
@@ -442,8 +443,8 @@ func TestGracefulShutdownFinishesInFlight(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the snapshot that finished during shutdown is not whole: %v", err)
 	}
-	snap.View(func(tx *bbolt.Tx) error {
-		if n := tx.Bucket([]byte(store.BucketOutbox)).Stats().KeyN; n != 32<<20/len(blob) {
+	snap.View(func(tx kv.Tx) error {
+		if n := tx.Bucket([]byte(store.BucketOutbox)).KeyN(); n != 32<<20/len(blob) {
 			t.Fatalf("snapshot holds %d values", n)
 		}
 		return nil

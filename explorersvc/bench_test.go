@@ -16,7 +16,7 @@ import (
 	"github.com/pocketforge/pocketforge/search/textindex"
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The import budget (DESIGN.md, issue 7): with 100,000 packages and 1,000,000 file paths,
@@ -91,12 +91,12 @@ func BenchmarkImport(b *testing.B) {
 		ix.Close()
 		t0 = time.Now()
 		for n, in := range largeInputs() {
-			err := db.Write(func(tx *bbolt.Tx) error {
+			err := db.Write(func(tx kv.Tx) error {
 				bk, err := tx.CreateBucketIfNotExists(fmt.Appendf(nil, "raw-%d", n))
 				if err != nil {
 					return err
 				}
-				bk.FillPercent = 0.9
+				bk.SetFillPercent(0.9)
 				for s, p := range in.Product.Packages {
 					if err := bk.Put(fmt.Appendf(nil, "p%08d", s), []byte(p.Name+p.VCSURL+p.CommitHash+p.DistURL)); err != nil {
 						return err

@@ -14,7 +14,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The domain's test environment: a service on a new data file of its own with an in-memory
@@ -190,7 +190,7 @@ func writeProduct(t testing.TB, dir string, p explorergen.Product) string {
 func productPackages(t testing.TB, db *store.DB, full string) int {
 	t.Helper()
 	n := -1
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		if p, err := explorerstore.GetProduct(tx, full); err == nil {
 			n = p.Packages
 		}
@@ -202,7 +202,7 @@ func productPackages(t testing.TB, db *store.DB, full string) int {
 // generation is the store's explorer generation.
 func generation(db *store.DB) uint64 {
 	var g uint64
-	db.View(func(tx *bbolt.Tx) error { g = explorerstore.Generation(tx); return nil })
+	db.View(func(tx kv.Tx) error { g = explorerstore.Generation(tx); return nil })
 	return g
 }
 

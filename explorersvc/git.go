@@ -8,7 +8,7 @@ import (
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The explorer's view of the git host: a package's branches, and the forks of its repository
@@ -75,7 +75,7 @@ func orgOr(org, def string) string {
 }
 
 // findRepo reads repository org/name; every miss is errNoRepository.
-func findRepo(tx *bbolt.Tx, org, name string) (explorerstore.GitRepo, error) {
+func findRepo(tx kv.Tx, org, name string) (explorerstore.GitRepo, error) {
 	if !explorerstore.ValidGitName(org) || !explorerstore.ValidGitName(name) {
 		return explorerstore.GitRepo{}, errNoRepository
 	}
@@ -91,7 +91,7 @@ func findRepo(tx *bbolt.Tx, org, name string) (explorerstore.GitRepo, error) {
 func (s *Service) Branches(org, pkg string) (Branches, error) {
 	org, name := orgOr(org, DefaultGitOrg), repoName(pkg)
 	out := Branches{Package: name, Org: org, Branches: []Branch{}}
-	err := s.Store.View(func(tx *bbolt.Tx) error {
+	err := s.Store.View(func(tx kv.Tx) error {
 		r, err := findRepo(tx, org, name)
 		if err != nil {
 			return err
@@ -119,7 +119,7 @@ func (s *Service) ForkBuilds(org, pkg string) ([]Fork, error) {
 	}
 	org, name := orgOr(org, def), repoName(pkg)
 	var forks []explorerstore.GitRepo
-	err := s.Store.View(func(tx *bbolt.Tx) error {
+	err := s.Store.View(func(tx kv.Tx) error {
 		if _, err := findRepo(tx, org, name); err != nil {
 			return err
 		}

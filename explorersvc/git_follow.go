@@ -7,7 +7,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // moveGitHeads makes the git model follow a product the farm built: each of p's packages whose
@@ -20,7 +20,7 @@ import (
 // import transaction, so a reader sees the branch move with the product. Repositories the
 // model does not hold, references to other hosts and malformed ones are left alone: the
 // follower only moves what the host has.
-func moveGitHeads(tx *bbolt.Tx, p spdx.Product) error {
+func moveGitHeads(tx kv.Tx, p spdx.Product) error {
 	moved := map[string]explorerstore.GitRepo{} // owner/name, lower case → the repository as changed
 	var order []string
 	for _, pk := range p.Packages {

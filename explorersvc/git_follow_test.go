@@ -7,7 +7,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestFollowProductsMovesGitHeads: importing a farm-built product moves each tracked branch
@@ -43,7 +43,7 @@ func TestFollowProductsMovesGitHeads(t *testing.T) {
 			Branches: []explorerstore.GitBranch{{Name: other.TrackingBranch, Commit: old}}},
 		{Owner: "pool", Name: lacking.VCSRepo, URL: strings.ToUpper(lacking.VCSURL) + ".git", Branches: []explorerstore.GitBranch{{Name: "aaa", Commit: old}}},
 	}
-	if err := e.db.Write(func(tx *bbolt.Tx) error {
+	if err := e.db.Write(func(tx kv.Tx) error {
 		for _, r := range repos {
 			if err := explorerstore.PutGitRepo(tx, r); err != nil {
 				return err
@@ -60,7 +60,7 @@ func TestFollowProductsMovesGitHeads(t *testing.T) {
 	}
 	get := func(r spdx.Package) explorerstore.GitRepo {
 		var repo explorerstore.GitRepo
-		e.db.View(func(tx *bbolt.Tx) error { repo, err = explorerstore.GetGitRepo(tx, "pool", r.VCSRepo); return err })
+		e.db.View(func(tx kv.Tx) error { repo, err = explorerstore.GetGitRepo(tx, "pool", r.VCSRepo); return err })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +79,7 @@ func TestFollowProductsMovesGitHeads(t *testing.T) {
 	if br, ok := r.Branch(lacking.TrackingBranch); !ok || br.Commit != strings.ToLower(lacking.CommitHash) || r.Branches[0].Name != "aaa" {
 		t.Errorf("the branch %s was not added: %+v", lacking.TrackingBranch, r.Branches)
 	}
-	e.db.View(func(tx *bbolt.Tx) error {
+	e.db.View(func(tx kv.Tx) error {
 		n := 0
 		explorerstore.EachGitRepo(tx, func(explorerstore.GitRepo) bool { n++; return true })
 		if n != len(repos) {

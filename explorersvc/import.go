@@ -9,7 +9,7 @@ import (
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Input is one product to import: the parsed SBOM, its RPM file lists (none when the product
@@ -54,7 +54,7 @@ func (s *Service) Import(in Input) (Imported, error) {
 // replacer decides, inside an import's transaction, which other products the import replaces
 // (they are removed in the same transaction, so a search sees the old ones or the new one,
 // never both or neither), or refuses the import with an error.
-type replacer func(tx *bbolt.Tx, in *Input) ([]string, error)
+type replacer func(tx kv.Tx, in *Input) ([]string, error)
 
 // importReplacing is Import that also removes the products replace names (nil: none), and
 // reports those it removed.
@@ -66,7 +66,7 @@ func (s *Service) importReplacing(in Input, replace replacer) (out Imported, rep
 		out.Packages, out.RPMs, _ = in.prep.Counts()
 	}
 	var same bool
-	_ = s.Store.View(func(tx *bbolt.Tx) error {
+	_ = s.Store.View(func(tx kv.Tx) error {
 		p, err := explorerstore.GetProduct(tx, in.Product.FullName)
 		same = err == nil && p.Digest == in.Digest && in.Digest != ""
 		out.Files = p.Files
@@ -102,7 +102,7 @@ func (s *Service) importReplacing(in Input, replace replacer) (out Imported, rep
 		}
 		prepErr = explorerstore.Stage(prep, s.Store.Write)
 	}()
-	_ = s.Store.View(func(tx *bbolt.Tx) error { // keys another product holds are indexed already
+	_ = s.Store.View(func(tx kv.Tx) error { // keys another product holds are indexed already
 		names = explorerstore.MissingKeys(tx, store.ExplorerByName, names)
 		vcs = explorerstore.MissingKeys(tx, store.ExplorerByVCS, vcs)
 		return nil
@@ -122,7 +122,7 @@ func (s *Service) importReplacing(in Input, replace replacer) (out Imported, rep
 		return out, nil, prepErr
 	}
 	var ch explorerstore.Change
-	err = s.Store.Write(func(tx *bbolt.Tx) (err error) {
+	err = s.Store.Write(func(tx kv.Tx) (err error) {
 		var olds []string
 		if replace != nil {
 			if olds, err = replace(tx, &in); err != nil {
@@ -184,7 +184,7 @@ func (s *Service) remove(full string) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var ch explorerstore.Change
-	if err := s.Store.Write(func(tx *bbolt.Tx) (err error) { ch, err = explorerstore.Remove(tx, full); return }); err != nil {
+	if err := s.Store.Write(func(tx kv.Tx) (err error) { ch, err = explorerstore.Remove(tx, full); return }); err != nil {
 		return false, err
 	}
 	if ch.Generation == 0 {
@@ -197,7 +197,7 @@ func (s *Service) remove(full string) (bool, error) {
 // store generation the index now reflects.
 func (s *Service) dropStale(ch explorerstore.Change) error {
 	var remove []string
-	err := s.Store.View(func(tx *bbolt.Tx) error {
+	err := s.Store.View(func(tx kv.Tx) error {
 		for _, k := range ch.OldNames {
 			if !sortedHas(ch.NewNames, k) && !explorerstore.HasKey(tx, store.ExplorerByName, k) {
 				remove = append(remove, textindex.NameDocID(k))
@@ -239,6 +239,6 @@ func docs(names, vcs []string) []textindex.Doc {
 // Products lists the imported products, by full name.
 func (s *Service) Products() ([]explorerstore.Product, error) {
 	var list []explorerstore.Product
-	err := s.Store.View(func(tx *bbolt.Tx) (err error) { list, err = explorerstore.Products(tx); return })
+	err := s.Store.View(func(tx kv.Tx) (err error) { list, err = explorerstore.Products(tx); return })
 	return list, err
 }

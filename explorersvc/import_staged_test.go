@@ -5,7 +5,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/fixtures/explorergen"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestImportStaged: a product too large for one transaction (more keys than a staging
@@ -25,7 +25,7 @@ func TestImportStaged(t *testing.T) {
 		t.Fatalf("import: %+v, %v", res, err)
 	}
 	staged := func() (b bool) {
-		_ = e.db.View(func(tx *bbolt.Tx) error { b = explorerstore.HasStaged(tx); return nil })
+		_ = e.db.View(func(tx kv.Tx) error { b = explorerstore.HasStaged(tx); return nil })
 		return
 	}
 	if staged() {

@@ -10,7 +10,7 @@ import (
 	"github.com/pocketforge/pocketforge/fixtures/explorergen"
 	"github.com/pocketforge/pocketforge/search/textindex"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Imports: products in whole or not at all, replaced atomically, removed, and the search
@@ -89,7 +89,7 @@ func TestImportSamples(t *testing.T) {
 			}
 			checkInStep(t, e)
 			var p explorerstore.Product
-			e.db.View(func(tx *bbolt.Tx) (err error) { p, err = explorerstore.GetProduct(tx, c.want.Product); return })
+			e.db.View(func(tx kv.Tx) (err error) { p, err = explorerstore.GetProduct(tx, c.want.Product); return })
 			abs, _ := filepath.Abs(filepath.Join(samples, c.file))
 			if p.Source != abs || len(p.Digest) != 64 || !p.Imported.Equal(testNow) || p.Packages != c.want.Packages {
 				t.Errorf("product record %+v", p)
@@ -202,7 +202,7 @@ func TestReimport(t *testing.T) {
 		t.Fatalf("re-import of an unchanged file: %+v (first %+v), generation %d → %d", again, first, gen, generation(e.db))
 	}
 	var rec explorerstore.Product
-	e.db.View(func(tx *bbolt.Tx) (err error) { rec, err = explorerstore.GetProduct(tx, testProduct); return })
+	e.db.View(func(tx kv.Tx) (err error) { rec, err = explorerstore.GetProduct(tx, testProduct); return })
 	if !rec.Imported.Equal(testNow) {
 		t.Errorf("a skipped import touched the record: imported %v", rec.Imported)
 	}
@@ -309,7 +309,7 @@ func TestRemove(t *testing.T) {
 		t.Errorf("with no product left the index holds %d documents", n)
 	}
 	var left int
-	e.db.View(func(tx *bbolt.Tx) error {
+	e.db.View(func(tx kv.Tx) error {
 		return explorerstore.EachKey(tx, "explorer/by_file", func(string) error { left++; return nil })
 	})
 	if left != 0 {

@@ -6,7 +6,7 @@ import (
 	"github.com/pocketforge/pocketforge/search/textindex"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // EnsureIndex rebuilds the index when it does not reflect the store's generation (a new or
@@ -18,7 +18,7 @@ func (s *Service) EnsureIndex(force bool) error {
 	defer s.mu.Unlock()
 	var gen uint64
 	var staged bool
-	_ = s.Store.View(func(tx *bbolt.Tx) error {
+	_ = s.Store.View(func(tx kv.Tx) error {
 		gen, staged = explorerstore.Generation(tx), explorerstore.HasStaged(tx)
 		return nil
 	})
@@ -33,7 +33,7 @@ func (s *Service) EnsureIndex(force bool) error {
 	started := time.Now()
 	n := 0
 	err := s.Index.Rebuild(func(yield func(textindex.Doc) error) error {
-		return s.Store.View(func(tx *bbolt.Tx) error {
+		return s.Store.View(func(tx kv.Tx) error {
 			gen = explorerstore.Generation(tx)
 			if err := explorerstore.EachKey(tx, store.ExplorerByName, func(k string) error { n++; return yield(textindex.NameDoc(k)) }); err != nil {
 				return err
@@ -55,6 +55,6 @@ func (s *Service) EnsureIndex(force bool) error {
 // IndexStats are the search index's size and generation, with the store's generation beside
 // it (the two differ while the index is behind), for the metrics.
 func (s *Service) IndexStats() (ix textindex.Stats, storeGeneration uint64) {
-	_ = s.Store.View(func(tx *bbolt.Tx) error { storeGeneration = explorerstore.Generation(tx); return nil })
+	_ = s.Store.View(func(tx kv.Tx) error { storeGeneration = explorerstore.Generation(tx); return nil })
 	return s.Index.Stats(), storeGeneration
 }

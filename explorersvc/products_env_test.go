@@ -18,7 +18,7 @@ import (
 	"github.com/pocketforge/pocketforge/fixtures/explorergen"
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The product follower's test environment: an env whose service follows mediaBackend, a
@@ -166,7 +166,7 @@ func broken(m publishedMedium) publishedMedium {
 func sources(t testing.TB, e *env) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	err := e.db.View(func(tx *bbolt.Tx) error {
+	err := e.db.View(func(tx kv.Tx) error {
 		list, err := explorerstore.Products(tx)
 		for _, p := range list {
 			out[p.FullName] = p.Source

@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/pocketforge/pocketforge/store/explorerstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The explorer follows the farm: the product media the build service published in the
@@ -169,7 +169,7 @@ func (s *Service) startPass(log *slog.Logger) (*followPass, error) {
 		pass.keepFrom[FarmSource(m)] = true
 		log.Warn("explorer: product medium not imported: "+what, "source", FarmSource(m), "product", m.Name, "error", err)
 	}
-	err := s.Store.View(func(tx *bbolt.Tx) error {
+	err := s.Store.View(func(tx kv.Tx) error {
 		list, err := explorerstore.Products(tx)
 		for _, p := range list {
 			if _, ok := farmProject(p.Source); ok {

@@ -12,7 +12,7 @@ import (
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // One published medium of the farm: read, parsed and imported as a product file is
@@ -94,7 +94,7 @@ func checkMedium(m ProductMedium) error {
 func (s *Service) storedProduct(full string) (explorerstore.Product, bool) {
 	var p explorerstore.Product
 	var err error
-	_ = s.Store.View(func(tx *bbolt.Tx) error { p, err = explorerstore.GetProduct(tx, full); return nil })
+	_ = s.Store.View(func(tx kv.Tx) error { p, err = explorerstore.GetProduct(tx, full); return nil })
 	return p, err == nil
 }
 
@@ -138,7 +138,7 @@ func loadMedium(fsys fs.FS, m ProductMedium) (Input, error) {
 // farmImport is the replacer of a farm medium's import: the older builds it replaces
 // (rebuildOf), and the git model's branches moved to the commits the product names
 // (moveGitHeads), in the import's transaction.
-func farmImport(tx *bbolt.Tx, in *Input) ([]string, error) {
+func farmImport(tx kv.Tx, in *Input) ([]string, error) {
 	olds, err := rebuildOf(tx, in)
 	if err != nil {
 		return nil, err
@@ -149,7 +149,7 @@ func farmImport(tx *bbolt.Tx, in *Input) ([]string, error) {
 // rebuildOf is the farm import's replacer: the import replaces the older builds of its product
 // (the same name, version and arch, another full name) that came from the same source, and is
 // refused when its full name was taken by another source since the follower looked.
-func rebuildOf(tx *bbolt.Tx, in *Input) ([]string, error) {
+func rebuildOf(tx kv.Tx, in *Input) ([]string, error) {
 	full := in.Product.FullName
 	if cur, err := explorerstore.GetProduct(tx, full); err == nil && cur.Source != in.Source {
 		return nil, fmt.Errorf("product %s is imported from %s: %w", full, cur.Source, store.ErrConflict)

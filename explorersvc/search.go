@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store/explorerstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // How a search stays consistent with imports: each resolves what it found in one read
@@ -21,7 +21,7 @@ type Entry struct {
 // resolver turns refs into entries inside one read transaction, reading each product record
 // once.
 type resolver struct {
-	tx       *bbolt.Tx
+	tx       kv.Tx
 	packages *explorerstore.PackageReader
 	products map[string]*explorerstore.Product
 }
@@ -80,7 +80,7 @@ func (r *resolver) entries(refs []explorerstore.Ref) []Entry {
 
 // view runs fn with a resolver in one read transaction.
 func (s *Service) view(fn func(r *resolver) error) error {
-	return s.Store.View(func(tx *bbolt.Tx) error {
+	return s.Store.View(func(tx kv.Tx) error {
 		return fn(&resolver{tx: tx, packages: explorerstore.NewPackageReader(tx), products: map[string]*explorerstore.Product{}})
 	})
 }
@@ -105,7 +105,7 @@ func (s *Service) keysThenView(keys func() ([]string, error), fn func(r *resolve
 			defer s.mu.Unlock()
 		}
 		var before uint64
-		_ = s.Store.View(func(tx *bbolt.Tx) error { before = explorerstore.Generation(tx); return nil })
+		_ = s.Store.View(func(tx kv.Tx) error { before = explorerstore.Generation(tx); return nil })
 		ks, err := keys()
 		if err != nil {
 			return false, err

@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/pocketforge/pocketforge/store/explorerstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The answer cache. A search asks the index, reads hundreds of records and sorts them; the
@@ -22,7 +22,7 @@ import (
 type version struct{ stamp, txid uint64 }
 
 // contentVersion is the version tx sees.
-func contentVersion(tx *bbolt.Tx) version {
+func contentVersion(tx kv.Tx) version {
 	if st := explorerstore.Stamp(tx); st != 0 {
 		return version{stamp: st}
 	}
@@ -32,7 +32,7 @@ func contentVersion(tx *bbolt.Tx) version {
 // currentVersion is the version a read transaction begun now sees.
 func (s *Service) currentVersion() version {
 	var v version
-	_ = s.Store.View(func(tx *bbolt.Tx) error { v = contentVersion(tx); return nil })
+	_ = s.Store.View(func(tx kv.Tx) error { v = contentVersion(tx); return nil })
 	return v
 }
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // WatchJob is the name the directory watcher runs under in the job runner's log.
@@ -99,7 +99,7 @@ func (w *watcher) scan() error {
 		}
 	}
 	var gone []string
-	_ = w.svc.Store.View(func(tx *bbolt.Tx) error {
+	_ = w.svc.Store.View(func(tx kv.Tx) error {
 		list, err := explorerstore.Products(tx)
 		for _, p := range list {
 			if strings.HasPrefix(p.Source, abs+string(filepath.Separator)) && !present[p.Source] {

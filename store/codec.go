@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Values are JSON; numeric ids and sequences are big-endian uint64 keys, so bbolt's byte order is
@@ -29,7 +29,7 @@ func Btoi(b []byte) uint64 {
 
 // Bucket returns the registered top-level bucket name of tx. A name missing from the registry is
 // a programming error, reported as an error rather than a nil-pointer panic.
-func Bucket(tx *bbolt.Tx, name string) (*bbolt.Bucket, error) {
+func Bucket(tx kv.Tx, name string) (kv.Bucket, error) {
 	b := tx.Bucket([]byte(name))
 	if b == nil {
 		return nil, fmt.Errorf("bucket %q is not registered in store/buckets.go", name)
@@ -39,8 +39,8 @@ func Bucket(tx *bbolt.Tx, name string) (*bbolt.Bucket, error) {
 
 // Buckets is Bucket for several names at once, in the order given: domain code that writes
 // one record into several indexes opens them once per transaction, not once per key.
-func Buckets(tx *bbolt.Tx, names ...string) ([]*bbolt.Bucket, error) {
-	out := make([]*bbolt.Bucket, len(names))
+func Buckets(tx kv.Tx, names ...string) ([]kv.Bucket, error) {
+	out := make([]kv.Bucket, len(names))
 	for i, n := range names {
 		b, err := Bucket(tx, n)
 		if err != nil {
@@ -52,7 +52,7 @@ func Buckets(tx *bbolt.Tx, names ...string) ([]*bbolt.Bucket, error) {
 }
 
 // Put stores v as JSON under key in the named bucket.
-func Put(tx *bbolt.Tx, bucket string, key []byte, v any) error {
+func Put(tx kv.Tx, bucket string, key []byte, v any) error {
 	b, err := Bucket(tx, bucket)
 	if err != nil {
 		return err
@@ -65,7 +65,7 @@ func Put(tx *bbolt.Tx, bucket string, key []byte, v any) error {
 }
 
 // Get decodes the JSON value under key in the named bucket; ErrNotFound when absent.
-func Get[T any](tx *bbolt.Tx, bucket string, key []byte) (T, error) {
+func Get[T any](tx kv.Tx, bucket string, key []byte) (T, error) {
 	var v T
 	b, err := Bucket(tx, bucket)
 	if err != nil {
@@ -82,7 +82,7 @@ func Get[T any](tx *bbolt.Tx, bucket string, key []byte) (T, error) {
 }
 
 // Delete removes key from the named bucket; ErrNotFound when it was absent.
-func Delete(tx *bbolt.Tx, bucket string, key []byte) error {
+func Delete(tx kv.Tx, bucket string, key []byte) error {
 	b, err := Bucket(tx, bucket)
 	if err != nil {
 		return err
@@ -95,7 +95,7 @@ func Delete(tx *bbolt.Tx, bucket string, key []byte) error {
 
 // Each decodes every value whose key starts with prefix (all when prefix is empty), in key order,
 // and calls fn until it returns false or an error.
-func Each[T any](tx *bbolt.Tx, bucket string, prefix []byte, fn func(key []byte, v T) (bool, error)) error {
+func Each[T any](tx kv.Tx, bucket string, prefix []byte, fn func(key []byte, v T) (bool, error)) error {
 	b, err := Bucket(tx, bucket)
 	if err != nil {
 		return err
@@ -118,7 +118,7 @@ func Each[T any](tx *bbolt.Tx, bucket string, prefix []byte, fn func(key []byte,
 }
 
 // NextID returns the next value of the named bucket's sequence (1, 2, …), for numeric ids.
-func NextID(tx *bbolt.Tx, bucket string) (uint64, error) {
+func NextID(tx kv.Tx, bucket string) (uint64, error) {
 	b, err := Bucket(tx, bucket)
 	if err != nil {
 		return 0, err
@@ -128,7 +128,7 @@ func NextID(tx *bbolt.Tx, bucket string) (uint64, error) {
 
 // DeletePrefix removes every key of the named bucket that starts with prefix (keys are
 // collected first: bbolt cursors must not delete under themselves).
-func DeletePrefix(tx *bbolt.Tx, bucket string, prefix []byte) error {
+func DeletePrefix(tx kv.Tx, bucket string, prefix []byte) error {
 	b, err := Bucket(tx, bucket)
 	if err != nil {
 		return err

@@ -12,7 +12,8 @@ import (
 	"syscall"
 	"time"
 
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
+	"github.com/pocketforge/pocketforge/store/kv/boltkv"
 )
 
 // CompactOptions tune Compact.
@@ -102,8 +103,7 @@ func Compact(path string, opt CompactOptions) (res CompactResult, err error) {
 // compactInto copies src into a new bbolt file at dst with the given permissions, syncs it,
 // checks it and compares its digest with src's. It returns the number of values copied.
 func compactInto(dst string, src *Offline, perm fs.FileMode) (int, error) {
-	out, err := bbolt.Open(dst, perm, &bbolt.Options{Timeout: time.Second, PageSize: src.PageSize(),
-		NoSync: true, NoGrowSync: true, FreelistType: bbolt.FreelistMapType})
+	out, err := boltkv.Open(dst, boltkv.Options{LockTimeout: time.Second, PageSize: src.PageSize(), NoSync: true, Mode: perm})
 	if err != nil {
 		return 0, err
 	}
@@ -111,7 +111,7 @@ func compactInto(dst string, src *Offline, perm fs.FileMode) (int, error) {
 	if err := os.Chmod(dst, perm); err != nil { // CreateTemp made it 0600
 		return 0, err
 	}
-	err = guardFile(src.path, func() error { return bbolt.Compact(out, src.bolt, 64<<20) })
+	err = guardFile(src.path, func() error { return out.Compact(src.bolt, 64<<20) })
 	if err != nil {
 		return 0, err
 	}
@@ -120,15 +120,13 @@ func compactInto(dst string, src *Offline, perm fs.FileMode) (int, error) {
 	}
 	var want, got [sha256.Size]byte
 	var keys int
-	err = src.View(func(tx *bbolt.Tx) (err error) { want, keys, err = contentDigest(tx); return })
+	err = src.View(func(tx kv.Tx) (err error) { want, keys, err = contentDigest(tx); return })
 	if err != nil {
 		return 0, err
 	}
-	return keys, out.View(func(tx *bbolt.Tx) error {
+	return keys, out.View(func(tx kv.Tx) error {
 		var problems []error
-		for err := range tx.Check() {
-			problems = append(problems, err)
-		}
+		boltkv.Check(tx, func(err error) { problems = append(problems, err) })
 		if len(problems) > 0 {
 			return fmt.Errorf("the copy fails bbolt's check: %w", errors.Join(problems...))
 		}
@@ -147,10 +145,10 @@ func compactInto(dst string, src *Offline, perm fs.FileMode) (int, error) {
 // keys and values in order (a nested bucket's whole content in its place), each field tagged
 // and length-prefixed — and the number of values: what compact compares its copy with the original by
 // (their pages differ).
-func contentDigest(tx *bbolt.Tx) ([sha256.Size]byte, int, error) {
+func contentDigest(tx kv.Tx) ([sha256.Size]byte, int, error) {
 	h := sha256.New()
 	keys := 0
-	err := tx.ForEach(func(name []byte, b *bbolt.Bucket) error {
+	err := tx.ForEach(func(name []byte, b kv.Bucket) error {
 		return digestBucket(h, name, b, &keys)
 	})
 	var sum [sha256.Size]byte
@@ -158,7 +156,7 @@ func contentDigest(tx *bbolt.Tx) ([sha256.Size]byte, int, error) {
 	return sum, keys, err
 }
 
-func digestBucket(h hash.Hash, name []byte, b *bbolt.Bucket, keys *int) error {
+func digestBucket(h hash.Hash, name []byte, b kv.Bucket, keys *int) error {
 	field(h, 'b', name)
 	field(h, 's', Itob(b.Sequence()))
 	err := b.ForEach(func(k, v []byte) error {

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // groupCommit runs overlapping writes in shared transactions: a write that finds no commit under
@@ -29,7 +29,7 @@ type groupCommit struct {
 }
 
 type groupCall struct {
-	fn   func(tx *bbolt.Tx) error
+	fn   func(tx kv.Tx) error
 	done chan error // the write's result, or errLead: commit the queue
 }
 
@@ -37,7 +37,7 @@ type groupCall struct {
 var errLead = errors.New("lead the next group commit")
 
 // write runs fn in a group commit and returns its result once committed.
-func (db *DB) write(fn func(tx *bbolt.Tx) error) error {
+func (db *DB) write(fn func(tx kv.Tx) error) error {
 	g := &db.group
 	c := &groupCall{fn: fn, done: make(chan error, 1)}
 	g.mu.Lock()
@@ -109,7 +109,7 @@ func (db *DB) commitGroup(calls []*groupCall, answering func(n int)) {
 	for len(calls) > 0 {
 		failed := -1
 		start := time.Now()
-		err := db.bolt.Update(func(tx *bbolt.Tx) error {
+		err := db.engine.Update(func(tx kv.Tx) error {
 			for i, c := range calls {
 				if err := safely(c.fn, tx); err != nil {
 					failed = i
@@ -134,7 +134,7 @@ func (db *DB) commitGroup(calls []*groupCall, answering func(n int)) {
 	}
 	for _, c := range alone {
 		start := time.Now()
-		err := db.bolt.Update(func(tx *bbolt.Tx) error { return safely(c.fn, tx) })
+		err := db.engine.Update(func(tx kv.Tx) error { return safely(c.fn, tx) })
 		if err == nil {
 			db.committed(start)
 		}
@@ -144,7 +144,7 @@ func (db *DB) commitGroup(calls []*groupCall, answering func(n int)) {
 
 // safely calls fn, turning a panic into an error (the other writes of the group must not wait
 // forever).
-func safely(fn func(tx *bbolt.Tx) error, tx *bbolt.Tx) (err error) {
+func safely(fn func(tx kv.Tx) error, tx kv.Tx) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("write panicked: %v", p)

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"math"
 
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Secondary indexes are buckets of (parent, child) keys with empty values, written in the same
@@ -23,7 +23,7 @@ func IndexKey(parent, child []byte) []byte {
 }
 
 // IndexAdd records child under parent in the named index bucket.
-func IndexAdd(tx *bbolt.Tx, bucket string, parent, child []byte) error {
+func IndexAdd(tx kv.Tx, bucket string, parent, child []byte) error {
 	b, err := Bucket(tx, bucket)
 	if err != nil {
 		return err
@@ -32,7 +32,7 @@ func IndexAdd(tx *bbolt.Tx, bucket string, parent, child []byte) error {
 }
 
 // IndexRemove forgets child under parent (no error when absent).
-func IndexRemove(tx *bbolt.Tx, bucket string, parent, child []byte) error {
+func IndexRemove(tx kv.Tx, bucket string, parent, child []byte) error {
 	b, err := Bucket(tx, bucket)
 	if err != nil {
 		return err
@@ -41,7 +41,7 @@ func IndexRemove(tx *bbolt.Tx, bucket string, parent, child []byte) error {
 }
 
 // IndexChildren returns parent's children in key order (copies, safe after the transaction).
-func IndexChildren(tx *bbolt.Tx, bucket string, parent []byte) ([][]byte, error) {
+func IndexChildren(tx kv.Tx, bucket string, parent []byte) ([][]byte, error) {
 	b, err := Bucket(tx, bucket)
 	if err != nil {
 		return nil, err
@@ -58,7 +58,7 @@ func IndexChildren(tx *bbolt.Tx, bucket string, parent []byte) ([][]byte, error)
 // IndexedRecords returns the records a parent's index entries point to: each child key of the
 // index bucket is the record's key in the records bucket. The one way "the invoices of account
 // 7" or "the tokens of alice" is read, in child-key order.
-func IndexedRecords[T any](tx *bbolt.Tx, index string, parent []byte, records string) ([]T, error) {
+func IndexedRecords[T any](tx kv.Tx, index string, parent []byte, records string) ([]T, error) {
 	keys, err := IndexChildren(tx, index, parent)
 	if err != nil {
 		return nil, err
@@ -80,7 +80,7 @@ func IndexedRecords[T any](tx *bbolt.Tx, index string, parent []byte, records st
 // however many records the parent has, where IndexedRecords decodes them all. window is
 // called with the total; it may be called first with a provisional total (an upper bound) so that
 // the page's records are read in the same walk, and again with the real one.
-func IndexedPage[T any](tx *bbolt.Tx, index string, parent []byte, records string, window func(total int) (from, to int)) ([]T, int, error) {
+func IndexedPage[T any](tx kv.Tx, index string, parent []byte, records string, window func(total int) (from, to int)) ([]T, int, error) {
 	b, err := Bucket(tx, index)
 	if err != nil {
 		return nil, 0, err
@@ -123,7 +123,7 @@ func IndexedPage[T any](tx *bbolt.Tx, index string, parent []byte, records strin
 }
 
 // decode reads and decodes the value under key of the records bucket b (named name for errors).
-func decode[T any](b *bbolt.Bucket, name string, key []byte) (T, error) {
+func decode[T any](b kv.Bucket, name string, key []byte) (T, error) {
 	var v T
 	data := b.Get(key)
 	if data == nil {

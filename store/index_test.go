@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"testing"
 
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 func TestIndex(t *testing.T) {
 	db := openTemp(t, NoSync)
-	err := db.Write(func(tx *bbolt.Tx) error {
+	err := db.Write(func(tx kv.Tx) error {
 		IndexAdd(tx, testItems, Itob(1), []byte("b"))
 		IndexAdd(tx, testItems, Itob(1), []byte("a"))
 		IndexAdd(tx, testItems, Itob(12), []byte("c")) // a parent that is a prefix of none of the others
@@ -27,7 +27,7 @@ func TestIndex(t *testing.T) {
 		{Itob(1), "[a]"}, {Itob(12), "[c]"}, {[]byte("al"), "[x]"}, {[]byte("alice"), "[y]"}, {Itob(2), "[]"},
 	}
 	for _, c := range cases {
-		db.View(func(tx *bbolt.Tx) error {
+		db.View(func(tx kv.Tx) error {
 			kids, _ := IndexChildren(tx, testItems, c.parent)
 			got := "["
 			for i, k := range kids {
@@ -51,7 +51,7 @@ func TestIndex(t *testing.T) {
 func TestIndexedPage(t *testing.T) {
 	db := openTemp(t, NoSync)
 	const n = 57
-	db.Write(func(tx *bbolt.Tx) error {
+	db.Write(func(tx kv.Tx) error {
 		for i := 1; i <= n; i++ {
 			Put(tx, testCounter, Itob(uint64(i)), item{uint64(i), fmt.Sprint("r", i)})
 			IndexAdd(tx, testItems, Itob(7), Itob(uint64(i)))
@@ -73,7 +73,7 @@ func TestIndexedPage(t *testing.T) {
 			return (p - 1) * size, min(p*size, total)
 		}
 	}
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		all, err := IndexedRecords[item](tx, testItems, Itob(7), testCounter)
 		if err != nil || len(all) != n {
 			t.Fatal(err, len(all))

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sync"
 
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // A derived index bucket that appears in a new schema version has to be filled for the data
@@ -21,13 +21,13 @@ import (
 
 var (
 	buildersMu    sync.Mutex
-	indexBuilders = map[string]func(tx *bbolt.Tx) error{}
+	indexBuilders = map[string]func(tx kv.Tx) error{}
 )
 
 // RegisterIndexBuilder names the function that fills the index bucket from the records it is
 // derived from; the bucket is empty when it runs. Called from an init function of the package
 // that owns the bucket's key layout.
-func RegisterIndexBuilder(bucket string, build func(tx *bbolt.Tx) error) {
+func RegisterIndexBuilder(bucket string, build func(tx kv.Tx) error) {
 	buildersMu.Lock()
 	defer buildersMu.Unlock()
 	indexBuilders[bucket] = build
@@ -35,14 +35,14 @@ func RegisterIndexBuilder(bucket string, build func(tx *bbolt.Tx) error) {
 
 // RebuildIndex empties the index bucket and refills it with its registered builder, in tx:
 // the migration step, and a repair for an index that went out of step.
-func RebuildIndex(tx *bbolt.Tx, bucket string) error {
+func RebuildIndex(tx kv.Tx, bucket string) error {
 	buildersMu.Lock()
 	build := indexBuilders[bucket]
 	buildersMu.Unlock()
 	if build == nil {
 		return fmt.Errorf("no builder is registered for the index %s", bucket)
 	}
-	if err := tx.DeleteBucket([]byte(bucket)); err != nil && !errors.Is(err, bbolt.ErrBucketNotFound) {
+	if err := tx.DeleteBucket([]byte(bucket)); err != nil && !errors.Is(err, kv.ErrBucketNotFound) {
 		return err
 	}
 	if _, err := tx.CreateBucket([]byte(bucket)); err != nil {
@@ -52,6 +52,6 @@ func RebuildIndex(tx *bbolt.Tx, bucket string) error {
 }
 
 // rebuildIndex is the migration that introduces an index bucket: it fills it from the records.
-func rebuildIndex(bucket string) func(tx *bbolt.Tx) error {
-	return func(tx *bbolt.Tx) error { return RebuildIndex(tx, bucket) }
+func rebuildIndex(bucket string) func(tx kv.Tx) error {
+	return func(tx kv.Tx) error { return RebuildIndex(tx, bucket) }
 }

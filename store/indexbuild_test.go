@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestRebuildIndex: a registered builder refills its bucket from nothing (stale keys go); an
@@ -12,11 +12,11 @@ import (
 func TestRebuildIndex(t *testing.T) {
 	db := openTemp(t, NoSync)
 	const bucket = "test/rebuilt_index"
-	RegisterIndexBuilder(bucket, func(tx *bbolt.Tx) error {
+	RegisterIndexBuilder(bucket, func(tx kv.Tx) error {
 		return tx.Bucket([]byte(bucket)).Put([]byte("fresh"), []byte("1"))
 	})
 	defer func() { delete(indexBuilders, bucket) }()
-	err := db.Write(func(tx *bbolt.Tx) error {
+	err := db.Write(func(tx kv.Tx) error {
 		b, err := tx.CreateBucket([]byte(bucket))
 		if err == nil {
 			err = b.Put([]byte("stale"), []byte("1"))
@@ -32,7 +32,7 @@ func TestRebuildIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = db.Write(func(tx *bbolt.Tx) error { return RebuildIndex(tx, "test/unregistered") })
+	err = db.Write(func(tx kv.Tx) error { return RebuildIndex(tx, "test/unregistered") })
 	if err == nil || !strings.Contains(err.Error(), "no builder is registered") {
 		t.Fatalf("err = %v", err)
 	}

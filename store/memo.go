@@ -4,7 +4,7 @@ import (
 	"strings"
 	"sync"
 
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Memo caches values derived from the store — decoded records, lists — so hot reads skip bbolt
@@ -27,7 +27,7 @@ func NewMemo[K comparable, V any](db *DB) *Memo[K, V] {
 
 // Get returns the cached value of key, or loads it with load in a read transaction. Errors are
 // not cached.
-func (m *Memo[K, V]) Get(key K, load func(tx *bbolt.Tx) (V, error)) (V, error) {
+func (m *Memo[K, V]) Get(key K, load func(tx kv.Tx) (V, error)) (V, error) {
 	v0 := m.db.Version()
 	m.mu.RLock()
 	val, ok := m.m[key]
@@ -36,7 +36,7 @@ func (m *Memo[K, V]) Get(key K, load func(tx *bbolt.Tx) (V, error)) (V, error) {
 	if ok && fresh {
 		return val, nil
 	}
-	err := m.db.View(func(tx *bbolt.Tx) (err error) { val, err = load(tx); return })
+	err := m.db.View(func(tx kv.Tx) (err error) { val, err = load(tx); return })
 	if err != nil {
 		return val, err
 	}

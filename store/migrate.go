@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Keys of BucketMeta.
@@ -19,7 +19,7 @@ var (
 // at all.
 type migration struct {
 	name  string
-	apply func(tx *bbolt.Tx) error
+	apply func(tx kv.Tx) error
 }
 
 // migrations lists every migration in order; migrations[i] moves a file from version i+1 to i+2.
@@ -47,7 +47,7 @@ func SchemaVersion() uint64 { return uint64(len(migrations)) + 1 }
 
 // prepare makes tx's file a current pocketforge data file: marks a new file, refuses a foreign or
 // newer one, migrates an older one, and creates the registered buckets.
-func prepare(tx *bbolt.Tx, path string) error {
+func prepare(tx kv.Tx, path string) error {
 	meta := tx.Bucket([]byte(BucketMeta))
 	if meta == nil {
 		if hasBuckets(tx) {
@@ -75,7 +75,7 @@ func prepare(tx *bbolt.Tx, path string) error {
 }
 
 // fileVersion reads and checks the schema version of tx's file.
-func fileVersion(tx *bbolt.Tx, path string) (uint64, error) {
+func fileVersion(tx kv.Tx, path string) (uint64, error) {
 	meta := tx.Bucket([]byte(BucketMeta))
 	if meta == nil || !bytes.Equal(meta.Get(metaApp), appMarker) {
 		return 0, fmt.Errorf("%s: %w", path, ErrNotPocketforge)
@@ -93,7 +93,7 @@ func fileVersion(tx *bbolt.Tx, path string) (uint64, error) {
 }
 
 // migrate runs every migration after version from and records the new version.
-func migrate(tx *bbolt.Tx, from uint64) error {
+func migrate(tx kv.Tx, from uint64) error {
 	for v := from; v < SchemaVersion(); v++ {
 		m := migrations[v-1]
 		if err := m.apply(tx); err != nil {
@@ -104,7 +104,7 @@ func migrate(tx *bbolt.Tx, from uint64) error {
 }
 
 // createBuckets creates every registered bucket that is missing.
-func createBuckets(tx *bbolt.Tx) error {
+func createBuckets(tx kv.Tx) error {
 	for _, b := range registry {
 		if _, err := tx.CreateBucketIfNotExists([]byte(b.name)); err != nil {
 			return fmt.Errorf("bucket %s: %w", b.name, err)
@@ -114,7 +114,7 @@ func createBuckets(tx *bbolt.Tx) error {
 }
 
 // hasBuckets reports whether tx's file holds any top-level bucket.
-func hasBuckets(tx *bbolt.Tx) bool {
+func hasBuckets(tx kv.Tx) bool {
 	c := tx.Cursor()
 	k, _ := c.First()
 	return k != nil

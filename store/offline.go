@@ -8,7 +8,8 @@ import (
 	"sort"
 	"time"
 
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
+	"github.com/pocketforge/pocketforge/store/kv/boltkv"
 )
 
 // The offline tools (pocketforge doctor and compact) read a data file while no server runs on
@@ -18,7 +19,7 @@ import (
 
 // Offline is a data file opened read-only by an offline tool.
 type Offline struct {
-	bolt *bbolt.DB
+	bolt *boltkv.DB
 	path string
 	size int64
 }
@@ -50,9 +51,9 @@ func OpenOffline(path string, lockTimeout time.Duration) (o *Offline, err error)
 	if lockTimeout <= 0 {
 		lockTimeout = time.Second
 	}
-	var bdb *bbolt.DB
+	var bdb *boltkv.DB
 	err = guardFile(path, func() (err error) {
-		bdb, err = bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true, Timeout: lockTimeout})
+		bdb, err = boltkv.Open(path, boltkv.Options{ReadOnly: true, LockTimeout: lockTimeout})
 		return err
 	})
 	if err != nil {
@@ -71,7 +72,7 @@ func (o *Offline) Close() error { return o.bolt.Close() }
 func (o *Offline) Size() int64 { return o.size }
 
 // PageSize is the file's page size in bytes.
-func (o *Offline) PageSize() int { return o.bolt.Info().PageSize }
+func (o *Offline) PageSize() int { return o.bolt.PageSize() }
 
 // Check reports the file's damage as an ErrNotPocketforge naming what is wrong, or nil. The
 // structure is walked without a memory map first (CheckSnapshotFile's walk: a damaged page there
@@ -90,12 +91,12 @@ func (o *Offline) Check() error {
 	var found []error
 	n := 0
 	err = guardFile(o.path, func() error {
-		return o.bolt.View(func(tx *bbolt.Tx) error {
-			for err := range tx.Check() {
+		return o.bolt.View(func(tx kv.Tx) error {
+			boltkv.Check(tx, func(err error) {
 				if n++; len(found) < 5 {
 					found = append(found, err)
 				}
-			}
+			})
 			return nil
 		})
 	})
@@ -113,7 +114,7 @@ func (o *Offline) Check() error {
 // is fine: serve migrates it when it opens it.
 func (o *Offline) SchemaVersion() (v uint64, err error) {
 	err = guardFile(o.path, func() error {
-		return o.bolt.View(func(tx *bbolt.Tx) (err error) {
+		return o.bolt.View(func(tx kv.Tx) (err error) {
 			v, err = fileVersion(tx, "data file "+o.path)
 			if errors.Is(err, ErrNewerSchema) {
 				v = Btoi(tx.Bucket([]byte(BucketMeta)).Get(metaSchema))
@@ -127,12 +128,10 @@ func (o *Offline) SchemaVersion() (v uint64, err error) {
 // Buckets lists the file's top-level buckets by name. Run Check first: the walk reads every page.
 func (o *Offline) Buckets() (out []BucketInfo, err error) {
 	err = guardFile(o.path, func() error {
-		return o.bolt.View(func(tx *bbolt.Tx) error {
-			return tx.ForEach(func(name []byte, b *bbolt.Bucket) error {
-				s := b.Stats()
-				out = append(out, BucketInfo{Name: string(name), Keys: s.KeyN,
-					Bytes:      int64(s.BranchAlloc + s.LeafAlloc + s.InlineBucketInuse),
-					Registered: registered(string(name))})
+		return o.bolt.View(func(tx kv.Tx) error {
+			return tx.ForEach(func(name []byte, b kv.Bucket) error {
+				out = append(out, BucketInfo{Name: string(name), Keys: b.KeyN(),
+					Bytes: boltkv.BucketBytes(b), Registered: registered(string(name))})
 				return nil
 			})
 		})
@@ -143,7 +142,7 @@ func (o *Offline) Buckets() (out []BucketInfo, err error) {
 
 // View runs fn in a read-only transaction, for readers of one domain's state (the explorer's
 // generation). Run Check first.
-func (o *Offline) View(fn func(tx *bbolt.Tx) error) error {
+func (o *Offline) View(fn func(tx kv.Tx) error) error {
 	return guardFile(o.path, func() error { return o.bolt.View(fn) })
 }
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // fillFile writes n values of about 1 KiB (a nested bucket with a sequence among them) into a new
@@ -20,7 +20,7 @@ func fillFile(t *testing.T, path string, n int) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	err = db.Write(func(tx *bbolt.Tx) error {
+	err = db.Write(func(tx kv.Tx) error {
 		b := tx.Bucket([]byte(testItems))
 		for i := 0; i < n; i++ {
 			if err := b.Put([]byte(fmt.Sprintf("%06d", i)), []byte(strings.Repeat("v", 1000))); err != nil {
@@ -39,7 +39,7 @@ func fillFile(t *testing.T, path string, n int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = db.Write(func(tx *bbolt.Tx) error {
+	err = db.Write(func(tx kv.Tx) error {
 		b := tx.Bucket([]byte(testItems))
 		for i := 0; i < n; i++ {
 			if i%10 != 0 {
@@ -139,7 +139,7 @@ func TestCompactShrinksAndKeepsEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.View(func(tx *bbolt.Tx) (err error) { want, _, err = contentDigest(tx); return })
+	o.View(func(tx kv.Tx) (err error) { want, _, err = contentDigest(tx); return })
 	o.Close()
 
 	res, err := Compact(path, CompactOptions{Backup: path + ".bak"})
@@ -160,7 +160,7 @@ func TestCompactShrinksAndKeepsEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	err = db.View(func(tx *bbolt.Tx) error {
+	err = db.View(func(tx kv.Tx) error {
 		got, _, err := contentDigest(tx)
 		if got != want {
 			return errors.New("contents changed")

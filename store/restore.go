@@ -8,7 +8,8 @@ import (
 	"runtime/debug"
 	"time"
 
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
+	"github.com/pocketforge/pocketforge/store/kv/boltkv"
 )
 
 // RestoreInfo describes a restored snapshot.
@@ -58,13 +59,13 @@ func (db *DB) RestoreFile(path string) (info RestoreInfo, err error) {
 	if err := CheckSnapshotFile(path); err != nil {
 		return info, err
 	}
-	src, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true, Timeout: time.Second})
+	src, err := boltkv.Open(path, boltkv.Options{ReadOnly: true, LockTimeout: time.Second})
 	if err != nil {
 		return info, fmt.Errorf("snapshot: %w (%v)", ErrNotPocketforge, err)
 	}
 	defer src.Close()
 	err = guardDamage(func() error {
-		return src.View(func(stx *bbolt.Tx) error {
+		return src.View(func(stx kv.Tx) error {
 			v, err := fileVersion(stx, "snapshot")
 			if err != nil {
 				return err
@@ -74,7 +75,7 @@ func (db *DB) RestoreFile(path string) (info RestoreInfo, err error) {
 			}
 
 			info.SchemaVersion = v
-			return db.Exclusive(func(tx *bbolt.Tx) error {
+			return db.Exclusive(func(tx kv.Tx) error {
 				if err := clearData(tx); err != nil {
 					return err
 				}
@@ -98,13 +99,13 @@ func (db *DB) RestoreFile(path string) (info RestoreInfo, err error) {
 
 // checkConsistency runs bbolt's check over the whole snapshot and returns its first finding (the
 // check goes on to the end, so its goroutine is never left blocked).
-func checkConsistency(tx *bbolt.Tx) error {
+func checkConsistency(tx kv.Tx) error {
 	var first error
-	for err := range tx.Check() {
+	boltkv.Check(tx, func(err error) {
 		if first == nil {
 			first = err
 		}
-	}
+	})
 	if first != nil {
 		return fmt.Errorf("snapshot: %w (damaged: %v)", ErrNotPocketforge, first)
 	}
@@ -126,7 +127,7 @@ func guardDamage(fn func() error) (err error) {
 }
 
 // Reset empties every bucket but the appliance's own state, inside tx.
-func Reset(tx *bbolt.Tx) error {
+func Reset(tx kv.Tx) error {
 	if err := clearData(tx); err != nil {
 		return err
 	}
@@ -134,9 +135,9 @@ func Reset(tx *bbolt.Tx) error {
 }
 
 // clearData deletes every top-level bucket that is not kept.
-func clearData(tx *bbolt.Tx) error {
+func clearData(tx kv.Tx) error {
 	var names [][]byte
-	err := tx.ForEach(func(name []byte, _ *bbolt.Bucket) error {
+	err := tx.ForEach(func(name []byte, _ kv.Bucket) error {
 		if !kept(string(name)) {
 			names = append(names, append([]byte(nil), name...))
 		}
@@ -156,9 +157,9 @@ func clearData(tx *bbolt.Tx) error {
 // copyData copies every top-level bucket of src that is not kept into dst, nested buckets and
 // sequences included, and returns the number of values copied. Buckets the snapshot lacks are
 // created by the caller's migrate/createBuckets.
-func copyData(dst, src *bbolt.Tx) (int, error) {
+func copyData(dst, src kv.Tx) (int, error) {
 	keys := 0
-	err := src.ForEach(func(name []byte, sb *bbolt.Bucket) error {
+	err := src.ForEach(func(name []byte, sb kv.Bucket) error {
 		if kept(string(name)) {
 			return nil
 		}
@@ -177,7 +178,7 @@ func copyData(dst, src *bbolt.Tx) (int, error) {
 }
 
 // copyBucket copies the contents of src into the empty bucket dst, recursively.
-func copyBucket(dst, src *bbolt.Bucket) (int, error) {
+func copyBucket(dst, src kv.Bucket) (int, error) {
 	keys := 0
 	if err := dst.SetSequence(src.Sequence()); err != nil {
 		return 0, err
@@ -201,8 +202,8 @@ func copyBucket(dst, src *bbolt.Bucket) (int, error) {
 // restoreChecks are the checks of what a restored snapshot holds, beyond its structure and
 // digest, that the data's own packages register (OnRestore): a value the domains could not use
 // — a signing key that does not parse — refuses the snapshot, the data untouched.
-var restoreChecks []func(tx *bbolt.Tx) error
+var restoreChecks []func(tx kv.Tx) error
 
 // OnRestore registers a check every restored snapshot must pass, inside the restoring
 // transaction (called from init functions).
-func OnRestore(check func(tx *bbolt.Tx) error) { restoreChecks = append(restoreChecks, check) }
+func OnRestore(check func(tx kv.Tx) error) { restoreChecks = append(restoreChecks, check) }

@@ -7,7 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
+	"github.com/pocketforge/pocketforge/store/kv/boltkv"
 )
 
 // Snapshot writes a consistent copy of the whole data file to w while the appliance keeps
@@ -19,10 +20,10 @@ import (
 // doctor check.
 func (db *DB) Snapshot(w io.Writer) (int64, uint64, error) {
 	var n int64
-	err := db.View(func(tx *bbolt.Tx) error {
+	err := db.View(func(tx kv.Tx) error {
 		h := sha256.New()
 		var err error
-		if n, err = tx.WriteTo(io.MultiWriter(w, h)); err != nil {
+		if n, err = boltkv.WriteTo(tx, io.MultiWriter(w, h)); err != nil {
 			return err
 		}
 		var sum [sha256.Size]byte

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/pocketforge/pocketforge/internal/testkit"
 	"strings"
 	"testing"
 
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/internal/testkit"
+
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // damagedSnapshot returns a snapshot of many records, nested buckets among them, both with and
@@ -17,7 +18,7 @@ import (
 func damagedSnapshot(t *testing.T, mode Durability) []byte {
 	t.Helper()
 	src := openTemp(t, mode)
-	src.Write(func(tx *bbolt.Tx) error {
+	src.Write(func(tx kv.Tx) error {
 		b := tx.Bucket([]byte(testItems))
 		for i := 0; i < 3000; i++ {
 			key := fmt.Sprintf("%06d/%s", i, strings.Repeat("k", 60))
@@ -63,7 +64,7 @@ func TestRestoreRefusesDamagedPages(t *testing.T) {
 				t.Fatalf("a sound snapshot fails the check: %v", err)
 			}
 			db := openTemp(t, NoSync)
-			db.Write(func(tx *bbolt.Tx) error { return Put(tx, testItems, []byte("live"), item{1, "live"}) })
+			db.Write(func(tx kv.Tx) error { return Put(tx, testItems, []byte("live"), item{1, "live"}) })
 			_, err := db.Restore(bytes.NewReader(flip(snap, midKey(t, snap), 64)), 0)
 			if !errors.Is(err, ErrNotPocketforge) || !strings.Contains(err.Error(), "damaged") {
 				t.Fatalf("damaged snapshot: err = %v, want a damaged ErrNotPocketforge", err)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestSnapshotDigestRefusesEveryChange (issue 32): one changed byte anywhere data lives — a
@@ -17,7 +17,7 @@ import (
 func TestSnapshotDigestRefusesEveryChange(t *testing.T) {
 	src := openTemp(t, NoSync)
 	big := strings.Repeat("overflow-value-", 1000) // 15 KB: a value over several pages
-	src.Write(func(tx *bbolt.Tx) error {
+	src.Write(func(tx kv.Tx) error {
 		b := tx.Bucket([]byte(testItems))
 		for i := 0; i < 2000; i++ { // enough leaves for a branch page
 			if err := b.Put([]byte(fmt.Sprintf("key-%05d", i)), []byte(fmt.Sprintf("value-%05d", i))); err != nil {
@@ -54,7 +54,7 @@ func TestSnapshotDigestRefusesEveryChange(t *testing.T) {
 		{"overflow page", bytes.Index(snap, []byte(big)) + len(big)/2},
 	}
 	db := openTemp(t, NoSync)
-	db.Write(func(tx *bbolt.Tx) error { return Put(tx, testItems, []byte("live"), "kept") })
+	db.Write(func(tx kv.Tx) error { return Put(tx, testItems, []byte("live"), "kept") })
 	for _, c := range cases {
 		what, off := c.what, c.off
 		if off < 0 {
@@ -66,7 +66,7 @@ func TestSnapshotDigestRefusesEveryChange(t *testing.T) {
 			t.Errorf("a byte changed in a %s (offset %d): %v, want refused", what, off, err)
 		}
 		var v string
-		db.View(func(tx *bbolt.Tx) (err error) { v, err = Get[string](tx, testItems, []byte("live")); return })
+		db.View(func(tx kv.Tx) (err error) { v, err = Get[string](tx, testItems, []byte("live")); return })
 		if v != "kept" {
 			t.Fatalf("after the refused %s: the live data changed", what)
 		}
@@ -75,7 +75,7 @@ func TestSnapshotDigestRefusesEveryChange(t *testing.T) {
 		t.Fatalf("the unchanged snapshot: %v", err)
 	}
 	var got []byte
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		got = append(got, tx.Bucket([]byte(testItems)).Get([]byte("big"))...)
 		return nil
 	})

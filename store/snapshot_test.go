@@ -11,12 +11,13 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
+	"github.com/pocketforge/pocketforge/store/kv/boltkv"
 )
 
 func TestSnapshotRestoreRoundTrip(t *testing.T) {
 	forEachMode(t, func(t *testing.T, src *DB) {
-		src.Write(func(tx *bbolt.Tx) error {
+		src.Write(func(tx kv.Tx) error {
 			for i := 0; i < 100; i++ {
 				id, _ := NextID(tx, testItems)
 				Put(tx, testItems, Itob(id), item{id, "src"})
@@ -31,7 +32,7 @@ func TestSnapshotRestoreRoundTrip(t *testing.T) {
 		}
 
 		dst := openTemp(t, NoSync)
-		dst.Write(func(tx *bbolt.Tx) error {
+		dst.Write(func(tx kv.Tx) error {
 			Put(tx, testItems, []byte("dst-only"), item{0, "dst"})
 			return Put(tx, BucketAppliance, []byte("secret"), "dst-secret")
 		})
@@ -42,7 +43,7 @@ func TestSnapshotRestoreRoundTrip(t *testing.T) {
 		if info.Keys != 101 || info.SchemaVersion != SchemaVersion() {
 			t.Fatalf("info = %+v", info)
 		}
-		dst.View(func(tx *bbolt.Tx) error {
+		dst.View(func(tx kv.Tx) error {
 			if _, err := Get[item](tx, testItems, []byte("dst-only")); !errors.Is(err, ErrNotFound) {
 				t.Error("data of the replaced file survived the restore")
 			}
@@ -66,13 +67,13 @@ func TestSnapshotRestoreRoundTrip(t *testing.T) {
 func TestRestoreRefusesBadSnapshots(t *testing.T) {
 	dir := t.TempDir()
 	newer := filepath.Join(dir, "newer.db")
-	rawFile(t, newer, func(tx *bbolt.Tx) error {
+	rawFile(t, newer, func(tx kv.Tx) error {
 		m, _ := tx.CreateBucket([]byte(BucketMeta))
 		m.Put(metaApp, appMarker)
 		return m.Put(metaSchema, Itob(SchemaVersion()+1))
 	})
 	foreign := filepath.Join(dir, "foreign.db")
-	rawFile(t, foreign, func(tx *bbolt.Tx) error { _, err := tx.CreateBucket([]byte("widgets")); return err })
+	rawFile(t, foreign, func(tx kv.Tx) error { _, err := tx.CreateBucket([]byte("widgets")); return err })
 	read := func(p string) []byte { b, _ := os.ReadFile(p); return b }
 	good := openTemp(t, NoSync)
 	var snap bytes.Buffer
@@ -93,7 +94,7 @@ func TestRestoreRefusesBadSnapshots(t *testing.T) {
 		{"over the size limit", snap.Bytes(), 1024, ErrInvalid},
 	}
 	db := openTemp(t, NoSync)
-	db.Write(func(tx *bbolt.Tx) error { return Put(tx, testItems, []byte("live"), item{1, "live"}) })
+	db.Write(func(tx kv.Tx) error { return Put(tx, testItems, []byte("live"), item{1, "live"}) })
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := db.Restore(bytes.NewReader(c.body), c.limit)
@@ -120,7 +121,7 @@ func TestSnapshotDuringWrites(t *testing.T) {
 				defer wg.Done()
 				for i := 0; !stop.Load(); i++ {
 					key := []byte(fmt.Sprintf("%d-%d", w, i))
-					db.Write(func(tx *bbolt.Tx) error {
+					db.Write(func(tx kv.Tx) error {
 						if err := Put(tx, testItems, key, item{Name: "x"}); err != nil {
 							return err
 						}
@@ -143,15 +144,15 @@ func TestSnapshotDuringWrites(t *testing.T) {
 			if _, err := restored.Restore(&snap, 0); err != nil {
 				t.Fatal(err)
 			}
-			restored.View(func(tx *bbolt.Tx) error {
-				items := tx.Bucket([]byte(testItems)).Stats().KeyN
+			restored.View(func(tx kv.Tx) error {
+				items := tx.Bucket([]byte(testItems)).KeyN()
 				n, _ := Get[int](tx, testCounter, []byte("n"))
 				if items != n {
 					t.Fatalf("snapshot %d inconsistent: %d items, counter %d", s, items, n)
 				}
-				for err := range tx.Check() {
+				boltkv.Check(tx, func(err error) {
 					t.Fatalf("snapshot %d: %v", s, err)
-				}
+				})
 				return nil
 			})
 		}
@@ -160,7 +161,7 @@ func TestSnapshotDuringWrites(t *testing.T) {
 
 func TestReset(t *testing.T) {
 	db := openTemp(t, NoSync)
-	db.Write(func(tx *bbolt.Tx) error {
+	db.Write(func(tx kv.Tx) error {
 		Put(tx, testItems, []byte("a"), item{})
 		return Put(tx, BucketAppliance, []byte("keep"), "me")
 	})

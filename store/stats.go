@@ -27,9 +27,11 @@ func (db *DB) Stats() Stats {
 	if fi, err := os.Stat(db.path); err == nil {
 		st.FileBytes = fi.Size()
 	}
-	bs := db.bolt.Stats()
-	st.FreePages = bs.FreePageN + bs.PendingPageN
-	st.OpenReads = bs.OpenTxN
+	if db.bolt != nil {
+		bs := db.bolt.Stats()
+		st.FreePages = bs.FreePages
+		st.OpenReads = bs.OpenReads
+	}
 	return st
 }
 

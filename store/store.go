@@ -13,8 +13,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"go.etcd.io/bbolt"
-	bolterrors "go.etcd.io/bbolt/errors"
+	"github.com/pocketforge/pocketforge/store/kv"
+	"github.com/pocketforge/pocketforge/store/kv/boltkv"
 )
 
 // Durability says when a commit reaches the disk.
@@ -49,7 +49,9 @@ type Options struct {
 
 // DB is an open data file.
 type DB struct {
-	bolt       *bbolt.DB
+	// engine runs the transactions: the bbolt file (bolt, the default) or another kv engine.
+	engine     kv.Engine
+	bolt       *boltkv.DB // nil when the engine is not a bbolt file
 	path       string
 	mode       Durability
 	group      groupCommit   // overlapping writes share commits (Write)
@@ -72,17 +74,12 @@ func Open(path string, opt Options) (*DB, error) {
 	if opt.LockTimeout <= 0 {
 		opt.LockTimeout = time.Second
 	}
-	bopt := &bbolt.Options{Timeout: opt.LockTimeout, FreelistType: bbolt.FreelistMapType}
-	if opt.Durability == NoSync {
-		bopt.NoSync, bopt.NoGrowSync, bopt.NoFreelistSync = true, true, true
-	}
-	bdb, err := bbolt.Open(path, 0o600, bopt)
+	bdb, err := boltkv.Open(path, boltkv.Options{LockTimeout: opt.LockTimeout, NoSync: opt.Durability == NoSync, BatchDelay: opt.BatchDelay})
 	if err != nil {
 		return nil, openError(path, err)
 	}
-	bdb.MaxBatchDelay = opt.BatchDelay
-	db := &DB{bolt: bdb, path: path, mode: opt.Durability, batchDelay: opt.BatchDelay, pageSize: bdb.Info().PageSize}
-	if err := bdb.Update(func(tx *bbolt.Tx) error { return prepare(tx, path) }); err != nil {
+	db := &DB{engine: bdb, bolt: bdb, path: path, mode: opt.Durability, batchDelay: opt.BatchDelay, pageSize: bdb.PageSize()}
+	if err := bdb.Update(func(tx kv.Tx) error { return prepare(tx, path) }); err != nil {
 		_ = bdb.Close()
 		return nil, err
 	}
@@ -92,9 +89,9 @@ func Open(path string, opt Options) (*DB, error) {
 // openError turns bbolt's and the OS's open errors into one clear line.
 func openError(path string, err error) error {
 	switch {
-	case errors.Is(err, bolterrors.ErrTimeout):
+	case errors.Is(err, boltkv.ErrLocked):
 		return fmt.Errorf("data file %s: %w (is another pocketforge running on it? stop it or use --data)", path, ErrLocked)
-	case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrVersionMismatch), errors.Is(err, bolterrors.ErrChecksum):
+	case boltkv.IsInvalid(err):
 		return fmt.Errorf("data file %s: %w (%v)", path, ErrNotPocketforge, err)
 	case errors.Is(err, fs.ErrPermission):
 		return fmt.Errorf("data file %s: permission denied (choose a writable path with --data)", path)
@@ -110,14 +107,15 @@ func (db *DB) Path() string { return db.path }
 // Durability returns the mode the file was opened with.
 func (db *DB) Durability() Durability { return db.mode }
 
-// Bolt returns the underlying bbolt handle, for benchmarks that compare against the raw layer.
-func (db *DB) Bolt() *bbolt.DB { return db.bolt }
+// Bolt returns the bbolt file beneath, for benchmarks that compare against the raw layer (nil
+// when the store is not a bbolt file).
+func (db *DB) Bolt() *boltkv.DB { return db.bolt }
 
-// Close releases the file and its lock.
-func (db *DB) Close() error { return db.bolt.Close() }
+// Close releases the data (the file and its lock).
+func (db *DB) Close() error { return db.engine.Close() }
 
 // View runs fn in a read-only transaction.
-func (db *DB) View(fn func(tx *bbolt.Tx) error) error { return db.bolt.View(fn) }
+func (db *DB) View(fn func(tx kv.Tx) error) error { return db.engine.View(fn) }
 
 // Write runs fn in a read-write transaction and returns once it is committed (and, in Strict mode,
 // on disk). A lone writer gets its own commit at once; writers that arrive while a commit is under
@@ -126,15 +124,15 @@ func (db *DB) View(fn func(tx *bbolt.Tx) error) error { return db.bolt.View(fn) 
 // member fails, fn must be idempotent and must not touch anything outside tx — in particular it
 // must not hold on to fiber's request buffers, which are reused after the handler returns: copy
 // them first.
-func (db *DB) Write(fn func(tx *bbolt.Tx) error) error {
+func (db *DB) Write(fn func(tx kv.Tx) error) error {
 	return db.write(fn)
 }
 
 // Exclusive runs fn in a read-write transaction of its own, never batched with others: for
 // large operations (reset, restore, fixture loading) that should not ride along with requests.
-func (db *DB) Exclusive(fn func(tx *bbolt.Tx) error) error {
+func (db *DB) Exclusive(fn func(tx kv.Tx) error) error {
 	start := time.Now()
-	err := db.bolt.Update(fn)
+	err := db.engine.Update(fn)
 	if err == nil {
 		db.committed(start)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/internal/testkit/bench"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"go.etcd.io/bbolt"
 )
 
@@ -31,10 +32,10 @@ func BenchmarkPut(b *testing.B) {
 	for _, mode := range modes {
 		b.Run(mode.String(), func(b *testing.B) {
 			db := openTemp(b, mode)
-			raw := db.Bolt()
+			raw := db.Bolt().Raw()
 			val, _ := json.Marshal(record(1))
 			bench.Compare(b, 1, func(i int) {
-				must(b, db.Write(func(tx *bbolt.Tx) error { return Put(tx, testItems, Itob(uint64(i)), record(i)) }))
+				must(b, db.Write(func(tx kv.Tx) error { return Put(tx, testItems, Itob(uint64(i)), record(i)) }))
 			}, func(i int) {
 				must(b, raw.Update(func(tx *bbolt.Tx) error { return tx.Bucket([]byte(testCounter)).Put(Itob(uint64(i)), val) }))
 			})
@@ -46,10 +47,10 @@ func BenchmarkPut(b *testing.B) {
 // one commit; raw is one bbolt Update per request — the design budget says the store must win.
 func BenchmarkPutConcurrent64(b *testing.B) {
 	db := openTemp(b, Strict)
-	raw := db.Bolt()
+	raw := db.Bolt().Raw()
 	val, _ := json.Marshal(record(1))
 	bench.Compare(b, 64, func(i int) {
-		must(b, db.Write(func(tx *bbolt.Tx) error { return Put(tx, testItems, Itob(uint64(i)), record(i)) }))
+		must(b, db.Write(func(tx kv.Tx) error { return Put(tx, testItems, Itob(uint64(i)), record(i)) }))
 	}, func(i int) {
 		must(b, raw.Update(func(tx *bbolt.Tx) error { return tx.Bucket([]byte(testCounter)).Put(Itob(uint64(i)), val) }))
 	})
@@ -60,10 +61,10 @@ func BenchmarkGet(b *testing.B) {
 	db := openTemp(b, NoSync)
 	const n = 10000
 	fill(b, db, n)
-	raw := db.Bolt()
+	raw := db.Bolt().Raw()
 	var sink int
 	bench.Compare(b, 1, func(i int) {
-		must(b, db.View(func(tx *bbolt.Tx) error {
+		must(b, db.View(func(tx kv.Tx) error {
 			v, err := Get[benchRecord](tx, testItems, Itob(uint64(i%n)))
 			sink += len(v.Label)
 			return err
@@ -81,11 +82,11 @@ func BenchmarkList(b *testing.B) {
 	db := openTemp(b, NoSync)
 	const n, page = 10000, 100
 	fill(b, db, n)
-	raw := db.Bolt()
+	raw := db.Bolt().Raw()
 	var sink int
 	bench.Compare(b, 1, func(i int) {
 		got := 0
-		must(b, db.View(func(tx *bbolt.Tx) error {
+		must(b, db.View(func(tx kv.Tx) error {
 			return Each(tx, testItems, nil, func(k []byte, v benchRecord) (bool, error) {
 				got++
 				sink += len(v.Label)
@@ -113,7 +114,7 @@ func BenchmarkIndexedList(b *testing.B) {
 	db := openTemp(b, NoSync)
 	const n, page = 10000, 100
 	fill(b, db, n)
-	must(b, db.Exclusive(func(tx *bbolt.Tx) error {
+	must(b, db.Exclusive(func(tx kv.Tx) error {
 		for i := 0; i < n; i++ {
 			if err := IndexAdd(tx, testCounter, Itob(7), Itob(uint64(i))); err != nil {
 				return err
@@ -121,7 +122,7 @@ func BenchmarkIndexedList(b *testing.B) {
 		}
 		return nil
 	}))
-	raw := db.Bolt()
+	raw := db.Bolt().Raw()
 	var sink int
 	window := func(total int) (int, int) { return 0, min(page, total) }
 	rawWalk := func(int) {
@@ -142,7 +143,7 @@ func BenchmarkIndexedList(b *testing.B) {
 	}
 	b.Run("all-then-page", func(b *testing.B) {
 		bench.Compare(b, 1, func(int) {
-			must(b, db.View(func(tx *bbolt.Tx) error {
+			must(b, db.View(func(tx kv.Tx) error {
 				all, err := IndexedRecords[benchRecord](tx, testCounter, Itob(7), testItems)
 				sink += len(all[:page])
 				return err
@@ -151,7 +152,7 @@ func BenchmarkIndexedList(b *testing.B) {
 	})
 	b.Run("page-only", func(b *testing.B) {
 		bench.Compare(b, 1, func(int) {
-			must(b, db.View(func(tx *bbolt.Tx) error {
+			must(b, db.View(func(tx kv.Tx) error {
 				got, total, err := IndexedPage[benchRecord](tx, testCounter, Itob(7), testItems, window)
 				sink += len(got) + total
 				return err
@@ -162,7 +163,7 @@ func BenchmarkIndexedList(b *testing.B) {
 
 func fill(b *testing.B, db *DB, n int) {
 	b.Helper()
-	must(b, db.Exclusive(func(tx *bbolt.Tx) error {
+	must(b, db.Exclusive(func(tx kv.Tx) error {
 		for i := 0; i < n; i++ {
 			if err := Put(tx, testItems, Itob(uint64(i)), record(i)); err != nil {
 				return err

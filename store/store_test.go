@@ -11,7 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
+	"github.com/pocketforge/pocketforge/store/kv/boltkv"
 )
 
 // Test-only buckets, registered before any test opens a file.
@@ -53,7 +54,7 @@ func openTemp(t testing.TB, mode Durability) *DB {
 
 func TestOpenCreatesFile(t *testing.T) {
 	forEachMode(t, func(t *testing.T, db *DB) {
-		err := db.View(func(tx *bbolt.Tx) error {
+		err := db.View(func(tx kv.Tx) error {
 			for _, b := range registry {
 				if tx.Bucket([]byte(b.name)) == nil {
 					return fmt.Errorf("bucket %s missing", b.name)
@@ -75,23 +76,23 @@ func TestCRUD(t *testing.T) {
 	forEachMode(t, func(t *testing.T, db *DB) {
 		cases := []struct {
 			name string
-			run  func(tx *bbolt.Tx) error
+			run  func(tx kv.Tx) error
 			want error
 		}{
-			{"put", func(tx *bbolt.Tx) error { return Put(tx, testItems, []byte("a"), item{1, "a"}) }, nil},
-			{"get", func(tx *bbolt.Tx) error {
+			{"put", func(tx kv.Tx) error { return Put(tx, testItems, []byte("a"), item{1, "a"}) }, nil},
+			{"get", func(tx kv.Tx) error {
 				v, err := Get[item](tx, testItems, []byte("a"))
 				if err == nil && v.Name != "a" {
 					err = fmt.Errorf("got %+v", v)
 				}
 				return err
 			}, nil},
-			{"get missing", func(tx *bbolt.Tx) error { _, err := Get[item](tx, testItems, []byte("zz")); return err }, ErrNotFound},
-			{"delete missing", func(tx *bbolt.Tx) error { return Delete(tx, testItems, []byte("zz")) }, ErrNotFound},
-			{"delete", func(tx *bbolt.Tx) error { return Delete(tx, testItems, []byte("a")) }, nil},
-			{"get deleted", func(tx *bbolt.Tx) error { _, err := Get[item](tx, testItems, []byte("a")); return err }, ErrNotFound},
-			{"unregistered bucket", func(tx *bbolt.Tx) error { return Put(tx, "nope", []byte("a"), 1) }, nil},
-			{"undecodable value", func(tx *bbolt.Tx) error {
+			{"get missing", func(tx kv.Tx) error { _, err := Get[item](tx, testItems, []byte("zz")); return err }, ErrNotFound},
+			{"delete missing", func(tx kv.Tx) error { return Delete(tx, testItems, []byte("zz")) }, ErrNotFound},
+			{"delete", func(tx kv.Tx) error { return Delete(tx, testItems, []byte("a")) }, nil},
+			{"get deleted", func(tx kv.Tx) error { _, err := Get[item](tx, testItems, []byte("a")); return err }, ErrNotFound},
+			{"unregistered bucket", func(tx kv.Tx) error { return Put(tx, "nope", []byte("a"), 1) }, nil},
+			{"undecodable value", func(tx kv.Tx) error {
 				tx.Bucket([]byte(testItems)).Put([]byte("bad"), []byte("{"))
 				_, err := Get[item](tx, testItems, []byte("bad"))
 				return err
@@ -115,7 +116,7 @@ func TestCRUD(t *testing.T) {
 
 func TestEachAndNextID(t *testing.T) {
 	forEachMode(t, func(t *testing.T, db *DB) {
-		err := db.Write(func(tx *bbolt.Tx) error {
+		err := db.Write(func(tx kv.Tx) error {
 			for i := 0; i < 5; i++ {
 				id, err := NextID(tx, testItems)
 				if err != nil {
@@ -131,7 +132,7 @@ func TestEachAndNextID(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got []uint64
-		err = db.View(func(tx *bbolt.Tx) error {
+		err = db.View(func(tx kv.Tx) error {
 			return Each(tx, testItems, []byte{0}, func(k []byte, v item) (bool, error) {
 				got = append(got, v.ID)
 				return len(got) < 4, nil
@@ -151,14 +152,14 @@ func TestReopenKeepsData(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			db.Write(func(tx *bbolt.Tx) error { return Put(tx, testItems, []byte("k"), item{7, "kept"}) })
+			db.Write(func(tx kv.Tx) error { return Put(tx, testItems, []byte("k"), item{7, "kept"}) })
 			db.Close()
 			db, err = Open(path, Options{Durability: mode})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			db.View(func(tx *bbolt.Tx) error {
+			db.View(func(tx kv.Tx) error {
 				v, err := Get[item](tx, testItems, []byte("k"))
 				if err != nil || v.Name != "kept" {
 					t.Fatalf("after reopen: %+v %v", v, err)
@@ -172,13 +173,13 @@ func TestReopenKeepsData(t *testing.T) {
 func TestOpenRefuses(t *testing.T) {
 	dir := t.TempDir()
 	newer := filepath.Join(dir, "newer.db")
-	rawFile(t, newer, func(tx *bbolt.Tx) error {
+	rawFile(t, newer, func(tx kv.Tx) error {
 		m, _ := tx.CreateBucket([]byte(BucketMeta))
 		m.Put(metaApp, appMarker)
 		return m.Put(metaSchema, Itob(SchemaVersion()+98))
 	})
 	foreign := filepath.Join(dir, "foreign.db")
-	rawFile(t, foreign, func(tx *bbolt.Tx) error { _, err := tx.CreateBucket([]byte("widgets")); return err })
+	rawFile(t, foreign, func(tx kv.Tx) error { _, err := tx.CreateBucket([]byte("widgets")); return err })
 	garbage := filepath.Join(dir, "garbage.db")
 	os.WriteFile(garbage, bytes.Repeat([]byte("not a database "), 2000), 0o600)
 	locked := filepath.Join(dir, "locked.db")
@@ -217,9 +218,9 @@ func TestOpenRefuses(t *testing.T) {
 }
 
 // rawFile writes a bbolt file with fn, bypassing the store.
-func rawFile(t *testing.T, path string, fn func(tx *bbolt.Tx) error) {
+func rawFile(t *testing.T, path string, fn func(tx kv.Tx) error) {
 	t.Helper()
-	db, err := bbolt.Open(path, 0o600, nil)
+	db, err := boltkv.Open(path, boltkv.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,15 +236,15 @@ func TestMigrations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db.Write(func(tx *bbolt.Tx) error { return Put(tx, testItems, []byte("old"), item{1, "OLD"}) })
+	db.Write(func(tx kv.Tx) error { return Put(tx, testItems, []byte("old"), item{1, "OLD"}) })
 	db.Close()
 
 	saved := migrations
 	defer func() { migrations = saved }()
-	upper := migration{"upper-case names", func(tx *bbolt.Tx) error {
+	upper := migration{"upper-case names", func(tx kv.Tx) error {
 		return Put(tx, testItems, []byte("old"), item{1, "migrated"})
 	}}
-	failing := migration{"fails", func(tx *bbolt.Tx) error { return errors.New("boom") }}
+	failing := migration{"fails", func(tx kv.Tx) error { return errors.New("boom") }}
 
 	t.Run("failing migration leaves the file alone", func(t *testing.T) {
 		migrations = append(append([]migration{}, saved...), upper, failing)
@@ -257,7 +258,7 @@ func TestMigrations(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		db.View(func(tx *bbolt.Tx) error {
+		db.View(func(tx kv.Tx) error {
 			if v, _ := Get[item](tx, testItems, []byte("old")); v.Name != "OLD" {
 				t.Fatalf("half-migrated: %+v", v)
 			}
@@ -271,7 +272,7 @@ func TestMigrations(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		db.View(func(tx *bbolt.Tx) error {
+		db.View(func(tx kv.Tx) error {
 			v, _ := Get[item](tx, testItems, []byte("old"))
 			ver, _ := fileVersion(tx, path)
 			if v.Name != "migrated" || ver != SchemaVersion() {
@@ -293,7 +294,7 @@ func TestConcurrentWrites(t *testing.T) {
 				defer wg.Done()
 				for i := 0; i < each; i++ {
 					key := []byte(fmt.Sprintf("w%02d-%02d", w, i))
-					errs <- db.Write(func(tx *bbolt.Tx) error { return Put(tx, testItems, key, item{Name: string(key)}) })
+					errs <- db.Write(func(tx kv.Tx) error { return Put(tx, testItems, key, item{Name: string(key)}) })
 				}
 			}()
 		}
@@ -318,7 +319,7 @@ func TestBatchedFailureIsolated(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = db.Write(func(tx *bbolt.Tx) error {
+			results[i] = db.Write(func(tx kv.Tx) error {
 				if i%4 == 0 {
 					return fmt.Errorf("writer %d: %w", i, ErrInvalid)
 				}
@@ -340,7 +341,7 @@ func TestBatchedFailureIsolated(t *testing.T) {
 func count(t testing.TB, db *DB, bucket string) int {
 	t.Helper()
 	n := 0
-	db.View(func(tx *bbolt.Tx) error { n = tx.Bucket([]byte(bucket)).Stats().KeyN; return nil })
+	db.View(func(tx kv.Tx) error { n = tx.Bucket([]byte(bucket)).KeyN(); return nil })
 	return n
 }
 
@@ -356,7 +357,7 @@ func TestSlowCommitGroupsLateWriters(t *testing.T) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		db.Write(func(tx *bbolt.Tx) error { <-release; return Put(tx, testItems, []byte("slow"), item{Name: "slow"}) })
+		db.Write(func(tx kv.Tx) error { <-release; return Put(tx, testItems, []byte("slow"), item{Name: "slow"}) })
 	}()
 	time.Sleep(20 * time.Millisecond) // the slow commit is under way
 	var mu sync.Mutex
@@ -365,7 +366,7 @@ func TestSlowCommitGroupsLateWriters(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := db.Write(func(tx *bbolt.Tx) error {
+			err := db.Write(func(tx kv.Tx) error {
 				mu.Lock()
 				txs[uint64(tx.ID())] = true
 				mu.Unlock()
@@ -405,7 +406,7 @@ func TestGroupGathersOnlyUntilWritersAreBack(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < 6; i++ {
-				if err := db.Write(func(tx *bbolt.Tx) error {
+				if err := db.Write(func(tx kv.Tx) error {
 					time.Sleep(time.Millisecond) // a commit takes a while: the writers overlap
 					return Put(tx, testItems, []byte(fmt.Sprint(w, "-", i)), item{Name: "w"})
 				}); err != nil {

@@ -19,8 +19,8 @@ import (
 	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/valyala/fasthttp"
-	"go.etcd.io/bbolt"
 )
 
 // benchEnv is newEnv's data file with the build API served over HTTP on loopback.
@@ -86,7 +86,7 @@ func must(b testing.TB, err error) {
 // benchProject creates a project maintained by Admin with the named packages, in one transaction.
 func (e *benchEnv) benchProject(b *testing.B, project string, n int, name func(i int) string) {
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	must(b, e.db.Exclusive(func(tx *bbolt.Tx) error {
+	must(b, e.db.Exclusive(func(tx kv.Tx) error {
 		if err := buildstore.PutProject(tx, buildstore.Project{Name: project, Title: "bench", Created: now,
 			Persons: []buildstore.Role{{ID: "Admin", Role: buildstore.RoleMaintainer}}}); err != nil {
 			return err
@@ -113,7 +113,7 @@ func BenchmarkListPackages(b *testing.B) {
 	prefix := append([]byte(project), 0)
 	raw := func(int) {
 		var names []string
-		must(b, e.db.View(func(tx *bbolt.Tx) error {
+		must(b, e.db.View(func(tx kv.Tx) error {
 			c := tx.Bucket([]byte(store.BuildPackages)).Cursor()
 			for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
 				names = append(names, string(k[len(prefix):]))
@@ -175,7 +175,7 @@ func BenchmarkCommit200Files(b *testing.B) {
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	raw := func(i int) {
 		names, data := files200("raw", i)
-		must(b, e.db.Write(func(tx *bbolt.Tx) error {
+		must(b, e.db.Write(func(tx kv.Tx) error {
 			files := make([]buildstore.FileEntry, len(names))
 			for f := range names {
 				sum, err := buildstore.PutBlob(tx, data[f])
@@ -204,7 +204,7 @@ func BenchmarkExpandBranch200(b *testing.B) {
 	e.benchProject(b, target, 1, func(int) string { return "big" })
 	e.benchProject(b, branch, 1, func(int) string { return "big" })
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	must(b, e.db.Write(func(tx *bbolt.Tx) error {
+	must(b, e.db.Write(func(tx kv.Tx) error {
 		names, data := files200("base", 0)
 		files := make([]buildstore.FileEntry, len(names))
 		for f := range names {
@@ -234,7 +234,7 @@ func BenchmarkExpandBranch200(b *testing.B) {
 	e.do(b, "GET", "/source/"+branch+"/big?expand=1", nil) // warm-up: bcrypt, and the expansion stored once
 	raw := func(int) {
 		var tree []buildstore.FileEntry
-		must(b, e.db.View(func(tx *bbolt.Tx) error {
+		must(b, e.db.View(func(tx kv.Tx) error {
 			l, _, err := buildstore.LatestRevision(tx, branch, "big")
 			if err != nil {
 				return err

@@ -9,7 +9,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // BenchmarkBuildResult: GET /build/<project>/_result of a project of 1,000 packages in one
@@ -20,7 +20,7 @@ func BenchmarkBuildResult(b *testing.B) {
 	const project, n = "bench:farm", 1000
 	w := buildstore.Where{Project: project, Repository: "standard", Arch: "x86_64"}
 	codes := []string{buildstore.CodeSucceeded, buildstore.CodeFailed, buildstore.CodeUnresolvable, buildstore.CodeExcluded}
-	must(b, e.db.Write(func(tx *bbolt.Tx) error {
+	must(b, e.db.Write(func(tx kv.Tx) error {
 		p := buildstore.Project{Name: project, Repositories: []buildstore.Repository{{Name: w.Repository, Archs: []string{w.Arch}}}}
 		if err := buildstore.PutProject(tx, p); err != nil {
 			return err
@@ -52,7 +52,7 @@ func BenchmarkBuildResult(b *testing.B) {
 		e.do(b, "GET", path, nil)
 		e.took = append(e.took, time.Since(start))
 	}, func(int) {
-		must(b, e.db.View(func(tx *bbolt.Tx) error {
+		must(b, e.db.View(func(tx kv.Tx) error {
 			c := tx.Bucket([]byte(store.BuildFarmStatus)).Cursor()
 			for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 				sink += len(v)

@@ -9,8 +9,8 @@ import (
 	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 // commentBase is the last comment id the data file has handed out (the demo world's), so the
@@ -18,7 +18,7 @@ import (
 func (e *env) commentBase(t *testing.T) uint64 {
 	t.Helper()
 	var n uint64
-	if err := e.db.View(func(tx *bbolt.Tx) error {
+	if err := e.db.View(func(tx kv.Tx) error {
 		b, err := store.Bucket(tx, store.BuildComments)
 		n = b.Sequence()
 		return err
@@ -33,7 +33,7 @@ func (e *env) commentBase(t *testing.T) uint64 {
 func (e *env) putRequest(t *testing.T, target string) string {
 	t.Helper()
 	var id uint64
-	if err := e.db.Write(func(tx *bbolt.Tx) (err error) {
+	if err := e.db.Write(func(tx kv.Tx) (err error) {
 		if id, err = buildstore.NewRequestID(tx); err != nil {
 			return err
 		}
@@ -53,7 +53,7 @@ func (e *env) putRequest(t *testing.T, target string) string {
 func (e *env) lastMail(t *testing.T) outbox.Mail {
 	t.Helper()
 	var list []outbox.Mail
-	e.db.View(func(tx *bbolt.Tx) (err error) { list, err = outbox.List(tx, "", 1); return err })
+	e.db.View(func(tx kv.Tx) (err error) { list, err = outbox.List(tx, "", 1); return err })
 	if len(list) == 0 {
 		return outbox.Mail{}
 	}

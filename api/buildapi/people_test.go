@@ -5,7 +5,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 func TestAuthentication(t *testing.T) {
@@ -32,7 +32,7 @@ func TestAuthentication(t *testing.T) {
 	e.run(t, []scenario{{"the session cookie signs in", about(map[string]string{"Cookie": cookie[:len("openSUSE_session=")+48]}), apitest.Expect{Status: 200}}})
 	// A locked person cannot sign in, even with a remembered password: the real service's 403
 	// inactive_user, not the challenge (that stays for a wrong password).
-	e.db.Write(func(tx *bbolt.Tx) error {
+	e.db.Write(func(tx kv.Tx) error {
 		p, _ := buildstore.GetPerson(tx, "alice")
 		p.State = buildstore.StateLocked
 		return buildstore.PutPerson(tx, p)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 const (
@@ -47,7 +47,7 @@ func TestRelease(t *testing.T) {
 		{"spec", req("PUT", rel+"/x/x.spec", asAlice, "Name: x\nVersion: 1.0\n"), ok200},
 	})
 	w := buildstore.Where{Project: "home:alice:rel", Repository: "standard", Arch: "x86_64"}
-	if err := e.db.Write(func(tx *bbolt.Tx) error {
+	if err := e.db.Write(func(tx kv.Tx) error {
 		return buildstore.PutBinary(tx, w, buildstore.Binary{Package: "x", Filename: "x-1.0-1.1.x86_64.rpm", Name: "x",
 			Version: "1.0", Release: "1.1", Arch: "x86_64", Size: 3}, []byte("rpm"))
 	}); err != nil {
@@ -87,7 +87,7 @@ func TestRelease(t *testing.T) {
 func (e *env) binaries(t *testing.T, project, pkg string, want ...string) {
 	t.Helper()
 	var got []string
-	e.db.View(func(tx *bbolt.Tx) error {
+	e.db.View(func(tx kv.Tx) error {
 		bins, _ := buildstore.Binaries(tx, buildstore.Where{Project: project, Repository: "update", Arch: "x86_64"}, pkg)
 		for _, b := range bins {
 			got = append(got, b.Filename)

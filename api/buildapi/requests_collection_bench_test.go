@@ -15,7 +15,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/testkit/demofile"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The request collection's benchmark world: 100,000 requests over 200 projects and 50 users
@@ -40,7 +40,7 @@ func seedRequestBench(path string) error {
 		return err
 	}
 	defer db.Close()
-	if err := db.Exclusive(func(tx *bbolt.Tx) error {
+	if err := db.Exclusive(func(tx kv.Tx) error {
 		if err := benchPeople(tx, now); err != nil {
 			return err
 		}
@@ -53,7 +53,7 @@ func seedRequestBench(path string) error {
 	rnd := rand.New(rand.NewPCG(15, 15))
 	const batch = 5000
 	for start := 0; start < benchRequests; start += batch {
-		if err := db.Exclusive(func(tx *bbolt.Tx) error {
+		if err := db.Exclusive(func(tx kv.Tx) error {
 			for i := start; i < start+batch; i++ {
 				id, err := buildstore.NewRequestID(tx)
 				if err != nil {
@@ -75,7 +75,7 @@ func benchUser(i int) string { return fmt.Sprintf("u%02d", i) }
 
 func prjName(i int) string { return fmt.Sprintf("prj:%03d", i) }
 
-func benchPeople(tx *bbolt.Tx, now time.Time) error {
+func benchPeople(tx kv.Tx, now time.Time) error {
 	for i := range benchUsers {
 		p := buildstore.Person{Login: benchUser(i), Email: benchUser(i) + "@pocketforge.test", Realname: "User " + benchUser(i),
 			State: buildstore.StateConfirmed, Created: now}
@@ -102,7 +102,7 @@ func benchPeople(tx *bbolt.Tx, now time.Time) error {
 
 // benchProjectsWorld writes 200 projects of realistic size; prj:199 is u00's, the others are
 // maintained by u01…u49 with a review group each.
-func benchProjectsWorld(tx *bbolt.Tx, now time.Time) error {
+func benchProjectsWorld(tx kv.Tx, now time.Time) error {
 	for i := range benchProjects {
 		maintainer := benchUser(1 + i%(benchUsers-1))
 		if i == benchProjects-1 {
@@ -203,7 +203,7 @@ func BenchmarkRequestCollection(b *testing.B) {
 			b.Fatalf("collection: %.200s", got)
 		}
 	}, func(int) {
-		must(b, db.View(func(tx *bbolt.Tx) error {
+		must(b, db.View(func(tx kv.Tx) error {
 			bk := tx.Bucket([]byte(store.BuildRequests))
 			for _, k := range ids {
 				var r buildstore.Request

@@ -10,7 +10,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // collectionWorld adds, beside the demo world, persons and projects of its own (so the demo's
@@ -59,7 +59,7 @@ func collectionWorld(t *testing.T, e *env) map[string]uint64 {
 		{"r7", "gina", "new", []buildstore.RequestAction{submit("coll:c", "v", "coll:c", "v"), target("delete", "coll:a", "v")}, nil},
 	}
 	ids := map[string]uint64{}
-	err := e.db.Write(func(tx *bbolt.Tx) error {
+	err := e.db.Write(func(tx kv.Tx) error {
 		for _, login := range []string{"dora", "emil", "fritz", "gina"} {
 			p := buildstore.Person{Login: login, Email: login + "@pocketforge.test", State: buildstore.StateConfirmed, Created: now}
 			if login == "dora" {

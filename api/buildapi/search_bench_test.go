@@ -13,7 +13,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
 	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // BenchmarkSearchPackageProject: GET /search/package?match=@project='P' where P holds 20,000
@@ -25,7 +25,7 @@ func BenchmarkSearchPackageProject(b *testing.B) {
 	const project = "bench:big"
 	e.benchProject(b, project, 20_000, func(i int) string { return fmt.Sprintf("pkg-%05d", i) })
 	var docs []*xmlquery.Node
-	must(b, e.db.View(func(tx *bbolt.Tx) error {
+	must(b, e.db.View(func(tx kv.Tx) error {
 		return buildstore.EachRawPackage(tx, buildstore.PackagePrefix(project), func(_, _ string, raw []byte) (bool, error) {
 			k, err := buildstore.DecodePackage(raw)
 			if err != nil {

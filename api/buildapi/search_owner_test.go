@@ -7,7 +7,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // ownerEnv is the demo world (Pocket:1.0 carries OBS:OwnerRootProject) with: a hidden project,
@@ -28,7 +28,7 @@ func ownerEnv(t *testing.T) *env {
 		return buildstore.Where{Project: prj, Repository: "standard", Arch: "x86_64"},
 			buildstore.Binary{Package: pkg, Filename: name + "-1-0.x86_64.rpm", Name: name, Version: "1", Release: "0", Arch: "x86_64", MTime: now}
 	}
-	if err := e.db.Write(func(tx *bbolt.Tx) error {
+	if err := e.db.Write(func(tx kv.Tx) error {
 		for _, b := range [][3]string{{"Pocket:1.0", "pocket-release", "pocket-common"}, {"Pocket:1.0", "pocket-repos", "pocket-common"},
 			{"Pocket:1.0", "pocket-repos", "pocket-repos"}, {"devel:tools", "forge-utils", "forge-utils-doc"}} {
 			w, b := bin(b[0], b[1], b[2])

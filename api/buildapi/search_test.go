@@ -8,7 +8,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // searchURL is route?match=<match>&<extra>, the match escaped as osc escapes it.
@@ -65,7 +65,7 @@ func searchEnv(t *testing.T) *env {
 		{"a package developed there", req("PUT", "/source/home:alice:search/srch-hello/_meta", asAlice,
 			`<package name="srch-hello"><title>Hello</title><description/><devel project="home:alice:search" package="srch-hello-devel"/></package>`), ok},
 	})
-	if err := e.db.Write(func(tx *bbolt.Tx) error {
+	if err := e.db.Write(func(tx kv.Tx) error {
 		for _, r := range searchRequests(e.clk.Now()) {
 			if err := buildstore.PutRequest(tx, r); err != nil {
 				return err

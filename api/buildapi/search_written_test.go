@@ -7,7 +7,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
 	"github.com/pocketforge/pocketforge/buildsvc/search"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestWrittenMetasAreMarshalled: every package and project of the demo world (tombstones
@@ -18,7 +18,7 @@ func TestWrittenMetasAreMarshalled(t *testing.T) {
 	e := newEnv(t)
 	var packages []buildstore.Package
 	var projects []buildstore.Project
-	must(t, e.db.View(func(tx *bbolt.Tx) error {
+	must(t, e.db.View(func(tx kv.Tx) error {
 		if err := buildstore.EachRawPackage(tx, nil, func(_, _ string, raw []byte) (bool, error) {
 			k, err := buildstore.DecodePackage(raw)
 			packages = append(packages, k)

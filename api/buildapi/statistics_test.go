@@ -11,7 +11,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // goldenRow is one request whose whole answer is testdata/statistics_<golden>.xml
@@ -267,7 +267,7 @@ func TestStatisticsRedirectStats(t *testing.T) {
 // (the seed's 1970-01-01T01:00:00+01:00), and download_counter sums nothing, first and last now.
 func TestStatisticsNoCounters(t *testing.T) {
 	e := newEnv(t)
-	if err := e.db.Write(func(tx *bbolt.Tx) error { return store.DeletePrefix(tx, store.BuildDownloadStats, nil) }); err != nil {
+	if err := e.db.Write(func(tx kv.Tx) error { return store.DeletePrefix(tx, store.BuildDownloadStats, nil) }); err != nil {
 		t.Fatal(err)
 	}
 	e.run(t, []scenario{

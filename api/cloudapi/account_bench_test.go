@@ -17,6 +17,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/testkit/demofile"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/valyala/fasthttp"
 	"go.etcd.io/bbolt"
 )
@@ -90,7 +91,7 @@ func BenchmarkGetNotifications(b *testing.B) {
 	e := newEnv(b, 0)
 	base, cloud := benchApp(b, e.db, e.clock)
 	var owner cloudstore.User
-	e.db.View(func(tx *bbolt.Tx) (err error) { owner, err = cloudstore.GetUser(tx, "demo"); return })
+	e.db.View(func(tx kv.Tx) (err error) { owner, err = cloudstore.GetUser(tx, "demo"); return })
 	list, err := cloud.Notifications(owner)
 	if err != nil {
 		b.Fatal(err)
@@ -145,7 +146,7 @@ func benchPutSettings(b *testing.B, clk *clock.Fixed, path string) {
 	// What the write above committed, to write again raw.
 	var acctKey, acctVal, eventVal []byte
 	var event cloudstore.Event
-	err = db.View(func(tx *bbolt.Tx) error {
+	err = db.View(func(tx kv.Tx) error {
 		acctKey = store.Itob(1)
 		acctVal = append([]byte(nil), tx.Bucket([]byte(store.CloudAccounts)).Get(acctKey)...)
 		_, v := tx.Bucket([]byte(store.CloudEvents)).Cursor().Last()
@@ -163,7 +164,7 @@ func benchPutSettings(b *testing.B, clk *clock.Fixed, path string) {
 	var rawTx atomic.Pointer[bbolt.Tx]
 	var rawCommits atomic.Int64
 	raw := func(int) {
-		err := db.Bolt().Batch(func(tx *bbolt.Tx) error {
+		err := db.Bolt().Raw().Batch(func(tx *bbolt.Tx) error {
 			if rawTx.Swap(tx) != tx {
 				rawCommits.Add(1)
 			}
@@ -203,7 +204,7 @@ func benchPutSettings(b *testing.B, clk *clock.Fixed, path string) {
 // write both show at once.
 func TestAccountReadsAreCached(t *testing.T) {
 	e := newEnv(t, 1)
-	reads := func() int { return e.db.Bolt().Stats().TxN }
+	reads := func() int { return e.db.Bolt().Stats().Reads }
 	for _, path := range []string{"/v4/account", "/v4/account/notifications"} {
 		first := e.do(t, req{path: path, token: demoToken})
 		before := reads()

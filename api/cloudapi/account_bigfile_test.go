@@ -11,7 +11,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // bigFileSize is how far bigSettingsFile grows the demo data file: the size issue 31 saw writes
@@ -105,7 +105,7 @@ func fillEvents(path string, now time.Time) error {
 		if st.Size() >= bigFileSize {
 			break
 		}
-		err = db.Exclusive(func(tx *bbolt.Tx) error {
+		err = db.Exclusive(func(tx kv.Tx) error {
 			for i := 0; i < perTx; i, n = i+1, n+1 {
 				e := bigEvent(n, estimate, now)
 				p, err := cloudstore.PrepareEvent(e)
@@ -131,7 +131,7 @@ func fillEvents(path string, now time.Time) error {
 	for len(first) > 0 {
 		part := first[:min(len(first), perTx)]
 		first = first[len(part):]
-		err := db.Exclusive(func(tx *bbolt.Tx) error {
+		err := db.Exclusive(func(tx kv.Tx) error {
 			for _, m := range part {
 				acct, id := store.Itob(m.e.AccountID), store.Itob(m.id)
 				created := store.Itob(uint64(m.e.Created.UnixNano()))

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 func TestAccountSettings(t *testing.T) {
@@ -27,7 +27,7 @@ func TestAccountSettings(t *testing.T) {
 		{name: "managed now", req: req{path: "/v4/account/settings", token: demoToken}, status: 200, want: []string{`"managed":true`}},
 		{name: "enabling again is harmless", req: req{method: "POST", path: "/v4/account/settings/managed-enable", token: demoToken}, status: 200},
 	})
-	e.db.View(func(tx *bbolt.Tx) error {
+	e.db.View(func(tx kv.Tx) error {
 		mails, _ := outbox.List(tx, "billing@demo.pocketforge.test", 0)
 		if len(mails) != 1 || !strings.Contains(mails[0].Subject, "managed") {
 			t.Errorf("managed welcome mail: %+v", mails)
@@ -78,7 +78,7 @@ func TestNotifications(t *testing.T) {
 	})
 	// A past-due balance shows until it is paid.
 	setAccount := func(fn func(*cloudstore.Account)) {
-		e.db.Write(func(tx *bbolt.Tx) error {
+		e.db.Write(func(tx kv.Tx) error {
 			a, _ := cloudstore.GetAccount(tx, 1)
 			fn(&a)
 			return cloudstore.PutAccount(tx, a)
@@ -91,7 +91,7 @@ func TestNotifications(t *testing.T) {
 	setAccount(func(a *cloudstore.Account) { a.BalanceCents, a.PastDueSince = 0, nil })
 	e.run(t, []scenario{{name: "paid: gone", req: req{path: "/v4/account/notifications", token: demoToken}, status: 200, not: []string{"payment_due"}}})
 	// A card that expires this month.
-	e.db.Write(func(tx *bbolt.Tx) error {
+	e.db.Write(func(tx kv.Tx) error {
 		pm := cloudstore.PaymentMethod{ID: 900, AccountID: 2, Type: "credit_card", IsDefault: true, Active: true, CardType: "MasterCard", LastFour: "4444", Expiry: "11/2026"}
 		return putTestCard(tx, pm)
 	})

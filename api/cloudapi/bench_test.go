@@ -12,14 +12,14 @@ import (
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/valyala/fasthttp"
-	"go.etcd.io/bbolt"
 )
 
 // withUsers gives the demo account n more users (straight in the store: the benchmark is about
 // reading them).
 func (e *env) withUsers(tb testing.TB, n int) {
-	err := e.db.Exclusive(func(tx *bbolt.Tx) error {
+	err := e.db.Exclusive(func(tx kv.Tx) error {
 		acct, err := cloudstore.AccountByName(tx, "demo")
 		if err != nil {
 			return err
@@ -40,7 +40,7 @@ func (e *env) withUsers(tb testing.TB, n int) {
 // TestAuthenticatedReadDoesNotWrite: authenticating costs no store write.
 func TestAuthenticatedReadDoesNotWrite(t *testing.T) {
 	e := newEnv(t, 1)
-	writes := func() int64 { st := e.db.Bolt().Stats(); return st.TxStats.GetWrite() }
+	writes := func() int64 { return e.db.Bolt().Stats().Writes }
 	before := writes()
 	for i := 0; i < 20; i++ {
 		if r := e.do(t, req{path: "/v4/account/users", token: demoToken}); r.Status != 200 {
@@ -64,7 +64,7 @@ func BenchmarkListUsers(b *testing.B) {
 		Cloud: cloudsvc.New(e.db, e.clock, nopLog(), cloudsvc.Options{}), RateScale: 1000, Limiter: newLimiter(e)})
 
 	var users []cloudstore.User
-	e.db.View(func(tx *bbolt.Tx) (err error) { users, err = cloudstore.AccountUsers(tx, 1); return })
+	e.db.View(func(tx kv.Tx) (err error) { users, err = cloudstore.AccountUsers(tx, 1); return })
 	page := listing.Paginate(users, listing.Page{Page: 1, Size: 100})
 	same := listing.Envelope[userView]{Data: make([]userView, len(page.Data)), Page: 1, Pages: page.Pages, Results: page.Results}
 	for i, u := range page.Data {

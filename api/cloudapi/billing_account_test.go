@@ -8,15 +8,15 @@ import (
 
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 // billingAcct reads an account of the demo world straight from the store.
 func billingAcct(t testing.TB, e *env, name string) cloudstore.Account {
 	t.Helper()
 	var acct cloudstore.Account
-	if err := e.db.View(func(tx *bbolt.Tx) (err error) { acct, err = cloudstore.AccountByName(tx, name); return err }); err != nil {
+	if err := e.db.View(func(tx kv.Tx) (err error) { acct, err = cloudstore.AccountByName(tx, name); return err }); err != nil {
 		t.Fatal(err)
 	}
 	return acct
@@ -25,7 +25,7 @@ func billingAcct(t testing.TB, e *env, name string) cloudstore.Account {
 // changeAcct changes an account of the demo world straight in the store.
 func changeAcct(t testing.TB, e *env, name string, change func(*cloudstore.Account)) {
 	t.Helper()
-	err := e.db.Write(func(tx *bbolt.Tx) error {
+	err := e.db.Write(func(tx kv.Tx) error {
 		acct, err := cloudstore.AccountByName(tx, name)
 		if err != nil {
 			return err
@@ -85,7 +85,7 @@ func TestAccountRecord(t *testing.T) {
 	})
 	var actions []string
 	demo := billingAcct(t, e, "demo").ID
-	e.db.View(func(tx *bbolt.Tx) error {
+	e.db.View(func(tx kv.Tx) error {
 		evs, _ := cloudstore.AccountEvents(tx, demo)
 		for _, ev := range evs {
 			actions = append(actions, ev.Action)
@@ -96,7 +96,7 @@ func TestAccountRecord(t *testing.T) {
 		t.Fatalf("events %v: want 3 account_update", actions)
 	}
 	partner := billingAcct(t, e, "partner").ID
-	e.db.Write(func(tx *bbolt.Tx) error {
+	e.db.Write(func(tx kv.Tx) error {
 		pms, _ := cloudstore.ActivePaymentMethods(tx, partner)
 		pms[0].Active = false
 		return cloudstore.PutPaymentMethod(tx, pms[0])
@@ -156,7 +156,7 @@ func TestAccountCancel(t *testing.T) {
 	if r.Status != 401 {
 		t.Fatalf("a cancelled account's user signs in: %d", r.Status)
 	}
-	e.db.View(func(tx *bbolt.Tx) error {
+	e.db.View(func(tx kv.Tx) error {
 		invs, _ := cloudstore.AccountInvoices(tx, acct.ID)
 		last := invs[len(invs)-1]
 		if !last.Date.Equal(start) || !last.From.Equal(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)) {
@@ -179,7 +179,7 @@ func TestAccountCancel(t *testing.T) {
 func setDefaultCard(t *testing.T, e *env, cardType, last4 string) {
 	t.Helper()
 	number := map[string]string{"0002": "4000000000000002", "3220": "4000000000003220", "4242": "4242424242424242", "1881": "4012888888881881"}[last4]
-	err := e.db.Write(func(tx *bbolt.Tx) error {
+	err := e.db.Write(func(tx kv.Tx) error {
 		acct, err := cloudstore.AccountByName(tx, "demo")
 		if err != nil {
 			return err
@@ -205,7 +205,7 @@ func setDefaultCard(t *testing.T, e *env, cardType, last4 string) {
 // expireCards backdates the expiry of every card of an account to last year.
 func expireCards(t *testing.T, e *env, name string) {
 	t.Helper()
-	err := e.db.Write(func(tx *bbolt.Tx) error {
+	err := e.db.Write(func(tx kv.Tx) error {
 		acct, err := cloudstore.AccountByName(tx, name)
 		if err != nil {
 			return err

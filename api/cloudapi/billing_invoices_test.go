@@ -10,8 +10,8 @@ import (
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 // TestInvoiceHistory checks the first run of the billing job: the demo account's months since
@@ -119,7 +119,7 @@ func TestBillingCycle(t *testing.T) {
 func lastInvoice(t *testing.T, e *env, account uint64) cloudstore.Invoice {
 	t.Helper()
 	var invs []cloudstore.Invoice
-	e.db.View(func(tx *bbolt.Tx) (err error) { invs, err = cloudstore.AccountInvoices(tx, account); return err })
+	e.db.View(func(tx kv.Tx) (err error) { invs, err = cloudstore.AccountInvoices(tx, account); return err })
 	if len(invs) == 0 {
 		t.Fatal("no invoice")
 	}
@@ -131,7 +131,7 @@ func lastInvoice(t *testing.T, e *env, account uint64) cloudstore.Invoice {
 func checkUsageItems(t *testing.T, e *env, account uint64, inv cloudstore.Invoice, from, to time.Time) {
 	t.Helper()
 	var want []string
-	e.db.View(func(tx *bbolt.Tx) error {
+	e.db.View(func(tx kv.Tx) error {
 		return store.Each(tx, store.CloudInstances, nil, func(_ []byte, in cloudstore.Instance) (bool, error) {
 			if in.Owners[0].AccountID != account {
 				return true, nil
@@ -164,7 +164,7 @@ func checkUsageItems(t *testing.T, e *env, account uint64, inv cloudstore.Invoic
 func mailed(t *testing.T, e *env, address, text string) {
 	t.Helper()
 	var mails []outbox.Mail
-	e.db.View(func(tx *bbolt.Tx) (err error) { mails, err = outbox.List(tx, address, 0); return err })
+	e.db.View(func(tx kv.Tx) (err error) { mails, err = outbox.List(tx, address, 0); return err })
 	for _, m := range mails {
 		if strings.Contains(m.Subject+m.Body, text) {
 			return

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // cardBody is a payment-method add body.
@@ -98,7 +98,7 @@ func TestPaymentMethods(t *testing.T) {
 	})
 	var adds int
 	demo := billingAcct(t, e, "demo").ID
-	e.db.View(func(tx *bbolt.Tx) error {
+	e.db.View(func(tx kv.Tx) error {
 		evs, _ := cloudstore.AccountEvents(tx, demo)
 		for _, ev := range evs {
 			if ev.Action == "payment_method_add" {
@@ -159,7 +159,7 @@ func TestDeprecatedCreditCard(t *testing.T) {
 	})
 	var actions []string
 	demo := billingAcct(t, e, "demo").ID
-	e.db.View(func(tx *bbolt.Tx) error {
+	e.db.View(func(tx kv.Tx) error {
 		evs, _ := cloudstore.AccountEvents(tx, demo)
 		for _, ev := range evs {
 			actions = append(actions, ev.Action)

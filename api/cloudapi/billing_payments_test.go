@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 func TestPayments(t *testing.T) {
@@ -70,7 +70,7 @@ func TestPayments(t *testing.T) {
 		t.Fatalf("balance %d, want %d", acct.BalanceCents, want)
 	}
 	var submitted int
-	e.db.View(func(tx *bbolt.Tx) error {
+	e.db.View(func(tx kv.Tx) error {
 		evs, _ := cloudstore.AccountEvents(tx, acct.ID)
 		for _, ev := range evs {
 			if ev.Action == "payment_submitted" {
@@ -137,7 +137,7 @@ func TestConcurrentPayments(t *testing.T) {
 			}
 			var pays []cloudstore.Payment
 			acct := billingAcct(t, e, "demo")
-			e.db.View(func(tx *bbolt.Tx) (err error) { pays, err = cloudstore.AccountPayments(tx, acct.ID); return err })
+			e.db.View(func(tx kv.Tx) (err error) { pays, err = cloudstore.AccountPayments(tx, acct.ID); return err })
 			if ok != c.wantOK || len(pays) != c.wantOK || acct.BalanceCents != c.wantBalance {
 				t.Fatalf("%d succeeded, %d payments, balance %d; want %d, %d, %d", ok, len(pays), acct.BalanceCents, c.wantOK, c.wantOK, c.wantBalance)
 			}

@@ -14,7 +14,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // withDatabases gives the demo account n more sqldb databases in a spread of statuses, regions
@@ -22,7 +22,7 @@ import (
 func (e *env) withDatabases(tb testing.TB, n int) {
 	regions := []string{"us-east", "us-west", "eu-west", "eu-central", "ap-south"}
 	statuses := []string{cloudstore.DBActive, cloudstore.DBActive, cloudstore.DBActive, cloudstore.DBDegraded, cloudstore.DBFailed}
-	err := e.db.Exclusive(func(tx *bbolt.Tx) error {
+	err := e.db.Exclusive(func(tx kv.Tx) error {
 		for i := 0; i < n; i++ {
 			d := cloudstore.Database{AccountID: 1, Family: cloudstore.FamilySQL, Label: fmt.Sprintf("bench-%05d", i), Engine: "mysql", Version: "8.0.26",
 				Type: "g6-nanode-1", Region: regions[i%len(regions)], Status: statuses[i%len(statuses)], ClusterSize: 1, SSLConnection: true,
@@ -76,7 +76,7 @@ func BenchmarkListDatabases(b *testing.B) {
 
 // rawDatabasePage builds the first page of matching databases straight from bbolt.
 func rawDatabasePage(b *testing.B, db *store.DB, match func(cloudstore.Database) bool) {
-	err := db.View(func(tx *bbolt.Tx) error {
+	err := db.View(func(tx kv.Tx) error {
 		all, err := store.IndexedRecords[cloudstore.Database](tx, store.CloudAccountDatabases, store.Itob(1), store.CloudDatabases)
 		var hits []cloudstore.Database
 		for _, d := range all {

@@ -6,14 +6,14 @@ import (
 
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // restrictedUser adds a restricted user to the demo account with the given global grants and
 // returns an all-scopes token of theirs.
 func (e *env) restrictedUser(t *testing.T, name string, global cloudstore.GlobalGrants) string {
 	t.Helper()
-	err := e.db.Write(func(tx *bbolt.Tx) error {
+	err := e.db.Write(func(tx kv.Tx) error {
 		u, err := cloudsvc.AddUser(tx, 1, cloudstore.NewUser{Username: name, Email: name + "@example.com", Restricted: true}, start)
 		if err != nil {
 			return err

@@ -12,7 +12,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/jobs"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // at moves the env's clock to start+d and runs the jobs, as the appliance does each second.
@@ -158,7 +158,7 @@ func TestDatabaseRestartResumes(t *testing.T) {
 	e.app = newApp(e, cloudsvc.Options{})
 	e.at(time.Minute)
 	var got []string
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		for _, id := range []uint64{ordersSQL, 6} {
 			d, _ := cloudstore.GetDatabase(tx, id)
 			got = append(got, d.Label+" "+d.Status+" "+d.Next)

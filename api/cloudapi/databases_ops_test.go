@@ -10,7 +10,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestDatabaseCredentialsReset: a new random password, readable in the very next request while
@@ -94,7 +94,7 @@ func TestDatabaseRestoreAfterReset(t *testing.T) {
 	e.at(3 * time.Minute)
 	e.run(t, []scenario{{name: "active", req: req{path: dbPath("docdb", catalogDoc, ""), token: demoToken}, status: 200, want: []string{`"status":"active"`}}})
 	var d cloudstore.Database
-	e.db.View(func(tx *bbolt.Tx) (err error) { d, err = cloudstore.GetDatabase(tx, catalogDoc); return })
+	e.db.View(func(tx kv.Tx) (err error) { d, err = cloudstore.GetDatabase(tx, catalogDoc); return })
 	if d.DataGeneration != 1 {
 		t.Fatalf("data generation %d after one restore", d.DataGeneration)
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/testkit/demofile"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Demo-world credentials the tests act with (fixtures/data/cloud.json, README "Demo").
@@ -118,7 +118,7 @@ func decode(t testing.TB, body string, v any) {
 func (e *env) token(t testing.TB, username, scopes string, expiry *time.Time) string {
 	t.Helper()
 	var plain string
-	err := e.db.Write(func(tx *bbolt.Tx) error {
+	err := e.db.Write(func(tx kv.Tx) error {
 		u, err := cloudstore.GetUser(tx, username)
 		if err != nil {
 			return err
@@ -139,7 +139,7 @@ func newLimiter(e *env) *ratelimit.Limiter { return ratelimit.New(e.clock.Now) }
 
 // putTestCard stores a payment method straight in the store (tests that need one regardless of
 // the billing fixtures).
-func putTestCard(tx *bbolt.Tx, pm cloudstore.PaymentMethod) error {
+func putTestCard(tx kv.Tx, pm cloudstore.PaymentMethod) error {
 	if err := store.Put(tx, store.CloudPaymentMethods, store.Itob(pm.ID), pm); err != nil {
 		return err
 	}

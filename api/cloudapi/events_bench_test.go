@@ -11,12 +11,12 @@ import (
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // withEvents records n events of the demo account over the last 80 days, on 500 instances' ids.
 func (e *env) withEvents(tb testing.TB, n int) {
-	err := e.db.Exclusive(func(tx *bbolt.Tx) error {
+	err := e.db.Exclusive(func(tx kv.Tx) error {
 		who := "demo"
 		for i := 0; i < n; i++ {
 			ev := &cloudstore.Event{AccountID: 1, Action: []string{"linode_boot", "linode_reboot", "linode_shutdown"}[i%3], Username: &who,
@@ -57,7 +57,7 @@ func BenchmarkEventsFilter(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			gets := newTimedGets(b, base, c.filter)
 			raw := func(int) {
-				e.db.View(func(tx *bbolt.Tx) error {
+				e.db.View(func(tx kv.Tx) error {
 					var ids []uint64
 					r := c.r
 					r.From = later(r.From, e.clock.Now().Add(-eventHistory))

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/cloudstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // addEvents records events of account 1 straight in the store: ago is how long before the
@@ -17,7 +17,7 @@ func (e *env) addEvent(t testing.TB, account uint64, action, who string, entity 
 	if who != "" {
 		ev.Username = &who
 	}
-	if err := e.db.Write(func(tx *bbolt.Tx) error { return cloudstore.RecordEvent(tx, ev) }); err != nil {
+	if err := e.db.Write(func(tx kv.Tx) error { return cloudstore.RecordEvent(tx, ev) }); err != nil {
 		t.Fatal(err)
 	}
 	return ev.ID

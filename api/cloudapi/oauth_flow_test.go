@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/cloudsvc"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 var form = map[string]string{"Content-Type": "application/x-www-form-urlencoded"}
@@ -90,10 +90,9 @@ func TestOAuthCodeFlowWithSecret(t *testing.T) {
 	e.run(t, []scenario{{name: "token after 7200 s", req: req{path: "/v4/profile", token: second.AccessToken}, status: 401}})
 
 	// The logins were recorded.
-	e.db.View(func(tx *bbolt.Tx) error {
-		ids, _ := tx.Bucket([]byte("cloud/logins")).Stats(), 0
-		if ids.KeyN != 2 {
-			t.Errorf("%d logins recorded, want 2", ids.KeyN)
+	e.db.View(func(tx kv.Tx) error {
+		if n := tx.Bucket([]byte("cloud/logins")).KeyN(); n != 2 {
+			t.Errorf("%d logins recorded, want 2", n)
 		}
 		return nil
 	})
@@ -220,7 +219,7 @@ func TestPasswordSetup(t *testing.T) {
 	e := newEnv(t, 0)
 	e.do(t, req{method: "POST", path: "/v4/account/users", token: demoToken, body: `{"username":"gina","email":"gina@example.com"}`})
 	var setup string
-	e.db.View(func(tx *bbolt.Tx) error {
+	e.db.View(func(tx kv.Tx) error {
 		c := tx.Bucket([]byte("outbox")).Cursor()
 		_, v := c.Last()
 		i := strings.Index(string(v), "token=")

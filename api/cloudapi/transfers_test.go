@@ -8,8 +8,8 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 const (
@@ -23,7 +23,7 @@ const (
 func serviceTransferWorld(t *testing.T, e *env) map[string]uint64 {
 	t.Helper()
 	ids := map[string]uint64{}
-	err := e.db.Write(func(tx *bbolt.Tx) error {
+	err := e.db.Write(func(tx kv.Tx) error {
 		for _, name := range []string{"demo", "partner"} {
 			acct, err := cloudstore.AccountByName(tx, name)
 			if err != nil {
@@ -75,7 +75,7 @@ func (e *env) createTransfer(t *testing.T, path string, ids ...uint64) string {
 }
 
 // serviceTransferEvents lists the account's entity_transfer_* events as "action url".
-func serviceTransferEvents(tx *bbolt.Tx, name string) []string {
+func serviceTransferEvents(tx kv.Tx, name string) []string {
 	acct, _ := cloudstore.AccountByName(tx, name)
 	events, _ := cloudstore.AccountEvents(tx, acct.ID)
 	var out []string
@@ -130,7 +130,7 @@ func TestTransferCreateAndAuthorization(t *testing.T) {
 		{name: "nor through the entity transfers", req: req{method: "POST", path: "/v4/account/entity-transfers", token: demoToken, body: transferBody(id["worker-1"])},
 			status: 400, want: []string{"already in a pending transfer"}},
 	})
-	e.db.View(func(tx *bbolt.Tx) error {
+	e.db.View(func(tx kv.Tx) error {
 		mails, _ := outbox.List(tx, transferDemoMail, 0)
 		if len(mails) != 1 || !strings.Contains(mails[0].Subject, "created") {
 			t.Errorf("mails %+v", mails)
@@ -148,7 +148,7 @@ func TestTransferCreateAndAuthorization(t *testing.T) {
 func TestTransferAfterManagedEnable(t *testing.T) {
 	e := newEnv(t, 0)
 	id := serviceTransferWorld(t, e)
-	err := e.db.Write(func(tx *bbolt.Tx) error {
+	err := e.db.Write(func(tx kv.Tx) error {
 		in, err := cloudstore.GetInstance(tx, id["batch-1"])
 		if err != nil {
 			return err
@@ -210,7 +210,7 @@ func TestTransferFlow(t *testing.T) {
 			want: []string{"already in an accepted transfer that has not completed"}},
 	})
 	owner := func() (demo, partner int, acct uint64) {
-		e.db.View(func(tx *bbolt.Tx) error {
+		e.db.View(func(tx kv.Tx) error {
 			d, _ := cloudstore.AccountByName(tx, "demo")
 			p, _ := cloudstore.AccountByName(tx, "partner")
 			mine, _ := cloudstore.AccountInstances(tx, d.ID)
@@ -235,7 +235,7 @@ func TestTransferFlow(t *testing.T) {
 		{name: "completed transfers stay accepted", req: req{path: one, token: daveToken}, status: 200, want: []string{`"status":"accepted"`}},
 		{name: "dave's users unaffected", req: req{path: "/v4/account/users", token: daveToken}, status: 200, want: []string{`"results":1`, `"username":"dave"`}},
 	})
-	e.db.View(func(tx *bbolt.Tx) error {
+	e.db.View(func(tx kv.Tx) error {
 		url := "/v4/account/service-transfers/"
 		want := []string{"entity_transfer_create " + url + tok, "entity_transfer_create " + url + cancelled,
 			"entity_transfer_cancel " + url + cancelled, "entity_transfer_accept " + url + tok}
@@ -269,7 +269,7 @@ func TestTransferExpiryOverHTTP(t *testing.T) {
 		{name: "frees the instance", req: req{method: "POST", path: serviceTransfersPath, token: demoToken, body: transferBody(id["worker-1"])}, status: 200},
 	})
 	e.runJobs()
-	e.db.View(func(tx *bbolt.Tx) error {
+	e.db.View(func(tx kv.Tx) error {
 		if got := serviceTransferEvents(tx, "demo"); len(got) != 3 || !strings.HasPrefix(got[2], "entity_transfer_stale ") {
 			t.Errorf("events %v", got)
 		}
@@ -294,7 +294,7 @@ func TestEntityTransfers(t *testing.T) {
 			`"This endpoint is deprecated and may be removed; see the API changelog for its replacement.","title":"Deprecated endpoint"}]}`},
 		{name: "cancel", req: req{method: "DELETE", path: old + "/" + tok, token: demoToken}, status: 400},
 	})
-	e.db.View(func(tx *bbolt.Tx) error {
+	e.db.View(func(tx kv.Tx) error {
 		if got := serviceTransferEvents(tx, "partner"); len(got) != 1 || got[0] != "entity_transfer_accept "+old+"/"+tok {
 			t.Errorf("events %v", got)
 		}

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 func TestUsers(t *testing.T) {
@@ -56,7 +56,7 @@ func TestUsers(t *testing.T) {
 		{name: "deleted", req: req{path: "/v4/account/users/erin-2", token: demoToken}, status: 404},
 	})
 	// The welcome e-mail with a password-setup link, and the events.
-	e.db.View(func(tx *bbolt.Tx) error {
+	e.db.View(func(tx kv.Tx) error {
 		mails, _ := outbox.List(tx, "erin@example.com", 0)
 		if len(mails) != 1 || !strings.Contains(mails[0].Body, "http://pocketforge.test/oauth/password-setup?token=") {
 			t.Errorf("welcome mail: %+v", mails)

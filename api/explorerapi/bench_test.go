@@ -21,8 +21,8 @@ import (
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/valyala/fasthttp"
-	"go.etcd.io/bbolt"
 )
 
 // The explorer's budgets (DESIGN.md, issue 7): with 100,000 packages and 1,000,000 file paths,
@@ -211,7 +211,7 @@ func BenchmarkSearchFiles(b *testing.B) {
 	timed(b, func(i int) {
 		e.get(b, "/api/products/files?q="+urlQuery(paths[i%len(paths)]))
 	}, func(i int) {
-		err := e.im.Store.View(func(tx *bbolt.Tx) error {
+		err := e.im.Store.View(func(tx kv.Tx) error {
 			_, err := explorerstore.Files(tx, paths[i%len(paths)])
 			return err
 		})

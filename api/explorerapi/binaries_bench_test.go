@@ -18,8 +18,8 @@ import (
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/valyala/fasthttp"
-	"go.etcd.io/bbolt"
 )
 
 // The binary search budget (issue 18): /api/search/binary over 100,000 published binaries
@@ -115,7 +115,7 @@ func buildBinariesEnv() (*binariesEnv, error) {
 func writeBenchProject(db *store.DB, i int, names []string) error {
 	archs := []string{"x86_64", "aarch64"}
 	project := fmt.Sprintf("bench:%03d", i)
-	return db.Write(func(tx *bbolt.Tx) error {
+	return db.Write(func(tx kv.Tx) error {
 		if err := buildstore.PutProject(tx, buildstore.Project{Name: project,
 			Repositories: []buildstore.Repository{{Name: "standard", Archs: archs}}}); err != nil {
 			return err
@@ -153,7 +153,7 @@ func BenchmarkSearchBinaries(b *testing.B) {
 	}, func(i int) {
 		name := []byte(e.names[(i*13)%200] + "\x00")
 		n := 0
-		e.db.View(func(tx *bbolt.Tx) error {
+		e.db.View(func(tx kv.Tx) error {
 			c := tx.Bucket([]byte(store.BuildFarmPublishedNames)).Cursor()
 			for k, _ := c.Seek(name); k != nil && bytes.HasPrefix(k, name); k, _ = c.Next() {
 				n++

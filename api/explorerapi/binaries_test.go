@@ -14,7 +14,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // GET /api/search/binary over the built demo world: whole answers against goldens
@@ -26,7 +26,7 @@ const secretBinary = "x86_64/pocket-cli-9.9-1.1.x86_64.rpm"
 
 func TestSearchBinaries(t *testing.T) {
 	e := newResultsEnv(t)
-	err := e.db.Write(func(tx *bbolt.Tx) error {
+	err := e.db.Write(func(tx kv.Tx) error {
 		if err := buildstore.PutPublished(tx, secretProject, "standard", secretBinary, []byte("rpm")); err != nil {
 			return err
 		}

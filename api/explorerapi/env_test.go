@@ -32,7 +32,7 @@ import (
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/appliance"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The explorer's test environment: the explorer API and its operator routes as api.New mounts
@@ -71,7 +71,7 @@ func seedDataFile(path string, kind int) error {
 		return err
 	}
 	defer db.Close()
-	if err := db.Exclusive(func(tx *bbolt.Tx) error {
+	if err := db.Exclusive(func(tx kv.Tx) error {
 		_, err := appliance.EnsureCredentials(tx, testToken, "explorer-test-password")
 		return err
 	}); err != nil {
@@ -92,7 +92,7 @@ func seedDataFile(path string, kind int) error {
 // with regex characters (c++), git references to repositories outside the pool on other
 // hosts with SHA-1 commits. The index is rebuilt from the store when an env opens it.
 func importGenerated(db *store.DB) error {
-	return db.Write(func(tx *bbolt.Tx) error {
+	return db.Write(func(tx kv.Tx) error {
 		for _, p := range explorergen.Demo() {
 			prod, err := spdx.ParseDocument(bytes.NewReader(p.SPDX), p.Name+".spdx.json")
 			if err != nil {
@@ -358,7 +358,7 @@ func (p storedPackage) entry() packageOut {
 func allStored(t testing.TB, db *store.DB) []storedPackage {
 	t.Helper()
 	var out []storedPackage
-	err := db.View(func(tx *bbolt.Tx) error {
+	err := db.View(func(tx kv.Tx) error {
 		products, err := explorerstore.Products(tx)
 		if err != nil {
 			return err
@@ -463,6 +463,6 @@ func writeProduct(t testing.TB, dir string, p explorergen.Product) string {
 // generation is the store's explorer generation.
 func generation(db *store.DB) uint64 {
 	var g uint64
-	db.View(func(tx *bbolt.Tx) error { g = explorerstore.Generation(tx); return nil })
+	db.View(func(tx kv.Tx) error { g = explorerstore.Generation(tx); return nil })
 	return g
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The results cache follows the farm: a package committed to a followed project shows in
@@ -48,7 +48,7 @@ func (e *resultsEnv) helloCode(t *testing.T) (code, state string) {
 // commitHello adds devel:tools/hello with a spec file, as alice.
 func (e *resultsEnv) commitHello(t testing.TB) {
 	t.Helper()
-	err := e.db.Write(func(tx *bbolt.Tx) error {
+	err := e.db.Write(func(tx kv.Tx) error {
 		if err := buildstore.PutPackage(tx, buildstore.Package{Project: "devel:tools", Name: "hello"}); err != nil {
 			return err
 		}
@@ -127,7 +127,7 @@ func TestResultsCacheDropsAProjectMadeHidden(t *testing.T) {
 	e.tick()
 	setAccess := func(status string) {
 		t.Helper()
-		err := e.db.Write(func(tx *bbolt.Tx) error {
+		err := e.db.Write(func(tx kv.Tx) error {
 			p, err := buildstore.GetProject(tx, "devel:libs")
 			if err != nil {
 				return err

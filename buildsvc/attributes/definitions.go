@@ -4,7 +4,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Attribute definitions (/attribute/NS/NAME/_meta): changed by Admin and by whom their
@@ -16,7 +16,7 @@ import (
 // the service's 400 unknown_namespace here (not a 404, unlike its _meta).
 func (s *Service) AttributeDefinitions(namespace string) ([]string, error) {
 	var names []string
-	err := s.Store().View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx kv.Tx) error {
 		if _, err := buildstore.GetAttributeNamespace(tx, namespace); err != nil {
 			return buildsvc.BadRequest("unknown_namespace", "Attribute namespace does not exist: %s", namespace)
 		}
@@ -32,7 +32,7 @@ func (s *Service) AttributeDefinitions(namespace string) ([]string, error) {
 // AttributeDefinition reads namespace:name.
 func (s *Service) AttributeDefinition(namespace, name string) (buildstore.AttributeDefinition, error) {
 	var d buildstore.AttributeDefinition
-	err := s.Store().View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx kv.Tx) error {
 		if _, err := definitionNamespace(tx, namespace); err != nil {
 			return err
 		}
@@ -47,7 +47,7 @@ func (s *Service) AttributeDefinition(namespace, name string) (buildstore.Attrib
 
 // definitionNamespace reads the namespace of a definition route: missing is the service's 400
 // unknown_attribute_namespace (the 404 is for the namespace's own _meta).
-func definitionNamespace(tx *bbolt.Tx, name string) (buildstore.AttributeNamespace, error) {
+func definitionNamespace(tx kv.Tx, name string) (buildstore.AttributeNamespace, error) {
 	ns, err := buildstore.GetAttributeNamespace(tx, name)
 	if err != nil {
 		return ns, buildsvc.BadRequest("unknown_attribute_namespace", "Specified attribute namespace does not exist: '%s'", name)
@@ -58,7 +58,7 @@ func definitionNamespace(tx *bbolt.Tx, name string) (buildstore.AttributeNamespa
 // definitionsOf is the first step of every definition write: the namespace exists and who may
 // change its definitions.
 func definitionsOf(who buildstore.Person, namespace string) attributeStep {
-	return func(tx *bbolt.Tx) error {
+	return func(tx kv.Tx) error {
 		ns, err := definitionNamespace(tx, namespace)
 		if err != nil {
 			return err
@@ -79,8 +79,8 @@ func (s *Service) PutAttributeDefinition(who buildstore.Person, d buildstore.Att
 		definitionsOf(who, d.Namespace),
 		refusal(validAttributeName("attribute", d.Name)),
 		refusal(doc.Err),
-		func(tx *bbolt.Tx) error { return checkRules(tx, "attribute definition", d.ModifiableBy, true) },
-		func(tx *bbolt.Tx) error { return buildstore.PutAttributeDefinition(tx, d) })
+		func(tx kv.Tx) error { return checkRules(tx, "attribute definition", d.ModifiableBy, true) },
+		func(tx kv.Tx) error { return buildstore.PutAttributeDefinition(tx, d) })
 }
 
 // DeleteAttributeDefinition removes a definition and every value set for it. A definition
@@ -88,7 +88,7 @@ func (s *Service) PutAttributeDefinition(who buildstore.Person, d buildstore.Att
 func (s *Service) DeleteAttributeDefinition(who buildstore.Person, namespace, name string) error {
 	return s.writeAttributes(AttributeDoc{},
 		definitionsOf(who, namespace),
-		func(tx *bbolt.Tx) error {
+		func(tx kv.Tx) error {
 			if _, err := buildstore.GetAttributeDefinition(tx, namespace, name); err != nil {
 				return nil
 			}

@@ -3,7 +3,7 @@ package attributes
 import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Attribute namespaces (/attribute/NS/_meta): Admin's alone to create, change and delete;
@@ -12,7 +12,7 @@ import (
 // AttributeNamespaces lists the names of the namespaces.
 func (s *Service) AttributeNamespaces() ([]string, error) {
 	var names []string
-	err := s.Store().View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx kv.Tx) error {
 		list, err := buildstore.AttributeNamespaces(tx)
 		for _, ns := range list {
 			names = append(names, ns.Name)
@@ -24,7 +24,7 @@ func (s *Service) AttributeNamespaces() ([]string, error) {
 
 // AttributeNamespace reads one namespace: 404 unknown_attribute_namespace when missing.
 func (s *Service) AttributeNamespace(name string) (buildstore.AttributeNamespace, error) {
-	return buildsvc.ViewOne(s.Service, func(tx *bbolt.Tx) (buildstore.AttributeNamespace, error) {
+	return buildsvc.ViewOne(s.Service, func(tx kv.Tx) (buildstore.AttributeNamespace, error) {
 		ns, err := buildstore.GetAttributeNamespace(tx, name)
 		return ns, buildsvc.NotFoundAs(err, "unknown_attribute_namespace")
 	})
@@ -57,8 +57,8 @@ func (s *Service) PutAttributeNamespace(who buildstore.Person, ns buildstore.Att
 	return s.writeAttributes(doc,
 		refusal(validAttributeName("attribute namespace", ns.Name)),
 		refusal(doc.Err),
-		func(tx *bbolt.Tx) error { return checkRules(tx, "attribute namespace", ns.ModifiableBy, false) },
-		func(tx *bbolt.Tx) error { return buildstore.PutAttributeNamespace(tx, ns) })
+		func(tx kv.Tx) error { return checkRules(tx, "attribute namespace", ns.ModifiableBy, false) },
+		func(tx kv.Tx) error { return buildstore.PutAttributeNamespace(tx, ns) })
 }
 
 // DeleteAttributeNamespace removes a namespace with its definitions and their values (Admin
@@ -68,7 +68,7 @@ func (s *Service) DeleteAttributeNamespace(who buildstore.Person, name string) e
 	if err := namespaceAdmin(who); err != nil {
 		return err
 	}
-	return s.writeAttributes(AttributeDoc{}, func(tx *bbolt.Tx) error {
+	return s.writeAttributes(AttributeDoc{}, func(tx kv.Tx) error {
 		if _, err := buildstore.GetAttributeNamespace(tx, name); err != nil {
 			return nil
 		}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The rules of attributes, as the 2.7-era service has them: who may change a namespace's
@@ -17,7 +17,7 @@ import (
 // checkRules: every rule names someone (a rule of nobody is an error, not "everybody"), a
 // namespace's rules name no role, roles are local roles, and persons and groups exist (a
 // missing one is the service's 404 not_found, "Couldn't find User with login = x").
-func checkRules(tx *bbolt.Tx, kind string, rules []buildstore.ModifiableBy, roles bool) error {
+func checkRules(tx kv.Tx, kind string, rules []buildstore.ModifiableBy, roles bool) error {
 	for _, r := range rules {
 		if r.User == "" && r.Group == "" && r.Role == "" {
 			return buildsvc.Invalid(kind, "modifiable_by element has no valid rules set")
@@ -45,14 +45,14 @@ func checkRules(tx *bbolt.Tx, kind string, rules []buildstore.ModifiableBy, role
 // inGroup reports whether login belongs to the group title: a member or one of its
 // maintainers, the same reading as Maintains, so a rule "role maintainer" and the maintainer
 // check never disagree about a group.
-func inGroup(tx *bbolt.Tx, login, title string) bool {
+func inGroup(tx kv.Tx, login, title string) bool {
 	g, err := buildstore.GetGroup(tx, title)
 	return err == nil && (slices.Contains(g.Members, login) || slices.Contains(g.Maintainers, login))
 }
 
 // mayChangeDefinitions: Admin, or a person the namespace's rules name (directly or through a
 // group), as the service's can_modify_attribute_definition? has it.
-func mayChangeDefinitions(tx *bbolt.Tx, who buildstore.Person, ns buildstore.AttributeNamespace) bool {
+func mayChangeDefinitions(tx kv.Tx, who buildstore.Person, ns buildstore.AttributeNamespace) bool {
 	if who.IsAdmin() {
 		return true
 	}
@@ -69,7 +69,7 @@ func mayChangeDefinitions(tx *bbolt.Tx, who buildstore.Person, ns buildstore.Att
 // project's); otherwise only someone a rule names — every set field of one rule must match:
 // the login, a group the person is in, a role the person holds on the package or its project.
 // The rules replace the maintainers, so OBS:Maintained (Admin's) stays Admin's.
-func mayChangeAttribute(tx *bbolt.Tx, who buildstore.Person, def buildstore.AttributeDefinition, t attributeTarget) bool {
+func mayChangeAttribute(tx kv.Tx, who buildstore.Person, def buildstore.AttributeDefinition, t attributeTarget) bool {
 	if who.IsAdmin() {
 		return true
 	}
@@ -91,7 +91,7 @@ func mayChangeAttribute(tx *bbolt.Tx, who buildstore.Person, def buildstore.Attr
 
 // hasLocalRole: the person holds role on the package or its project, directly or through a
 // group.
-func hasLocalRole(tx *bbolt.Tx, login, role string, t attributeTarget) bool {
+func hasLocalRole(tx kv.Tx, login, role string, t attributeTarget) bool {
 	holds := func(persons, groups []buildstore.Role) bool {
 		if slices.Contains(persons, buildstore.Role{ID: login, Role: role}) {
 			return true
@@ -102,7 +102,7 @@ func hasLocalRole(tx *bbolt.Tx, login, role string, t attributeTarget) bool {
 }
 
 // mayChangeValue is mayChangeAttribute with the service's refusal.
-func mayChangeValue(tx *bbolt.Tx, who buildstore.Person, def buildstore.AttributeDefinition, t attributeTarget) error {
+func mayChangeValue(tx kv.Tx, who buildstore.Person, def buildstore.AttributeDefinition, t attributeTarget) error {
 	if mayChangeAttribute(tx, who, def, t) {
 		return nil
 	}
@@ -111,7 +111,7 @@ func mayChangeValue(tx *bbolt.Tx, who buildstore.Person, def buildstore.Attribut
 
 // checkValues applies a definition to an attribute: the exact count, allowed values, issues
 // only where the definition takes them, and issues naming an existing tracker.
-func checkValues(tx *bbolt.Tx, def buildstore.AttributeDefinition, at buildstore.Attribute) error {
+func checkValues(tx kv.Tx, def buildstore.AttributeDefinition, at buildstore.Attribute) error {
 	full := def.FullName()
 	if def.Count != nil && len(at.Values) != *def.Count {
 		return buildsvc.BadRequest("attribute_save_error", "attribute '%s' has %d values, but only %d are allowed", full, len(at.Values), *def.Count)

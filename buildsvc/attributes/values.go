@@ -6,7 +6,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Attribute values on projects, packages and binaries (/source/P[/K[/B]]/_attribute[/NS:NAME]).
@@ -54,7 +54,7 @@ func (t attributeTarget) unlocked() error {
 
 // resolve reads the container (unknown_project, unknown_package), checks the binary, and reads
 // the definition the URL names, if any (invalid_attribute, unknown_attribute_type).
-func (r AttributeRoute) resolve(tx *bbolt.Tx) (attributeTarget, *buildstore.AttributeDefinition, error) {
+func (r AttributeRoute) resolve(tx kv.Tx) (attributeTarget, *buildstore.AttributeDefinition, error) {
 	var t attributeTarget
 	if r.Package == "" {
 		p, err := buildstore.GetProject(tx, r.Project)
@@ -106,7 +106,7 @@ func checkBinary(t attributeTarget, binary string) error {
 // WithDefault, the definition's defaults for an attribute set without values.
 func (s *Service) Attributes(r AttributeRoute, q AttributeQuery) ([]buildstore.Attribute, error) {
 	var out []buildstore.Attribute
-	err := s.Store().View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx kv.Tx) error {
 		t, def, err := r.resolve(tx)
 		if err != nil {
 			return err
@@ -156,26 +156,26 @@ func bodyBinary(r AttributeRoute, t attributeTarget, binary string) (string, err
 // is written, so a document is stored whole or not at all: every definition exists and may be
 // set by who, the container is not locked, every value fits its definition.
 func (s *Service) SetAttributes(who buildstore.Person, r AttributeRoute, list []buildstore.Attribute, doc AttributeDoc) error {
-	return s.writeAttributes(doc, func(tx *bbolt.Tx) error { return SetAttributesTx(tx, who, r, list, doc, s.Clock().Now()) })
+	return s.writeAttributes(doc, func(tx kv.Tx) error { return SetAttributesTx(tx, who, r, list, doc, s.Clock().Now()) })
 }
 
 // SetAttributesTx is SetAttributes at now (when the issues it names are noted) inside the
 // caller's transaction (the fixtures set the demo attributes in theirs).
-func SetAttributesTx(tx *bbolt.Tx, who buildstore.Person, r AttributeRoute, list []buildstore.Attribute, doc AttributeDoc, now time.Time) error {
+func SetAttributesTx(tx kv.Tx, who buildstore.Person, r AttributeRoute, list []buildstore.Attribute, doc AttributeDoc, now time.Time) error {
 	var t attributeTarget
 	var attrs []buildstore.Attribute
 	var defs []buildstore.AttributeDefinition
 	return runAttributeSteps(tx, doc,
-		func(tx *bbolt.Tx) (err error) { t, _, err = r.resolve(tx); return err },
+		func(tx kv.Tx) (err error) { t, _, err = r.resolve(tx); return err },
 		refusal(doc.Err),
-		func(tx *bbolt.Tx) (err error) { attrs, defs, err = attributesOf(tx, who, r, t, list); return err },
-		func(*bbolt.Tx) error {
+		func(tx kv.Tx) (err error) { attrs, defs, err = attributesOf(tx, who, r, t, list); return err },
+		func(kv.Tx) error {
 			if len(attrs) == 0 {
 				return nil
 			}
 			return t.unlocked()
 		},
-		func(tx *bbolt.Tx) error {
+		func(tx kv.Tx) error {
 			for i, at := range attrs {
 				if err := checkValues(tx, defs[i], at); err != nil {
 					return err
@@ -183,7 +183,7 @@ func SetAttributesTx(tx *bbolt.Tx, who buildstore.Person, r AttributeRoute, list
 			}
 			return nil
 		},
-		func(tx *bbolt.Tx) error {
+		func(tx kv.Tx) error {
 			for _, at := range attrs {
 				if err := buildstore.PutAttribute(tx, at); err != nil {
 					return err
@@ -200,7 +200,7 @@ func SetAttributesTx(tx *bbolt.Tx, who buildstore.Person, r AttributeRoute, list
 
 // attributesOf turns a document's list into the attributes to store on t, each with its
 // definition, checking that each names a definition who may set and a binary it may go to.
-func attributesOf(tx *bbolt.Tx, who buildstore.Person, r AttributeRoute, t attributeTarget, list []buildstore.Attribute) ([]buildstore.Attribute, []buildstore.AttributeDefinition, error) {
+func attributesOf(tx kv.Tx, who buildstore.Person, r AttributeRoute, t attributeTarget, list []buildstore.Attribute) ([]buildstore.Attribute, []buildstore.AttributeDefinition, error) {
 	attrs, defs := make([]buildstore.Attribute, 0, len(list)), make([]buildstore.AttributeDefinition, 0, len(list))
 	for _, x := range list {
 		if x.Namespace == "" || x.Name == "" {
@@ -235,17 +235,17 @@ func (s *Service) DeleteAttribute(who buildstore.Person, r AttributeRoute) error
 	var t attributeTarget
 	var def *buildstore.AttributeDefinition
 	return s.writeAttributes(AttributeDoc{},
-		func(tx *bbolt.Tx) (err error) { t, def, err = r.resolve(tx); return err },
-		func(tx *bbolt.Tx) error {
+		func(tx kv.Tx) (err error) { t, def, err = r.resolve(tx); return err },
+		func(tx kv.Tx) error {
 			if def == nil {
 				return buildsvc.BadRequest("missing_attribute", "No attribute got specified for delete")
 			}
 			_, err := buildstore.GetAttribute(tx, t.project.Name, t.pkgName(), r.Binary, def.Namespace, def.Name)
 			return buildsvc.NotFoundAs(err, "not_found")
 		},
-		func(tx *bbolt.Tx) error { return mayChangeValue(tx, who, *def, t) },
-		func(*bbolt.Tx) error { return t.unlocked() },
-		func(tx *bbolt.Tx) error {
+		func(tx kv.Tx) error { return mayChangeValue(tx, who, *def, t) },
+		func(kv.Tx) error { return t.unlocked() },
+		func(tx kv.Tx) error {
 			return buildstore.DeleteAttribute(tx, t.project.Name, t.pkgName(), r.Binary, def.Namespace, def.Name)
 		})
 }

@@ -2,7 +2,7 @@ package attributes
 
 import (
 	"github.com/pocketforge/pocketforge/fault"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The one path every attribute write takes: a namespace's, a definition's or a container's
@@ -34,11 +34,11 @@ func (d AttributeDoc) checkSize() error {
 }
 
 // attributeStep is one check or change of an attribute write, run inside its transaction.
-type attributeStep func(tx *bbolt.Tx) error
+type attributeStep func(tx kv.Tx) error
 
 // refusal is a step that only reports err (a check made before the write, in its place in
 // the service's order).
-func refusal(err error) attributeStep { return func(*bbolt.Tx) error { return err } }
+func refusal(err error) attributeStep { return func(kv.Tx) error { return err } }
 
 // writeAttributes runs one attribute write: doc's size first (a delete has no document), then
 // the steps in order in one write transaction; the first refusal ends it with nothing stored.
@@ -48,7 +48,7 @@ func (s *Service) writeAttributes(doc AttributeDoc, steps ...attributeStep) erro
 	if err := doc.checkSize(); err != nil {
 		return err
 	}
-	return s.Store().Write(func(tx *bbolt.Tx) error {
+	return s.Store().Write(func(tx kv.Tx) error {
 		for _, step := range steps {
 			if err := step(tx); err != nil {
 				return err
@@ -61,7 +61,7 @@ func (s *Service) writeAttributes(doc AttributeDoc, steps ...attributeStep) erro
 // runAttributeSteps is writeAttributes inside the caller's transaction: doc's size, then the
 // steps in order; the first refusal ends it (the caller's transaction then holds what the steps
 // before wrote, so a caller rolls back on an error, as the fixtures' loader does).
-func runAttributeSteps(tx *bbolt.Tx, doc AttributeDoc, steps ...attributeStep) error {
+func runAttributeSteps(tx kv.Tx, doc AttributeDoc, steps ...attributeStep) error {
 	if err := doc.checkSize(); err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/pocketforge/pocketforge/packaging/rpmout"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // benchFarm is the scheduler benchmark world: 1,000 packages with specs and binaries
@@ -30,7 +30,7 @@ func benchFarm(b *testing.B) (*Farm, *store.DB) {
 	b.Cleanup(func() { db.Close() })
 	clk := clock.NewFixed(time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC))
 	svc := New(buildsvc.New(db, clk, nil, buildsvc.Options{}), db, clk, nil, Options{Workers: 4, BuildTime: 10 * time.Second})
-	err = db.Write(func(tx *bbolt.Tx) error {
+	err = db.Write(func(tx kv.Tx) error {
 		base := buildstore.Project{Name: "base", Repositories: []buildstore.Repository{{Name: "standard", Archs: []string{"x86_64"}}}}
 		dev := buildstore.Project{Name: "dev", Repositories: []buildstore.Repository{{Name: "standard", Archs: []string{"x86_64"},
 			Paths: []buildstore.Path{{Project: "base", Repository: "standard"}}}}}
@@ -94,7 +94,7 @@ func benchRPM(b *testing.B, bin buildstore.Binary) []byte {
 
 // rawFarmRead reads, without decoding, what a pass over dev reads of its own records: the
 // statuses and binaries of its where, its package records and their revisions.
-func rawFarmRead(tx *bbolt.Tx) int {
+func rawFarmRead(tx kv.Tx) int {
 	n := 0
 	for _, r := range []struct{ bucket, prefix string }{
 		{store.BuildFarmStatus, "dev\x00standard\x00x86_64\x00"},
@@ -119,7 +119,7 @@ func rawFarmRead(tx *bbolt.Tx) int {
 func BenchmarkSchedulePass(b *testing.B) {
 	svc, db := benchFarm(b)
 	raw := func(int) {
-		db.View(func(tx *bbolt.Tx) error {
+		db.View(func(tx kv.Tx) error {
 			if rawFarmRead(tx) == 0 {
 				b.Fatal("the raw read found nothing")
 			}
@@ -128,7 +128,7 @@ func BenchmarkSchedulePass(b *testing.B) {
 	}
 	b.Run("pass", func(b *testing.B) {
 		bench.Compare(b, 1, func(int) {
-			if err := db.Write(func(tx *bbolt.Tx) error { return buildstore.MarkDirty(tx, "dev") }); err != nil {
+			if err := db.Write(func(tx kv.Tx) error { return buildstore.MarkDirty(tx, "dev") }); err != nil {
 				b.Fatal(err)
 			}
 			if err := svc.SchedulePending(); err != nil {
@@ -138,7 +138,7 @@ func BenchmarkSchedulePass(b *testing.B) {
 	})
 	b.Run("planner", func(b *testing.B) {
 		bench.Compare(b, 1, func(int) {
-			db.View(func(tx *bbolt.Tx) error {
+			db.View(func(tx kv.Tx) error {
 				p, err := buildstore.GetProject(tx, "dev")
 				if err != nil {
 					b.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"github.com/pocketforge/pocketforge/packaging/resolve"
 	"github.com/pocketforge/pocketforge/packaging/specfile"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // What a build would be: buildinfo (the environment a build of a package gets: every binary it
@@ -50,7 +50,7 @@ type BuildInfo struct {
 // names extra build dependencies (osc build -x, the backend's add=).
 func (s *Farm) BuildInfo(who buildstore.Person, w buildstore.Where, pkg string, spec []byte, add []string) (BuildInfo, error) {
 	bi := BuildInfo{Where: w, Package: pkg}
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		if spec == nil || pkg != RepositoryPackage {
 			if err := readablePackageWhere(tx, who, w, pkg); err != nil {
 				return err
@@ -163,7 +163,7 @@ func (s *Farm) BuildInfo(who buildstore.Person, w buildstore.Where, pkg string, 
 // BuildDepInfo); only, when not empty, keeps those packages.
 func (s *Farm) BuildDepInfo(who buildstore.Person, w buildstore.Where, only []string, view string) (resolve.DepInfo, error) {
 	var out resolve.DepInfo
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		p, err := buildsvc.ReadableWhere(tx, who, w)
 		if err != nil {
 			return err
@@ -214,7 +214,7 @@ func (s *Farm) BuildDepInfo(who buildstore.Person, w buildstore.Where, only []st
 // a build (base first, each under a "### from <project>" header).
 func (s *Farm) BuildConfig(who buildstore.Person, project, repo string) (string, error) {
 	var out string
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		if _, err := buildsvc.ReadableWhere(tx, who, buildstore.Where{Project: project, Repository: repo}); err != nil {
 			return err
 		}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Build control: POST /build/<project>?cmd=rebuild|abortbuild|restartbuild|wipe|unpublish and
@@ -53,7 +53,7 @@ func (s *Farm) ControlBuilds(who buildstore.Person, project, cmd string, f Build
 		return err
 	}
 	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		if err := mayControl(tx, who, project, cmd, f.Packages); err != nil {
 			return err
 		}
@@ -98,7 +98,7 @@ func (s *Farm) ControlBuilds(who buildstore.Person, project, cmd string, f Build
 }
 
 // controlOne applies cmd to one status.
-func controlOne(tx *bbolt.Tx, w buildstore.Where, st buildstore.BuildStatus, cmd string, now time.Time) error {
+func controlOne(tx kv.Tx, w buildstore.Where, st buildstore.BuildStatus, cmd string, now time.Time) error {
 	active := st.Code == buildstore.CodeScheduled || st.Code == buildstore.CodeBuilding
 	switch cmd {
 	case CmdRebuild:
@@ -147,7 +147,7 @@ func controlOne(tx *bbolt.Tx, w buildstore.Where, st buildstore.BuildStatus, cmd
 }
 
 // mayControl checks that who may control the builds of project (or of each package named).
-func mayControl(tx *bbolt.Tx, who buildstore.Person, project, cmd string, pkgs []string) error {
+func mayControl(tx kv.Tx, who buildstore.Person, project, cmd string, pkgs []string) error {
 	p, err := buildstore.GetProject(tx, project)
 	if err != nil {
 		return buildsvc.NotFoundAs(err, "unknown_project")

@@ -5,7 +5,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // buildCommands are the commands ControlBuilds runs.
@@ -28,7 +28,7 @@ func checkBuildCommand(cmd string) error {
 // (none: all). The package must exist (404 unknown_package), unlike a /build filter, which
 // may match nothing.
 func (s *Farm) ControlPackageBuilds(who buildstore.Person, project, pkg, cmd string, repos, archs []string) error {
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		if _, err := buildsvc.ReadableProject(tx, who, project); err != nil {
 			return err
 		}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // FarmCounts is the simulated farm at one instant, as an operator watches it: how much work
@@ -24,7 +24,7 @@ type FarmCounts struct {
 // next commit, so a scraper asking often costs one scan per change, not one per scrape. The
 // caller owns the returned map.
 func (s *Farm) FarmCounts() (FarmCounts, error) {
-	fc, err := s.farmCounts.Get(struct{}{}, func(tx *bbolt.Tx) (FarmCounts, error) {
+	fc, err := s.farmCounts.Get(struct{}{}, func(tx kv.Tx) (FarmCounts, error) {
 		fc := FarmCounts{States: map[string]int{}}
 		names, _, err := buildstore.DirtyProjects(tx)
 		if err != nil {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The public download tree (issue 34): the published repositories anyone may install from,
@@ -20,7 +20,7 @@ import (
 var downloader = buildstore.Person{}
 
 // downloadable checks that project belongs in the download tree (unknown_project otherwise).
-func downloadable(tx *bbolt.Tx, project string) error {
+func downloadable(tx kv.Tx, project string) error {
 	if _, err := buildsvc.ReadableProject(tx, downloader, project); err != nil {
 		return err
 	}
@@ -33,7 +33,7 @@ func downloadable(tx *bbolt.Tx, project string) error {
 // DownloadProjects lists the projects of the download tree that have a published repository.
 func (s *Farm) DownloadProjects() ([]string, error) {
 	var out []string
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		for _, pr := range buildstore.PublishedRepositories(tx) {
 			if (len(out) == 0 || out[len(out)-1] != pr[0]) && downloadable(tx, pr[0]) == nil {
 				out = append(out, pr[0])
@@ -46,7 +46,7 @@ func (s *Farm) DownloadProjects() ([]string, error) {
 
 // DownloadRepositories lists project's published repositories in the download tree.
 func (s *Farm) DownloadRepositories(project string) ([]string, error) {
-	if err := s.db.View(func(tx *bbolt.Tx) error { return downloadable(tx, project) }); err != nil {
+	if err := s.db.View(func(tx kv.Tx) error { return downloadable(tx, project) }); err != nil {
 		return nil, err
 	}
 	return s.PublishedRepositories(downloader, project)
@@ -54,7 +54,7 @@ func (s *Farm) DownloadRepositories(project string) ([]string, error) {
 
 // DownloadDir lists a directory of a repository in the download tree ("" its top).
 func (s *Farm) DownloadDir(project, repo, dir string) ([]string, error) {
-	if err := s.db.View(func(tx *bbolt.Tx) error { return downloadable(tx, project) }); err != nil {
+	if err := s.db.View(func(tx kv.Tx) error { return downloadable(tx, project) }); err != nil {
 		return nil, err
 	}
 	return s.PublishedDir(downloader, project, repo, dir)
@@ -67,7 +67,7 @@ func (s *Farm) DownloadDir(project, repo, dir string) ([]string, error) {
 // project three times — 45 of the 60 µs an RPM cost end to end. A source RPM still goes
 // through the published tree's read, which checks its package's own source protection.
 func (s *Farm) DownloadFile(project, repo, p string) ([]byte, error) {
-	ok, err := s.downloadable.Get(project+"\x00"+repo, func(tx *bbolt.Tx) (bool, error) {
+	ok, err := s.downloadable.Get(project+"\x00"+repo, func(tx kv.Tx) (bool, error) {
 		if downloadable(tx, project) != nil {
 			return false, nil
 		}
@@ -88,7 +88,7 @@ func (s *Farm) DownloadFile(project, repo, p string) ([]byte, error) {
 	}
 	// small files (metadata, most packages) are remembered until the next commit too; the
 	// answer is shared: callers must not modify it
-	out, err := s.downloadFiles.Get(project+"\x00"+repo+"\x00"+p, func(tx *bbolt.Tx) ([]byte, error) {
+	out, err := s.downloadFiles.Get(project+"\x00"+repo+"\x00"+p, func(tx kv.Tx) ([]byte, error) {
 		data := buildstore.PublishedFile(tx, project, repo, p)
 		if data == nil {
 			return nil, publishedNotFound(p)
@@ -99,7 +99,7 @@ func (s *Farm) DownloadFile(project, repo, p string) ([]byte, error) {
 		return append([]byte(nil), data...), nil
 	})
 	if err == nil && out == nil {
-		err = s.db.View(func(tx *bbolt.Tx) error {
+		err = s.db.View(func(tx kv.Tx) error {
 			data := buildstore.PublishedFile(tx, project, repo, p)
 			if data == nil {
 				return publishedNotFound(p)
@@ -124,7 +124,7 @@ const maxRememberedDownload = 64 << 10
 // on, the key beside repomd.xml.
 func (s *Farm) DownloadRepoFile(project, repo, base string) (string, error) {
 	var title string
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		if err := downloadable(tx, project); err != nil {
 			return err
 		}

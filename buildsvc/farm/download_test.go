@@ -12,7 +12,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestDownloadTreeKeepsProtectedProjectsOut (issue 34): a project hidden from anonymous
@@ -25,7 +25,7 @@ func TestDownloadTreeKeepsProtectedProjectsOut(t *testing.T) {
 	publish := func(p buildstore.Project) {
 		t.Helper()
 		p.Repositories = []buildstore.Repository{{Name: "standard", Archs: []string{"x86_64"}}}
-		if err := db.Write(func(tx *bbolt.Tx) error {
+		if err := db.Write(func(tx kv.Tx) error {
 			if err := buildstore.PutProject(tx, p); err != nil {
 				return err
 			}

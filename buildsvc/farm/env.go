@@ -7,7 +7,7 @@ import (
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/packaging/resolve"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // What a where's builds resolve against, shared by the scheduler's planner and the reads that
@@ -16,7 +16,7 @@ import (
 
 // chainConfig merges the build configurations of the projects along chain (each project once,
 // the first repository of a project naming it), parsing each at most once per cache.
-func chainConfig(tx *bbolt.Tx, chain []buildstore.Path, cache map[string]resolve.Config) (resolve.Config, error) {
+func chainConfig(tx kv.Tx, chain []buildstore.Path, cache map[string]resolve.Config) (resolve.Config, error) {
 	var list []resolve.Config
 	seen := map[string]bool{}
 	for _, c := range chain {
@@ -45,7 +45,7 @@ func chainConfig(tx *bbolt.Tx, chain []buildstore.Path, cache map[string]resolve
 }
 
 // resolveBinaries returns the binary RPMs of a where as the resolver sees them.
-func resolveBinaries(tx *bbolt.Tx, w buildstore.Where) []resolve.Binary {
+func resolveBinaries(tx kv.Tx, w buildstore.Where) []resolve.Binary {
 	list, _ := buildstore.Binaries(tx, w, "")
 	var out []resolve.Binary
 	for _, b := range list {
@@ -70,7 +70,7 @@ type whereEnv struct {
 // loadWhereEnv builds the environment of w as the scheduler builds it. A path naming a
 // repository that does not exist, or a configuration that does not parse, is the repository's
 // breakage: 400 with the scheduler's words.
-func loadWhereEnv(tx *bbolt.Tx, w buildstore.Where) (whereEnv, error) {
+func loadWhereEnv(tx kv.Tx, w buildstore.Where) (whereEnv, error) {
 	chain, missing := buildsvc.RepoChain(tx, w.Project, w.Repository)
 	if len(missing) > 0 {
 		names := make([]string, len(missing))

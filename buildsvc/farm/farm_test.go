@@ -15,7 +15,7 @@ import (
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // farmWorld is a small build world: a base project whose repository holds ready binaries, and
@@ -33,7 +33,7 @@ func newFarmWorld(t *testing.T, archs ...string) *farmWorld {
 	clk := clock.NewFixed(time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC))
 	svc := New(buildsvc.New(db, clk, nil, buildsvc.Options{}), db, clk, nil, Options{Workers: 2, BuildTime: 10 * time.Second})
 	f := &farmWorld{t: t, svc: svc, db: db, clk: clk}
-	f.write(func(tx *bbolt.Tx) error {
+	f.write(func(tx kv.Tx) error {
 		base := buildstore.Project{Name: "base", Repositories: []buildstore.Repository{{Name: "standard", Archs: archs}}}
 		dev := buildstore.Project{Name: "dev", Persons: []buildstore.Role{{ID: "alice", Role: "maintainer"}},
 			Repositories: []buildstore.Repository{{Name: "standard", Archs: archs, Paths: []buildstore.Path{{Project: "base", Repository: "standard"}}}}}
@@ -57,7 +57,7 @@ func newFarmWorld(t *testing.T, archs ...string) *farmWorld {
 	return f
 }
 
-func (f *farmWorld) write(fn func(tx *bbolt.Tx) error) {
+func (f *farmWorld) write(fn func(tx kv.Tx) error) {
 	f.t.Helper()
 	if err := f.db.Write(fn); err != nil {
 		f.t.Fatal(err)
@@ -67,7 +67,7 @@ func (f *farmWorld) write(fn func(tx *bbolt.Tx) error) {
 // commit puts package pkg of dev with the given spec.
 func (f *farmWorld) commit(pkg, spec string) {
 	f.t.Helper()
-	f.write(func(tx *bbolt.Tx) error {
+	f.write(func(tx kv.Tx) error {
 		if _, err := buildstore.GetPackage(tx, "dev", pkg); err != nil {
 			if err := buildstore.PutPackage(tx, buildstore.Package{Project: "dev", Name: pkg}); err != nil {
 				return err
@@ -93,7 +93,7 @@ func (f *farmWorld) tick() {
 // codes is "pkg:code[ details]" of every dev package in arch, sorted.
 func (f *farmWorld) codes(arch string) string {
 	var out []string
-	f.db.View(func(tx *bbolt.Tx) error {
+	f.db.View(func(tx kv.Tx) error {
 		list, _ := buildstore.Statuses(tx, buildstore.Where{Project: "dev", Repository: "standard", Arch: arch})
 		for _, st := range list {
 			s := st.Package + ":" + st.Code
@@ -121,7 +121,7 @@ func TestFarmSchedulesBuildsAndResolves(t *testing.T) {
 	f.commit("lost", spec("lost", "BuildRequires: nonexistent-devel"))
 	f.commit("armonly", spec("armonly", "ExclusiveArch: aarch64"))
 	f.commit("nospec", "")
-	f.write(func(tx *bbolt.Tx) error { // nospec: a file that is no spec
+	f.write(func(tx kv.Tx) error { // nospec: a file that is no spec
 		k := "nospec"
 		sum, _ := buildstore.PutBlob(tx, []byte("README"))
 		_, err := buildsvc.CommitRevision(tx, "dev", k, []buildstore.FileEntry{{Name: "README", MD5: sum}}, buildstore.Revision{User: "alice"}, f.clk.Now())
@@ -145,7 +145,7 @@ func TestFarmSchedulesBuildsAndResolves(t *testing.T) {
 	if got := f.codes("x86_64"); !strings.HasPrefix(got, "app:succeeded") {
 		t.Fatalf("after app's build: %s", got)
 	}
-	f.db.View(func(tx *bbolt.Tx) error {
+	f.db.View(func(tx kv.Tx) error {
 		bins, _ := buildstore.Binaries(tx, buildstore.Where{Project: "dev", Repository: "standard", Arch: "x86_64"}, "app")
 		var names []string
 		for _, b := range bins {
@@ -174,7 +174,7 @@ func TestFarmSchedulesBuildsAndResolves(t *testing.T) {
 	if got := f.codes("x86_64"); !strings.Contains(got, "libfoo:failed") {
 		t.Fatalf("after a failing check: %s", got)
 	}
-	f.db.View(func(tx *bbolt.Tx) error {
+	f.db.View(func(tx kv.Tx) error {
 		log, _ := buildstore.Log(tx, buildstore.Where{Project: "dev", Repository: "standard", Arch: "x86_64"}, "libfoo", false)
 		if !strings.Contains(string(log), "+ exit 1") || !strings.Contains(string(log), "Bad exit status") {
 			t.Errorf("the failed build's log:\n%s", log)
@@ -206,7 +206,7 @@ func TestFarmPublishes(t *testing.T) {
 	f.commit("libfoo", spec("libfoo", ""))
 	f.settle()
 	var published time.Time
-	f.db.View(func(tx *bbolt.Tx) error {
+	f.db.View(func(tx kv.Tx) error {
 		st, _ := buildstore.GetRepoState(tx, buildstore.Where{Project: "dev", Repository: "standard", Arch: "x86_64"})
 		if st.Code != "published" {
 			t.Errorf("repository code %q, want published", st.Code)
@@ -226,9 +226,9 @@ func TestFarmPublishes(t *testing.T) {
 		return nil
 	})
 	f.clk.Advance(time.Hour)
-	f.write(func(tx *bbolt.Tx) error { return buildstore.MarkDirty(tx, "dev") })
+	f.write(func(tx kv.Tx) error { return buildstore.MarkDirty(tx, "dev") })
 	f.settle()
-	f.db.View(func(tx *bbolt.Tx) error {
+	f.db.View(func(tx kv.Tx) error {
 		st, _ := buildstore.GetRepoState(tx, buildstore.Where{Project: "dev", Repository: "standard", Arch: "x86_64"})
 		if !st.Published.Equal(published) {
 			t.Errorf("unchanged binaries were published again at %v", st.Published)
@@ -261,7 +261,7 @@ func TestFarmControl(t *testing.T) {
 	}
 	f.tick()
 	w := buildstore.Where{Project: "dev", Repository: "standard", Arch: "x86_64"}
-	f.db.View(func(tx *bbolt.Tx) error {
+	f.db.View(func(tx kv.Tx) error {
 		st, _ := buildstore.GetStatus(tx, w, "libfoo")
 		if st.Code != buildstore.CodeBuilding || st.Reason.Explain != "source change" || st.Bcnt != 2 {
 			t.Errorf("after rebuild: %s %q bcnt %d", st.Code, st.Reason.Explain, st.Bcnt)
@@ -278,7 +278,7 @@ func TestFarmControl(t *testing.T) {
 	if err := f.svc.ControlBuilds(alice, "dev", CmdWipe, BuildFilter{Codes: []string{"failed"}}); err != nil {
 		t.Fatal(err)
 	}
-	f.db.View(func(tx *bbolt.Tx) error {
+	f.db.View(func(tx kv.Tx) error {
 		if buildstore.HasBinaries(tx, w, "libfoo") {
 			t.Error("wipe left binaries")
 		}

@@ -11,7 +11,7 @@ import (
 	"github.com/pocketforge/pocketforge/packaging/rpmout"
 	"github.com/pocketforge/pocketforge/packaging/specfile"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // finishJob ends j at now: the rest of its log, its outcome, for a success its binaries (one
@@ -19,7 +19,7 @@ import (
 // histories. The project is queued again — its other packages may wait for these binaries —
 // and so is every project whose repositories build against it.
 func (s *Farm) finishJob(j job, now time.Time) error {
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		st, err := buildstore.GetStatus(tx, j.w, j.st.Package)
 		if err != nil || !sameJob(st, j) {
 			return nil
@@ -66,7 +66,7 @@ func (s *Farm) finishJob(j job, now time.Time) error {
 }
 
 // queueDependents queues project and every project whose repositories have a path to it.
-func queueDependents(tx *bbolt.Tx, project string) error {
+func queueDependents(tx kv.Tx, project string) error {
 	if err := buildstore.MarkDirty(tx, project); err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ func queueDependents(tx *bbolt.Tx, project string) error {
 }
 
 // storeBinaries writes the RPMs the job built, replacing the package's old binaries in w.
-func (s *Farm) storeBinaries(tx *bbolt.Tx, w buildstore.Where, st buildstore.BuildStatus, spec *specfile.Spec, now time.Time) error {
+func (s *Farm) storeBinaries(tx kv.Tx, w buildstore.Where, st buildstore.BuildStatus, spec *specfile.Spec, now time.Time) error {
 	if err := buildstore.DeleteBinaries(tx, w, st.Package); err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func (s *Farm) storeBinaries(tx *bbolt.Tx, w buildstore.Where, st buildstore.Bui
 }
 
 // sourceRPM is the job's source RPM: the package's source files as built.
-func (s *Farm) sourceRPM(tx *bbolt.Tx, w buildstore.Where, st buildstore.BuildStatus, spec *specfile.Spec, release, disturl string, now time.Time) (rpmout.RPM, error) {
+func (s *Farm) sourceRPM(tx kv.Tx, w buildstore.Where, st buildstore.BuildStatus, spec *specfile.Spec, release, disturl string, now time.Time) (rpmout.RPM, error) {
 	r := rpmout.RPM{Name: spec.Name, Epoch: spec.Epoch, Version: spec.Version, Release: release, Arch: "src",
 		Summary: spec.Summary, License: spec.License, URL: spec.URL, Vendor: "pocketforge", DistURL: disturl,
 		BuildHost: strings.ReplaceAll(st.Worker, ":", "-"), BuildTime: now, Requires: spec.BuildRequires}

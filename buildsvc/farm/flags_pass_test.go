@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestFarmFlagsInThePass: the build flags of the project's and the package's metas decide, per
@@ -35,7 +35,7 @@ func TestFarmFlagsInThePass(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFarmWorld(t, "x86_64", "aarch64")
-			f.write(func(tx *bbolt.Tx) error {
+			f.write(func(tx kv.Tx) error {
 				p, err := buildstore.GetProject(tx, "dev")
 				if err != nil {
 					return err

@@ -8,7 +8,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/packaging/specfile"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // jobRun is a job's whole course, fixed by its inputs when it starts: the log, line by line
@@ -46,7 +46,7 @@ func (r jobRun) logUntil(elapsed time.Duration) string {
 }
 
 // planJob fixes the course of st's job in w, which runs for d.
-func planJob(tx *bbolt.Tx, w buildstore.Where, st buildstore.BuildStatus, d time.Duration) (jobRun, error) {
+func planJob(tx kv.Tx, w buildstore.Where, st buildstore.BuildStatus, d time.Duration) (jobRun, error) {
 	src := loadSources(tx, w.Project, st.Package)
 	var run jobRun
 	if src.broken == "" {

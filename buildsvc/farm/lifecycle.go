@@ -3,7 +3,7 @@ package farm
 import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The command the build farm does not serve: project move (Admin's, with the schedulers
@@ -33,7 +33,7 @@ func (s *Farm) RefuseProjectFarmCommand(who buildstore.Person, name, cmd string)
 		}
 		return NeedsFarm(cmd, ProjectFarmCommands[cmd])
 	}
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		_, err := buildsvc.MaintainedProject(tx, who, name, cmd, false)
 		return err
 	})

@@ -12,13 +12,13 @@ import (
 	"github.com/pocketforge/pocketforge/packaging/resolve"
 	"github.com/pocketforge/pocketforge/packaging/specfile"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // planner works out one pass over a project. What several wheres share is read once: each
 // package's sources, each where's binaries, each project's configuration.
 type planner struct {
-	tx       *bbolt.Tx
+	tx       kv.Tx
 	p        buildstore.Project
 	now      time.Time
 	pkgs     []buildstore.Package
@@ -31,7 +31,7 @@ type planner struct {
 	workers  int                                               // the farm's workers, for a queued job's details
 }
 
-func newPlanner(tx *bbolt.Tx, p buildstore.Project, now time.Time) *planner {
+func newPlanner(tx kv.Tx, p buildstore.Project, now time.Time) *planner {
 	return &planner{tx: tx, p: p, now: now, sources: map[string]sources{},
 		binaries: map[buildstore.Where][]resolve.Binary{}, configs: map[string]resolve.Config{},
 		decided: map[buildstore.Where][]buildstore.BuildStatus{}}

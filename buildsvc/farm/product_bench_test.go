@@ -12,7 +12,7 @@ import (
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // BenchmarkProductBuild: what a product job's end costs over the scheduler benchmark's world —
@@ -27,7 +27,7 @@ func BenchmarkProductBuild(b *testing.B) {
 	// The raw layers' inputs: every shipped RPM's metadata and file, read once.
 	var sbom spdx.ProductSBOM
 	var entries []rpmout.Entry
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		for _, sb := range compose(tx).shipped {
 			from := buildstore.Where{Project: sb.Project, Repository: sb.Repository, Arch: "x86_64"}
 			stored, _ := buildstore.GetBinary(tx, from, sb.Package, sb.Filename)
@@ -53,7 +53,7 @@ func BenchmarkProductBuild(b *testing.B) {
 	}
 	b.Run("finish", func(b *testing.B) {
 		bench.Compare(b, 1, func(int) {
-			err := db.Write(func(tx *bbolt.Tx) error {
+			err := db.Write(func(tx kv.Tx) error {
 				return svc.storeProductBinaries(tx, w, st, compose(tx), svc.clk.Now())
 			})
 			if err != nil {
@@ -63,12 +63,12 @@ func BenchmarkProductBuild(b *testing.B) {
 	})
 	b.Run("judge", func(b *testing.B) {
 		bench.Compare(b, 1, func(int) {
-			db.View(func(tx *bbolt.Tx) error {
+			db.View(func(tx kv.Tx) error {
 				compose(tx)
 				return nil
 			})
 		}, func(int) {
-			db.View(func(tx *bbolt.Tx) error {
+			db.View(func(tx kv.Tx) error {
 				if rawFarmRead(tx) == 0 {
 					b.Fatal("the raw read found nothing")
 				}
@@ -80,14 +80,14 @@ func BenchmarkProductBuild(b *testing.B) {
 
 // benchProduct adds to a benchFarm world a product (dev/product, x86_64) shipping its 1,000
 // packages, and returns its where, its build status and its composition.
-func benchProduct(b *testing.B, svc *Farm, db *store.DB) (buildstore.Where, buildstore.BuildStatus, func(tx *bbolt.Tx) composition) {
+func benchProduct(b *testing.B, svc *Farm, db *store.DB) (buildstore.Where, buildstore.BuildStatus, func(tx kv.Tx) composition) {
 	var names []string
 	for i := range 1000 {
 		names = append(names, fmt.Sprintf("p%04d", i))
 	}
 	def := "product_compose_schema: 0.2\nvendor: Dev\nname: Dev\nversion: 1.0\narchitectures: [x86_64]\npackagesets:\n- packages: [" + strings.Join(names, ", ") + "]\n"
 	w := buildstore.Where{Project: "dev", Repository: "product", Arch: "x86_64"}
-	err := db.Write(func(tx *bbolt.Tx) error {
+	err := db.Write(func(tx kv.Tx) error {
 		p, err := buildstore.GetProject(tx, "dev")
 		if err != nil {
 			return err
@@ -112,7 +112,7 @@ func benchProduct(b *testing.B, svc *Farm, db *store.DB) (buildstore.Where, buil
 		b.Fatal(err)
 	}
 	st := buildstore.BuildStatus{Package: "000product", SrcMD5: "0123456789abcdef0123456789abcdef", VRev: 1, Bcnt: 1}
-	compose := func(tx *bbolt.Tx) composition {
+	compose := func(tx kv.Tx) composition {
 		src := loadSources(tx, "dev", "000product")
 		chain, _ := buildsvc.RepoChain(tx, "dev", "product")
 		c, why := composeAt(tx, w, src, chain)

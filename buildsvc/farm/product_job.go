@@ -19,7 +19,7 @@ import (
 	"github.com/pocketforge/pocketforge/packaging/specfile"
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // sbomTool is the creator the farm's SBOMs name, as generate_sbom names itself
@@ -32,7 +32,7 @@ const sbomLicenseList = "3.26"
 // planProductJob fixes the course of a product job: the log of its composition and its
 // outcome, which the composition at the job's start decides (a package it lists has gone, or
 // the build of one it ships failed: the job fails and says which).
-func planProductJob(tx *bbolt.Tx, w buildstore.Where, st buildstore.BuildStatus, d time.Duration, src sources, chain []buildstore.Path) jobRun {
+func planProductJob(tx kv.Tx, w buildstore.Where, st buildstore.BuildStatus, d time.Duration, src sources, chain []buildstore.Path) jobRun {
 	var l logWriter
 	l.add(fmt.Sprintf("Using BUILD_ROOT=/var/cache/obs/worker/root_%s", strings.TrimPrefix(st.Worker, "pocketforge:")))
 	l.add("Using BUILD_ARCH=" + w.Arch)
@@ -80,7 +80,7 @@ func planProductJob(tx *bbolt.Tx, w buildstore.Where, st buildstore.BuildStatus,
 }
 
 // composeAt is the composition of src's product in w from the store, or why there is none.
-func composeAt(tx *bbolt.Tx, w buildstore.Where, src sources, chain []buildstore.Path) (composition, string) {
+func composeAt(tx kv.Tx, w buildstore.Where, src sources, chain []buildstore.Path) (composition, string) {
 	def, broken := parseProduct(src)
 	if broken != "" {
 		return composition{}, broken
@@ -112,7 +112,7 @@ func distURL(w buildstore.Where, st buildstore.BuildStatus) string {
 // not) and the rpm-md metadata over them (repomd.xml, its signature and key, and the files it
 // names), each marked with the medium's name so publishing lays them out as a medium:
 // <name>/<name>.spdx.json, <name>/<arch>/<rpm> and <name>/repodata/….
-func (s *Farm) storeProductBinaries(tx *bbolt.Tx, w buildstore.Where, st buildstore.BuildStatus, c composition, now time.Time) error {
+func (s *Farm) storeProductBinaries(tx kv.Tx, w buildstore.Where, st buildstore.BuildStatus, c composition, now time.Time) error {
 	signer, err := buildsvc.ProjectSigner(tx, w.Project)
 	if err != nil {
 		return err
@@ -121,7 +121,7 @@ func (s *Farm) storeProductBinaries(tx *bbolt.Tx, w buildstore.Where, st buildst
 }
 
 // storeProductWith is storeProductBinaries with the product's signer (nil: nothing is signed).
-func (s *Farm) storeProductWith(tx *bbolt.Tx, w buildstore.Where, st buildstore.BuildStatus, c composition, signer *signkey.Signer, now time.Time) error {
+func (s *Farm) storeProductWith(tx kv.Tx, w buildstore.Where, st buildstore.BuildStatus, c composition, signer *signkey.Signer, now time.Time) error {
 	if err := buildstore.DeleteBinaries(tx, w, st.Package); err != nil {
 		return err
 	}

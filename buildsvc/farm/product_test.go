@@ -13,7 +13,7 @@ import (
 	"github.com/pocketforge/pocketforge/packaging/resolve"
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // productConfig makes dev's repository "product" a product repository, as a distribution's
@@ -34,7 +34,7 @@ packagesets:
 // its product package 000productcompose, on x86_64 and aarch64.
 func newProductWorld(t *testing.T) *farmWorld {
 	f := newFarmWorld(t, "x86_64", "aarch64")
-	f.write(func(tx *bbolt.Tx) error {
+	f.write(func(tx kv.Tx) error {
 		p, err := buildstore.GetProject(tx, "dev")
 		if err != nil {
 			return err
@@ -46,7 +46,7 @@ func newProductWorld(t *testing.T) *farmWorld {
 	})
 	f.commit("libfoo", spec("libfoo", "Provides: foo-api = 2"))
 	f.commit("app", spec("app", "BuildRequires: foo-api >= 2"))
-	f.write(func(tx *bbolt.Tx) error { // libfoo follows git, app does not
+	f.write(func(tx kv.Tx) error { // libfoo follows git, app does not
 		k, err := buildstore.GetPackage(tx, "dev", "libfoo")
 		if err != nil {
 			return err
@@ -61,7 +61,7 @@ func newProductWorld(t *testing.T) *farmWorld {
 // commitFile puts package pkg of dev with one file.
 func (f *farmWorld) commitFile(pkg, name, body string) {
 	f.t.Helper()
-	f.write(func(tx *bbolt.Tx) error {
+	f.write(func(tx kv.Tx) error {
 		if _, err := buildstore.GetPackage(tx, "dev", pkg); err != nil {
 			if err := buildstore.PutPackage(tx, buildstore.Package{Project: "dev", Name: pkg}); err != nil {
 				return err
@@ -79,7 +79,7 @@ func (f *farmWorld) commitFile(pkg, name, body string) {
 // productCode is the product package's code (and details) in dev/product/arch.
 func (f *farmWorld) productCode(arch string) string {
 	var out string
-	f.db.View(func(tx *bbolt.Tx) error {
+	f.db.View(func(tx kv.Tx) error {
 		st, err := buildstore.GetStatus(tx, buildstore.Where{Project: "dev", Repository: "product", Arch: arch}, "000productcompose")
 		if err == nil {
 			out = st.Code
@@ -98,7 +98,7 @@ func (f *farmWorld) settleAll() {
 	for i := 0; i < 60; i++ {
 		f.tick()
 		quiet := false
-		f.db.View(func(tx *bbolt.Tx) error { quiet = buildstore.FarmQuiet(tx); return nil })
+		f.db.View(func(tx kv.Tx) error { quiet = buildstore.FarmQuiet(tx); return nil })
 		if quiet {
 			return
 		}
@@ -184,7 +184,7 @@ func TestProductBuild(t *testing.T) {
 	if got := f.productCode("x86_64"); got != "failed" {
 		t.Fatalf("after libfoo failed, the product is %q", got)
 	}
-	f.db.View(func(tx *bbolt.Tx) error {
+	f.db.View(func(tx kv.Tx) error {
 		log, _ := buildstore.Log(tx, buildstore.Where{Project: "dev", Repository: "product", Arch: "x86_64"}, "000productcompose", false)
 		if !strings.Contains(string(log), "libfoo (dev/standard), whose build failed") {
 			t.Errorf("the failed product's log:\n%s", log)

@@ -13,7 +13,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/signkey"
 	"github.com/pocketforge/pocketforge/packaging/rpmout"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Publishing. When a repository has finished building on an architecture, its binaries are
@@ -30,7 +30,7 @@ import (
 // published last is left as it is.
 func (s *Farm) publishProject(project string) error {
 	var repos []string
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		p, err := buildstore.GetProject(tx, project)
 		for _, r := range p.Repositories {
 			repos = append(repos, r.Name)
@@ -62,14 +62,14 @@ func repoDone(code string) bool {
 // third of its time reading and parsing every RPM of a repository that was not finished.
 func (s *Farm) publish(project, repo string, now time.Time) error {
 	var todo bool
-	if err := s.db.View(func(tx *bbolt.Tx) error {
+	if err := s.db.View(func(tx kv.Tx) error {
 		pub, err := newPublication(tx, project, repo)
 		todo = pub != nil && pub.changes(tx)
 		return err
 	}); err != nil || !todo {
 		return err
 	}
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		pub, err := newPublication(tx, project, repo)
 		if pub == nil || err != nil {
 			return err
@@ -102,7 +102,7 @@ type pubBinary struct {
 
 // newPublication works out the publication of project's repository repo from what tx holds;
 // nil when the project or repository is gone or an architecture still builds.
-func newPublication(tx *bbolt.Tx, project, repo string) (*publication, error) {
+func newPublication(tx kv.Tx, project, repo string) (*publication, error) {
 	p, err := buildstore.GetProject(tx, project)
 	if err != nil {
 		return nil, nil // gone meanwhile: the scheduler purges it
@@ -194,7 +194,7 @@ func (pub *publication) code() string {
 }
 
 // changes reports whether writing pub would change anything: the tree (its digest) or a code.
-func (pub *publication) changes(tx *bbolt.Tx) bool {
+func (pub *publication) changes(tx kv.Tx) bool {
 	for _, w := range pub.wheres {
 		st, _ := buildstore.GetRepoState(tx, w)
 		if st.PublishedDigest != pub.digest || st.Code != pub.code() {
@@ -207,7 +207,7 @@ func (pub *publication) changes(tx *bbolt.Tx) bool {
 // write rewrites the published tree when its digest changed (reading the binaries' files and
 // writing rpm-md over them, signed by signer when there is one) and sets every where's code and
 // digest.
-func (pub *publication) write(tx *bbolt.Tx, signer *signkey.Signer, now time.Time) error {
+func (pub *publication) write(tx kv.Tx, signer *signkey.Signer, now time.Time) error {
 	first, _ := buildstore.GetRepoState(tx, pub.wheres[0])
 	if first.PublishedDigest != pub.digest {
 		if err := buildstore.DeletePublished(tx, pub.project, pub.repo); err != nil {

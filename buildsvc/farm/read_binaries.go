@@ -8,7 +8,7 @@ import (
 	"github.com/pocketforge/pocketforge/packaging/resolve"
 	"github.com/pocketforge/pocketforge/packaging/specfile"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Reading built binaries: a package's binary list, one binary's bytes, its fileinfo (what its
@@ -35,7 +35,7 @@ func validBinaryName(name string) error {
 
 // readablePackageWhere checks w for who and that pkg is a package of the project
 // (404 unknown_package otherwise).
-func readablePackageWhere(tx *bbolt.Tx, who buildstore.Person, w buildstore.Where, pkg string) error {
+func readablePackageWhere(tx kv.Tx, who buildstore.Person, w buildstore.Where, pkg string) error {
 	if _, err := buildsvc.ReadableWhere(tx, who, w); err != nil {
 		return err
 	}
@@ -49,7 +49,7 @@ func readablePackageWhere(tx *bbolt.Tx, who buildstore.Person, w buildstore.Wher
 // package's last successful build left in the where, by file name.
 func (s *Farm) BinaryList(who buildstore.Person, w buildstore.Where, pkg string) ([]buildstore.Binary, error) {
 	var out []buildstore.Binary
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		if err := readablePackageWhere(tx, who, w, pkg); err != nil {
 			return err
 		}
@@ -61,7 +61,7 @@ func (s *Farm) BinaryList(who buildstore.Person, w buildstore.Where, pkg string)
 }
 
 // binaryOf reads one binary of pkg in w for who, checked: a source RPM needs source access.
-func binaryOf(tx *bbolt.Tx, who buildstore.Person, w buildstore.Where, pkg, name string) (buildstore.Binary, error) {
+func binaryOf(tx kv.Tx, who buildstore.Person, w buildstore.Where, pkg, name string) (buildstore.Binary, error) {
 	if err := readablePackageWhere(tx, who, w, pkg); err != nil {
 		return buildstore.Binary{}, err
 	}
@@ -85,7 +85,7 @@ func binaryOf(tx *bbolt.Tx, who buildstore.Person, w buildstore.Where, pkg, name
 func (s *Farm) BinaryFile(who buildstore.Person, w buildstore.Where, pkg, name string) (buildstore.Binary, []byte, error) {
 	var b buildstore.Binary
 	var data []byte
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		var err error
 		if b, err = binaryOf(tx, who, w, pkg, name); err != nil {
 			return err
@@ -122,7 +122,7 @@ type FileInfo struct {
 // RepositoryPackage to describe a binary of the where's repository listing.
 func (s *Farm) FileInfo(who buildstore.Person, w buildstore.Where, pkg, name string, ext bool) (FileInfo, error) {
 	var fi FileInfo
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		var err error
 		if pkg == RepositoryPackage {
 			fi.Binary, err = repositoryBinary(tx, who, w, name)

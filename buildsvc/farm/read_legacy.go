@@ -3,7 +3,7 @@ package farm
 import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // PlatformResults answers the legacy /result/<project>/<platform>[/<package>]/result routes
@@ -11,7 +11,7 @@ import (
 // for one package when pkg is set, with that package's binaries. The repository and the
 // package must exist (404 unknown_repository, unknown_package).
 func (s *Farm) PlatformResults(who buildstore.Person, project, platform, pkg string) ([]WhereResult, error) {
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		if _, err := buildsvc.ReadableWhere(tx, who, buildstore.Where{Project: project, Repository: platform}); err != nil {
 			return err
 		}

@@ -7,7 +7,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Build logs (…/<package>/_log and the legacy /result/…/log): a log is the package's sources
@@ -35,7 +35,7 @@ type BuildLog struct {
 // knows it has it all.
 func (s *Farm) ReadLog(who buildstore.Person, w buildstore.Where, pkg string, q LogQuery) (BuildLog, error) {
 	var out BuildLog
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		pb, err := packageBuild(tx, who, w, pkg)
 		if err != nil {
 			return err

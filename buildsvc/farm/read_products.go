@@ -12,7 +12,7 @@ import (
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // ProductMedium is one product medium the farm has published (farm_product.go): the
@@ -33,7 +33,7 @@ type ProductMedium struct {
 // as every read of the farm answers it.
 func (s *Farm) PublishedProducts(who buildstore.Person, project string) ([]ProductMedium, error) {
 	var out []ProductMedium
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		p, err := buildsvc.ReadableProject(tx, who, project)
 		if err != nil {
 			return err
@@ -80,7 +80,7 @@ func hasLinePrefix(lines []string, prefix string) bool {
 }
 
 // mediumPackage is the package whose binaries in w make up medium m ("" when none does).
-func mediumPackage(tx *bbolt.Tx, w buildstore.Where, m string) string {
+func mediumPackage(tx kv.Tx, w buildstore.Where, m string) string {
 	bins, _ := buildstore.Binaries(tx, w, "")
 	for _, b := range bins {
 		if b.Medium == m {
@@ -95,7 +95,7 @@ func mediumPackage(tx *bbolt.Tx, w buildstore.Where, m string) string {
 // that is not (or no longer) published is 404 unknown_product.
 func (s *Farm) ProductFiles(who buildstore.Person, m ProductMedium) (fs.FS, error) {
 	out := fstest.MapFS{}
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		if _, err := buildsvc.ReadableProject(tx, who, m.Project); err != nil {
 			return err
 		}

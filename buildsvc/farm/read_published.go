@@ -10,7 +10,7 @@ import (
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/packaging/rpmout"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Reading the published tree (GET /published/…): the projects and repositories that have one,
@@ -36,7 +36,7 @@ func cleanPublishedPath(p string) error {
 // see, by name.
 func (s *Farm) PublishedProjects(who buildstore.Person) ([]string, error) {
 	var out []string
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		for _, pr := range buildstore.PublishedRepositories(tx) {
 			if len(out) > 0 && out[len(out)-1] == pr[0] {
 				continue
@@ -54,7 +54,7 @@ func (s *Farm) PublishedProjects(who buildstore.Person) ([]string, error) {
 // tree.
 func (s *Farm) PublishedRepositories(who buildstore.Person, project string) ([]string, error) {
 	var out []string
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		if _, err := buildsvc.ReadableProject(tx, who, project); err != nil {
 			return err
 		}
@@ -73,7 +73,7 @@ func (s *Farm) PublishedRepositories(who buildstore.Person, project string) ([]s
 // published tree, or a dir it does not have, is 404.
 func (s *Farm) PublishedDir(who buildstore.Person, project, repo, dir string) ([]string, error) {
 	var out []string
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		if _, err := buildsvc.ReadableWhere(tx, who, buildstore.Where{Project: project, Repository: repo}); err != nil {
 			return err
 		}
@@ -102,7 +102,7 @@ func (s *Farm) PublishedDir(who buildstore.Person, project, repo, dir string) ([
 }
 
 // publishedFile reads the file at p of project's repository repo for who (a copy).
-func publishedFile(tx *bbolt.Tx, who buildstore.Person, project, repo, p string) ([]byte, error) {
+func publishedFile(tx kv.Tx, who buildstore.Person, project, repo, p string) ([]byte, error) {
 	r, err := buildsvc.ReadableWhere(tx, who, buildstore.Where{Project: project, Repository: repo})
 	if err != nil {
 		return nil, err
@@ -135,7 +135,7 @@ func publishedFile(tx *bbolt.Tx, who buildstore.Person, project, repo, p string)
 // counts the download.
 func (s *Farm) PublishedFile(who buildstore.Person, project, repo, p string) ([]byte, error) {
 	var out []byte
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		var err error
 		out, err = publishedFile(tx, who, project, repo, p)
 		return err
@@ -157,7 +157,7 @@ func PublishedURL(external, project, repo string) string {
 // external) and installs the binary.
 func (s *Farm) PublishedYMP(who buildstore.Person, project, repo, p, external string) (rpmout.Metapackage, error) {
 	var doc rpmout.Metapackage
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		data, err := publishedFile(tx, who, project, repo, p)
 		if err != nil {
 			return err
@@ -187,7 +187,7 @@ func (s *Farm) PublishedYMP(who buildstore.Person, project, repo, p, external st
 // it (only the file name and size for a file that is no RPM).
 func (s *Farm) PublishedFileInfo(who buildstore.Person, project, repo, p string) (FileInfo, error) {
 	var fi FileInfo
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		data, err := publishedFile(tx, who, project, repo, p)
 		if err != nil {
 			return err

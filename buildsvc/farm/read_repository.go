@@ -8,7 +8,7 @@ import (
 	"github.com/pocketforge/pocketforge/packaging/resolve"
 	"github.com/pocketforge/pocketforge/packaging/rpmout"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // A where's repository (GET/POST/PUT /build/<project>/<repository>/<arch>/_repository): the
@@ -18,7 +18,7 @@ import (
 
 // repositoryBinaries returns the binaries w offers, one per name, by name. Source RPMs and
 // binaries for another arch are not offered.
-func repositoryBinaries(tx *bbolt.Tx, w buildstore.Where) ([]buildstore.Binary, error) {
+func repositoryBinaries(tx kv.Tx, w buildstore.Where) ([]buildstore.Binary, error) {
 	pool := resolve.NewPool([]resolve.Layer{{Project: w.Project, Repository: w.Repository, Binaries: resolveBinaries(tx, w)}}, resolve.Config{}, w.Arch)
 	var out []buildstore.Binary
 	for _, rb := range pool.Binaries() {
@@ -38,7 +38,7 @@ func RepositoryName(b buildstore.Binary) string { return b.Name + ".rpm" }
 // Filename is the stored one; the listing names them RepositoryName).
 func (s *Farm) RepositoryList(who buildstore.Person, w buildstore.Where) ([]buildstore.Binary, error) {
 	var out []buildstore.Binary
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		if _, err := buildsvc.ReadableWhere(tx, who, w); err != nil {
 			return err
 		}
@@ -51,7 +51,7 @@ func (s *Farm) RepositoryList(who buildstore.Person, w buildstore.Where) ([]buil
 
 // repositoryBinary finds the binary w offers under name ("<name>.rpm", or the bare name as
 // osc also asks).
-func repositoryBinary(tx *bbolt.Tx, who buildstore.Person, w buildstore.Where, name string) (buildstore.Binary, error) {
+func repositoryBinary(tx kv.Tx, who buildstore.Person, w buildstore.Where, name string) (buildstore.Binary, error) {
 	if _, err := buildsvc.ReadableWhere(tx, who, w); err != nil {
 		return buildstore.Binary{}, err
 	}
@@ -76,7 +76,7 @@ func repositoryBinary(tx *bbolt.Tx, who buildstore.Person, w buildstore.Where, n
 func (s *Farm) RepositoryFile(who buildstore.Person, w buildstore.Where, name string) (buildstore.Binary, []byte, error) {
 	var b buildstore.Binary
 	var data []byte
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		var err error
 		if b, err = repositoryBinary(tx, who, w, name); err != nil {
 			return err
@@ -108,7 +108,7 @@ func (s *Farm) MatchRepository(who buildstore.Person, w buildstore.Where, match 
 		return nil, err
 	}
 	var out []string
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		if _, err := buildsvc.ReadableWhere(tx, who, w); err != nil {
 			return err
 		}
@@ -193,7 +193,7 @@ func parseMatch(match string) (func(resolve.Binary) bool, error) {
 // is what builds see), and the project and its dependents are queued so that waiting builds resolve.
 func (s *Farm) PutRepositoryBinary(who buildstore.Person, w buildstore.Where, name string, data []byte) (buildstore.Binary, error) {
 	var b buildstore.Binary
-	err := s.db.Write(func(tx *bbolt.Tx) error {
+	err := s.db.Write(func(tx kv.Tx) error {
 		if _, err := buildsvc.ReadableWhere(tx, who, w); err != nil {
 			return err
 		}

@@ -10,7 +10,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Reads of the farm behind the /build directory, status and history routes. Each goes through
@@ -22,7 +22,7 @@ import (
 // /build/).
 func (s *Farm) FarmProjects(who buildstore.Person) ([]string, error) {
 	var out []string
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		list, err := buildstore.Projects(tx)
 		if err != nil {
 			return err
@@ -47,7 +47,7 @@ func (s *Farm) FarmProjects(who buildstore.Person) ([]string, error) {
 // FarmRepositories lists the repositories of project in meta order (GET /build/<project>).
 func (s *Farm) FarmRepositories(who buildstore.Person, project string) ([]string, error) {
 	var out []string
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		p, err := buildsvc.ReadableProject(tx, who, project)
 		for _, r := range p.Repositories {
 			out = append(out, r.Name)
@@ -60,7 +60,7 @@ func (s *Farm) FarmRepositories(who buildstore.Person, project string) ([]string
 // FarmArchs lists the architectures of a repository of project (GET /build/<p>/<r>).
 func (s *Farm) FarmArchs(who buildstore.Person, project, repository string) ([]string, error) {
 	var out []string
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		p, err := buildsvc.ReadableWhere(tx, who, buildstore.Where{Project: project, Repository: repository})
 		if err != nil {
 			return err
@@ -75,7 +75,7 @@ func (s *Farm) FarmArchs(who buildstore.Person, project, repository string) ([]s
 // FarmPackages lists the packages the farm knows in w, by name (GET /build/<p>/<r>/<a>).
 func (s *Farm) FarmPackages(who buildstore.Person, w buildstore.Where) ([]string, error) {
 	var out []string
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		if _, err := buildsvc.ReadableWhere(tx, who, w); err != nil {
 			return err
 		}
@@ -100,7 +100,7 @@ type PackageBuild struct {
 // documents).
 func (s *Farm) PackageStatus(who buildstore.Person, w buildstore.Where, pkg string) (PackageBuild, error) {
 	var out PackageBuild
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		var err error
 		out, err = packageBuild(tx, who, w, pkg)
 		return err
@@ -109,7 +109,7 @@ func (s *Farm) PackageStatus(who buildstore.Person, w buildstore.Where, pkg stri
 }
 
 // packageBuild checks the where and the package for who and reads its status.
-func packageBuild(tx *bbolt.Tx, who buildstore.Person, w buildstore.Where, pkg string) (PackageBuild, error) {
+func packageBuild(tx kv.Tx, who buildstore.Person, w buildstore.Where, pkg string) (PackageBuild, error) {
 	if _, err := buildsvc.ReadableWhere(tx, who, w); err != nil {
 		return PackageBuild{}, err
 	}
@@ -127,7 +127,7 @@ func packageBuild(tx *bbolt.Tx, who buildstore.Person, w buildstore.Where, pkg s
 // BuildHistory lists the successful builds of pkg in w, oldest first (_history).
 func (s *Farm) BuildHistory(who buildstore.Person, w buildstore.Where, pkg string) ([]buildstore.HistoryEntry, error) {
 	var out []buildstore.HistoryEntry
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		if _, err := packageBuild(tx, who, w, pkg); err != nil {
 			return err
 		}
@@ -152,7 +152,7 @@ func (s *Farm) JobHistory(who buildstore.Person, w buildstore.Where, q JobHistor
 		return nil, buildsvc.BadRequest("invalid_parameter", "limit must not be negative")
 	}
 	var out []buildstore.JobHistoryEntry
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		if _, err := buildsvc.ReadableWhere(tx, who, w); err != nil {
 			return err
 		}
@@ -193,7 +193,7 @@ type RunningJob struct {
 func (s *Farm) WorkerStatus(who buildstore.Person) (WorkerStatus, error) {
 	out := WorkerStatus{Workers: s.farmOptions().Workers, Waiting: map[string]int{}, Blocked: map[string]int{}}
 	busy := map[string]bool{}
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		hidden := map[string]bool{}
 		return buildstore.EachStatus(tx, func(w buildstore.Where, st buildstore.BuildStatus) bool {
 			if st.Code == buildstore.CodeBuilding {

@@ -8,7 +8,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/buildsvc/maintenance"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // sources is what a build starts from: a package's newest tree, expanded when it is a link,
@@ -33,7 +33,7 @@ type sources struct {
 }
 
 // loadSources reads the sources the farm builds for pkg of project.
-func loadSources(tx *bbolt.Tx, project, pkg string) sources {
+func loadSources(tx kv.Tx, project, pkg string) sources {
 	v, err := buildsvc.ResolveView(tx, project, pkg, "", true, "")
 	if err != nil {
 		return sources{broken: strings.TrimSpace(err.Error())}

@@ -6,7 +6,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Releasing (POST /source/P[/K]?cmd=release): a package's sources and built binaries are
@@ -72,7 +72,7 @@ func (s *Farm) Release(who buildstore.Person, req ReleaseRequest) error {
 		return err
 	}
 	now := s.clk.Now()
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		p, err := buildsvc.ReadableProject(tx, who, req.Project)
 		if err != nil {
 			return err
@@ -103,7 +103,7 @@ func (s *Farm) Release(who buildstore.Person, req ReleaseRequest) error {
 
 // releasedPackages are the packages req releases, each readable to who: the one named, or all
 // of the project.
-func releasedPackages(tx *bbolt.Tx, who buildstore.Person, req ReleaseRequest) ([]buildstore.Package, error) {
+func releasedPackages(tx kv.Tx, who buildstore.Person, req ReleaseRequest) ([]buildstore.Package, error) {
 	var pkgs []buildstore.Package
 	if req.Package != "" {
 		_, k, err := buildsvc.LookupPackage(tx, req.Project, req.Package)
@@ -128,7 +128,7 @@ func releasedPackages(tx *bbolt.Tx, who buildstore.Person, req ReleaseRequest) (
 // releaseSteps finds the targets of req in p and checks each (verify_release_targets!): a
 // known target repository, write access, matching architectures; none at all is OBS's 404
 // no_matching_release_target.
-func releaseSteps(tx *bbolt.Tx, who buildstore.Person, p buildstore.Project, req ReleaseRequest) ([]releaseStep, error) {
+func releaseSteps(tx kv.Tx, who buildstore.Person, p buildstore.Project, req ReleaseRequest) ([]releaseStep, error) {
 	if req.Repository != "" {
 		if _, ok := p.Repository(req.Repository); !ok {
 			return nil, fault.NotFound("unknown_repository", "Repository does not exist %s", req.Repository)
@@ -168,7 +168,7 @@ func releaseSteps(tx *bbolt.Tx, who buildstore.Person, p buildstore.Project, req
 }
 
 // releaseTarget checks one target repository (check_single_target!, check_valid_release_target!).
-func releaseTarget(tx *bbolt.Tx, who buildstore.Person, from buildstore.Repository, project, repo, arch string) (releaseStep, error) {
+func releaseTarget(tx kv.Tx, who buildstore.Person, from buildstore.Repository, project, repo, arch string) (releaseStep, error) {
 	st := releaseStep{from: from}
 	tp, err := buildstore.GetProject(tx, project)
 	if err == nil && buildsvc.HiddenFrom(tx, who, tp) {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The copying a release (and a project copy withbinaries) does: sources through the one commit
@@ -14,7 +14,7 @@ import (
 
 // releasePackage releases k into one target: its expanded sources, then its binaries of each
 // architecture of the source repository (only req.Arch when given).
-func releasePackage(tx *bbolt.Tx, who buildstore.Person, k buildstore.Package, st releaseStep, req ReleaseRequest, now time.Time) error {
+func releasePackage(tx kv.Tx, who buildstore.Person, k buildstore.Package, st releaseStep, req ReleaseRequest, now time.Time) error {
 	comment := req.Comment
 	if comment == "" {
 		comment = "Release from " + k.Project + " / " + k.Name

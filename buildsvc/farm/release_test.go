@@ -9,7 +9,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc/maintenance"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // releaseWorld is the farm world with app built in dev and an update project "upd" (builds
@@ -24,7 +24,7 @@ func releaseWorld(t *testing.T) *farmWorld {
 	if got := f.codes("x86_64"); got != "app:succeeded" {
 		t.Fatalf("app did not build: %s", got)
 	}
-	f.write(func(tx *bbolt.Tx) error {
+	f.write(func(tx kv.Tx) error {
 		upd := buildstore.Project{Name: "upd", Persons: []buildstore.Role{{ID: "alice", Role: "maintainer"}},
 			Flags:        []buildstore.Flag{{Name: "build", Status: "disable"}},
 			Repositories: []buildstore.Repository{{Name: "update", Archs: []string{"x86_64"}}}}
@@ -40,7 +40,7 @@ func releaseWorld(t *testing.T) *farmWorld {
 
 func (f *farmWorld) binaryNames(w buildstore.Where, pkg string) string {
 	var names []string
-	f.db.View(func(tx *bbolt.Tx) error {
+	f.db.View(func(tx kv.Tx) error {
 		bins, _ := buildstore.Binaries(tx, w, pkg)
 		for _, b := range bins {
 			names = append(names, b.Filename)
@@ -62,7 +62,7 @@ func TestReleaseCopiesSourcesAndBinaries(t *testing.T) {
 	if got := f.binaryNames(upd, "app"); got != "app-1.0-1.1.src.rpm app-1.0-1.1.x86_64.rpm" {
 		t.Fatalf("released binaries: %q", got)
 	}
-	f.db.View(func(tx *bbolt.Tx) error {
+	f.db.View(func(tx kv.Tx) error {
 		r, ok, _ := buildstore.LatestRevision(tx, "upd", "app")
 		if !ok || r.Rev != 1 || r.Comment != "Release from dev / app" {
 			t.Errorf("released sources: %+v", r)
@@ -76,7 +76,7 @@ func TestReleaseCopiesSourcesAndBinaries(t *testing.T) {
 	if got := f.binaryNames(upd, "app"); got != "app-1.0.src.rpm app-1.0.x86_64.rpm" {
 		t.Fatalf("setrelease=-: %q", got)
 	}
-	f.db.View(func(tx *bbolt.Tx) error {
+	f.db.View(func(tx kv.Tx) error {
 		r, _, _ := buildstore.LatestRevision(tx, "upd", "app")
 		if r.Rev != 1 {
 			t.Errorf("a repeated release made revision %d", r.Rev)
@@ -85,7 +85,7 @@ func TestReleaseCopiesSourcesAndBinaries(t *testing.T) {
 	})
 	f.tick()
 	f.tick()
-	f.db.View(func(tx *bbolt.Tx) error {
+	f.db.View(func(tx kv.Tx) error {
 		st, _ := buildstore.GetStatus(tx, upd, "app")
 		if st.Code != buildstore.CodeDisabled {
 			t.Errorf("the released package in upd: %s", st.Code)
@@ -128,7 +128,7 @@ func TestReleaseRefusals(t *testing.T) {
 			t.Errorf("%s: %s, want %s", c.name, got, c.want)
 		}
 	}
-	f.write(func(tx *bbolt.Tx) error {
+	f.write(func(tx kv.Tx) error {
 		dev, _ := buildstore.GetProject(tx, "dev")
 		dev.Repositories[0].ReleaseTarget.Trigger = ""
 		return buildstore.PutProject(tx, dev)
@@ -154,7 +154,7 @@ func TestCopyWithBinaries(t *testing.T) {
 		t.Fatalf("copied binaries: %q", got)
 	}
 	f.tick()
-	f.db.View(func(tx *bbolt.Tx) error {
+	f.db.View(func(tx kv.Tx) error {
 		st, _ := buildstore.GetStatus(tx, w, "app")
 		if st.Code != buildstore.CodeSucceeded {
 			t.Errorf("the copy's first pass: %s (%s)", st.Code, st.Reason.Explain)
@@ -177,7 +177,7 @@ func code(err error) string {
 // TestPatchinfoIsExcluded: the farm does not build a patchinfo (OBS makes updateinfo of it).
 func TestPatchinfoIsExcluded(t *testing.T) {
 	f := newFarmWorld(t, "x86_64")
-	f.write(func(tx *bbolt.Tx) error {
+	f.write(func(tx kv.Tx) error {
 		if err := buildstore.PutPackage(tx, buildstore.Package{Project: "dev", Name: "patchinfo"}); err != nil {
 			return err
 		}
@@ -195,7 +195,7 @@ func TestPatchinfoIsExcluded(t *testing.T) {
 func TestCollectBuildEnv(t *testing.T) {
 	f := releaseWorld(t)
 	alice := buildstore.Person{Login: "alice"}
-	f.write(func(tx *bbolt.Tx) error {
+	f.write(func(tx kv.Tx) error {
 		inc := buildstore.Project{Name: "inc", Persons: []buildstore.Role{{ID: "alice", Role: "maintainer"}},
 			Repositories: []buildstore.Repository{{Name: "standard", Archs: []string{"x86_64"}}}}
 		if err := buildstore.PutProject(tx, inc); err != nil {
@@ -212,7 +212,7 @@ func TestCollectBuildEnv(t *testing.T) {
 	if err := maintenance.New(f.svc.Service).CollectBuildEnv(alice, "inc", "app", "dev", "app", "env"); err != nil {
 		t.Fatal(err)
 	}
-	f.db.View(func(tx *bbolt.Tx) error {
+	f.db.View(func(tx kv.Tx) error {
 		r, _, _ := buildstore.LatestRevision(tx, "inc", "app")
 		fe, ok := r.File("_buildenv.standard.x86_64")
 		if !ok {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // reopen closes the world's data file and opens it again with a new service over it, as a
@@ -46,7 +46,7 @@ func TestFarmRestartMidBuild(t *testing.T) {
 	f.tick()
 	w := buildstore.Where{Project: "dev", Repository: "standard", Arch: "x86_64"}
 	var before []byte
-	f.db.View(func(tx *bbolt.Tx) error {
+	f.db.View(func(tx kv.Tx) error {
 		log, _ := buildstore.Log(tx, w, "libfoo", false)
 		before = append([]byte(nil), log...)
 		return nil
@@ -68,7 +68,7 @@ func TestFarmRestartMidBuild(t *testing.T) {
 	if got := f.codes("x86_64"); got != "libfoo:succeeded tool1:succeeded tool2:building (building on pocketforge:1)" {
 		t.Fatalf("after the build time: %s", got)
 	}
-	f.db.View(func(tx *bbolt.Tx) error {
+	f.db.View(func(tx kv.Tx) error {
 		log, _ := buildstore.Log(tx, w, "libfoo", false)
 		text := string(log)
 		if !strings.HasPrefix(text, string(before)) || strings.Count(text, "Building libfoo for project") != 1 ||

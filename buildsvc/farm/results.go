@@ -10,7 +10,7 @@ import (
 	"github.com/pocketforge/pocketforge/store"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Reading the farm: results, statuses, binaries, logs, histories. Every read checks the
@@ -43,7 +43,7 @@ type WhereResult struct {
 // (repositories, then archs), each with the picked packages' statuses.
 func (s *Farm) Results(who buildstore.Person, project string, q ResultQuery) ([]WhereResult, error) {
 	var out []WhereResult
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		p, err := buildsvc.ReadableProject(tx, who, project)
 		if err != nil {
 			return err
@@ -116,7 +116,7 @@ var headCache = struct {
 const headCacheMax = 50_000
 
 // resultStatuses lists the statuses of w's packages by name, with the fields of statusHead.
-func resultStatuses(tx *bbolt.Tx, w buildstore.Where) ([]buildstore.BuildStatus, error) {
+func resultStatuses(tx kv.Tx, w buildstore.Where) ([]buildstore.BuildStatus, error) {
 	b := tx.Bucket([]byte(store.BuildFarmStatus))
 	if b == nil {
 		return nil, nil

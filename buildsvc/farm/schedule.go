@@ -5,7 +5,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The scheduler. A project whose sources, metas or configuration changed is queued
@@ -39,7 +39,7 @@ type wherePlan struct {
 func (s *Farm) SchedulePending() error {
 	var names []string
 	var tickets []uint64
-	if err := s.db.View(func(tx *bbolt.Tx) (err error) { names, tickets, err = buildstore.DirtyProjects(tx); return }); err != nil {
+	if err := s.db.View(func(tx kv.Tx) (err error) { names, tickets, err = buildstore.DirtyProjects(tx); return }); err != nil {
 		return err
 	}
 	var errs []error
@@ -61,7 +61,7 @@ func (s *Farm) schedulePass(project string, ticket uint64) (bool, error) {
 	now := s.clk.Now()
 	var plans []wherePlan
 	gone := false
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		p, err := buildstore.GetProject(tx, project)
 		if errors.Is(err, store.ErrNotFound) {
 			gone = true
@@ -79,7 +79,7 @@ func (s *Farm) schedulePass(project string, ticket uint64) (bool, error) {
 		return false, err
 	}
 	stored := false
-	err = s.db.Write(func(tx *bbolt.Tx) error {
+	err = s.db.Write(func(tx kv.Tx) error {
 		if t, queued := buildstore.Ticket(tx, project); !queued || t != ticket {
 			return nil
 		}
@@ -98,7 +98,7 @@ func (s *Farm) schedulePass(project string, ticket uint64) (bool, error) {
 
 // storePlans writes a pass's statuses and repository states, and drops the statuses of
 // packages and wheres that are gone from the project.
-func storePlans(tx *bbolt.Tx, project string, plans []wherePlan) error {
+func storePlans(tx kv.Tx, project string, plans []wherePlan) error {
 	keep := map[buildstore.Where]map[string]bool{}
 	for _, pl := range plans {
 		names := map[string]bool{}

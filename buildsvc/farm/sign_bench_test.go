@@ -9,7 +9,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/pocketforge/pocketforge/packaging/rpmout"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // BenchmarkSigning (issue 34): what signing adds to the farm's steps, each timed with the
@@ -35,7 +35,7 @@ func BenchmarkSigning(b *testing.B) {
 	sign := func(m io.Reader) ([]byte, error) { return signer.Sign(m, now) }
 	w := buildstore.Where{Project: "dev", Repository: "standard", Arch: "x86_64"}
 	// the packages as the farm writes them now: signed
-	err = db.Write(func(tx *bbolt.Tx) error {
+	err = db.Write(func(tx kv.Tx) error {
 		bins, err := buildstore.Binaries(tx, w, "")
 		if err != nil {
 			return err
@@ -74,7 +74,7 @@ func BenchmarkSigning(b *testing.B) {
 	b.Run("product", func(b *testing.B) {
 		pw, st, c := benchProduct(b, svc, db)
 		finish := func(s *signkey.Signer) {
-			if err := db.Write(func(tx *bbolt.Tx) error { return svc.storeProductWith(tx, pw, st, c(tx), s, now) }); err != nil {
+			if err := db.Write(func(tx kv.Tx) error { return svc.storeProductWith(tx, pw, st, c(tx), s, now) }); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -82,7 +82,7 @@ func BenchmarkSigning(b *testing.B) {
 	})
 	b.Run("publish", func(b *testing.B) {
 		publish := func(s *signkey.Signer) {
-			err := db.Write(func(tx *bbolt.Tx) error {
+			err := db.Write(func(tx kv.Tx) error {
 				pub, err := newPublication(tx, "dev", "standard")
 				if err != nil || pub == nil {
 					b.Fatalf("no publication: %v", err)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // PackageVCS is the VCS tag the farm would stamp into a build of pkg of project now: its
@@ -17,7 +17,7 @@ import (
 // it, so they are the commits the farm's RPMs and product SBOMs name; the farm itself calls
 // vcsTag with the srcmd5 of the job it builds, which is this one while nothing changed since.
 // No read protection: it runs inside a caller's transaction, as the farm and fixtures do.
-func PackageVCS(tx *bbolt.Tx, project, pkg string) string {
+func PackageVCS(tx kv.Tx, project, pkg string) string {
 	k, err := buildstore.GetPackage(tx, project, pkg)
 	if err != nil || k.SCMSync == "" {
 		return ""

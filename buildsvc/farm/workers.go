@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The simulated workers. Each clock tick, after the scheduler's passes, the farm finishes the
@@ -39,7 +39,7 @@ func (s *Farm) WorkStep() error {
 func (s *Farm) workStep() (found bool, err error) {
 	now := s.clk.Now()
 	var running, waiting []job
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		return buildstore.EachStatus(tx, func(w buildstore.Where, st buildstore.BuildStatus) bool {
 			switch st.Code {
 			case buildstore.CodeBuilding:
@@ -121,7 +121,7 @@ func sameJob(st buildstore.BuildStatus, j job) bool {
 // startJob hands j to worker: the job's course is planned and its first log lines written.
 func (s *Farm) startJob(j job, worker string, now time.Time) (bool, error) {
 	started := false
-	err := s.db.Write(func(tx *bbolt.Tx) error {
+	err := s.db.Write(func(tx kv.Tx) error {
 		st, err := buildstore.GetStatus(tx, j.w, j.st.Package)
 		if err != nil || !sameJob(st, j) {
 			return nil
@@ -154,7 +154,7 @@ func (s *Farm) startJob(j job, worker string, now time.Time) (bool, error) {
 
 // advanceLog appends the lines of j's log that the clock has reached.
 func (s *Farm) advanceLog(j job, now time.Time) error {
-	return s.db.Write(func(tx *bbolt.Tx) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		st, err := buildstore.GetStatus(tx, j.w, j.st.Package)
 		if err != nil || !sameJob(st, j) {
 			return nil
@@ -168,7 +168,7 @@ func (s *Farm) advanceLog(j job, now time.Time) error {
 }
 
 // showLog appends to the log of st's job the planned lines due by now.
-func (s *Farm) showLog(tx *bbolt.Tx, w buildstore.Where, st buildstore.BuildStatus, now time.Time) (buildstore.BuildStatus, error) {
+func (s *Farm) showLog(tx kv.Tx, w buildstore.Where, st buildstore.BuildStatus, now time.Time) (buildstore.BuildStatus, error) {
 	run, err := planJob(tx, w, st, s.farmOptions().BuildTime)
 	if err != nil {
 		return st, err
@@ -216,7 +216,7 @@ func (s *Farm) FarmTick() error {
 		return err
 	}
 	var dirty []string
-	if err := s.db.View(func(tx *bbolt.Tx) (err error) { dirty, _, err = buildstore.DirtyProjects(tx); return }); err != nil {
+	if err := s.db.View(func(tx kv.Tx) (err error) { dirty, _, err = buildstore.DirtyProjects(tx); return }); err != nil {
 		return err
 	}
 	if len(dirty) == 0 && s.db.Version() == v { // no commit since v: the scans saw the farm as of v

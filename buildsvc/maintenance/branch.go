@@ -7,7 +7,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Branching by attribute (POST /source?cmd=branch, osc mbranch), as OBS's BranchPackage does
@@ -100,7 +100,7 @@ func (s *Service) BranchByAttribute(who buildstore.Person, req AttributeBranchRe
 	if req.DryRun {
 		run = s.Store().View
 	}
-	err = run(func(tx *bbolt.Tx) error {
+	err = run(func(tx kv.Tx) error {
 		out.Packages = nil // the transaction may run twice
 		if _, err := buildstore.GetAttributeDefinition(tx, ns, name); err != nil {
 			return fault.NotFound("unknown_attribute_type", "Attribute Type %s does not exist", req.Attribute)
@@ -142,7 +142,7 @@ func (s *Service) BranchByAttribute(who buildstore.Person, req AttributeBranchRe
 // attributeCarriers lists the packages carrying ns:name that who may see and read — and,
 // when pkg is given, only those called pkg plus pkg of each project carrying it — by project
 // and package.
-func attributeCarriers(tx *bbolt.Tx, who buildstore.Person, ns, name, pkg string) ([]branchSource, error) {
+func attributeCarriers(tx kv.Tx, who buildstore.Person, ns, name, pkg string) ([]branchSource, error) {
 	projects, err := buildstore.Projects(tx)
 	if err != nil {
 		return nil, err
@@ -176,7 +176,7 @@ func attributeCarriers(tx *bbolt.Tx, who buildstore.Person, ns, name, pkg string
 
 // ensureAttributeBranchProject makes the branch project when it is missing (see the file's
 // comment); an existing one must be who's to change and not locked.
-func ensureAttributeBranchProject(tx *bbolt.Tx, who buildstore.Person, name string, req AttributeBranchRequest, sources []branchSource, now time.Time) error {
+func ensureAttributeBranchProject(tx kv.Tx, who buildstore.Person, name string, req AttributeBranchRequest, sources []branchSource, now time.Time) error {
 	if p, err := buildstore.GetProject(tx, name); err == nil {
 		if !buildsvc.Maintains(tx, who, p.Persons, p.Groups) {
 			return buildsvc.Forbidden("cmd_execution_no_permission", "no permission to branch into project '%s'", name)

@@ -7,7 +7,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // cmd=collectbuildenv (POST /source/P/K?cmd=collectbuildenv&oproject=O&opackage=OK), as the
@@ -45,7 +45,7 @@ func (s *Service) CollectBuildEnv(who buildstore.Person, project, pkg, oproject,
 		return buildsvc.BadRequest("missing_parameter", "cmd=collectbuildenv needs the oproject and opackage parameters")
 	}
 	now := s.Clock().Now()
-	return s.Store().Write(func(tx *bbolt.Tx) error {
+	return s.Store().Write(func(tx kv.Tx) error {
 		if err := buildsvc.Writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
 			return err
 		}

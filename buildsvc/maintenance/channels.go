@@ -9,7 +9,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Channels, as OBS keeps them: a channel is a package holding a _channel file (channel.rng)
@@ -137,7 +137,7 @@ func parseChannel(data []byte) (Channel, error) {
 }
 
 // readChannel reads the _channel of project/pkg's newest (expanded) tree; ok false when none.
-func readChannel(tx *bbolt.Tx, project, pkg string) (Channel, bool) {
+func readChannel(tx kv.Tx, project, pkg string) (Channel, bool) {
 	v, err := buildsvc.ResolveView(tx, project, pkg, "", true, "")
 	if err != nil {
 		return Channel{}, false
@@ -171,7 +171,7 @@ func (s *Service) ImportChannel(who buildstore.Person, req ImportChannelRequest)
 		return err
 	}
 	now := s.Clock().Now()
-	return s.Store().Write(func(tx *bbolt.Tx) error {
+	return s.Store().Write(func(tx kv.Tx) error {
 		if err := buildsvc.Writable(tx, who, req.Project, req.Package, "cmd_execution_no_permission"); err != nil {
 			return err
 		}
@@ -247,7 +247,7 @@ func (s *Service) AddChannels(who buildstore.Person, project, mode string) error
 		mode = "add_disabled"
 	}
 	now := s.Clock().Now()
-	return s.Store().Write(func(tx *bbolt.Tx) error {
+	return s.Store().Write(func(tx kv.Tx) error {
 		p, err := buildsvc.MaintainedProject(tx, who, project, "addchannels", true)
 		if err != nil {
 			return err
@@ -298,7 +298,7 @@ func (s *Service) ModifyChannels(who buildstore.Person, project, mode string) er
 		return err
 	}
 	now := s.Clock().Now()
-	return s.Store().Write(func(tx *bbolt.Tx) error {
+	return s.Store().Write(func(tx kv.Tx) error {
 		p, err := buildsvc.MaintainedProject(tx, who, project, "modifychannels", true)
 		if err != nil {
 			return err
@@ -321,7 +321,7 @@ func (s *Service) ModifyChannels(who buildstore.Person, project, mode string) er
 // EnableChannel runs cmd=enablechannel on project/pkg for who.
 func (s *Service) EnableChannel(who buildstore.Person, project, pkg string) error {
 	now := s.Clock().Now()
-	return s.Store().Write(func(tx *bbolt.Tx) error {
+	return s.Store().Write(func(tx kv.Tx) error {
 		if err := buildsvc.Writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
 			return err
 		}
@@ -342,7 +342,7 @@ type FoundChannel struct {
 }
 
 // AllChannels lists the channel packages of the projects who may see.
-func AllChannels(tx *bbolt.Tx, who buildstore.Person) ([]FoundChannel, error) {
+func AllChannels(tx kv.Tx, who buildstore.Person) ([]FoundChannel, error) {
 	projects, err := buildstore.Projects(tx)
 	if err != nil {
 		return nil, err
@@ -373,7 +373,7 @@ func AllChannels(tx *bbolt.Tx, who buildstore.Person) ([]FoundChannel, error) {
 }
 
 // linkOf is the _link of project/pkg's newest revision.
-func linkOf(tx *bbolt.Tx, project, pkg string) (buildstore.SourceLink, bool) {
+func linkOf(tx kv.Tx, project, pkg string) (buildstore.SourceLink, bool) {
 	last, ok, err := buildstore.LatestRevision(tx, project, pkg)
 	if err != nil || !ok {
 		return buildstore.SourceLink{}, false
@@ -396,7 +396,7 @@ func linkOf(tx *bbolt.Tx, project, pkg string) (buildstore.SourceLink, bool) {
 // addChannelRepos adds channel c's target repositories to p and enables the channel package
 // pkg there (see the file's comment); it stores p and pkg (a changed package meta goes into its
 // meta history, by user) and returns p as stored.
-func addChannelRepos(tx *bbolt.Tx, p buildstore.Project, pkg string, c Channel, mode, user string, now time.Time) (buildstore.Project, error) {
+func addChannelRepos(tx kv.Tx, p buildstore.Project, pkg string, c Channel, mode, user string, now time.Time) (buildstore.Project, error) {
 	k, err := buildstore.GetPackage(tx, p.Name, pkg)
 	if err != nil {
 		return p, buildsvc.NotFoundAs(err, "unknown_package")

@@ -9,7 +9,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Maintenance incidents (cmd=createmaintenanceincident), as OBS makes them
@@ -40,7 +40,7 @@ const MaintenanceProjectAttribute = "OBS:MaintenanceProject"
 func (s *Service) CreateMaintenanceIncident(who buildstore.Person, project string, noAccess bool) (string, error) {
 	var name string
 	now := s.Clock().Now()
-	err := s.Store().Write(func(tx *bbolt.Tx) error {
+	err := s.Store().Write(func(tx kv.Tx) error {
 		var err error
 		name, err = CreateIncident(tx, who, project, noAccess, now)
 		return err
@@ -50,7 +50,7 @@ func (s *Service) CreateMaintenanceIncident(who buildstore.Person, project strin
 
 // CreateIncident is CreateMaintenanceIncident inside tx (accepting a maintenance_incident
 // request creates one too).
-func CreateIncident(tx *bbolt.Tx, who buildstore.Person, project string, noAccess bool, now time.Time) (string, error) {
+func CreateIncident(tx kv.Tx, who buildstore.Person, project string, noAccess bool, now time.Time) (string, error) {
 	m, err := maintenanceProject(tx, who, project)
 	if err != nil {
 		return "", err
@@ -76,7 +76,7 @@ func CreateIncident(tx *bbolt.Tx, who buildstore.Person, project string, noAcces
 
 // maintenanceProject is the project an incident goes below: the one named, which who must
 // maintain, or the one carrying MaintenanceProjectAttribute, which who must be able to modify.
-func maintenanceProject(tx *bbolt.Tx, who buildstore.Person, project string) (buildstore.Project, error) {
+func maintenanceProject(tx kv.Tx, who buildstore.Person, project string) (buildstore.Project, error) {
 	if project != "" {
 		return buildsvc.MaintainedProject(tx, who, project, "createmaintenanceincident", true)
 	}
@@ -102,9 +102,9 @@ func maintenanceProject(tx *bbolt.Tx, who buildstore.Person, project string) (bu
 
 // nextIncident is the number of m's next incident: one above the highest of its live and
 // deleted incidents, 0 for the first.
-func nextIncident(tx *bbolt.Tx, m string) (int, error) {
+func nextIncident(tx kv.Tx, m string) (int, error) {
 	next := 0
-	for _, list := range []func(*bbolt.Tx) ([]buildstore.Project, error){buildstore.Projects, buildstore.DeletedProjects} {
+	for _, list := range []func(kv.Tx) ([]buildstore.Project, error){buildstore.Projects, buildstore.DeletedProjects} {
 		projects, err := list(tx)
 		if err != nil {
 			return 0, err

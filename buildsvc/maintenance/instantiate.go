@@ -6,7 +6,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // cmd=instantiate on a package a project only inherits through a project link (OBS's
@@ -25,7 +25,7 @@ import (
 // Instantiate runs cmd=instantiate on project/pkg for who.
 func (s *Service) Instantiate(who buildstore.Person, project, pkg string, makeOriginOlder bool) error {
 	now := s.Clock().Now()
-	return s.Store().Write(func(tx *bbolt.Tx) error {
+	return s.Store().Write(func(tx kv.Tx) error {
 		p, err := buildsvc.ReadableProject(tx, who, project)
 		if err != nil {
 			return err
@@ -58,7 +58,7 @@ func (s *Service) Instantiate(who buildstore.Person, project, pkg string, makeOr
 }
 
 // inheritedFrom is the project pkg of project comes from through the project links.
-func inheritedFrom(tx *bbolt.Tx, who buildstore.Person, project, pkg string) (string, error) {
+func inheritedFrom(tx kv.Tx, who buildstore.Person, project, pkg string) (string, error) {
 	list, err := buildstore.ExpandedPackagesSkipping(tx, project, func(p buildstore.Project) bool { return buildsvc.HiddenFrom(tx, who, p) })
 	if err != nil {
 		return "", err
@@ -72,7 +72,7 @@ func inheritedFrom(tx *bbolt.Tx, who buildstore.Person, project, pkg string) (st
 }
 
 // instantiate makes project's own copy of origin package k.
-func instantiate(tx *bbolt.Tx, who buildstore.Person, k buildstore.Package, project string, makeOriginOlder bool, now time.Time) error {
+func instantiate(tx kv.Tx, who buildstore.Person, k buildstore.Package, project string, makeOriginOlder bool, now time.Time) error {
 	v, err := buildsvc.ReadView(tx, who, k.Project, k.Name, "", true, "")
 	if err != nil {
 		return err

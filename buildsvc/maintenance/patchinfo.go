@@ -10,7 +10,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Patchinfos (cmd=createpatchinfo on a project, cmd=updatepatchinfo on a package), as OBS's
@@ -85,7 +85,7 @@ func (s *Service) CreatePatchinfo(who buildstore.Person, project, name, comment 
 		return out, buildsvc.BadRequest("invalid_package_name", "invalid package name '%s'", name)
 	}
 	now := s.Clock().Now()
-	err := s.Store().Write(func(tx *bbolt.Tx) error {
+	err := s.Store().Write(func(tx kv.Tx) error {
 		p, err := buildsvc.MaintainedProject(tx, who, project, "createpatchinfo", true)
 		if err != nil {
 			return err
@@ -125,7 +125,7 @@ func (s *Service) CreatePatchinfo(who buildstore.Person, project, name, comment 
 // again.
 func (s *Service) UpdatePatchinfo(who buildstore.Person, project, pkg, comment string) error {
 	now := s.Clock().Now()
-	return s.Store().Write(func(tx *bbolt.Tx) error {
+	return s.Store().Write(func(tx kv.Tx) error {
 		if err := buildsvc.Writable(tx, who, project, pkg, "cmd_execution_no_permission"); err != nil {
 			return err
 		}
@@ -142,13 +142,13 @@ func (s *Service) UpdatePatchinfo(who buildstore.Person, project, pkg, comment s
 }
 
 // isPatchinfo reports whether project/pkg holds a _patchinfo.
-func isPatchinfo(tx *bbolt.Tx, project, pkg string) bool {
+func isPatchinfo(tx kv.Tx, project, pkg string) bool {
 	_, ok, _ := readPatchinfo(tx, project, pkg)
 	return ok
 }
 
 // readPatchinfo reads the _patchinfo of project/pkg's newest revision (ok false when none).
-func readPatchinfo(tx *bbolt.Tx, project, pkg string) (Patchinfo, bool, error) {
+func readPatchinfo(tx kv.Tx, project, pkg string) (Patchinfo, bool, error) {
 	var pi Patchinfo
 	last, ok, err := buildstore.LatestRevision(tx, project, pkg)
 	if err != nil || !ok {
@@ -170,7 +170,7 @@ func readPatchinfo(tx *bbolt.Tx, project, pkg string) (Patchinfo, bool, error) {
 
 // writePatchinfo collects the project's issues into pi and commits it as pkg's _patchinfo
 // (with the package's other files).
-func writePatchinfo(tx *bbolt.Tx, who buildstore.Person, p buildstore.Project, pkg string, pi Patchinfo, comment string, now time.Time) error {
+func writePatchinfo(tx kv.Tx, who buildstore.Person, p buildstore.Project, pkg string, pi Patchinfo, comment string, now time.Time) error {
 	if err := collectIssues(tx, p.Name, pkg, &pi); err != nil {
 		return err
 	}
@@ -201,7 +201,7 @@ func writePatchinfo(tx *bbolt.Tx, who buildstore.Person, p buildstore.Project, p
 
 // collectIssues adds to pi the issues the .changes files of project's packages (but skip, the
 // patchinfo) mention, in tracker then id order; a CVE makes the category security.
-func collectIssues(tx *bbolt.Tx, project, skip string, pi *Patchinfo) error {
+func collectIssues(tx kv.Tx, project, skip string, pi *Patchinfo) error {
 	trackers, err := buildstore.Trackers(tx)
 	if err != nil {
 		return err

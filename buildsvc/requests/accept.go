@@ -10,7 +10,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc/maintenance"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Accepting a request applies its actions, all in the accepting transaction, so a request is
@@ -36,7 +36,7 @@ import (
 // The accepter needs to be able to write every target (locked projects refuse), as in OBS.
 
 // acceptActions applies every action of r for who at now.
-func acceptActions(tx *bbolt.Tx, who buildstore.Person, r *buildstore.Request, now time.Time) error {
+func acceptActions(tx kv.Tx, who buildstore.Person, r *buildstore.Request, now time.Time) error {
 	for i := range r.Actions {
 		a := &r.Actions[i]
 		var err error
@@ -63,7 +63,7 @@ func acceptActions(tx *bbolt.Tx, who buildstore.Person, r *buildstore.Request, n
 }
 
 // acceptSubmit copies a's source into its target (see the file comment).
-func acceptSubmit(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request, a *buildstore.RequestAction, now time.Time) error {
+func acceptSubmit(tx kv.Tx, who buildstore.Person, r buildstore.Request, a *buildstore.RequestAction, now time.Time) error {
 	_, src, err := buildsvc.LookupPackage(tx, a.Source.Project, a.Source.Package)
 	if err != nil {
 		return err
@@ -108,7 +108,7 @@ func acceptSubmit(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request, a *
 
 // cleanupSource deletes an accepted submit's source package, and its project when nothing is
 // left in it and it is not a home project (home:<login>).
-func cleanupSource(tx *bbolt.Tx, project, pkg string) error {
+func cleanupSource(tx kv.Tx, project, pkg string) error {
 	if err := buildstore.DeleteAttributes(tx, project, pkg); err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func isHomeProject(name string) bool {
 }
 
 // acceptDelete deletes the package, project or repository t names, as who.
-func acceptDelete(tx *bbolt.Tx, who buildstore.Person, t *buildstore.ActionTarget) error {
+func acceptDelete(tx kv.Tx, who buildstore.Person, t *buildstore.ActionTarget) error {
 	switch {
 	case t.Package != "":
 		if err := buildsvc.Writable(tx, who, t.Project, t.Package, "post_request_no_permission"); err != nil {
@@ -164,7 +164,7 @@ func acceptDelete(tx *bbolt.Tx, who buildstore.Person, t *buildstore.ActionTarge
 }
 
 // acceptRole gives the action's person or group its role in the target package or project.
-func acceptRole(tx *bbolt.Tx, who buildstore.Person, a *buildstore.RequestAction, now time.Time) error {
+func acceptRole(tx kv.Tx, who buildstore.Person, a *buildstore.RequestAction, now time.Time) error {
 	list := func(persons, groups *[]buildstore.Role) {
 		target, name := persons, ""
 		if a.Person != nil {
@@ -203,7 +203,7 @@ func roleOf(a *buildstore.RequestAction) string {
 }
 
 // acceptChangeDevel points the target package at the source package as its devel package.
-func acceptChangeDevel(tx *bbolt.Tx, who buildstore.Person, a *buildstore.RequestAction, now time.Time) error {
+func acceptChangeDevel(tx kv.Tx, who buildstore.Person, a *buildstore.RequestAction, now time.Time) error {
 	return editPackageMeta(tx, who, a.Target.Project, a.Target.Package, now, func(k *buildstore.Package) {
 		k.Devel = &buildstore.Devel{Project: a.Source.Project, Package: a.Source.Package}
 	})
@@ -211,7 +211,7 @@ func acceptChangeDevel(tx *bbolt.Tx, who buildstore.Person, a *buildstore.Reques
 
 // editPackageMeta changes a package's meta as who (who must be able to write it) and records
 // the meta revision.
-func editPackageMeta(tx *bbolt.Tx, who buildstore.Person, project, pkg string, now time.Time, edit func(*buildstore.Package)) error {
+func editPackageMeta(tx kv.Tx, who buildstore.Person, project, pkg string, now time.Time, edit func(*buildstore.Package)) error {
 	if err := buildsvc.Writable(tx, who, project, pkg, "post_request_no_permission"); err != nil {
 		return err
 	}
@@ -227,7 +227,7 @@ func editPackageMeta(tx *bbolt.Tx, who buildstore.Person, project, pkg string, n
 }
 
 // acceptIncident creates (or takes) the incident and copies the source packages into it.
-func acceptIncident(tx *bbolt.Tx, who buildstore.Person, r *buildstore.Request, a *buildstore.RequestAction, now time.Time) error {
+func acceptIncident(tx kv.Tx, who buildstore.Person, r *buildstore.Request, a *buildstore.RequestAction, now time.Time) error {
 	incident := a.Target.Project
 	if t, _ := buildstore.GetProject(tx, incident); t.Kind != "maintenance_incident" {
 		var err error

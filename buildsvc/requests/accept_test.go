@@ -9,8 +9,8 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/store/outbox"
-	"go.etcd.io/bbolt"
 )
 
 // TestSubmitReviewAccept: the whole life of a submit — a review, its acceptance, the accept
@@ -32,7 +32,7 @@ func TestSubmitReviewAccept(t *testing.T) {
 	if r, _ = w.svc.Request(w.who["bob"], id); r.State.Name != "new" {
 		t.Fatalf("after the last review: %s", r.State.Name)
 	}
-	clearDirty := func(tx *bbolt.Tx) error {
+	clearDirty := func(tx kv.Tx) error {
 		names, tickets, err := buildstore.DirtyProjects(tx)
 		for i := range names {
 			if err := buildstore.ClearDirty(tx, names[i], tickets[i]); err != nil {
@@ -47,7 +47,7 @@ func TestSubmitReviewAccept(t *testing.T) {
 	if err := w.svc.ChangeState(w.who["alice"], id, StateChange{NewState: "accepted", Comment: "thanks"}); err != nil {
 		t.Fatal(err)
 	}
-	w.svc.db.View(func(tx *bbolt.Tx) error {
+	w.svc.db.View(func(tx kv.Tx) error {
 		if names, _, _ := buildstore.DirtyProjects(tx); !slices.Contains(names, "dev") {
 			t.Errorf("the accepted submit's target is not scheduled: dirty %v", names)
 		}
@@ -70,7 +70,7 @@ func TestSubmitReviewAccept(t *testing.T) {
 		t.Errorf("the emptied branch project: %v", err)
 	}
 	var mails []outbox.Mail
-	w.svc.db.View(func(tx *bbolt.Tx) error { mails, _ = outbox.List(tx, "", 0); return nil })
+	w.svc.db.View(func(tx kv.Tx) error { mails, _ = outbox.List(tx, "", 0); return nil })
 	var subjects []string
 	for _, m := range mails {
 		subjects = append(subjects, m.Subject+" → "+strings.Join(m.To, ","))

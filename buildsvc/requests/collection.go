@@ -10,7 +10,7 @@ import (
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The request collection (GET /request?view=collection), as OBS 2.7's BsRequestCollection
@@ -86,7 +86,7 @@ func (s *Service) RequestCollection(who buildstore.Person, f RequestFilter) ([]b
 		return nil, err
 	}
 	var out []buildstore.Request
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		q, err := newCollectionQuery(tx, f)
 		if err != nil {
 			return err
@@ -148,7 +148,7 @@ func checkCollectionValues(f RequestFilter) error {
 // name a project hidden from who are read, to check whether they name a visible one too.
 func (s *Service) RequestNumbers(who buildstore.Person) ([]uint64, error) {
 	var out []uint64
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		b, err := store.Bucket(tx, store.BuildRequests)
 		if err != nil {
 			return err
@@ -176,7 +176,7 @@ func (s *Service) RequestNumbers(who buildstore.Person) ([]uint64, error) {
 }
 
 // requestsNamingHidden lists the requests that name a project hidden from who, from the index.
-func requestsNamingHidden(tx *bbolt.Tx, who buildstore.Person) ([]uint64, error) {
+func requestsNamingHidden(tx kv.Tx, who buildstore.Person) ([]uint64, error) {
 	projects, err := buildstore.Projects(tx)
 	if err != nil {
 		return nil, err

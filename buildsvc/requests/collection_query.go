@@ -7,7 +7,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // How a collection is answered: the request index names the candidates of the most selective
@@ -28,7 +28,7 @@ type involvement struct {
 
 // newInvolvement gathers holder's maintainer roles from the role index; holders are a login
 // and GroupHolder(title) of each group, or one group's GroupHolder.
-func newInvolvement(tx *bbolt.Tx, name string, user bool, holders []string) (*involvement, error) {
+func newInvolvement(tx kv.Tx, name string, user bool, holders []string) (*involvement, error) {
 	in := &involvement{name: name, user: user, groups: map[string]bool{}, projects: map[string]bool{}, packages: map[[2]string]bool{}}
 	for _, h := range holders {
 		places, err := buildstore.RolePlaces(tx, h, buildstore.RoleMaintainer)
@@ -56,7 +56,7 @@ type collectionQuery struct {
 	user, group  *involvement
 }
 
-func newCollectionQuery(tx *bbolt.Tx, f RequestFilter) (*collectionQuery, error) {
+func newCollectionQuery(tx kv.Tx, f RequestFilter) (*collectionQuery, error) {
 	q := &collectionQuery{f: f, states: setOf(f.States), types: setOf(f.Types), reviewStates: f.ReviewStates}
 	if len(q.reviewStates) == 0 {
 		q.reviewStates = []string{buildstore.RequestNew}
@@ -122,7 +122,7 @@ func (q *collectionQuery) projectReviews() bool {
 // candidates lists, ascending and each once, the ids of the requests the filters can match,
 // from the index; all reports that no filter narrows them (only review states were given), so
 // every request is a candidate.
-func (q *collectionQuery) candidates(tx *bbolt.Tx) (ids []uint64, all bool, err error) {
+func (q *collectionQuery) candidates(tx kv.Tx) (ids []uint64, all bool, err error) {
 	var sets [][]uint64
 	add := func(keys []indexRead) error {
 		set, err := readIndex(tx, keys)
@@ -163,7 +163,7 @@ func (q *collectionQuery) candidates(tx *bbolt.Tx) (ids []uint64, all bool, err 
 
 // prefilter keeps the candidates in one of the asked states and with an action of one of the
 // asked types, by index lookups, so those that fail are never read.
-func (q *collectionQuery) prefilter(tx *bbolt.Tx, ids []uint64) []uint64 {
+func (q *collectionQuery) prefilter(tx kv.Tx, ids []uint64) []uint64 {
 	out := ids[:0]
 	for _, id := range ids {
 		if indexedUnder(tx, buildstore.IndexState, q.f.States, id) && indexedUnder(tx, buildstore.IndexType, q.f.Types, id) {
@@ -174,7 +174,7 @@ func (q *collectionQuery) prefilter(tx *bbolt.Tx, ids []uint64) []uint64 {
 }
 
 // indexedUnder reports whether id is indexed under kind with one of values (none: no filter).
-func indexedUnder(tx *bbolt.Tx, kind string, values []string, id uint64) bool {
+func indexedUnder(tx kv.Tx, kind string, values []string, id uint64) bool {
 	if len(values) == 0 {
 		return true
 	}
@@ -271,7 +271,7 @@ func reviewsOfProject(p string) []indexRead {
 }
 
 // readIndex is the union of the reads' ids, ascending and each once.
-func readIndex(tx *bbolt.Tx, reads []indexRead) ([]uint64, error) {
+func readIndex(tx kv.Tx, reads []indexRead) ([]uint64, error) {
 	var ids []uint64
 	for _, r := range reads {
 		read := buildstore.RequestIDs

@@ -9,7 +9,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Creating a request (POST /request?cmd=create): every action is checked against what it names
@@ -30,7 +30,7 @@ import (
 // reviews it asks for) by who and returns it as stored.
 func (s *Service) CreateRequest(who buildstore.Person, r buildstore.Request, addRevision bool) (buildstore.Request, error) {
 	now := s.clk.Now()
-	err := s.db.Write(func(tx *bbolt.Tx) error {
+	err := s.db.Write(func(tx kv.Tx) error {
 		var err error
 		if r, err = createRequest(tx, who, r, addRevision, now); err != nil {
 			return err
@@ -42,7 +42,7 @@ func (s *Service) CreateRequest(who buildstore.Person, r buildstore.Request, add
 
 // createRequest is CreateRequest inside tx at now, without the e-mail (the demo world creates
 // its requests through it: see CreateRequestTx).
-func createRequest(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request, addRevision bool, now time.Time) (buildstore.Request, error) {
+func createRequest(tx kv.Tx, who buildstore.Person, r buildstore.Request, addRevision bool, now time.Time) (buildstore.Request, error) {
 	var actions []buildstore.RequestAction
 	for i := range r.Actions {
 		a := r.Actions[i]
@@ -85,7 +85,7 @@ func createRequest(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request, ad
 
 // completeAction checks action a of a new request and fills in its defaults; keep is false for
 // a submit that changes nothing.
-func completeAction(tx *bbolt.Tx, who buildstore.Person, a *buildstore.RequestAction, addRevision bool) (keep bool, err error) {
+func completeAction(tx kv.Tx, who buildstore.Person, a *buildstore.RequestAction, addRevision bool) (keep bool, err error) {
 	needs := func(what string) error {
 		return buildsvc.Invalid("request", "%s action needs %s", a.Type, what)
 	}
@@ -146,7 +146,7 @@ func completeAction(tx *bbolt.Tx, who buildstore.Person, a *buildstore.RequestAc
 // package defaults to the source's name, rev to the source's newest revision, sourceupdate to
 // cleanup for the creator's own branch project. A submit whose expanded source equals the
 // target's newest tree changes nothing.
-func completeSubmit(tx *bbolt.Tx, who buildstore.Person, a *buildstore.RequestAction, addRevision bool) (bool, error) {
+func completeSubmit(tx kv.Tx, who buildstore.Person, a *buildstore.RequestAction, addRevision bool) (bool, error) {
 	if a.Source == nil || a.Source.Package == "" {
 		return false, buildsvc.Invalid("request", "submit action needs a source package")
 	}
@@ -184,7 +184,7 @@ func completeSubmit(tx *bbolt.Tx, who buildstore.Person, a *buildstore.RequestAc
 }
 
 // checkDeleteTarget: the project, and the package or repository named, exist.
-func checkDeleteTarget(tx *bbolt.Tx, t *buildstore.ActionTarget) error {
+func checkDeleteTarget(tx kv.Tx, t *buildstore.ActionTarget) error {
 	p, err := buildstore.GetProject(tx, t.Project)
 	if err != nil {
 		return buildsvc.NotFoundAs(err, "unknown_project")
@@ -204,7 +204,7 @@ func checkDeleteTarget(tx *bbolt.Tx, t *buildstore.ActionTarget) error {
 
 // checkRoleAction: one existing person or group, a known role (set_bugowner: bugowner), an
 // existing target package when one is named.
-func checkRoleAction(tx *bbolt.Tx, a *buildstore.RequestAction) error {
+func checkRoleAction(tx kv.Tx, a *buildstore.RequestAction) error {
 	if (a.Person == nil) == (a.Group == nil) {
 		return buildsvc.Invalid("request", "%s action needs a person or a group", a.Type)
 	}
@@ -236,7 +236,7 @@ func checkRoleAction(tx *bbolt.Tx, a *buildstore.RequestAction) error {
 }
 
 // checkGrouped: a group action holds existing requests that are still open.
-func checkGrouped(tx *bbolt.Tx, who buildstore.Person, ids []uint64) error {
+func checkGrouped(tx kv.Tx, who buildstore.Person, ids []uint64) error {
 	if len(ids) == 0 {
 		return buildsvc.Invalid("request", "group action needs grouped requests")
 	}
@@ -253,7 +253,7 @@ func checkGrouped(tx *bbolt.Tx, who buildstore.Person, ids []uint64) error {
 }
 
 // defaultReviews are the reviews the service adds to a new request (see the file comment).
-func defaultReviews(tx *bbolt.Tx, creator buildstore.Person, r buildstore.Request) []buildstore.Review {
+func defaultReviews(tx kv.Tx, creator buildstore.Person, r buildstore.Request) []buildstore.Review {
 	var out []buildstore.Review
 	reviewers := func(persons, groups []buildstore.Role) {
 		for _, p := range persons {

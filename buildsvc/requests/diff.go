@@ -6,7 +6,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // RequestDiff is cmd=diff on request id: for every submit and maintenance action, the unified
@@ -16,7 +16,7 @@ import (
 // may read them.
 func (s *Service) RequestDiff(who buildstore.Person, id uint64) (string, error) {
 	var out strings.Builder
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		r, err := loadRequest(tx, who, id)
 		if err != nil {
 			return err
@@ -38,7 +38,7 @@ func (s *Service) RequestDiff(who buildstore.Person, id uint64) (string, error) 
 
 // actionDiff is one action's diff; an accepted submit compares the two target trees its
 // acceptinfo names (its source may be gone by then).
-func actionDiff(tx *bbolt.Tx, who buildstore.Person, a buildstore.RequestAction) (string, error) {
+func actionDiff(tx kv.Tx, who buildstore.Person, a buildstore.RequestAction) (string, error) {
 	tpkg := a.Target.Package
 	if tpkg == "" {
 		tpkg = a.Source.Package

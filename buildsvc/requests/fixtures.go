@@ -6,7 +6,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The request operations inside a caller's transaction, for the demo world (fixtures), which
@@ -15,13 +15,13 @@ import (
 // are the world's past, not news, and a fresh appliance's outbox starts empty.
 
 // CreateRequestTx is CreateRequest by who at now inside tx, without the e-mail.
-func CreateRequestTx(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request, addRevision bool, now time.Time) (buildstore.Request, error) {
+func CreateRequestTx(tx kv.Tx, who buildstore.Person, r buildstore.Request, addRevision bool, now time.Time) (buildstore.Request, error) {
 	return createRequest(tx, who, r, addRevision, now)
 }
 
 // ChangeStateTx is ChangeState of request id by who at now inside tx, without the e-mail;
 // accepting applies the actions as ChangeState does.
-func ChangeStateTx(tx *bbolt.Tx, who buildstore.Person, id uint64, c StateChange, now time.Time) error {
+func ChangeStateTx(tx kv.Tx, who buildstore.Person, id uint64, c StateChange, now time.Time) error {
 	return updateRequestTx(tx, who, id, func(r *buildstore.Request) error {
 		return changeState(tx, who, r, c, now)
 	})
@@ -29,7 +29,7 @@ func ChangeStateTx(tx *bbolt.Tx, who buildstore.Person, id uint64, c StateChange
 
 // ChangeReviewStateTx is ChangeReviewState of request id by who at now inside tx, without the
 // e-mail.
-func ChangeReviewStateTx(tx *bbolt.Tx, who buildstore.Person, id uint64, by buildsvc.Reviewer, newstate, comment string, now time.Time) error {
+func ChangeReviewStateTx(tx kv.Tx, who buildstore.Person, id uint64, by buildsvc.Reviewer, newstate, comment string, now time.Time) error {
 	if err := reviewStateValid(newstate); err != nil {
 		return err
 	}
@@ -39,7 +39,7 @@ func ChangeReviewStateTx(tx *bbolt.Tx, who buildstore.Person, id uint64, by buil
 }
 
 // updateRequestTx runs change on request id (as who may see it) and stores the result.
-func updateRequestTx(tx *bbolt.Tx, who buildstore.Person, id uint64, change func(*buildstore.Request) error) error {
+func updateRequestTx(tx kv.Tx, who buildstore.Person, id uint64, change func(*buildstore.Request) error) error {
 	r, err := loadRequest(tx, who, id)
 	if err != nil {
 		return err

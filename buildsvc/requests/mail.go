@@ -8,7 +8,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The e-mails OBS sends for requests (mail_recipients.go says to whom they never go): a new
@@ -42,7 +42,7 @@ func summary(r buildstore.Request) string {
 }
 
 // mailCreated tells the target maintainers and the reviewers of a new request.
-func (s *Service) mailCreated(tx *bbolt.Tx, r buildstore.Request, now time.Time) error {
+func (s *Service) mailCreated(tx kv.Tx, r buildstore.Request, now time.Time) error {
 	to := buildsvc.NewRecipients(tx, r.Creator)
 	for _, a := range r.Actions {
 		if a.Target != nil {
@@ -57,7 +57,7 @@ func (s *Service) mailCreated(tx *bbolt.Tx, r buildstore.Request, now time.Time)
 }
 
 // mailReviewWanted tells a reviewer that a request waits for them.
-func (s *Service) mailReviewWanted(tx *bbolt.Tx, r buildstore.Request, by buildsvc.Reviewer, now time.Time) error {
+func (s *Service) mailReviewWanted(tx kv.Tx, r buildstore.Request, by buildsvc.Reviewer, now time.Time) error {
 	to := buildsvc.NewRecipients(tx, r.State.Who)
 	to.Reviewer(by)
 	return to.Send(now, fmt.Sprintf("Request %d requires review (%s)", r.ID, by.Describe()),
@@ -65,7 +65,7 @@ func (s *Service) mailReviewWanted(tx *bbolt.Tx, r buildstore.Request, by builds
 }
 
 // mailStateChanged tells the creator that their request changed state.
-func (s *Service) mailStateChanged(tx *bbolt.Tx, r buildstore.Request, now time.Time) error {
+func (s *Service) mailStateChanged(tx kv.Tx, r buildstore.Request, now time.Time) error {
 	to := buildsvc.NewRecipients(tx, r.State.Who)
 	to.Person(r.Creator)
 	body := fmt.Sprintf("Request %d changed to %s by %s.\n", r.ID, r.State.Name, r.State.Who)

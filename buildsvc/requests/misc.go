@@ -9,7 +9,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/buildsvc/requestdoc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The smaller request commands: setpriority, setincident, setacceptat, and Admin's PUT.
@@ -21,7 +21,7 @@ func (s *Service) SetPriority(who buildstore.Person, id uint64, priority, commen
 		return buildsvc.BadRequest("invalid_priority", "priority '%s' is not one of low, moderate, important, critical", priority)
 	}
 	now := s.clk.Now()
-	return s.updateRequest(who, id, func(tx *bbolt.Tx, r *buildstore.Request) error {
+	return s.updateRequest(who, id, func(tx kv.Tx, r *buildstore.Request) error {
 		if err := modifiable(*r); err != nil {
 			return err
 		}
@@ -53,7 +53,7 @@ func (s *Service) SetIncident(who buildstore.Person, id uint64, incident, commen
 		return buildsvc.BadRequest("invalid_incident", "incident '%s' is not an incident number", incident)
 	}
 	now := s.clk.Now()
-	return s.updateRequest(who, id, func(tx *bbolt.Tx, r *buildstore.Request) error {
+	return s.updateRequest(who, id, func(tx kv.Tx, r *buildstore.Request) error {
 		if err := modifiable(*r); err != nil {
 			return err
 		}
@@ -90,7 +90,7 @@ func (s *Service) SetAcceptAt(who buildstore.Person, id uint64, when *time.Time,
 	if when != nil {
 		at = when.UTC()
 	}
-	return s.updateRequest(who, id, func(tx *bbolt.Tx, r *buildstore.Request) error {
+	return s.updateRequest(who, id, func(tx kv.Tx, r *buildstore.Request) error {
 		if err := modifiable(*r); err != nil {
 			return err
 		}
@@ -107,7 +107,7 @@ func (s *Service) SetAcceptAt(who buildstore.Person, id uint64, when *time.Time,
 // transaction, as its approver; one that may not be accepted now keeps waiting.
 func (s *Service) AcceptDue(now time.Time) error {
 	var due []buildstore.Request
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		ids, err := buildstore.DueRequests(tx, now)
 		for _, id := range ids {
 			if r, err := buildstore.GetRequest(tx, id); err == nil {
@@ -124,7 +124,7 @@ func (s *Service) AcceptDue(now time.Time) error {
 			continue
 		}
 		var approver buildstore.Person
-		if err := s.db.View(func(tx *bbolt.Tx) error {
+		if err := s.db.View(func(tx kv.Tx) error {
 			var err error
 			approver, err = buildstore.GetPerson(tx, r.State.Approver)
 			return err
@@ -145,7 +145,7 @@ func (s *Service) ReplaceRequest(who buildstore.Person, id uint64, r buildstore.
 		return buildsvc.Forbidden("put_request_no_permission", "Only admins can change all parts of a request")
 	}
 	now := s.clk.Now()
-	return s.updateRequest(who, id, func(tx *bbolt.Tx, old *buildstore.Request) error {
+	return s.updateRequest(who, id, func(tx kv.Tx, old *buildstore.Request) error {
 		r.ID, r.Creator, r.History, r.AcceptAt = old.ID, old.Creator, old.History, old.AcceptAt
 		r.State = old.State
 		if state != nil && state.Name != "" {

@@ -10,7 +10,7 @@ import (
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // requestNotFound is OBS's 404 for an unknown request number.
@@ -19,7 +19,7 @@ func requestNotFound(id uint64) error {
 }
 
 // loadRequest reads request id for who: 404 not_found when there is none or it is hidden.
-func loadRequest(tx *bbolt.Tx, who buildstore.Person, id uint64) (buildstore.Request, error) {
+func loadRequest(tx kv.Tx, who buildstore.Person, id uint64) (buildstore.Request, error) {
 	r, err := buildstore.GetRequest(tx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return r, requestNotFound(id)
@@ -36,7 +36,7 @@ func loadRequest(tx *bbolt.Tx, who buildstore.Person, id uint64) (buildstore.Req
 // Request reads request id as who may see it.
 func (s *Service) Request(who buildstore.Person, id uint64) (buildstore.Request, error) {
 	var r buildstore.Request
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		var err error
 		r, err = loadRequest(tx, who, id)
 		return err
@@ -64,7 +64,7 @@ func openReviews(r buildstore.Request) bool {
 // targetMaintainer reports whether who may change the target of every action of r: Admin, or a
 // maintainer of each target package (or of its project; for a target package that does not
 // exist yet, of the project).
-func targetMaintainer(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request) bool {
+func targetMaintainer(tx kv.Tx, who buildstore.Person, r buildstore.Request) bool {
 	if who.IsAdmin() {
 		return true
 	}
@@ -77,7 +77,7 @@ func targetMaintainer(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request)
 }
 
 // maintainsTarget reports whether who maintains project, or package pkg of it.
-func maintainsTarget(tx *bbolt.Tx, who buildstore.Person, project, pkg string) bool {
+func maintainsTarget(tx kv.Tx, who buildstore.Person, project, pkg string) bool {
 	p, err := buildstore.GetProject(tx, project)
 	if err != nil {
 		return who.IsAdmin()

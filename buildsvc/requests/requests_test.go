@@ -14,7 +14,7 @@ import (
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // requestWorld: project dev (alice maintains it) with package p, bob's branch of it with a
@@ -31,7 +31,7 @@ func newRequestWorld(t *testing.T) *requestWorld {
 	db := testdb.Open(t)
 	clk := clock.NewFixed(time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC))
 	w := &requestWorld{t: t, svc: New(buildsvc.New(db, clk, nil, buildsvc.Options{}), db, clk, nil), clk: clk, who: map[string]buildstore.Person{}}
-	if err := db.Write(func(tx *bbolt.Tx) error {
+	if err := db.Write(func(tx kv.Tx) error {
 		for _, login := range []string{"Admin", "alice", "bob", "carol", "dave"} {
 			p := buildstore.Person{Login: login, Email: login + "@example.test", State: buildstore.StateConfirmed}
 			if login == "Admin" {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Reviews: addreview asks a person, a group or the maintainers of a project or package for a
@@ -17,7 +17,7 @@ import (
 // review; when the last is accepted it goes back to new; a declined review declines it.
 
 // checkReviewer: one kind of reviewer, and it exists.
-func checkReviewer(tx *bbolt.Tx, r buildsvc.Reviewer) error {
+func checkReviewer(tx kv.Tx, r buildsvc.Reviewer) error {
 	switch {
 	case r.User != "":
 		if _, err := buildstore.GetPerson(tx, r.User); err != nil {
@@ -58,7 +58,7 @@ func addReviewOnce(r *buildstore.Request, v buildstore.Review, now time.Time) bo
 
 // mayReview reports whether who may answer a review by r: the person, a member of the group,
 // a maintainer of the project or package — or Admin.
-func mayReview(tx *bbolt.Tx, who buildstore.Person, r buildsvc.Reviewer) bool {
+func mayReview(tx kv.Tx, who buildstore.Person, r buildsvc.Reviewer) bool {
 	switch {
 	case who.IsAdmin():
 		return true
@@ -86,7 +86,7 @@ func modifiable(r buildstore.Request) error {
 // creator, a target maintainer or one of its reviewers; the request goes to state review.
 func (s *Service) AddReview(who buildstore.Person, id uint64, by buildsvc.Reviewer, comment string) error {
 	now := s.clk.Now()
-	return s.updateRequest(who, id, func(tx *bbolt.Tx, r *buildstore.Request) error {
+	return s.updateRequest(who, id, func(tx kv.Tx, r *buildstore.Request) error {
 		if err := modifiable(*r); err != nil {
 			return err
 		}
@@ -108,7 +108,7 @@ func (s *Service) AddReview(who buildstore.Person, id uint64, by buildsvc.Review
 }
 
 // isReviewer reports whether who may answer any review of r.
-func isReviewer(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request) bool {
+func isReviewer(tx kv.Tx, who buildstore.Person, r buildstore.Request) bool {
 	return slices.ContainsFunc(r.Reviews, func(v buildstore.Review) bool { return mayReview(tx, who, buildsvc.ReviewerOf(v)) })
 }
 
@@ -119,7 +119,7 @@ func (s *Service) ChangeReviewState(who buildstore.Person, id uint64, by buildsv
 		return err
 	}
 	now := s.clk.Now()
-	return s.updateRequest(who, id, func(tx *bbolt.Tx, r *buildstore.Request) error {
+	return s.updateRequest(who, id, func(tx kv.Tx, r *buildstore.Request) error {
 		before := r.State.Name
 		if err := changeReviewState(tx, who, r, by, newstate, comment, now); err != nil || r.State.Name == before {
 			return err
@@ -138,7 +138,7 @@ func reviewStateValid(newstate string) error {
 
 // changeReviewState is ChangeReviewState on r inside tx at now, without the e-mail (the demo
 // world answers its reviews through it: see ChangeReviewStateTx).
-func changeReviewState(tx *bbolt.Tx, who buildstore.Person, r *buildstore.Request, by buildsvc.Reviewer, newstate, comment string, now time.Time) error {
+func changeReviewState(tx kv.Tx, who buildstore.Person, r *buildstore.Request, by buildsvc.Reviewer, newstate, comment string, now time.Time) error {
 	if r.State.Name != buildstore.RequestDeclined || newstate != buildstore.RequestNew {
 		if err := modifiable(*r); err != nil {
 			return err
@@ -197,7 +197,7 @@ func (s *Service) AssignReview(who buildstore.Person, id uint64, from buildsvc.R
 		return buildsvc.BadRequest("missing_parameter", "assignreview needs by_group, by_project or by_package, and the reviewer (by_user) it goes to")
 	}
 	now := s.clk.Now()
-	return s.updateRequest(who, id, func(tx *bbolt.Tx, r *buildstore.Request) error {
+	return s.updateRequest(who, id, func(tx kv.Tx, r *buildstore.Request) error {
 		if err := modifiable(*r); err != nil {
 			return err
 		}
@@ -224,8 +224,8 @@ func (s *Service) AssignReview(who buildstore.Person, id uint64, from buildsvc.R
 
 // updateRequest runs change on request id (as who may see it) in one write and stores the
 // result.
-func (s *Service) updateRequest(who buildstore.Person, id uint64, change func(*bbolt.Tx, *buildstore.Request) error) error {
-	return s.db.Write(func(tx *bbolt.Tx) error {
+func (s *Service) updateRequest(who buildstore.Person, id uint64, change func(kv.Tx, *buildstore.Request) error) error {
+	return s.db.Write(func(tx kv.Tx) error {
 		r, err := loadRequest(tx, who, id)
 		if err != nil {
 			return err

@@ -7,7 +7,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The request state machine (cmd=changestate), as OBS 2.7 runs it:
@@ -39,7 +39,7 @@ type StateChange struct {
 func (s *Service) ChangeState(who buildstore.Person, id uint64, c StateChange) error {
 	now := s.clk.Now()
 	var accepted *buildstore.Request
-	err := s.updateRequest(who, id, func(tx *bbolt.Tx, r *buildstore.Request) error {
+	err := s.updateRequest(who, id, func(tx kv.Tx, r *buildstore.Request) error {
 		if err := changeState(tx, who, r, c, now); err != nil {
 			return err
 		}
@@ -60,7 +60,7 @@ func refuse(format string, args ...any) error {
 }
 
 // changeState applies c to r inside tx (the state machine of the file comment).
-func changeState(tx *bbolt.Tx, who buildstore.Person, r *buildstore.Request, c StateChange, now time.Time) error {
+func changeState(tx kv.Tx, who buildstore.Person, r *buildstore.Request, c StateChange, now time.Time) error {
 	to := c.NewState
 	if err := mayChangeState(tx, who, *r, c); err != nil {
 		return err
@@ -94,7 +94,7 @@ func changeState(tx *bbolt.Tx, who buildstore.Person, r *buildstore.Request, c S
 }
 
 // mayChangeState checks c against the state machine and who's part in r.
-func mayChangeState(tx *bbolt.Tx, who buildstore.Person, r buildstore.Request, c StateChange) error {
+func mayChangeState(tx kv.Tx, who buildstore.Person, r buildstore.Request, c StateChange) error {
 	from, to := r.State.Name, c.NewState
 	switch to {
 	case buildstore.RequestAccepted, buildstore.RequestDeclined, buildstore.RequestRevoked,

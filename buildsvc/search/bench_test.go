@@ -21,7 +21,7 @@ import (
 	"github.com/pocketforge/pocketforge/search/xpath"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The search benchmark world: 1,000 projects of 20 packages each (20,000 packages, named from
@@ -54,7 +54,7 @@ func benchWorld(b *testing.B) *Service {
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	r := rand.New(rand.NewPCG(16, 16))
 	for first := 0; first < benchProjects && err == nil; first += 100 {
-		err = db.Write(func(tx *bbolt.Tx) error {
+		err = db.Write(func(tx kv.Tx) error {
 			for i := first; i < first+100; i++ {
 				p := buildstore.Project{Name: benchPrj(i), Title: "Project " + benchPrj(i), Created: now,
 					Persons: []buildstore.Role{role(benchUser(i%benchUsers), "maintainer")}}
@@ -90,7 +90,7 @@ func benchWorld(b *testing.B) *Service {
 	}
 	user := func() string { return benchUser(r.IntN(benchUsers)) }
 	for first := 1; first <= benchRequests && err == nil; first += 5000 {
-		err = db.Write(func(tx *bbolt.Tx) error {
+		err = db.Write(func(tx kv.Tx) error {
 			for id := first; id < first+5000; id++ {
 				req := buildstore.Request{ID: uint64(id), Creator: user(), Description: "Update to the latest version",
 					State: buildstore.RequestState{Name: states(), Who: user(), When: now, Created: now}}
@@ -153,7 +153,7 @@ func BenchmarkSearch(b *testing.B) {
 	s := benchWorld(b)
 	var pkgDocs []*xmlquery.Node
 	var open buildstore.Request
-	if err := s.db.View(func(tx *bbolt.Tx) error {
+	if err := s.db.View(func(tx kv.Tx) error {
 		err := buildstore.EachRawPackage(tx, nil, func(_, _ string, raw []byte) (bool, error) {
 			k, err := buildstore.DecodePackage(raw)
 			if err == nil {
@@ -243,7 +243,7 @@ func benchProjectWorld(b *testing.B) *Service {
 			Description: "A package of the search benchmark, with a description of typical length.",
 			Persons:     []buildstore.Role{role(benchUser(i%benchUsers), "maintainer")}, Created: now}
 	}
-	err = db.Exclusive(func(tx *bbolt.Tx) error {
+	err = db.Exclusive(func(tx kv.Tx) error {
 		for i := range 100 {
 			p := buildstore.Project{Name: benchPrj(i), Title: "Project " + benchPrj(i), Created: now,
 				Persons: []buildstore.Role{role(benchUser(i%benchUsers), "maintainer")}}
@@ -280,7 +280,7 @@ func benchProjectWorld(b *testing.B) *Service {
 func BenchmarkSearchProject(b *testing.B) {
 	s := benchProjectWorld(b)
 	var docs []*xmlquery.Node
-	if err := s.db.View(func(tx *bbolt.Tx) error {
+	if err := s.db.View(func(tx kv.Tx) error {
 		return buildstore.EachRawPackage(tx, buildstore.PackagePrefix(benchBigProject), func(_, _ string, raw []byte) (bool, error) {
 			k, err := buildstore.DecodePackage(raw)
 			if err == nil {
@@ -314,7 +314,7 @@ func BenchmarkSearchProject(b *testing.B) {
 // when it names none would not fit: then the first 20,000).
 func requestDocs(b *testing.B, s *Service, q *xpath.Query) []*xmlquery.Node {
 	var docs []*xmlquery.Node
-	if err := s.db.View(func(tx *bbolt.Tx) error {
+	if err := s.db.View(func(tx kv.Tx) error {
 		ids, planned, err := requestCandidates(tx, q.Plan())
 		if err != nil {
 			return err

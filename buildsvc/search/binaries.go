@@ -9,7 +9,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/search/xpath"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The binary searches: /search/published/binary/id and /search/published/pattern/id (what the
@@ -30,7 +30,7 @@ import (
 // searchScope is what a binary search may read: who's visibility of projects, looked up once
 // per project.
 type searchScope struct {
-	tx      *bbolt.Tx
+	tx      kv.Tx
 	who     buildstore.Person
 	visible map[string]bool
 	// projects and names are the values the plan's equalities on @project and @name allow
@@ -39,7 +39,7 @@ type searchScope struct {
 	byProject, byName bool
 }
 
-func newSearchScope(tx *bbolt.Tx, who buildstore.Person, plan [][]xpath.Eq) *searchScope {
+func newSearchScope(tx kv.Tx, who buildstore.Person, plan [][]xpath.Eq) *searchScope {
 	sc := &searchScope{tx: tx, who: who, visible: map[string]bool{}}
 	sc.projects, sc.byProject = plannedValues(plan, "@project")
 	sc.names, sc.byName = plannedValues(plan, "@name")
@@ -90,7 +90,7 @@ type pathDoc struct {
 // expandedPath is repository repo of project and the repositories its path reaches, in the
 // order the farm resolves them (OBS's prpsearchpath); base is the last one's project (OBS's
 // baseproject).
-func expandedPath(tx *bbolt.Tx, project, repo string) (path []pathDoc, base string) {
+func expandedPath(tx kv.Tx, project, repo string) (path []pathDoc, base string) {
 	chain, _ := buildsvc.RepoChain(tx, project, repo)
 	for _, c := range chain {
 		path = append(path, pathDoc{Project: c.Project, Repository: c.Repository})

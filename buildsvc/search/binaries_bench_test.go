@@ -11,7 +11,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/testkit/bench"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // BenchmarkSearchPublishedByName: a published binary search for @name='<name>' over 100,000
@@ -29,7 +29,7 @@ func BenchmarkSearchPublishedByName(b *testing.B) {
 	archs := []string{"x86_64", "aarch64"}
 	for i := range projects {
 		project := fmt.Sprintf("bench:%03d", i)
-		err := db.Write(func(tx *bbolt.Tx) error {
+		err := db.Write(func(tx kv.Tx) error {
 			if err := buildstore.PutProject(tx, buildstore.Project{Name: project,
 				Repositories: []buildstore.Repository{{Name: "standard", Archs: archs}}}); err != nil {
 				return err

@@ -5,7 +5,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/buildsvc/maintenance"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // ChannelBinary is one binary a channel lists, as /search/channel/binary[/id] shows it (OBS's
@@ -57,7 +57,7 @@ func (s *Service) SearchChannelBinaries(who buildstore.Person, match string, idO
 	if err != nil {
 		return p.found, err
 	}
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		sc := newSearchScope(tx, who, q.Plan())
 		channels, err := maintenance.AllChannels(tx, who)
 		if err != nil {

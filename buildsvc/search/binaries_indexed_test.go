@@ -8,7 +8,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestSearchPublishedIndexed: a search naming the binary reads the published name index; its
@@ -18,7 +18,7 @@ import (
 func TestSearchPublishedIndexed(t *testing.T) {
 	s := binarySearchWorld(t)
 	x86 := []string{"x86_64", "aarch64"}
-	err := s.db.Write(func(tx *bbolt.Tx) error {
+	err := s.db.Write(func(tx kv.Tx) error {
 		for _, name := range []string{"more", "more:sub", "gone"} {
 			p := buildstore.Project{Name: name, Repositories: []buildstore.Repository{{Name: "standard", Archs: x86}, {Name: "other", Archs: x86}}}
 			if err := buildstore.PutProject(tx, p); err != nil {
@@ -87,7 +87,7 @@ func TestSearchPublishedIndexed(t *testing.T) {
 		}
 	}
 	kept := indexKeys(t, s.db)
-	if err := s.db.Write(func(tx *bbolt.Tx) error { return store.RebuildIndex(tx, store.BuildFarmPublishedNames) }); err != nil {
+	if err := s.db.Write(func(tx kv.Tx) error { return store.RebuildIndex(tx, store.BuildFarmPublishedNames) }); err != nil {
 		t.Fatal(err)
 	}
 	if rebuilt := indexKeys(t, s.db); !reflect.DeepEqual(kept, rebuilt) {
@@ -99,7 +99,7 @@ func TestSearchPublishedIndexed(t *testing.T) {
 func indexKeys(t *testing.T, db *store.DB) []string {
 	t.Helper()
 	var out []string
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		return tx.Bucket([]byte(store.BuildFarmPublishedNames)).ForEach(func(k, _ []byte) error {
 			out = append(out, string(bytes.ReplaceAll(k, []byte{0}, []byte("|"))))
 			return nil

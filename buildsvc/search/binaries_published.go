@@ -8,7 +8,7 @@ import (
 	"github.com/pocketforge/pocketforge/packaging/specfile"
 	"github.com/pocketforge/pocketforge/search/xpath"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // PublishedBinary is one RPM of a published repository, as /search/published/binary/id
@@ -58,7 +58,7 @@ func (s *Service) SearchPublishedBinaries(who buildstore.Person, match string, p
 		return Found[PublishedBinary]{}, err
 	}
 	var all []PublishedBinary
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		sc := newSearchScope(tx, who, q.Plan())
 		w := &publishedWalk{tx: tx, sc: sc, q: q, trees: map[string]*publishedTree{}, indexed: sc.byName && !s.scanPublished}
 		if w.indexed {
@@ -103,7 +103,7 @@ func (s *Service) SearchPublishedBinaries(who buildstore.Person, match string, p
 // publishedWalk evaluates published files one by one for a search, reading what a tree's
 // files share (its expanded path, its binaries' origins) once per tree.
 type publishedWalk struct {
-	tx    *bbolt.Tx
+	tx    kv.Tx
 	sc    *searchScope
 	q     *xpath.Query
 	trees map[string]*publishedTree
@@ -196,7 +196,7 @@ func (w *publishedWalk) tree(project, repo string) *publishedTree {
 // publishedOrigins maps dir/file of the RPMs published for project's repository repo to the
 // package that built them (OBS's binaryorigins), from the binaries of the repository's
 // architectures, placed as publishing places them; of the file names in only (nil: every one).
-func publishedOrigins(tx *bbolt.Tx, project, repo string, only map[string]bool) map[string]string {
+func publishedOrigins(tx kv.Tx, project, repo string, only map[string]bool) map[string]string {
 	out := map[string]string{}
 	p, err := buildstore.GetProject(tx, project)
 	if err != nil {
@@ -264,7 +264,7 @@ func (s *Service) SearchPublishedPatterns(who buildstore.Person, match string, p
 		return Found[PublishedPattern]{}, err
 	}
 	var all []PublishedPattern
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		sc := newSearchScope(tx, who, q.Plan())
 		for _, pr := range buildstore.PublishedRepositories(tx) {
 			project, repo := pr[0], pr[1]

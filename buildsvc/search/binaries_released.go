@@ -11,7 +11,7 @@ import (
 	"github.com/pocketforge/pocketforge/packaging/rpmout"
 	"github.com/pocketforge/pocketforge/search/xpath"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // ReleasedBinary is one binary in a release target, as /search/released/binary[/id] shows it
@@ -85,7 +85,7 @@ func (s *Service) SearchReleasedBinaries(who buildstore.Person, match string, id
 		return Found[ReleasedBinary]{}, buildsvc.BadRequest("illegal_xpath_error", "a released binary search needs @name or @disturl in its predicate, not only '%s'", match)
 	}
 	var all []ReleasedBinary
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		sc := newSearchScope(tx, who, nil)
 		names, byName := plannedValues(q.Plan(), "@name")
 		seen := map[string]bool{}
@@ -150,7 +150,7 @@ func (a ReleasedBinary) key() string {
 
 // releaseTargets are the repositories some repository names as its release target, by
 // project and repository.
-func releaseTargets(tx *bbolt.Tx) ([]buildstore.Path, error) {
+func releaseTargets(tx kv.Tx) ([]buildstore.Path, error) {
 	projects, err := buildstore.Projects(tx)
 	if err != nil {
 		return nil, err

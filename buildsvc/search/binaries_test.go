@@ -12,7 +12,7 @@ import (
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // binarySearchWorld is a service over a store that holds, without a farm: project pub
@@ -28,7 +28,7 @@ func binarySearchWorld(t *testing.T) *Service {
 	}
 	t.Cleanup(func() { db.Close() })
 	x86 := []string{"x86_64"}
-	err = db.Write(func(tx *bbolt.Tx) error {
+	err = db.Write(func(tx kv.Tx) error {
 		projects := []buildstore.Project{
 			{Name: "base", Repositories: []buildstore.Repository{{Name: "standard", Archs: x86}}},
 			{Name: "pub", Repositories: []buildstore.Repository{{Name: "standard", Archs: x86,

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestSearchPackagesSeesChanges: the decoded packages a search keeps never hide a change — a new
@@ -44,7 +44,7 @@ func TestSearchPackagesSeesChanges(t *testing.T) {
 	}
 	k := first[changed]
 	k.Title = "A title changed after the first search"
-	err := s.db.Exclusive(func(tx *bbolt.Tx) error {
+	err := s.db.Exclusive(func(tx kv.Tx) error {
 		if err := buildstore.PutPackage(tx, k); err != nil {
 			return err
 		}

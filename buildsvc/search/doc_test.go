@@ -15,7 +15,7 @@ import (
 	"github.com/pocketforge/pocketforge/search/xpath"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestSearchDocumentsAsRendered: the trees the search evaluates (xpath.Document) are the
@@ -30,7 +30,7 @@ func TestSearchDocumentsAsRendered(t *testing.T) {
 		t.Fatal(err)
 	}
 	var docs []any
-	if err := db.View(func(tx *bbolt.Tx) error {
+	if err := db.View(func(tx kv.Tx) error {
 		projects, err := buildstore.Projects(tx)
 		for _, p := range projects {
 			docs = append(docs, metadoc.FromProject(p))

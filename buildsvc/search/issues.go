@@ -10,7 +10,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
 	"github.com/pocketforge/pocketforge/search/xpath"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // issueMatchDoc is what /search/issue evaluates OBS's keys on (@name @state @tracker
@@ -47,7 +47,7 @@ func (s *Service) SearchIssues(who buildstore.Person, match string, page Page) (
 		return p.found, err
 	}
 	plan := q.Plan()
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		v, err := buildsvc.NewIssueViewer(tx)
 		if err != nil {
 			return err
@@ -109,7 +109,7 @@ func readsIssues(q *xpath.Query) bool {
 
 // packageMatchDoc is the document a package search evaluates on k: its meta, with its issues
 // when withIssues.
-func packageMatchDoc(tx *bbolt.Tx, k buildstore.Package, withIssues bool) (any, error) {
+func packageMatchDoc(tx kv.Tx, k buildstore.Package, withIssues bool) (any, error) {
 	meta := metadoc.FromPackage(k)
 	if !withIssues {
 		return meta, nil

@@ -10,7 +10,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/testkit/testdb"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestIssueStateAndOwner: an issue a tracker fetch would have filled (the appliance fetches
@@ -20,7 +20,7 @@ func TestIssueStateAndOwner(t *testing.T) {
 	db := testdb.Open(t)
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	s := New(buildsvc.New(db, clock.NewFixed(now), nil, buildsvc.Options{}), db)
-	if err := db.Write(func(tx *bbolt.Tx) error {
+	if err := db.Write(func(tx kv.Tx) error {
 		if err := buildstore.PutPerson(tx, buildstore.Person{Login: "ann", Email: "ann@x.test", State: buildstore.StateConfirmed}); err != nil {
 			return err
 		}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The owner searches (/search/owner, /search/missing_owner; seed "Search" and "Limits"), as
@@ -94,7 +94,7 @@ func ownerLimit(s string, def int) (int, error) {
 // unknown_attribute_type), a named project too (404 unknown_project, also when hidden from
 // who), and without one some project must carry the attribute (400 attribute_not_set); a
 // filter must name roles only (404 not_found, OBS's answer for an unknown role).
-func ownerRoots(tx *bbolt.Tx, who buildstore.Person, q OwnerQuery) ([]ownerRoot, error) {
+func ownerRoots(tx kv.Tx, who buildstore.Person, q OwnerQuery) ([]ownerRoot, error) {
 	attr := q.Attribute
 	if attr == "" {
 		attr = OwnerAttribute
@@ -159,7 +159,7 @@ func ownerRoots(tx *bbolt.Tx, who buildstore.Person, q OwnerQuery) ([]ownerRoot,
 
 // expandedProjects is root and the projects it links to, depth first in link order, each
 // once; a missing project, or one hidden from who, is left out with what it links to.
-func expandedProjects(tx *bbolt.Tx, who buildstore.Person, root buildstore.Project) []buildstore.Project {
+func expandedProjects(tx kv.Tx, who buildstore.Person, root buildstore.Project) []buildstore.Project {
 	var out []buildstore.Project
 	seen := map[string]bool{}
 	var walk func(p buildstore.Project)
@@ -184,7 +184,7 @@ func expandedProjects(tx *bbolt.Tx, who buildstore.Person, root buildstore.Proje
 // roleHolders lists who of persons and groups holds a role of filter, in OBS's order: role by
 // role as they first appear (persons' roles before groups'), each role's persons before its
 // groups. A person counts while confirmed, a group while a member is.
-func roleHolders(tx *bbolt.Tx, persons, groups []buildstore.Role, filter []string) []OwnerHolder {
+func roleHolders(tx kv.Tx, persons, groups []buildstore.Role, filter []string) []OwnerHolder {
 	var found []OwnerHolder
 	for _, r := range persons {
 		if slices.Contains(filter, r.Role) && confirmed(tx, r.ID) {
@@ -216,13 +216,13 @@ func roleHolders(tx *bbolt.Tx, persons, groups []buildstore.Role, filter []strin
 }
 
 // confirmed reports whether login is a confirmed person.
-func confirmed(tx *bbolt.Tx, login string) bool {
+func confirmed(tx kv.Tx, login string) bool {
 	p, err := buildstore.GetPerson(tx, login)
 	return err == nil && p.State == buildstore.StateConfirmed
 }
 
 // groupActive reports whether the group has a confirmed member.
-func groupActive(tx *bbolt.Tx, title string) bool {
+func groupActive(tx kv.Tx, title string) bool {
 	g, err := buildstore.GetGroup(tx, title)
 	return err == nil && slices.ContainsFunc(g.Members, func(m string) bool { return confirmed(tx, m) })
 }
@@ -239,7 +239,7 @@ func (s *Service) SearchOwners(who buildstore.Person, q OwnerQuery) ([]Owner, er
 		return nil, err
 	}
 	var out []Owner
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		holder := ""
 		switch {
 		case q.Binary != "":
@@ -280,7 +280,7 @@ func (s *Service) SearchOwners(who buildstore.Person, q OwnerQuery) ([]Owner, er
 // ownedPlaces are the projects of r (first) and their packages (then) where holder (a login
 // or buildstore.GroupHolder) holds a role of r's filter, read from the role index. Owned
 // places name no holders, as OBS answers them; devel packages are not followed (OBS neither).
-func ownedPlaces(tx *bbolt.Tx, r ownerRoot, holder string) ([]Owner, error) {
+func ownedPlaces(tx kv.Tx, r ownerRoot, holder string) ([]Owner, error) {
 	in := map[string]bool{}
 	for _, p := range r.projects {
 		in[p.Name] = true

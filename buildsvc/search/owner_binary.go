@@ -7,7 +7,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The binary owner search (/search/owner?binary=, osc maintainer and bugowner), as OBS's
@@ -27,7 +27,7 @@ import (
 //     link order). A package is looked at once.
 
 // binaryOwners answers a binary search in one root.
-func binaryOwners(tx *bbolt.Tx, who buildstore.Person, r ownerRoot, binary string, limit int) ([]Owner, error) {
+func binaryOwners(tx kv.Tx, who buildstore.Person, r ownerRoot, binary string, limit int) ([]Owner, error) {
 	checked := map[string]bool{}
 	var out []Owner
 	var deepest *Owner
@@ -59,7 +59,7 @@ func binaryOwners(tx *bbolt.Tx, who buildstore.Person, r ownerRoot, binary strin
 
 // builtBy lists the packages of p that built binary (see the file's comment), in the order the
 // farm keeps them (repository, architecture, package), each once.
-func builtBy(tx *bbolt.Tx, p buildstore.Project, binary string) ([]buildstore.Package, error) {
+func builtBy(tx kv.Tx, p buildstore.Project, binary string) ([]buildstore.Package, error) {
 	var names []string
 	for _, repo := range p.Repositories {
 		for _, arch := range repo.Archs {
@@ -91,7 +91,7 @@ func builtBy(tx *bbolt.Tx, p buildstore.Project, binary string) ([]buildstore.Pa
 }
 
 // builtAnything reports whether the farm holds a binary of pkg in any where of p.
-func builtAnything(tx *bbolt.Tx, p buildstore.Project, pkg string) bool {
+func builtAnything(tx kv.Tx, p buildstore.Project, pkg string) bool {
 	for _, repo := range p.Repositories {
 		for _, arch := range repo.Archs {
 			if buildstore.HasBinaries(tx, buildstore.Where{Project: p.Name, Repository: repo.Name, Arch: arch}, pkg) {
@@ -104,7 +104,7 @@ func builtAnything(tx *bbolt.Tx, p buildstore.Project, pkg string) bool {
 
 // packageOwner is the owner of k (see the file's comment); ok is false when k was looked at
 // already or nobody owns it anywhere. deepest keeps looking down the links for the last owner.
-func packageOwner(tx *bbolt.Tx, who buildstore.Person, r ownerRoot, k buildstore.Package, checked map[string]bool, deepest bool) (Owner, bool) {
+func packageOwner(tx kv.Tx, who buildstore.Person, r ownerRoot, k buildstore.Package, checked map[string]bool, deepest bool) (Owner, bool) {
 	key := k.Project + "\x00" + k.Name
 	if checked[key] {
 		return Owner{}, false
@@ -137,7 +137,7 @@ func packageOwner(tx *bbolt.Tx, who buildstore.Person, r ownerRoot, k buildstore
 }
 
 // packageOwnerOf is the owner of k itself: with devel on, its devel package's first.
-func packageOwnerOf(tx *bbolt.Tx, who buildstore.Person, r ownerRoot, k buildstore.Package) (Owner, bool) {
+func packageOwnerOf(tx kv.Tx, who buildstore.Person, r ownerRoot, k buildstore.Package) (Owner, bool) {
 	if r.devel {
 		if d, ok := develPackage(tx, k); ok {
 			if o, ok := containerOwner(tx, who, r, d); ok {
@@ -150,7 +150,7 @@ func packageOwnerOf(tx *bbolt.Tx, who buildstore.Person, r ownerRoot, k buildsto
 
 // containerOwner is the holders of r's roles in k, else in k's project; with an empty filter, k
 // itself. A package of a project hidden from who has none.
-func containerOwner(tx *bbolt.Tx, who buildstore.Person, r ownerRoot, k buildstore.Package) (Owner, bool) {
+func containerOwner(tx kv.Tx, who buildstore.Person, r ownerRoot, k buildstore.Package) (Owner, bool) {
 	prj, err := buildstore.GetProject(tx, k.Project)
 	if err != nil || buildsvc.HiddenFrom(tx, who, prj) {
 		return Owner{}, false
@@ -170,7 +170,7 @@ func containerOwner(tx *bbolt.Tx, who buildstore.Person, r ownerRoot, k buildsto
 // develPackage follows k's devel package — or, without one, its project's devel project's
 // package of the same name — to the end of the chain; ok is false when k has none, the chain
 // leads to a missing package, or loops.
-func develPackage(tx *bbolt.Tx, k buildstore.Package) (buildstore.Package, bool) {
+func develPackage(tx kv.Tx, k buildstore.Package) (buildstore.Package, bool) {
 	seen := map[string]bool{k.Project + "\x00" + k.Name: true}
 	cur, moved := k, false
 	for {

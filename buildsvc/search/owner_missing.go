@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // SearchMissingOwners answers /search/missing_owner, as OBS's OwnerSearch::Missing does: per
@@ -23,7 +23,7 @@ func (s *Service) SearchMissingOwners(who buildstore.Person, q OwnerQuery) ([]Ow
 		return nil, err
 	}
 	var out []Owner
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		roots, err := ownerRoots(tx, who, q)
 		if err != nil {
 			return err
@@ -41,7 +41,7 @@ func (s *Service) SearchMissingOwners(who buildstore.Person, q OwnerQuery) ([]Ow
 }
 
 // missingOwners lists the unowned package names of one root (see SearchMissingOwners).
-func missingOwners(tx *bbolt.Tx, r ownerRoot) ([]Owner, error) {
+func missingOwners(tx kv.Tx, r ownerRoot) ([]Owner, error) {
 	owned := map[string]bool{}
 	first := map[string]string{} // name → the project the root finds it in
 	var names []string

@@ -12,7 +12,7 @@ import (
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // ownerWorld is a store where the owner rules show: Root (the attribute's root, linking to
@@ -28,7 +28,7 @@ func ownerWorld(t *testing.T, rootValues ...string) *Service {
 	t.Cleanup(func() { db.Close() })
 	role := func(id, r string) buildstore.Role { return buildstore.Role{ID: id, Role: r} }
 	roles := func(list ...buildstore.Role) []buildstore.Role { return list }
-	err = db.Write(func(tx *bbolt.Tx) error {
+	err = db.Write(func(tx kv.Tx) error {
 		for _, p := range []buildstore.Person{{Login: "ann", State: buildstore.StateConfirmed}, {Login: "lok", State: buildstore.StateLocked}} {
 			if err := buildstore.PutPerson(tx, p); err != nil {
 				return err

@@ -4,7 +4,7 @@ import (
 	"encoding/xml"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // /search/person: every person (OBS has no /id form here), in login order, whatever their
@@ -44,7 +44,7 @@ func (s *Service) SearchPersons(who buildstore.Person, match string, page Page) 
 		return p.found, err
 	}
 	names, byLogin := plannedValues(q.Plan(), "@login")
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		var persons []buildstore.Person
 		var err error
 		if byLogin {

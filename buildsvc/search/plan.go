@@ -13,7 +13,7 @@ import (
 	"github.com/antchfx/xmlquery"
 	"github.com/pocketforge/pocketforge/search/xpath"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Candidates of a search: the records its plan's equalities (xpath.Query.Plan) allow, read
@@ -50,7 +50,7 @@ func usable(term []xpath.Eq, kinds map[string]string, folds bool) bool {
 
 // requestCandidates are the ids, ascending, that the usable terms of plan allow (each term's
 // index entries together, intersected across terms); ok is false when no term is usable.
-func requestCandidates(tx *bbolt.Tx, plan [][]xpath.Eq) (ids []uint64, ok bool, err error) {
+func requestCandidates(tx kv.Tx, plan [][]xpath.Eq) (ids []uint64, ok bool, err error) {
 	for _, term := range plan {
 		if !usable(term, requestIndexes, true) {
 			continue
@@ -232,12 +232,12 @@ func (d keyDoc) with(values ...string) *xmlquery.Node {
 // projectGate says whether the packages of a project may be listed to who: the project lives
 // and is not hidden from who; asked once per project of a search.
 type projectGate struct {
-	tx   *bbolt.Tx
+	tx   kv.Tx
 	who  buildstore.Person
 	seen map[string]bool
 }
 
-func newProjectGate(tx *bbolt.Tx, who buildstore.Person) *projectGate {
+func newProjectGate(tx kv.Tx, who buildstore.Person) *projectGate {
 	return &projectGate{tx: tx, who: who, seen: map[string]bool{}}
 }
 
@@ -258,7 +258,7 @@ var holderKeys = keySet("person/@userid", "group/@groupid")
 // and package; ok is false when there is no such term. A group's title compares ignoring case
 // (OBS's groups.title is a *_ci column): such an equality reads the places of every group the
 // role index names in any case of it.
-func holderPlaces(tx *bbolt.Tx, plan [][]xpath.Eq) (places []buildstore.RolePlace, ok bool, err error) {
+func holderPlaces(tx kv.Tx, plan [][]xpath.Eq) (places []buildstore.RolePlace, ok bool, err error) {
 	for _, term := range plan {
 		if !usable(term, holderKeys, true) || slices.ContainsFunc(term, func(eq xpath.Eq) bool {
 			return eq.Key == "person/@userid" && strings.Contains(eq.Value, ":") // a group's holder
@@ -297,7 +297,7 @@ func comparePlaces(a, b buildstore.RolePlace) int {
 // the projects (and names) its @project (and @name) equalities name, or of the places the role
 // index gives for a person or group, or else every package, by one cursor. Tombstones may be
 // among them (buildstore.Tombstone).
-func eachPackageCandidate(tx *bbolt.Tx, q *xpath.Query, plan [][]xpath.Eq, fn func(project, name string, raw []byte) (bool, error)) error {
+func eachPackageCandidate(tx kv.Tx, q *xpath.Query, plan [][]xpath.Eq, fn func(project, name string, raw []byte) (bool, error)) error {
 	projects, byProject := plannedValues(plan, "@project")
 	names, byName := plannedValues(plan, "@name")
 	if byProject {
@@ -340,7 +340,7 @@ func eachPackageCandidate(tx *bbolt.Tx, q *xpath.Query, plan [][]xpath.Eq, fn fu
 
 // eachProjectCandidate calls fn with the live projects plan allows, by name: those its @name
 // equalities name, or the places of a person or group, or else every project, by one cursor.
-func eachProjectCandidate(tx *bbolt.Tx, q *xpath.Query, plan [][]xpath.Eq, fn func(name string, raw []byte) (bool, error)) error {
+func eachProjectCandidate(tx kv.Tx, q *xpath.Query, plan [][]xpath.Eq, fn func(name string, raw []byte) (bool, error)) error {
 	var names []string
 	if byName, ok := plannedValues(plan, "@name"); ok {
 		names = byName

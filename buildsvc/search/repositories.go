@@ -7,7 +7,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/search/xpath"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // /search/repository/id (OBS has only the /id form): the repositories of the projects who may
@@ -51,7 +51,7 @@ func (s *Service) SearchRepositories(who buildstore.Person, match string, page P
 	if err != nil {
 		return p.found, err
 	}
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		return buildsvc.EachVisibleProject(tx, who, plannedProjects(q.Plan()), func(prj buildstore.Project) error {
 			for _, r := range prj.Repositories {
 				ok, err := matches(q, repositoryMatch(prj.Name, r))

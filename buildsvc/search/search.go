@@ -11,7 +11,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc/requestdoc"
 	"github.com/pocketforge/pocketforge/search/xpath"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Found is one page of a search's matches: Matches counts them all (the collection's
@@ -87,7 +87,7 @@ func (s *Service) SearchRequests(who buildstore.Person, match string, idOnly boo
 	plan := q.Plan()
 	filter := newByteFilter(plan, requestVerbatim)
 	keyOnly := q.ReadsOnly(requestKeyKeys...)
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		visit := func(id uint64, raw []byte) (bool, error) {
 			if !filter.pass(raw) {
 				return true, nil
@@ -150,7 +150,7 @@ func (s *Service) SearchPackages(who buildstore.Person, match string, idOnly boo
 		lastProject, lastMatch, matched = project, q.Match(stub.with(name, project)), true
 		return lastMatch
 	}
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		gate := newProjectGate(tx, who)
 		return eachPackageCandidate(tx, q, plan, func(project, name string, raw []byte) (bool, error) {
 			if keyOnly && !keyMatch(project, name) || !keyOnly && !filter.pass(raw) ||
@@ -194,7 +194,7 @@ func (s *Service) SearchProjects(who buildstore.Person, match string, idOnly boo
 	keyOnly := q.ReadsOnly("@name")
 	filter := newByteFilter(plan, projectVerbatim)
 	stub := newKeyDoc("project", "name")
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.db.View(func(tx kv.Tx) error {
 		gate := newProjectGate(tx, who)
 		return eachProjectCandidate(tx, q, plan, func(name string, raw []byte) (bool, error) {
 			if keyOnly && !q.Match(stub.with(name)) || !keyOnly && !filter.pass(raw) || !gate.open(name) {

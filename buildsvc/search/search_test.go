@@ -17,7 +17,7 @@ import (
 	"github.com/pocketforge/pocketforge/search/xpath"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // searchWorld is a service over a store of n random requests and a few projects of packages,
@@ -36,7 +36,7 @@ func searchWorld(t testing.TB, n int) *Service {
 	pkgs := []string{"hello", "zlib", "bash"}
 	people := []string{"alice", "bob", "carol"}
 	states := []string{buildstore.RequestNew, buildstore.RequestReview, buildstore.RequestDeclined, buildstore.RequestAccepted}
-	err = db.Write(func(tx *bbolt.Tx) error {
+	err = db.Write(func(tx kv.Tx) error {
 		for _, prj := range projects {
 			if err := buildstore.PutProject(tx, buildstore.Project{Name: prj}); err != nil {
 				return err
@@ -53,7 +53,7 @@ func searchWorld(t testing.TB, n int) *Service {
 	// Requests go in batches: bbolt keeps a transaction's writes in sorted slices, so one
 	// transaction of 20,000 requests (200,000 index keys) costs a minute of copying.
 	for first := 1; first <= n && err == nil; first += 500 {
-		err = db.Write(func(tx *bbolt.Tx) error {
+		err = db.Write(func(tx kv.Tx) error {
 			for id := uint64(first); id <= uint64(min(first+499, n)); id++ {
 				req := buildstore.Request{ID: id, Creator: pick(people...),
 					State:   buildstore.RequestState{Name: pick(states...), Who: pick(people...), When: now, Created: now},
@@ -103,7 +103,7 @@ func TestSearchPlanAgreesWithScan(t *testing.T) {
 		}
 		q, _ := xpath.Compile("request", m)
 		var want []uint64
-		if err := s.db.View(func(tx *bbolt.Tx) error {
+		if err := s.db.View(func(tx kv.Tx) error {
 			return buildstore.EachRequest(tx, func(r buildstore.Request) (bool, error) {
 				ok, err := matches(q, requestdoc.Render(r, requestdoc.WithFullHistory))
 				if ok {
@@ -132,7 +132,7 @@ func TestSearchPlanAgreesWithScan(t *testing.T) {
 		}
 		q, _ := xpath.Compile("package", m)
 		var want []string
-		if err := s.db.View(func(tx *bbolt.Tx) error {
+		if err := s.db.View(func(tx kv.Tx) error {
 			projects, _ := buildstore.Projects(tx)
 			for _, p := range projects {
 				pkgs, _ := buildstore.Packages(tx, p.Name)

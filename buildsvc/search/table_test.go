@@ -13,7 +13,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc/requestdoc"
 	"github.com/pocketforge/pocketforge/search/xpath"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The search table: queries per root with the matches they must find in tableWorld
@@ -139,7 +139,7 @@ func check(t *testing.T, got []string, matches int, want string, scan []string) 
 func scanRequests(t *testing.T, s *Service, c tableCase) []string {
 	q := compileOrFail(t, "request", c.match)
 	var out []string
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		return buildstore.EachRequest(tx, func(r buildstore.Request) (bool, error) {
 			if !buildsvc.RequestVisible(tx, whoOf(c.who), r) {
 				return true, nil
@@ -160,7 +160,7 @@ func scanRequests(t *testing.T, s *Service, c tableCase) []string {
 func scanPackages(t *testing.T, s *Service, c tableCase) []string {
 	q := compileOrFail(t, "package", c.match)
 	var out []string
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		return buildsvc.EachVisiblePackage(tx, whoOf(c.who), func(k buildstore.Package) error {
 			ok, err := matches(q, metadoc.FromPackage(k))
 			if ok {
@@ -178,7 +178,7 @@ func scanPackages(t *testing.T, s *Service, c tableCase) []string {
 func scanProjects(t *testing.T, s *Service, c tableCase) []string {
 	q := compileOrFail(t, "project", c.match)
 	var out []string
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx kv.Tx) error {
 		return buildsvc.EachVisibleProject(tx, whoOf(c.who), nil, func(p buildstore.Project) error {
 			ok, err := matches(q, metadoc.FromProject(p))
 			if ok {

@@ -10,7 +10,7 @@ import (
 	"github.com/pocketforge/pocketforge/clock"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The fixed world of the search table (search_table_*_test.go): six live projects (secret
@@ -97,7 +97,7 @@ func tableWorld(t testing.TB) *Service {
 		{ID: 8, Creator: "alice", Actions: []buildstore.RequestAction{submit("home:alice", "hello_world", "devel:tools", "hello_world")},
 			State: state("superseded", "alice"), Reviews: []buildstore.Review{{State: "declined", ByUser: "carol", Who: "carol"}}, History: hist("alice", "carol")},
 	}
-	err = db.Write(func(tx *bbolt.Tx) error {
+	err = db.Write(func(tx kv.Tx) error {
 		for _, p := range projects {
 			if err := buildstore.PutProject(tx, p); err != nil {
 				return err

@@ -10,7 +10,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Comments on projects, packages and requests (GET and POST /comments/project/P,
@@ -57,7 +57,7 @@ type CommentList struct {
 // Comments lists the comments on obj for who.
 func (s *Service) Comments(who buildstore.Person, obj CommentObject) (CommentList, error) {
 	var list CommentList
-	err := s.Store().View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx kv.Tx) error {
 		t, err := resolveCommented(tx, who, obj)
 		if err != nil {
 			return err
@@ -73,7 +73,7 @@ func (s *Service) Comments(who buildstore.Person, obj CommentObject) (CommentLis
 // and mails it to the object's people.
 func (s *Service) AddComment(who buildstore.Person, obj CommentObject, parent, text string) (buildstore.Comment, error) {
 	var c buildstore.Comment
-	err := s.Store().Write(func(tx *bbolt.Tx) error {
+	err := s.Store().Write(func(tx kv.Tx) error {
 		var err error
 		if c, err = AddCommentTx(tx, who, obj, parent, text, s.Clock().Now()); err != nil {
 			return err
@@ -90,7 +90,7 @@ func (s *Service) AddComment(who buildstore.Person, obj CommentObject, parent, t
 // AddCommentTx is AddComment at now inside the caller's transaction, without the mail (the
 // fixtures write the demo comments in theirs: the world's past, not news, so a fresh
 // appliance's outbox starts empty).
-func AddCommentTx(tx *bbolt.Tx, who buildstore.Person, obj CommentObject, parent, text string, now time.Time) (buildstore.Comment, error) {
+func AddCommentTx(tx kv.Tx, who buildstore.Person, obj CommentObject, parent, text string, now time.Time) (buildstore.Comment, error) {
 	t, err := resolveCommented(tx, who, obj)
 	if err != nil {
 		return buildstore.Comment{}, err
@@ -112,7 +112,7 @@ func AddCommentTx(tx *bbolt.Tx, who buildstore.Person, obj CommentObject, parent
 
 // DeleteComment deletes comment id for who: removed, or blanked while it has replies.
 func (s *Service) DeleteComment(who buildstore.Person, id string) error {
-	return s.Store().Write(func(tx *bbolt.Tx) error {
+	return s.Store().Write(func(tx kv.Tx) error {
 		n, err := strconv.ParseUint(id, 10, 64)
 		if err != nil {
 			return commentNotFound(id)
@@ -157,7 +157,7 @@ func checkCommentText(text string) error {
 }
 
 // parentOn reads parent_id, which must name a comment on obj.
-func parentOn(tx *bbolt.Tx, obj CommentObject, parent string) (uint64, error) {
+func parentOn(tx kv.Tx, obj CommentObject, parent string) (uint64, error) {
 	n, err := strconv.ParseUint(parent, 10, 64)
 	if err == nil {
 		if p, err := buildstore.GetComment(tx, n); err == nil && p.On == obj {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // commented is the object a comment route resolved to: a project, a package (with its
@@ -24,7 +24,7 @@ type commented struct {
 // resolveCommented reads the object for who: 404 unknown_project (missing or hidden),
 // unknown_package, or not_found for a request that is missing or whose target project is
 // hidden from who. Only the request's lookup lives here; the request rules are requests'.
-func resolveCommented(tx *bbolt.Tx, who buildstore.Person, obj CommentObject) (commented, error) {
+func resolveCommented(tx kv.Tx, who buildstore.Person, obj CommentObject) (commented, error) {
 	t := commented{obj: obj}
 	switch obj.Kind {
 	case buildstore.CommentOnProject, buildstore.CommentOnPackage:
@@ -66,7 +66,7 @@ func requestNotFoundForComment(id string) error {
 // change the object. For a request, the service's is_target_maintainer?: who may change
 // every existing target (the package when it exists, else the project) of its actions, and
 // there is at least one.
-func moderates(tx *bbolt.Tx, who buildstore.Person, t commented) bool {
+func moderates(tx kv.Tx, who buildstore.Person, t commented) bool {
 	switch {
 	case who.IsAdmin():
 		return true
@@ -93,7 +93,7 @@ func moderates(tx *bbolt.Tx, who buildstore.Person, t commented) bool {
 }
 
 // maintainsPackage reports whether who maintains the package itself (false for none).
-func maintainsPackage(tx *bbolt.Tx, who buildstore.Person, project, pkg string) bool {
+func maintainsPackage(tx kv.Tx, who buildstore.Person, project, pkg string) bool {
 	if pkg == "" {
 		return false
 	}
@@ -105,7 +105,7 @@ func maintainsPackage(tx *bbolt.Tx, who buildstore.Person, project, pkg string) 
 // maintainers of the project (and of the package), or to a request's creator and reviewers —
 // not to the author. Simplified: the service lets each person choose which events mail them;
 // here these always do, and earlier commenters are not added.
-func mailComment(tx *bbolt.Tx, t commented, c buildstore.Comment) error {
+func mailComment(tx kv.Tx, t commented, c buildstore.Comment) error {
 	to := buildsvc.NewRecipients(tx, c.Who)
 	var subject string
 	switch {

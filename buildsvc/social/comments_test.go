@@ -10,7 +10,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/testkit/testdb"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestCommentModerators: who may delete anyone's comment on a request is the service's
@@ -20,7 +20,7 @@ func TestCommentModerators(t *testing.T) {
 	db := testdb.Open(t)
 	clk := clock.NewFixed(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
 	s := New(buildsvc.New(db, clk, nil, buildsvc.Options{}))
-	if err := db.Write(func(tx *bbolt.Tx) error {
+	if err := db.Write(func(tx kv.Tx) error {
 		for _, login := range []string{"alice", "bob", "carol"} {
 			if err := buildstore.PutPerson(tx, buildstore.Person{Login: login}); err != nil {
 				return err
@@ -43,7 +43,7 @@ func TestCommentModerators(t *testing.T) {
 		{target("gone", "")},                 // 4: nothing that exists
 		{target("a", "x"), target("b", "k")}, // 5: alice's project, carol's package
 	}
-	if err := s.Store().Write(func(tx *bbolt.Tx) error {
+	if err := s.Store().Write(func(tx kv.Tx) error {
 		for _, p := range []buildstore.Project{{Name: "a", Persons: maint("alice")}, {Name: "b", Persons: maint("bob")}} {
 			if err := buildstore.PutProject(tx, p); err != nil {
 				return err
@@ -69,7 +69,7 @@ func TestCommentModerators(t *testing.T) {
 			who.GlobalRoles = []string{buildstore.RoleAdmin}
 		}
 		got := ""
-		s.Store().View(func(tx *bbolt.Tx) error {
+		s.Store().View(func(tx kv.Tx) error {
 			for i := range requests {
 				c, err := resolveCommented(tx, who, CommentObject{Kind: buildstore.CommentOnRequest, Request: fmt.Sprint(i + 1)})
 				if err != nil {

@@ -12,7 +12,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Messages (GET /message/<id>, GET /message/?limit|project|project&package, PUT
@@ -68,7 +68,7 @@ func (s *Service) Messages(who buildstore.Person, q MessageQuery) (MessageList, 
 	if q.Project == "" && q.Package != "" {
 		return l, buildsvc.BadRequest("missing_parameter", "Parameter project is missing: package %s needs its project", q.Package)
 	}
-	err = s.Store().View(func(tx *bbolt.Tx) error {
+	err = s.Store().View(func(tx kv.Tx) error {
 		if q.Project == "" {
 			l.Messages, err = buildstore.LatestMessages(tx, limit, func(m buildstore.Message) bool {
 				return !buildsvc.ProjectHiddenFrom(tx, who, m.Project)
@@ -87,7 +87,7 @@ func (s *Service) Messages(who buildstore.Person, q MessageQuery) (MessageList, 
 // Message reads one message by the id of the URL, as a list of one.
 func (s *Service) Message(who buildstore.Person, id string) (MessageList, error) {
 	var l MessageList
-	err := s.Store().View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx kv.Tx) error {
 		m, err := messageByID(tx, who, id)
 		l.Messages = []buildstore.Message{m}
 		return err
@@ -102,12 +102,12 @@ func (s *Service) AddMessage(who buildstore.Person, project, pkg string, body []
 	if err != nil {
 		return err
 	}
-	return s.Store().Write(func(tx *bbolt.Tx) error { return AddMessageTx(tx, who, project, pkg, m, s.Clock().Now()) })
+	return s.Store().Write(func(tx kv.Tx) error { return AddMessageTx(tx, who, project, pkg, m, s.Clock().Now()) })
 }
 
 // AddMessageTx is AddMessage of a parsed message (its text, severity, send_mail and private)
 // at now inside the caller's transaction (the fixtures write the demo messages in theirs).
-func AddMessageTx(tx *bbolt.Tx, who buildstore.Person, project, pkg string, m buildstore.Message, now time.Time) error {
+func AddMessageTx(tx kv.Tx, who buildstore.Person, project, pkg string, m buildstore.Message, now time.Time) error {
 	if project == "" {
 		return buildsvc.BadRequest("error creating message", "must give either project or package")
 	}
@@ -130,7 +130,7 @@ func AddMessageTx(tx *bbolt.Tx, who buildstore.Person, project, pkg string, m bu
 
 // DeleteMessage removes the message of the URL's id.
 func (s *Service) DeleteMessage(who buildstore.Person, id string) error {
-	return s.Store().Write(func(tx *bbolt.Tx) error {
+	return s.Store().Write(func(tx kv.Tx) error {
 		m, err := messageByID(tx, who, id)
 		if err != nil {
 			return err
@@ -151,7 +151,7 @@ func (s *Service) DeleteMessage(who buildstore.Person, id string) error {
 
 // messageObject reads the object of a message route for who: 404 unknown_project (missing or
 // hidden from who) or unknown_package. k is empty for a project.
-func messageObject(tx *bbolt.Tx, who buildstore.Person, project, pkg string) (buildstore.Project, buildstore.Package, error) {
+func messageObject(tx kv.Tx, who buildstore.Person, project, pkg string) (buildstore.Project, buildstore.Package, error) {
 	if err := buildsvc.VisibleProject(tx, who, project); err != nil {
 		return buildstore.Project{}, buildstore.Package{}, err
 	}
@@ -163,13 +163,13 @@ func messageObject(tx *bbolt.Tx, who buildstore.Person, project, pkg string) (bu
 }
 
 // mayChangeMessages: the maintainers of the project (for a package also the package's) and Admin.
-func mayChangeMessages(tx *bbolt.Tx, who buildstore.Person, p buildstore.Project, k buildstore.Package) bool {
+func mayChangeMessages(tx kv.Tx, who buildstore.Person, p buildstore.Project, k buildstore.Package) bool {
 	return buildsvc.Maintains(tx, who, p.Persons, p.Groups) || k.Name != "" && buildsvc.Maintains(tx, who, k.Persons, k.Groups)
 }
 
 // messageByID reads the message of an id as the URL has it, for who: one that is not a number,
 // or is on a project hidden from who, is as unknown as a missing one.
-func messageByID(tx *bbolt.Tx, who buildstore.Person, id string) (buildstore.Message, error) {
+func messageByID(tx kv.Tx, who buildstore.Person, id string) (buildstore.Message, error) {
 	notFound := fault.NotFound("not_found", "Couldn't find Message with 'id'=%s", id)
 	n, err := strconv.ParseUint(id, 10, 64)
 	if err != nil {

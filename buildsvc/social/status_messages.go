@@ -13,7 +13,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc/metadoc"
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Status messages (GET and PUT /status_message/, and the 2.7-era service's own routes GET and
@@ -47,7 +47,7 @@ func (s *Service) StatusMessages(who buildstore.Person, limit string) ([]buildst
 		return nil, err
 	}
 	var out []buildstore.StatusMessage
-	err = s.Store().View(func(tx *bbolt.Tx) error {
+	err = s.Store().View(func(tx kv.Tx) error {
 		out, err = buildstore.LiveStatusMessages(tx, n)
 		return err
 	})
@@ -57,7 +57,7 @@ func (s *Service) StatusMessages(who buildstore.Person, limit string) ([]buildst
 // StatusMessage reads one status message by the id of the URL, deleted or not.
 func (s *Service) StatusMessage(who buildstore.Person, id string) (buildstore.StatusMessage, error) {
 	var m buildstore.StatusMessage
-	err := s.Store().View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx kv.Tx) error {
 		var err error
 		m, err = statusMessageByID(tx, id)
 		return err
@@ -74,12 +74,12 @@ func (s *Service) SendStatusMessages(who buildstore.Person, body []byte) error {
 	if err != nil {
 		return err
 	}
-	return s.Store().Write(func(tx *bbolt.Tx) error { return SendStatusMessagesTx(tx, who, list, s.Clock().Now()) })
+	return s.Store().Write(func(tx kv.Tx) error { return SendStatusMessagesTx(tx, who, list, s.Clock().Now()) })
 }
 
 // SendStatusMessagesTx is SendStatusMessages of parsed messages (text and severity) at now
 // inside the caller's transaction (the fixtures announce the demo in theirs).
-func SendStatusMessagesTx(tx *bbolt.Tx, who buildstore.Person, list []buildstore.StatusMessage, now time.Time) error {
+func SendStatusMessagesTx(tx kv.Tx, who buildstore.Person, list []buildstore.StatusMessage, now time.Time) error {
 	if !who.IsAdmin() {
 		return buildsvc.Forbidden("permission_denied", "message(s) cannot be created, you have not sufficient permissions")
 	}
@@ -101,7 +101,7 @@ func (s *Service) DeleteStatusMessage(who buildstore.Person, id string) error {
 	if !who.IsAdmin() {
 		return buildsvc.Forbidden("permission_denied", "message cannot be deleted, you have not sufficient permissions")
 	}
-	return s.Store().Write(func(tx *bbolt.Tx) error {
+	return s.Store().Write(func(tx kv.Tx) error {
 		m, err := statusMessageByID(tx, id)
 		if err != nil || m.Deleted != nil {
 			return err
@@ -114,7 +114,7 @@ func (s *Service) DeleteStatusMessage(who buildstore.Person, id string) error {
 
 // statusMessageByID reads the status message of an id as the URL has it: one that is not a
 // number is as unknown as a missing one.
-func statusMessageByID(tx *bbolt.Tx, id string) (buildstore.StatusMessage, error) {
+func statusMessageByID(tx kv.Tx, id string) (buildstore.StatusMessage, error) {
 	n, err := strconv.ParseUint(id, 10, 64)
 	if err != nil {
 		return buildstore.StatusMessage{}, fault.NotFound("not_found", "Couldn't find StatusMessage with 'id'=%s", id)

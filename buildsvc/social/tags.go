@@ -9,7 +9,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Tags (GET /source/P[/K]/_tags, /tag/<tags>/_projects|_packages|_all, /user/U/tags/…), as the
@@ -74,7 +74,7 @@ const (
 // ObjectTags lists every user's tags on project (pkg "") or package project/pkg.
 func (s *Service) ObjectTags(who buildstore.Person, project, pkg string) (TagList, error) {
 	var l TagList
-	err := s.Store().View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx kv.Tx) error {
 		var err error
 		if l, err = taggedObject(tx, who, project, pkg); err != nil {
 			return err
@@ -89,7 +89,7 @@ func (s *Service) ObjectTags(who buildstore.Person, project, pkg string) (TagLis
 // UserObjectTags lists user's tags on project (pkg "") or package project/pkg.
 func (s *Service) UserObjectTags(who buildstore.Person, user, project, pkg string) (TagList, error) {
 	var l TagList
-	err := s.Store().View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx kv.Tx) error {
 		if _, err := buildstore.GetPerson(tx, user); err != nil {
 			return err
 		}
@@ -109,12 +109,12 @@ func (s *Service) UserObjectTags(who buildstore.Person, user, project, pkg strin
 // name given twice counts once); only user himself may. A refused name refuses the whole
 // list: nothing changes.
 func (s *Service) SetUserTags(who buildstore.Person, user, project, pkg string, names []string) error {
-	return s.Store().Write(func(tx *bbolt.Tx) error { return SetUserTagsTx(tx, who, user, project, pkg, names, s.Clock().Now()) })
+	return s.Store().Write(func(tx kv.Tx) error { return SetUserTagsTx(tx, who, user, project, pkg, names, s.Clock().Now()) })
 }
 
 // SetUserTagsTx is SetUserTags at now inside the caller's transaction (the fixtures tag the
 // demo projects and packages in theirs).
-func SetUserTagsTx(tx *bbolt.Tx, who buildstore.Person, user, project, pkg string, names []string, now time.Time) error {
+func SetUserTagsTx(tx kv.Tx, who buildstore.Person, user, project, pkg string, names []string, now time.Time) error {
 	if _, err := buildstore.GetPerson(tx, user); err != nil {
 		return err
 	}
@@ -154,7 +154,7 @@ func SetUserTagsTx(tx *bbolt.Tx, who buildstore.Person, user, project, pkg strin
 // carry every tag of tags, names joined with "::".
 func (s *Service) ObjectsByTag(who buildstore.Person, tags, kind string) (TaggedObjects, error) {
 	out := TaggedObjects{Tag: tags}
-	err := s.Store().View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx kv.Tx) error {
 		var common map[tagObj]bool
 		for _, name := range strings.Split(tags, "::") {
 			list, err := buildstore.TaggingsWithTag(tx, name)
@@ -186,7 +186,7 @@ func (s *Service) ObjectsByTag(who buildstore.Person, tags, kind string) (Tagged
 // each with user's tags on it.
 func (s *Service) ObjectsTaggedBy(who buildstore.Person, user, kind string) (TaggedObjects, error) {
 	out := TaggedObjects{User: user}
-	err := s.Store().View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx kv.Tx) error {
 		if _, err := buildstore.GetPerson(tx, user); err != nil {
 			return err
 		}
@@ -212,7 +212,7 @@ type tagObj struct{ project, pkg string }
 func objOf(t buildstore.Tagging) tagObj { return tagObj{t.Project, t.Package} }
 
 // collect renders objs of kind, ordered, each with the names of the taggings tagsOf reads.
-func collect(tx *bbolt.Tx, objs map[tagObj]bool, kind string, tagsOf func(tagObj) ([]buildstore.Tagging, error)) (projects, packages []TaggedObject, err error) {
+func collect(tx kv.Tx, objs map[tagObj]bool, kind string, tagsOf func(tagObj) ([]buildstore.Tagging, error)) (projects, packages []TaggedObject, err error) {
 	keys := make([]tagObj, 0, len(objs))
 	for o := range objs {
 		keys = append(keys, o)
@@ -258,7 +258,7 @@ func collect(tx *bbolt.Tx, objs map[tagObj]bool, kind string, tagsOf func(tagObj
 
 // taggedObject reads the object a tags route names for who: 404 unknown_project (missing or
 // hidden) or unknown_package; its title goes into the document.
-func taggedObject(tx *bbolt.Tx, who buildstore.Person, project, pkg string) (TagList, error) {
+func taggedObject(tx kv.Tx, who buildstore.Person, project, pkg string) (TagList, error) {
 	l := TagList{Project: project, Package: pkg}
 	if err := buildsvc.VisibleProject(tx, who, project); err != nil {
 		return l, err
@@ -274,7 +274,7 @@ func taggedObject(tx *bbolt.Tx, who buildstore.Person, project, pkg string) (Tag
 }
 
 // visibleTaggings keeps the taggings on objects who may see.
-func visibleTaggings(tx *bbolt.Tx, who buildstore.Person, list []buildstore.Tagging) []buildstore.Tagging {
+func visibleTaggings(tx kv.Tx, who buildstore.Person, list []buildstore.Tagging) []buildstore.Tagging {
 	return slices.DeleteFunc(slices.Clone(list), func(t buildstore.Tagging) bool { return buildsvc.ProjectHiddenFrom(tx, who, t.Project) })
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/pocketforge/pocketforge/buildsvc"
 
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The tag cloud (GET /tag/_tagcloud, /user/U/tags/_tagcloud) and the tag name rule.
@@ -69,7 +69,7 @@ func (s *Service) TagCloud(who buildstore.Person, user string, q TagCloudQuery) 
 	}
 	cloud.Distribution, cloud.Steps = dist, steps
 	counts := map[string]int{}
-	err = s.Store().View(func(tx *bbolt.Tx) error {
+	err = s.Store().View(func(tx kv.Tx) error {
 		if user == "" {
 			return buildstore.EachTagging(tx, func(t buildstore.Tagging) error {
 				if !buildsvc.ProjectHiddenFrom(tx, who, t.Project) {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Package activity (GET /statistics/activity/P/K, /statistics/most_active), computed as the
@@ -24,7 +24,7 @@ import (
 
 // packageActivity is the package's activity record, or the one a package without a record has:
 // created with the start index, never updated.
-func packageActivity(tx *bbolt.Tx, k buildstore.Package) (buildstore.Activity, error) {
+func packageActivity(tx kv.Tx, k buildstore.Package) (buildstore.Activity, error) {
 	a, found, err := buildstore.GetActivity(tx, k.Project, k.Name)
 	if err != nil || found {
 		return a, err
@@ -46,7 +46,7 @@ type ActivityItem struct {
 func (s *Service) Activity(who buildstore.Person, project, pkg string) (ActivityItem, error) {
 	now := s.Clock().Now()
 	var out ActivityItem
-	err := s.Store().View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx kv.Tx) error {
 		list, err := statsPackages(tx, who, project, pkg)
 		if err != nil {
 			return err
@@ -69,7 +69,7 @@ func (s *Service) Activity(who buildstore.Person, project, pkg string) (Activity
 // statsPackages reads the package a statistics path names (404 unknown_project or
 // unknown_package, a hidden project as a missing one), or every package of the project when pkg
 // is "".
-func statsPackages(tx *bbolt.Tx, who buildstore.Person, project, pkg string) ([]buildstore.Package, error) {
+func statsPackages(tx kv.Tx, who buildstore.Person, project, pkg string) ([]buildstore.Package, error) {
 	if _, err := buildsvc.ReadableProject(tx, who, project); err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func (s *Service) MostActive(who buildstore.Person, typ, limit string) ([]Activi
 	}
 	now := s.Clock().Now()
 	var list []ActivityItem
-	err = s.Store().View(func(tx *bbolt.Tx) error {
+	err = s.Store().View(func(tx kv.Tx) error {
 		return buildsvc.EachVisiblePackage(tx, who, func(k buildstore.Package) error {
 			a, err := packageActivity(tx, k)
 			list = append(list, ActivityItem{Project: k.Project, Package: k.Name, Activity: buildsvc.ActivityAt(a, now), Updates: a.Updates})

@@ -11,7 +11,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Download counters (GET /statistics/download_counter, /statistics/newest_stats, PUT
@@ -70,7 +70,7 @@ func (s *Service) DownloadCounter(who buildstore.Person, q DownloadQuery) (Downl
 	}
 	s.FlushDownloads()
 	now := s.Clock().Now()
-	err = s.Store().View(func(tx *bbolt.Tx) error {
+	err = s.Store().View(func(tx kv.Tx) error {
 		if q.GroupBy == "" {
 			if err := checkDownloadFilter(tx, who, q); err != nil {
 				return err
@@ -130,7 +130,7 @@ func (s *Service) DownloadCounter(who buildstore.Person, q DownloadQuery) (Downl
 }
 
 // checkDownloadFilter answers 404 for a project or package filter naming none who may see.
-func checkDownloadFilter(tx *bbolt.Tx, who buildstore.Person, q DownloadQuery) error {
+func checkDownloadFilter(tx kv.Tx, who buildstore.Person, q DownloadQuery) error {
 	if q.Project == "" {
 		return nil
 	}
@@ -168,7 +168,7 @@ func groupKey(by string, d buildstore.DownloadStat) [2]string {
 func (s *Service) NewestStats(who buildstore.Person) (time.Time, error) {
 	s.FlushDownloads()
 	newest := time.Unix(0, 0).UTC()
-	err := s.Store().View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx kv.Tx) error {
 		vis := visibility{tx: tx, who: who}
 		return buildstore.EachDownloadStat(tx, func(d buildstore.DownloadStat) error {
 			if vis.counts(d) && d.Counted.After(newest) {
@@ -225,7 +225,7 @@ func (s *Service) RedirectStats(who buildstore.Person, body []byte) (notImported
 		return nil, buildsvc.Invalid("redirect_stats", "%v", err)
 	}
 	now := s.Clock().Now().UTC()
-	err = s.Store().Write(func(tx *bbolt.Tx) error {
+	err = s.Store().Write(func(tx kv.Tx) error {
 		notImported = nil
 		for _, pr := range doc.Projects {
 			p, perr := buildstore.GetProject(tx, pr.Name)
@@ -258,7 +258,7 @@ func (s *Service) RedirectStats(who buildstore.Person, body []byte) (notImported
 
 // setCounter sets f's counter to n as counted at counted; a new counter was created at created.
 // An unchanged count leaves the counter as it is, as the service did.
-func setCounter(tx *bbolt.Tx, f buildstore.DownloadFile, n int64, created, counted time.Time) error {
+func setCounter(tx kv.Tx, f buildstore.DownloadFile, n int64, created, counted time.Time) error {
 	d, found, err := buildstore.GetDownloadStat(tx, f)
 	if err != nil || (found && d.Count == n) {
 		return err
@@ -281,7 +281,7 @@ func reportTime(s string, now time.Time) time.Time {
 // visibility remembers, within one transaction, which projects who may see and which packages
 // exist.
 type visibility struct {
-	tx   *bbolt.Tx
+	tx   kv.Tx
 	who  buildstore.Person
 	seen map[string]bool
 	live map[[2]string]bool

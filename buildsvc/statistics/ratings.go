@@ -10,7 +10,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Ratings (GET and PUT /statistics/rating/P[/K], GET /statistics/highest_rated), as the service
@@ -36,7 +36,7 @@ type RatingSummary struct {
 // Rating answers GET /statistics/rating/P[/K] for who.
 func (s *Service) Rating(who buildstore.Person, project, pkg string) (RatingSummary, error) {
 	out := RatingSummary{Project: project, Package: pkg}
-	err := s.Store().View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx kv.Tx) error {
 		if err := ratedObject(tx, who, project, pkg); err != nil {
 			return err
 		}
@@ -68,12 +68,12 @@ func (s *Service) Rate(who buildstore.Person, project, pkg, body string) error {
 		return err
 	}
 	now := s.Clock().Now().UTC()
-	return s.Store().Write(func(tx *bbolt.Tx) error { return RateTx(tx, who, project, pkg, score, now) })
+	return s.Store().Write(func(tx kv.Tx) error { return RateTx(tx, who, project, pkg, score, now) })
 }
 
 // RateTx is Rate of a parsed score (1 to 5) at now inside the caller's transaction (the
 // fixtures rate the demo projects and packages in theirs).
-func RateTx(tx *bbolt.Tx, who buildstore.Person, project, pkg string, score int, now time.Time) error {
+func RateTx(tx kv.Tx, who buildstore.Person, project, pkg string, score int, now time.Time) error {
 	if score < 1 || score > 5 {
 		return buildsvc.BadRequest("error setting rating", "rating not saved: the score must be a whole number from 1 to 5, not '%d'", score)
 	}
@@ -104,7 +104,7 @@ func parseScore(body string) (int, error) {
 }
 
 // ratedObject checks that the project (and package) a rating path names exists for who.
-func ratedObject(tx *bbolt.Tx, who buildstore.Person, project, pkg string) error {
+func ratedObject(tx kv.Tx, who buildstore.Person, project, pkg string) error {
 	if _, err := buildsvc.ReadableProject(tx, who, project); err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ func (s *Service) HighestRated(who buildstore.Person, limit string) ([]RatedItem
 		return nil, err
 	}
 	var list []RatedItem
-	err = s.Store().View(func(tx *bbolt.Tx) error {
+	err = s.Store().View(func(tx kv.Tx) error {
 		sums := map[[2]string]*RatedItem{}
 		var order [][2]string
 		if err := buildstore.EachRating(tx, func(k buildstore.RatingKey, r buildstore.Rating) error {

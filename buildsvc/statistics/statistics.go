@@ -8,7 +8,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/buildsvc"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // defaultStatsLimit is the service's limit when none is given; 0 lists everything.
@@ -34,7 +34,7 @@ type StatsItem struct {
 }
 
 // projectUpdated is when the project last changed (its creation before any change).
-func projectUpdated(tx *bbolt.Tx, p buildstore.Project) (time.Time, error) {
+func projectUpdated(tx kv.Tx, p buildstore.Project) (time.Time, error) {
 	a, found, err := buildstore.GetActivity(tx, p.Name, "")
 	if err != nil || !found || a.Updated.Before(p.Created) {
 		return p.Created, err
@@ -45,14 +45,14 @@ func projectUpdated(tx *bbolt.Tx, p buildstore.Project) (time.Time, error) {
 // LatestAdded answers GET /statistics/latest_added: projects and packages, newest first (limit
 // default 10, 0: all).
 func (s *Service) LatestAdded(who buildstore.Person, limit string) ([]StatsItem, error) {
-	return s.latest(who, limit, func(_ *bbolt.Tx, p buildstore.Project) (time.Time, error) { return p.Created, nil },
-		func(_ *bbolt.Tx, k buildstore.Package) (time.Time, error) { return k.Created, nil })
+	return s.latest(who, limit, func(_ kv.Tx, p buildstore.Project) (time.Time, error) { return p.Created, nil },
+		func(_ kv.Tx, k buildstore.Package) (time.Time, error) { return k.Created, nil })
 }
 
 // LatestUpdated answers GET /statistics/latest_updated: projects and packages by their last
 // update, newest first (limit default 10, 0: all).
 func (s *Service) LatestUpdated(who buildstore.Person, limit string) ([]StatsItem, error) {
-	return s.latest(who, limit, projectUpdated, func(tx *bbolt.Tx, k buildstore.Package) (time.Time, error) {
+	return s.latest(who, limit, projectUpdated, func(tx kv.Tx, k buildstore.Package) (time.Time, error) {
 		a, err := packageActivity(tx, k)
 		return a.Updated, err
 	})
@@ -60,14 +60,14 @@ func (s *Service) LatestUpdated(who buildstore.Person, limit string) ([]StatsIte
 
 // latest lists every visible project and package with the time of it, newest first; equal
 // times by project, the project before its packages, then by package.
-func (s *Service) latest(who buildstore.Person, limit string, ofProject func(*bbolt.Tx, buildstore.Project) (time.Time, error),
-	ofPackage func(*bbolt.Tx, buildstore.Package) (time.Time, error)) ([]StatsItem, error) {
+func (s *Service) latest(who buildstore.Person, limit string, ofProject func(kv.Tx, buildstore.Project) (time.Time, error),
+	ofPackage func(kv.Tx, buildstore.Package) (time.Time, error)) ([]StatsItem, error) {
 	n, err := statsLimit(limit, defaultStatsLimit)
 	if err != nil {
 		return nil, err
 	}
 	var list []StatsItem
-	err = s.Store().View(func(tx *bbolt.Tx) error {
+	err = s.Store().View(func(tx kv.Tx) error {
 		return buildsvc.EachVisibleProject(tx, who, nil, func(p buildstore.Project) error {
 			t, err := ofProject(tx, p)
 			if err != nil {
@@ -94,22 +94,22 @@ func (s *Service) latest(who buildstore.Person, limit string, ofProject func(*bb
 
 // AddedTimestamp answers GET /statistics/added_timestamp/P[/K]: when it was created.
 func (s *Service) AddedTimestamp(who buildstore.Person, project, pkg string) (StatsItem, error) {
-	return s.timestamp(who, project, pkg, func(_ *bbolt.Tx, p buildstore.Project) (time.Time, error) { return p.Created, nil },
-		func(_ *bbolt.Tx, k buildstore.Package) (time.Time, error) { return k.Created, nil })
+	return s.timestamp(who, project, pkg, func(_ kv.Tx, p buildstore.Project) (time.Time, error) { return p.Created, nil },
+		func(_ kv.Tx, k buildstore.Package) (time.Time, error) { return k.Created, nil })
 }
 
 // UpdatedTimestamp answers GET /statistics/updated_timestamp/P[/K]: when it last changed.
 func (s *Service) UpdatedTimestamp(who buildstore.Person, project, pkg string) (StatsItem, error) {
-	return s.timestamp(who, project, pkg, projectUpdated, func(tx *bbolt.Tx, k buildstore.Package) (time.Time, error) {
+	return s.timestamp(who, project, pkg, projectUpdated, func(tx kv.Tx, k buildstore.Package) (time.Time, error) {
 		a, err := packageActivity(tx, k)
 		return a.Updated, err
 	})
 }
 
-func (s *Service) timestamp(who buildstore.Person, project, pkg string, ofProject func(*bbolt.Tx, buildstore.Project) (time.Time, error),
-	ofPackage func(*bbolt.Tx, buildstore.Package) (time.Time, error)) (StatsItem, error) {
+func (s *Service) timestamp(who buildstore.Person, project, pkg string, ofProject func(kv.Tx, buildstore.Project) (time.Time, error),
+	ofPackage func(kv.Tx, buildstore.Package) (time.Time, error)) (StatsItem, error) {
 	out := StatsItem{Project: project, Package: pkg}
-	err := s.Store().View(func(tx *bbolt.Tx) error {
+	err := s.Store().View(func(tx kv.Tx) error {
 		p, err := buildsvc.ReadableProject(tx, who, project)
 		if err != nil {
 			return err

@@ -13,7 +13,7 @@ import (
 	"github.com/pocketforge/pocketforge/explorersvc"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestExplorerBuilds: the explorer reads a package's results through the build service's
@@ -27,7 +27,7 @@ func TestExplorerBuilds(t *testing.T) {
 	}
 	defer db.Close()
 	repos := []buildstore.Repository{{Name: "standard", Archs: []string{"x86_64", "aarch64"}}, {Name: "next", Archs: []string{"x86_64"}}}
-	err = db.Write(func(tx *bbolt.Tx) error {
+	err = db.Write(func(tx kv.Tx) error {
 		for _, p := range []buildstore.Project{
 			{Name: "home:alice:open", Persons: []buildstore.Role{{ID: "alice", Role: "maintainer"}}, Repositories: repos},
 			{Name: "home:alice:hidden", Persons: []buildstore.Role{{ID: "alice", Role: "maintainer"}}, Repositories: repos,

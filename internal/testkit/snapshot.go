@@ -9,7 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
+	"github.com/pocketforge/pocketforge/store/kv/boltkv"
 )
 
 // MidKey returns the offset of the first key of the first live bbolt leaf page (flags 0x02,
@@ -25,7 +26,7 @@ func MidKey(t testing.TB, snap []byte) int {
 	if err := os.WriteFile(copyPath, snap, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	db, err := bbolt.Open(copyPath, 0o600, &bbolt.Options{Timeout: time.Second})
+	db, err := boltkv.Open(copyPath, boltkv.Options{LockTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +34,7 @@ func MidKey(t testing.TB, snap []byte) int {
 	const ps = 4096
 	at := -1
 	pages := len(snap) / ps
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		// From the middle on, then from the start (past the two meta pages): the second half
 		// may hold only freed pages.
 		for i := 0; i < pages && at < 0; i++ {
@@ -45,7 +46,7 @@ func MidKey(t testing.TB, snap []byte) int {
 			if binary.LittleEndian.Uint16(p[8:]) != 0x02 || binary.LittleEndian.Uint16(p[10:]) <= 1 {
 				continue
 			}
-			if info, err := tx.Page(page); err == nil && info != nil && info.Type == "leaf" {
+			if typ, ok := boltkv.PageType(tx, page); ok && typ == "leaf" {
 				at = page*ps + 16 + int(binary.LittleEndian.Uint32(p[20:]))
 			}
 		}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -35,7 +35,7 @@ type Credentials struct {
 // (the flag is the operator's word); with none configured, a stored secret is kept, and a missing
 // one is generated. Hashing with bcrypt is slow on purpose, so call it once at start-up in an
 // exclusive transaction.
-func EnsureCredentials(tx *bbolt.Tx, token, password string) (Credentials, error) {
+func EnsureCredentials(tx kv.Tx, token, password string) (Credentials, error) {
 	b, err := store.Bucket(tx, store.BucketAppliance)
 	if err != nil {
 		return Credentials{}, err
@@ -69,7 +69,7 @@ func EnsureCredentials(tx *bbolt.Tx, token, password string) (Credentials, error
 	return cr, err
 }
 
-func putPassword(b *bbolt.Bucket, password string) error {
+func putPassword(b kv.Bucket, password string) error {
 	h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
 	if err != nil {
 		return fmt.Errorf("admin password: %w", err)
@@ -78,7 +78,7 @@ func putPassword(b *bbolt.Bucket, password string) error {
 }
 
 // CheckBootstrapToken reports whether token is the bootstrap token, in constant time.
-func CheckBootstrapToken(tx *bbolt.Tx, token string) bool {
+func CheckBootstrapToken(tx kv.Tx, token string) bool {
 	b, err := store.Bucket(tx, store.BucketAppliance)
 	if err != nil || token == "" {
 		return false
@@ -88,7 +88,7 @@ func CheckBootstrapToken(tx *bbolt.Tx, token string) bool {
 }
 
 // CheckAdminPassword reports whether password is the build service admin's password.
-func CheckAdminPassword(tx *bbolt.Tx, password string) bool {
+func CheckAdminPassword(tx kv.Tx, password string) bool {
 	b, err := store.Bucket(tx, store.BucketAppliance)
 	if err != nil {
 		return false
@@ -97,7 +97,7 @@ func CheckAdminPassword(tx *bbolt.Tx, password string) bool {
 }
 
 // ClockOffset returns the persisted dev-clock offset (0 when never moved).
-func ClockOffset(tx *bbolt.Tx) (time.Duration, error) {
+func ClockOffset(tx kv.Tx) (time.Duration, error) {
 	ns, err := store.Get[int64](tx, store.BucketAppliance, keyClockOffset)
 	if errors.Is(err, store.ErrNotFound) {
 		return 0, nil
@@ -106,13 +106,13 @@ func ClockOffset(tx *bbolt.Tx) (time.Duration, error) {
 }
 
 // SetClockOffset persists the dev-clock offset, so a restart resumes the moved time.
-func SetClockOffset(tx *bbolt.Tx, d time.Duration) error {
+func SetClockOffset(tx kv.Tx, d time.Duration) error {
 	return store.Put(tx, store.BucketAppliance, keyClockOffset, int64(d))
 }
 
 // BootstrapTokenHash returns the stored SHA-256 of the bootstrap token (nil before the first
 // start), so other domains can honour the same secret.
-func BootstrapTokenHash(tx *bbolt.Tx) []byte {
+func BootstrapTokenHash(tx kv.Tx) []byte {
 	b, err := store.Bucket(tx, store.BucketAppliance)
 	if err != nil {
 		return nil
@@ -122,7 +122,7 @@ func BootstrapTokenHash(tx *bbolt.Tx) []byte {
 
 // AdminPasswordHash returns the stored bcrypt hash of the build service admin's password (nil
 // before the first start), so the build domain gives its Admin person the same password.
-func AdminPasswordHash(tx *bbolt.Tx) []byte {
+func AdminPasswordHash(tx kv.Tx) []byte {
 	b, err := store.Bucket(tx, store.BucketAppliance)
 	if err != nil {
 		return nil

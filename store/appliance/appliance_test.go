@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 func TestCredentials(t *testing.T) {
@@ -17,14 +17,14 @@ func TestCredentials(t *testing.T) {
 	defer db.Close()
 	ensure := func(token, pw string) Credentials {
 		var cr Credentials
-		if err := db.Exclusive(func(tx *bbolt.Tx) (err error) { cr, err = EnsureCredentials(tx, token, pw); return }); err != nil {
+		if err := db.Exclusive(func(tx kv.Tx) (err error) { cr, err = EnsureCredentials(tx, token, pw); return }); err != nil {
 			t.Fatal(err)
 		}
 		return cr
 	}
 	check := func(token, pw string) (bool, bool) {
 		var a, b bool
-		db.View(func(tx *bbolt.Tx) error {
+		db.View(func(tx kv.Tx) error {
 			a, b = CheckBootstrapToken(tx, token), CheckAdminPassword(tx, pw)
 			return nil
 		})
@@ -60,8 +60,8 @@ func TestCredentials(t *testing.T) {
 func TestClockOffset(t *testing.T) {
 	db, _ := store.Open(filepath.Join(t.TempDir(), "d.db"), store.Options{})
 	defer db.Close()
-	db.Write(func(tx *bbolt.Tx) error { return SetClockOffset(tx, 36*time.Hour) })
-	db.View(func(tx *bbolt.Tx) error {
+	db.Write(func(tx kv.Tx) error { return SetClockOffset(tx, 36*time.Hour) })
+	db.View(func(tx kv.Tx) error {
 		if d, err := ClockOffset(tx); err != nil || d != 36*time.Hour {
 			t.Fatalf("offset %v %v", d, err)
 		}

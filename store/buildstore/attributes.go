@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Attributes are typed notes on projects, packages and a package's binaries ("OBS:Maintained"
@@ -120,7 +120,7 @@ func containerPrefix(project, pkg string) []byte {
 }
 
 // GetAttributeNamespace returns the namespace called name.
-func GetAttributeNamespace(tx *bbolt.Tx, name string) (AttributeNamespace, error) {
+func GetAttributeNamespace(tx kv.Tx, name string) (AttributeNamespace, error) {
 	ns, err := store.Get[AttributeNamespace](tx, store.BuildAttributeNamespaces, []byte(name))
 	if err != nil {
 		return ns, store.NotFoundf("Unknown attribute namespace '%s'", name)
@@ -129,7 +129,7 @@ func GetAttributeNamespace(tx *bbolt.Tx, name string) (AttributeNamespace, error
 }
 
 // PutAttributeNamespace creates or replaces a namespace; its definitions stay.
-func PutAttributeNamespace(tx *bbolt.Tx, ns AttributeNamespace) error {
+func PutAttributeNamespace(tx kv.Tx, ns AttributeNamespace) error {
 	if !ValidAttributeName(ns.Name) {
 		return fmt.Errorf("attribute namespace name %q: %w", ns.Name, store.ErrInvalid)
 	}
@@ -137,7 +137,7 @@ func PutAttributeNamespace(tx *bbolt.Tx, ns AttributeNamespace) error {
 }
 
 // AttributeNamespaces lists every namespace by name.
-func AttributeNamespaces(tx *bbolt.Tx) ([]AttributeNamespace, error) {
+func AttributeNamespaces(tx kv.Tx) ([]AttributeNamespace, error) {
 	var out []AttributeNamespace
 	err := store.Each(tx, store.BuildAttributeNamespaces, nil, func(_ []byte, ns AttributeNamespace) (bool, error) {
 		out = append(out, ns)
@@ -147,7 +147,7 @@ func AttributeNamespaces(tx *bbolt.Tx) ([]AttributeNamespace, error) {
 }
 
 // DeleteAttributeNamespace removes a namespace with its definitions and all their values.
-func DeleteAttributeNamespace(tx *bbolt.Tx, name string) error {
+func DeleteAttributeNamespace(tx kv.Tx, name string) error {
 	if _, err := GetAttributeNamespace(tx, name); err != nil {
 		return err
 	}
@@ -165,7 +165,7 @@ func DeleteAttributeNamespace(tx *bbolt.Tx, name string) error {
 
 // GetAttributeDefinition returns the definition namespace:name; the not-found message is the
 // service's own.
-func GetAttributeDefinition(tx *bbolt.Tx, namespace, name string) (AttributeDefinition, error) {
+func GetAttributeDefinition(tx kv.Tx, namespace, name string) (AttributeDefinition, error) {
 	d, err := store.Get[AttributeDefinition](tx, store.BuildAttributeDefinitions, definitionKey(namespace, name))
 	if err != nil {
 		return d, store.NotFoundf("Attribute Type %s:%s does not exist", namespace, name)
@@ -176,7 +176,7 @@ func GetAttributeDefinition(tx *bbolt.Tx, namespace, name string) (AttributeDefi
 // PutAttributeDefinition creates or replaces a definition of an existing namespace. Values
 // already set stay as they are, even where the new definition would refuse them, as in the
 // real service.
-func PutAttributeDefinition(tx *bbolt.Tx, d AttributeDefinition) error {
+func PutAttributeDefinition(tx kv.Tx, d AttributeDefinition) error {
 	if !ValidAttributeName(d.Name) {
 		return fmt.Errorf("attribute name %q: %w", d.Name, store.ErrInvalid)
 	}
@@ -187,7 +187,7 @@ func PutAttributeDefinition(tx *bbolt.Tx, d AttributeDefinition) error {
 }
 
 // AttributeDefinitions lists a namespace's definitions by name.
-func AttributeDefinitions(tx *bbolt.Tx, namespace string) ([]AttributeDefinition, error) {
+func AttributeDefinitions(tx kv.Tx, namespace string) ([]AttributeDefinition, error) {
 	var out []AttributeDefinition
 	err := store.Each(tx, store.BuildAttributeDefinitions, []byte(namespace+"\x00"), func(_ []byte, d AttributeDefinition) (bool, error) {
 		out = append(out, d)
@@ -197,7 +197,7 @@ func AttributeDefinitions(tx *bbolt.Tx, namespace string) ([]AttributeDefinition
 }
 
 // DeleteAttributeDefinition removes a definition and every value set for it.
-func DeleteAttributeDefinition(tx *bbolt.Tx, namespace, name string) error {
+func DeleteAttributeDefinition(tx kv.Tx, namespace, name string) error {
 	if _, err := GetAttributeDefinition(tx, namespace, name); err != nil {
 		return err
 	}
@@ -240,7 +240,7 @@ func checkAttribute(a Attribute) error {
 
 // GetAttribute returns the attribute namespace:name set on project/pkg/binary (pkg "" for the
 // project's own, binary "" for the package's own).
-func GetAttribute(tx *bbolt.Tx, project, pkg, binary, namespace, name string) (Attribute, error) {
+func GetAttribute(tx kv.Tx, project, pkg, binary, namespace, name string) (Attribute, error) {
 	a := Attribute{Project: project, Package: pkg, Binary: binary, Namespace: namespace, Name: name}
 	if err := checkAttribute(a); err != nil {
 		return a, err
@@ -255,7 +255,7 @@ func GetAttribute(tx *bbolt.Tx, project, pkg, binary, namespace, name string) (A
 // PutAttribute sets an attribute (replacing its values and issues). Its definition must exist;
 // the caller has checked the values against it. The container is not looked up: callers hold
 // it already.
-func PutAttribute(tx *bbolt.Tx, a Attribute) error {
+func PutAttribute(tx kv.Tx, a Attribute) error {
 	if err := checkAttribute(a); err != nil {
 		return err
 	}
@@ -270,7 +270,7 @@ func PutAttribute(tx *bbolt.Tx, a Attribute) error {
 }
 
 // DeleteAttribute removes one attribute; ErrNotFound when it is not set.
-func DeleteAttribute(tx *bbolt.Tx, project, pkg, binary, namespace, name string) error {
+func DeleteAttribute(tx kv.Tx, project, pkg, binary, namespace, name string) error {
 	a, err := GetAttribute(tx, project, pkg, binary, namespace, name)
 	if err != nil {
 		return err
@@ -278,7 +278,7 @@ func DeleteAttribute(tx *bbolt.Tx, project, pkg, binary, namespace, name string)
 	return deleteAttributeKey(tx, attributeKey(a), a)
 }
 
-func deleteAttributeKey(tx *bbolt.Tx, key []byte, a Attribute) error {
+func deleteAttributeKey(tx kv.Tx, key []byte, a Attribute) error {
 	if err := store.Delete(tx, store.BuildAttributes, key); err != nil {
 		return err
 	}
@@ -287,7 +287,7 @@ func deleteAttributeKey(tx *bbolt.Tx, key []byte, a Attribute) error {
 
 // Attributes lists the attributes set on a container — the project's own when pkg is "", else
 // the package's own and its binaries' — by binary, namespace, name.
-func Attributes(tx *bbolt.Tx, project, pkg string) ([]Attribute, error) {
+func Attributes(tx kv.Tx, project, pkg string) ([]Attribute, error) {
 	var out []Attribute
 	err := store.Each(tx, store.BuildAttributes, containerPrefix(project, pkg), func(_ []byte, a Attribute) (bool, error) {
 		out = append(out, a)
@@ -300,7 +300,7 @@ func Attributes(tx *bbolt.Tx, project, pkg string) ([]Attribute, error) {
 // project's own and all its packages' (binaries included), else the package's and its
 // binaries'. Nothing set is no error. Project and package deletes call it in their
 // transaction, so no value outlives its container.
-func DeleteAttributes(tx *bbolt.Tx, project, pkg string) error {
+func DeleteAttributes(tx kv.Tx, project, pkg string) error {
 	prefix := []byte(project + "\x00")
 	if pkg != "" {
 		prefix = containerPrefix(project, pkg)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 func openAttributes(t *testing.T) *store.DB {
@@ -18,7 +18,7 @@ func openAttributes(t *testing.T) *store.DB {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	err = db.Write(func(tx *bbolt.Tx) error {
+	err = db.Write(func(tx kv.Tx) error {
 		for _, ns := range []string{"OBS", "Pocket"} {
 			if err := PutAttributeNamespace(tx, AttributeNamespace{Name: ns}); err != nil {
 				return err
@@ -42,7 +42,7 @@ func openAttributes(t *testing.T) *store.DB {
 func attributesOf(t *testing.T, db *store.DB, project, pkg string) string {
 	t.Helper()
 	var out []string
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		list, err := Attributes(tx, project, pkg)
 		if err != nil {
 			t.Fatal(err)
@@ -58,8 +58,8 @@ func attributesOf(t *testing.T, db *store.DB, project, pkg string) string {
 // indexSize counts the definition→values index entries, which every delete must clean.
 func indexSize(db *store.DB) int {
 	n := 0
-	db.View(func(tx *bbolt.Tx) error {
-		n = tx.Bucket([]byte(store.BuildAttributeDefinitionValues)).Stats().KeyN
+	db.View(func(tx kv.Tx) error {
+		n = tx.Bucket([]byte(store.BuildAttributeDefinitionValues)).KeyN()
 		return nil
 	})
 	return n
@@ -67,7 +67,7 @@ func indexSize(db *store.DB) int {
 
 func putAttributes(t *testing.T, db *store.DB, list ...Attribute) {
 	t.Helper()
-	if err := db.Write(func(tx *bbolt.Tx) error {
+	if err := db.Write(func(tx kv.Tx) error {
 		for _, a := range list {
 			if err := PutAttribute(tx, a); err != nil {
 				return err
@@ -110,18 +110,18 @@ func TestAttributeContainers(t *testing.T) {
 		t.Fatalf("after replace: %q", got)
 	}
 	// A package's delete leaves its neighbour and the project; the project's takes the rest.
-	db.Write(func(tx *bbolt.Tx) error { return DeleteAttributes(tx, "a", "x") })
+	db.Write(func(tx kv.Tx) error { return DeleteAttributes(tx, "a", "x") })
 	if got := attributesOf(t, db, "a", "x") + "|" + attributesOf(t, db, "a", "xy") + "|" + attributesOf(t, db, "a", ""); got != "|/Pocket:Tier=3|/OBS:Maintained=" {
 		t.Fatalf("after package delete: %q", got)
 	}
-	db.Write(func(tx *bbolt.Tx) error { return DeleteAttributes(tx, "a", "") })
+	db.Write(func(tx kv.Tx) error { return DeleteAttributes(tx, "a", "") })
 	if got := attributesOf(t, db, "a", "xy") + "|" + attributesOf(t, db, "a", "") + "|" + attributesOf(t, db, "a:b", ""); got != "||/OBS:Issues=i" {
 		t.Fatalf("after project delete: %q", got)
 	}
 	if n := indexSize(db); n != 1 {
 		t.Fatalf("index keeps %d entries, want 1", n)
 	}
-	if err := db.Write(func(tx *bbolt.Tx) error { return DeleteAttributes(tx, "nothing", "") }); err != nil {
+	if err := db.Write(func(tx kv.Tx) error { return DeleteAttributes(tx, "nothing", "") }); err != nil {
 		t.Fatalf("deleting nothing: %v", err)
 	}
 }
@@ -136,21 +136,21 @@ func TestAttributeDefinitionDeletes(t *testing.T) {
 		Attribute{Project: "a", Namespace: "OBS", Name: "Issues"},
 		Attribute{Project: "a", Namespace: "Pocket", Name: "Tier"},
 	)
-	err := db.Write(func(tx *bbolt.Tx) error { return DeleteAttributeDefinition(tx, "OBS", "Maintained") })
+	err := db.Write(func(tx kv.Tx) error { return DeleteAttributeDefinition(tx, "OBS", "Maintained") })
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := attributesOf(t, db, "a", "") + "|" + attributesOf(t, db, "b", "k"); got != "/OBS:Issues= /Pocket:Tier=|" {
 		t.Fatalf("after definition delete: %q", got)
 	}
-	err = db.Write(func(tx *bbolt.Tx) error { return DeleteAttributeNamespace(tx, "OBS") })
+	err = db.Write(func(tx kv.Tx) error { return DeleteAttributeNamespace(tx, "OBS") })
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := attributesOf(t, db, "a", ""); got != "/Pocket:Tier=" {
 		t.Fatalf("after namespace delete: %q", got)
 	}
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		if defs, _ := AttributeDefinitions(tx, "OBS"); len(defs) != 0 {
 			t.Errorf("definitions left: %v", defs)
 		}
@@ -166,7 +166,7 @@ func TestAttributeDefinitionDeletes(t *testing.T) {
 		t.Fatalf("index keeps %d entries, want 1", n)
 	}
 	// A definition made again under the old name does not bring old values back.
-	db.Write(func(tx *bbolt.Tx) error {
+	db.Write(func(tx kv.Tx) error {
 		PutAttributeNamespace(tx, AttributeNamespace{Name: "OBS"})
 		return PutAttributeDefinition(tx, AttributeDefinition{Namespace: "OBS", Name: "Maintained"})
 	})
@@ -180,30 +180,30 @@ func TestAttributeRules(t *testing.T) {
 	db := openAttributes(t)
 	cases := []struct {
 		name string
-		fn   func(tx *bbolt.Tx) error
+		fn   func(tx kv.Tx) error
 		want error
 	}{
-		{"value without definition", func(tx *bbolt.Tx) error {
+		{"value without definition", func(tx kv.Tx) error {
 			return PutAttribute(tx, Attribute{Project: "a", Namespace: "OBS", Name: "Nope"})
 		}, store.ErrNotFound},
-		{"binary on a project", func(tx *bbolt.Tx) error {
+		{"binary on a project", func(tx kv.Tx) error {
 			return PutAttribute(tx, Attribute{Project: "a", Binary: "b", Namespace: "OBS", Name: "Maintained"})
 		}, store.ErrInvalid},
-		{"NUL in a name", func(tx *bbolt.Tx) error {
+		{"NUL in a name", func(tx kv.Tx) error {
 			return PutAttribute(tx, Attribute{Project: "a", Package: "k\x00", Namespace: "OBS", Name: "Maintained"})
 		}, store.ErrInvalid},
-		{"no project", func(tx *bbolt.Tx) error {
+		{"no project", func(tx kv.Tx) error {
 			return PutAttribute(tx, Attribute{Namespace: "OBS", Name: "Maintained"})
 		}, store.ErrInvalid},
-		{"definition without namespace", func(tx *bbolt.Tx) error {
+		{"definition without namespace", func(tx kv.Tx) error {
 			return PutAttributeDefinition(tx, AttributeDefinition{Namespace: "Nope", Name: "X"})
 		}, store.ErrNotFound},
-		{"bad definition name", func(tx *bbolt.Tx) error {
+		{"bad definition name", func(tx kv.Tx) error {
 			return PutAttributeDefinition(tx, AttributeDefinition{Namespace: "OBS", Name: "a:b"})
 		}, store.ErrInvalid},
-		{"bad namespace name", func(tx *bbolt.Tx) error { return PutAttributeNamespace(tx, AttributeNamespace{Name: ""}) }, store.ErrInvalid},
-		{"delete unset", func(tx *bbolt.Tx) error { return DeleteAttribute(tx, "a", "", "", "OBS", "Maintained") }, store.ErrNotFound},
-		{"delete unknown definition", func(tx *bbolt.Tx) error { return DeleteAttributeDefinition(tx, "OBS", "Nope") }, store.ErrNotFound},
+		{"bad namespace name", func(tx kv.Tx) error { return PutAttributeNamespace(tx, AttributeNamespace{Name: ""}) }, store.ErrInvalid},
+		{"delete unset", func(tx kv.Tx) error { return DeleteAttribute(tx, "a", "", "", "OBS", "Maintained") }, store.ErrNotFound},
+		{"delete unknown definition", func(tx kv.Tx) error { return DeleteAttributeDefinition(tx, "OBS", "Nope") }, store.ErrNotFound},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

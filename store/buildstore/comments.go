@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // What a comment is on (CommentObject.Kind).
@@ -51,10 +51,10 @@ type Comment struct {
 }
 
 // NewCommentID takes the next comment number.
-func NewCommentID(tx *bbolt.Tx) (uint64, error) { return store.NextID(tx, store.BuildComments) }
+func NewCommentID(tx kv.Tx) (uint64, error) { return store.NextID(tx, store.BuildComments) }
 
 // GetComment reads comment id; the not-found message is the service's own.
-func GetComment(tx *bbolt.Tx, id uint64) (Comment, error) {
+func GetComment(tx kv.Tx, id uint64) (Comment, error) {
 	c, err := store.Get[Comment](tx, store.BuildComments, store.Itob(id))
 	if err != nil {
 		return c, store.NotFoundf("Couldn't find Comment with id %d", id)
@@ -64,7 +64,7 @@ func GetComment(tx *bbolt.Tx, id uint64) (Comment, error) {
 
 // PutComment stores c (its ID set) and its index entry; a comment never moves to another
 // object, so storing it again only rewrites the record.
-func PutComment(tx *bbolt.Tx, c Comment) error {
+func PutComment(tx kv.Tx, c Comment) error {
 	idx, err := store.Bucket(tx, store.BuildCommentIndex)
 	if err != nil {
 		return err
@@ -76,7 +76,7 @@ func PutComment(tx *bbolt.Tx, c Comment) error {
 }
 
 // DeleteComment removes comment c (as read) with its index entry.
-func DeleteComment(tx *bbolt.Tx, c Comment) error {
+func DeleteComment(tx kv.Tx, c Comment) error {
 	idx, err := store.Bucket(tx, store.BuildCommentIndex)
 	if err != nil {
 		return err
@@ -88,7 +88,7 @@ func DeleteComment(tx *bbolt.Tx, c Comment) error {
 }
 
 // Comments lists the comments on obj in id order (the order they were written).
-func Comments(tx *bbolt.Tx, obj CommentObject) ([]Comment, error) {
+func Comments(tx kv.Tx, obj CommentObject) ([]Comment, error) {
 	ids, err := commentIDs(tx, obj.indexPrefix())
 	if err != nil {
 		return nil, err
@@ -105,7 +105,7 @@ func Comments(tx *bbolt.Tx, obj CommentObject) ([]Comment, error) {
 }
 
 // commentIDs lists the ids of the index entries under prefix, ascending for one object.
-func commentIDs(tx *bbolt.Tx, prefix []byte) ([]uint64, error) {
+func commentIDs(tx kv.Tx, prefix []byte) ([]uint64, error) {
 	idx, err := store.Bucket(tx, store.BuildCommentIndex)
 	if err != nil {
 		return nil, err
@@ -120,7 +120,7 @@ func commentIDs(tx *bbolt.Tx, prefix []byte) ([]uint64, error) {
 
 // deleteCommentsUnder removes every comment whose index key starts with prefix: the comments of
 // a package, of a project, or (IndexKey(CommentOnPackage, project)) of all a project's packages.
-func deleteCommentsUnder(tx *bbolt.Tx, prefix []byte) error {
+func deleteCommentsUnder(tx kv.Tx, prefix []byte) error {
 	ids, err := commentIDs(tx, prefix)
 	if err != nil {
 		return err
@@ -139,12 +139,12 @@ func deleteCommentsUnder(tx *bbolt.Tx, prefix []byte) error {
 
 // deletePackageComments removes the comments on a package: they die with it, as on the real
 // service, where an undelete brings the package back without them.
-func deletePackageComments(tx *bbolt.Tx, project, pkg string) error {
+func deletePackageComments(tx kv.Tx, project, pkg string) error {
 	return deleteCommentsUnder(tx, CommentObject{Kind: CommentOnPackage, Project: project, Package: pkg}.indexPrefix())
 }
 
 // deleteProjectComments removes the comments on a project and on all its packages.
-func deleteProjectComments(tx *bbolt.Tx, project string) error {
+func deleteProjectComments(tx kv.Tx, project string) error {
 	if err := deleteCommentsUnder(tx, CommentObject{Kind: CommentOnProject, Project: project}.indexPrefix()); err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestCommentsDieWithTheirObject: each object lists only its own comments, in id order; a
@@ -22,7 +22,7 @@ func TestCommentsDieWithTheirObject(t *testing.T) {
 	prj := func(p string) CommentObject { return CommentObject{Kind: CommentOnProject, Project: p} }
 	req := CommentObject{Kind: CommentOnRequest, Request: "7"}
 	objects := []CommentObject{pkg("p", "a"), pkg("p", "b"), prj("p"), pkg("p:x", "a"), prj("p:x"), req, pkg("p", "a")}
-	count := func(tx *bbolt.Tx) string {
+	count := func(tx kv.Tx) string {
 		var out []int
 		for _, o := range objects[:6] {
 			list, err := Comments(tx, o)
@@ -33,7 +33,7 @@ func TestCommentsDieWithTheirObject(t *testing.T) {
 		}
 		return fmt.Sprint(out)
 	}
-	err = db.Write(func(tx *bbolt.Tx) error {
+	err = db.Write(func(tx kv.Tx) error {
 		for _, k := range []Package{{Project: "p", Name: "a"}, {Project: "p", Name: "b"}, {Project: "p:x", Name: "a"}} {
 			if err := PutPackage(tx, k); err != nil {
 				return err
@@ -84,7 +84,7 @@ func TestCommentsDieWithTheirObject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		if got := count(tx); got != "[0 0 0 1 1 0]" {
 			t.Errorf("after deleting the request's: %s", got)
 		}

@@ -2,7 +2,7 @@ package buildstore
 
 import (
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The records of expanded link trees (store.BuildExpansions). What a link means and how its
@@ -51,7 +51,7 @@ func XSrcMD5(target, local string) string {
 
 // Content reads a file of the expansion by md5: the contents it made and did not store yet
 // first, then the blob store (a file GET of an expanded tree whose expansion is not stored yet).
-func (e Expansion) Content(tx *bbolt.Tx, sum string) ([]byte, error) {
+func (e Expansion) Content(tx kv.Tx, sum string) ([]byte, error) {
 	if data, ok := e.New[sum]; ok {
 		return data, nil
 	}
@@ -64,7 +64,7 @@ func expansionKey(project, pkg, xsrcmd5 string) []byte {
 }
 
 // GetExpansion returns a stored expansion of project/pkg by its xsrcmd5.
-func GetExpansion(tx *bbolt.Tx, project, pkg, xsrcmd5 string) (Expansion, error) {
+func GetExpansion(tx kv.Tx, project, pkg, xsrcmd5 string) (Expansion, error) {
 	x, err := store.Get[Expansion](tx, store.BuildExpansions, expansionKey(project, pkg, xsrcmd5))
 	if err != nil {
 		return x, store.NotFoundf("no such revision")
@@ -73,14 +73,14 @@ func GetExpansion(tx *bbolt.Tx, project, pkg, xsrcmd5 string) (Expansion, error)
 }
 
 // HasExpansion reports whether the expansion is stored (a GET then need not write).
-func HasExpansion(tx *bbolt.Tx, project, pkg, xsrcmd5 string) bool {
+func HasExpansion(tx kv.Tx, project, pkg, xsrcmd5 string) bool {
 	b, err := store.Bucket(tx, store.BuildExpansions)
 	return err == nil && b.Get(expansionKey(project, pkg, xsrcmd5)) != nil
 }
 
 // PutExpansion stores an expansion of project/pkg (and the nested ones it made) with its new
 // contents as blobs, so ?rev=<xsrcmd5> serves it from now on. Broken expansions are not kept.
-func PutExpansion(tx *bbolt.Tx, project, pkg string, e Expansion) error {
+func PutExpansion(tx kv.Tx, project, pkg string, e Expansion) error {
 	if e.Info.Error != "" || e.Info.XSrcMD5 == "" {
 		return nil
 	}

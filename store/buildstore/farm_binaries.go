@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Binary is one file a build left in its where (an RPM, the source RPM, a log digest…): what
@@ -62,7 +62,7 @@ func (b Binary) IsRPM() bool {
 }
 
 // PutBinary stores binary b of w with its file's bytes.
-func PutBinary(tx *bbolt.Tx, w Where, b Binary, file []byte) error {
+func PutBinary(tx kv.Tx, w Where, b Binary, file []byte) error {
 	key := w.sub(b.Package, b.Filename)
 	if err := store.Put(tx, store.BuildFarmBinaries, key, b); err != nil {
 		return err
@@ -76,7 +76,7 @@ func PutBinary(tx *bbolt.Tx, w Where, b Binary, file []byte) error {
 
 // Binaries lists the binaries of pkg in w by file name; pkg "" lists every package's (by
 // package, then file name).
-func Binaries(tx *bbolt.Tx, w Where, pkg string) ([]Binary, error) {
+func Binaries(tx kv.Tx, w Where, pkg string) ([]Binary, error) {
 	prefix := append(w.Key(), sep...)
 	if pkg != "" {
 		prefix = append(w.sub(pkg), sep...)
@@ -90,13 +90,13 @@ func Binaries(tx *bbolt.Tx, w Where, pkg string) ([]Binary, error) {
 }
 
 // GetBinary reads one binary of pkg in w (store.ErrNotFound when there is none).
-func GetBinary(tx *bbolt.Tx, w Where, pkg, filename string) (Binary, error) {
+func GetBinary(tx kv.Tx, w Where, pkg, filename string) (Binary, error) {
 	return store.Get[Binary](tx, store.BuildFarmBinaries, w.sub(pkg, filename))
 }
 
 // BinaryFile returns the bytes of one binary of pkg in w, valid only in tx (nil when there is
 // none).
-func BinaryFile(tx *bbolt.Tx, w Where, pkg, filename string) []byte {
+func BinaryFile(tx kv.Tx, w Where, pkg, filename string) []byte {
 	b := tx.Bucket([]byte(store.BuildFarmFiles))
 	if b == nil {
 		return nil
@@ -105,7 +105,7 @@ func BinaryFile(tx *bbolt.Tx, w Where, pkg, filename string) []byte {
 }
 
 // DeleteBinaries drops the binaries of pkg in w ("" : of every package in w).
-func DeleteBinaries(tx *bbolt.Tx, w Where, pkg string) error {
+func DeleteBinaries(tx kv.Tx, w Where, pkg string) error {
 	prefix := append(w.Key(), sep...)
 	if pkg != "" {
 		prefix = append(w.sub(pkg), sep...)
@@ -119,7 +119,7 @@ func DeleteBinaries(tx *bbolt.Tx, w Where, pkg string) error {
 }
 
 // HasBinaries reports whether pkg has any binary in w.
-func HasBinaries(tx *bbolt.Tx, w Where, pkg string) bool {
+func HasBinaries(tx kv.Tx, w Where, pkg string) bool {
 	b := tx.Bucket([]byte(store.BuildFarmBinaries))
 	if b == nil {
 		return false
@@ -134,7 +134,7 @@ func HasBinaries(tx *bbolt.Tx, w Where, pkg string) bool {
 // binary search needs to say which package built a published file. It decides from the keys
 // which records to read and decodes those three fields, where Binaries would decode every
 // record of the repository whole (file lists, dependencies).
-func BinariesOf(tx *bbolt.Tx, w Where, files map[string]bool) ([]Binary, error) {
+func BinariesOf(tx kv.Tx, w Where, files map[string]bool) ([]Binary, error) {
 	b := tx.Bucket([]byte(store.BuildFarmBinaries))
 	if b == nil {
 		return nil, nil

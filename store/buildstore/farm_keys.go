@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The build farm's records. The farm builds each package of a project once per (repository,
@@ -39,7 +39,7 @@ func projectPrefix(project string) []byte { return []byte(project + sep) }
 // calls it in its own transaction (PutProject, PutPackage, Commit, deletes), so no change can
 // be missed. The queue entry is a ticket (a sequence number): the scheduler takes a project off
 // the queue only with the ticket it read, so a change made while it worked keeps it queued.
-func MarkDirty(tx *bbolt.Tx, project string) error {
+func MarkDirty(tx kv.Tx, project string) error {
 	b, err := store.Bucket(tx, store.BuildFarmDirty)
 	if err != nil {
 		return err
@@ -52,7 +52,7 @@ func MarkDirty(tx *bbolt.Tx, project string) error {
 }
 
 // DirtyProjects lists the queued projects by name with their tickets.
-func DirtyProjects(tx *bbolt.Tx) (names []string, tickets []uint64, err error) {
+func DirtyProjects(tx kv.Tx) (names []string, tickets []uint64, err error) {
 	b, err := store.Bucket(tx, store.BuildFarmDirty)
 	if err != nil {
 		return nil, nil, err
@@ -67,7 +67,7 @@ func DirtyProjects(tx *bbolt.Tx) (names []string, tickets []uint64, err error) {
 
 // Ticket returns project's queue ticket, and whether it waits for the scheduler (osc shows
 // its results as outdated then).
-func Ticket(tx *bbolt.Tx, project string) (uint64, bool) {
+func Ticket(tx kv.Tx, project string) (uint64, bool) {
 	b := tx.Bucket([]byte(store.BuildFarmDirty))
 	if b == nil {
 		return 0, false
@@ -77,7 +77,7 @@ func Ticket(tx *bbolt.Tx, project string) (uint64, bool) {
 }
 
 // ClearDirty takes project off the queue if its ticket is still ticket.
-func ClearDirty(tx *bbolt.Tx, project string, ticket uint64) error {
+func ClearDirty(tx kv.Tx, project string, ticket uint64) error {
 	b, err := store.Bucket(tx, store.BuildFarmDirty)
 	if err != nil {
 		return err
@@ -97,7 +97,7 @@ var farmBuckets = []string{store.BuildFarmStatus, store.BuildFarmRepos, store.Bu
 
 // PurgeFarm drops every farm record of project: its statuses, binaries, logs, histories and
 // published tree with its entries of the name index (a deleted project has no builds).
-func PurgeFarm(tx *bbolt.Tx, project string) error {
+func PurgeFarm(tx kv.Tx, project string) error {
 	if err := unindexPublished(tx, projectPrefix(project)); err != nil {
 		return err
 	}
@@ -111,7 +111,7 @@ func PurgeFarm(tx *bbolt.Tx, project string) error {
 
 // putProjectRecord stores p, keeps the role index in step and queues p for the scheduler: the
 // one place a project record is written.
-func putProjectRecord(tx *bbolt.Tx, p Project) error {
+func putProjectRecord(tx kv.Tx, p Project) error {
 	if err := MarkDirty(tx, p.Name); err != nil {
 		return err
 	}
@@ -123,7 +123,7 @@ func putProjectRecord(tx *bbolt.Tx, p Project) error {
 
 // putPackageRecord stores k, keeps the role and issue indexes in step (a tombstone names no
 // issues) and queues its project for the scheduler: the one place a package record is written.
-func putPackageRecord(tx *bbolt.Tx, k Package) error {
+func putPackageRecord(tx kv.Tx, k Package) error {
 	if err := MarkDirty(tx, k.Project); err != nil {
 		return err
 	}

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Build logs: per package and where, the log of the job running or last run ("cur") and, once
@@ -18,7 +18,7 @@ const (
 
 // StartLog makes the log of pkg's new job in w empty, keeping the finished one before it as
 // the last log.
-func StartLog(tx *bbolt.Tx, w Where, pkg string) error {
+func StartLog(tx kv.Tx, w Where, pkg string) error {
 	b, err := store.Bucket(tx, store.BuildFarmLogs)
 	if err != nil {
 		return err
@@ -32,7 +32,7 @@ func StartLog(tx *bbolt.Tx, w Where, pkg string) error {
 }
 
 // AppendLog appends text to the log of pkg's job in w.
-func AppendLog(tx *bbolt.Tx, w Where, pkg string, text []byte) error {
+func AppendLog(tx kv.Tx, w Where, pkg string, text []byte) error {
 	b, err := store.Bucket(tx, store.BuildFarmLogs)
 	if err != nil {
 		return err
@@ -44,7 +44,7 @@ func AppendLog(tx *bbolt.Tx, w Where, pkg string, text []byte) error {
 
 // Log returns the log of pkg's current (or last finished, last) job in w, valid only in tx,
 // and whether there is one.
-func Log(tx *bbolt.Tx, w Where, pkg string, last bool) ([]byte, bool) {
+func Log(tx kv.Tx, w Where, pkg string, last bool) ([]byte, bool) {
 	b := tx.Bucket([]byte(store.BuildFarmLogs))
 	if b == nil {
 		return nil, false
@@ -58,7 +58,7 @@ func Log(tx *bbolt.Tx, w Where, pkg string, last bool) ([]byte, bool) {
 }
 
 // DeleteLogs drops pkg's logs in w ("" : every package's).
-func DeleteLogs(tx *bbolt.Tx, w Where, pkg string) error {
+func DeleteLogs(tx kv.Tx, w Where, pkg string) error {
 	prefix := append(w.Key(), sep...)
 	if pkg != "" {
 		prefix = append(w.sub(pkg), sep...)
@@ -77,7 +77,7 @@ type HistoryEntry struct {
 }
 
 // AddHistory appends e to pkg's build history in w.
-func AddHistory(tx *bbolt.Tx, w Where, pkg string, e HistoryEntry) error {
+func AddHistory(tx kv.Tx, w Where, pkg string, e HistoryEntry) error {
 	b, err := store.Bucket(tx, store.BuildFarmHistory)
 	if err != nil {
 		return err
@@ -90,7 +90,7 @@ func AddHistory(tx *bbolt.Tx, w Where, pkg string, e HistoryEntry) error {
 }
 
 // History lists pkg's build history in w, oldest first.
-func History(tx *bbolt.Tx, w Where, pkg string) ([]HistoryEntry, error) {
+func History(tx kv.Tx, w Where, pkg string) ([]HistoryEntry, error) {
 	var out []HistoryEntry
 	err := store.Each(tx, store.BuildFarmHistory, append(w.sub(pkg), sep...), func(_ []byte, e HistoryEntry) (bool, error) {
 		out = append(out, e)
@@ -117,7 +117,7 @@ type JobHistoryEntry struct {
 }
 
 // AddJobHistory appends e to w's job history.
-func AddJobHistory(tx *bbolt.Tx, w Where, e JobHistoryEntry) error {
+func AddJobHistory(tx kv.Tx, w Where, e JobHistoryEntry) error {
 	b, err := store.Bucket(tx, store.BuildFarmJobHistory)
 	if err != nil {
 		return err
@@ -130,7 +130,7 @@ func AddJobHistory(tx *bbolt.Tx, w Where, e JobHistoryEntry) error {
 }
 
 // JobHistory lists w's job history, oldest first.
-func JobHistory(tx *bbolt.Tx, w Where) ([]JobHistoryEntry, error) {
+func JobHistory(tx kv.Tx, w Where) ([]JobHistoryEntry, error) {
 	var out []JobHistoryEntry
 	err := store.Each(tx, store.BuildFarmJobHistory, append(w.Key(), sep...), func(_ []byte, e JobHistoryEntry) (bool, error) {
 		out = append(out, e)

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The published tree: per project and repository, the files a package manager reads — RPMs
@@ -15,7 +15,7 @@ func publishedPrefix(project, repo string) []byte { return []byte(project + sep 
 
 // PutPublished stores the published file at path of project's repository repo, and indexes
 // it by binary name when it is an RPM (farm_published_names.go).
-func PutPublished(tx *bbolt.Tx, project, repo, path string, data []byte) error {
+func PutPublished(tx kv.Tx, project, repo, path string, data []byte) error {
 	b, err := store.Bucket(tx, store.BuildFarmPublished)
 	if err != nil {
 		return err
@@ -35,7 +35,7 @@ func PutPublished(tx *bbolt.Tx, project, repo, path string, data []byte) error {
 
 // DeletePublished drops the published tree of project's repository repo, and its files from
 // the name index.
-func DeletePublished(tx *bbolt.Tx, project, repo string) error {
+func DeletePublished(tx kv.Tx, project, repo string) error {
 	if err := unindexPublished(tx, publishedPrefix(project, repo)); err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func DeletePublished(tx *bbolt.Tx, project, repo string) error {
 }
 
 // PublishedFile returns the published file at path, valid only in tx (nil: none).
-func PublishedFile(tx *bbolt.Tx, project, repo, path string) []byte {
+func PublishedFile(tx kv.Tx, project, repo, path string) []byte {
 	b := tx.Bucket([]byte(store.BuildFarmPublished))
 	if b == nil {
 		return nil
@@ -58,7 +58,7 @@ type PublishedEntry struct {
 }
 
 // PublishedFiles lists the files of project's repository repo under dir ("" : all), by path.
-func PublishedFiles(tx *bbolt.Tx, project, repo, dir string) []PublishedEntry {
+func PublishedFiles(tx kv.Tx, project, repo, dir string) []PublishedEntry {
 	b := tx.Bucket([]byte(store.BuildFarmPublished))
 	if b == nil {
 		return nil
@@ -77,7 +77,7 @@ func PublishedFiles(tx *bbolt.Tx, project, repo, dir string) []PublishedEntry {
 }
 
 // PublishedRepositories lists the (project, repository) pairs with a published tree, in order.
-func PublishedRepositories(tx *bbolt.Tx) [][2]string {
+func PublishedRepositories(tx kv.Tx) [][2]string {
 	b := tx.Bucket([]byte(store.BuildFarmPublished))
 	if b == nil {
 		return nil

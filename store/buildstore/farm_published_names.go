@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The published name index (store.BuildFarmPublishedNames) answers "where is a binary called
@@ -56,7 +56,7 @@ type PublishedPlace struct {
 
 // PublishedPlaces lists where binaries called name are published, by project, repository and
 // path — the order a walk of the published trees meets them.
-func PublishedPlaces(tx *bbolt.Tx, name string) []PublishedPlace {
+func PublishedPlaces(tx kv.Tx, name string) []PublishedPlace {
 	b := tx.Bucket([]byte(store.BuildFarmPublishedNames))
 	if b == nil || strings.Contains(name, sep) {
 		return nil
@@ -85,7 +85,7 @@ func publishedNameKey(project, repo, path string) []byte {
 
 // unindexPublished drops the index keys of the published files under prefix (a tree's or a
 // project's key prefix in store.BuildFarmPublished).
-func unindexPublished(tx *bbolt.Tx, prefix []byte) error {
+func unindexPublished(tx kv.Tx, prefix []byte) error {
 	files := tx.Bucket([]byte(store.BuildFarmPublished))
 	if files == nil {
 		return nil
@@ -110,7 +110,7 @@ func unindexPublished(tx *bbolt.Tx, prefix []byte) error {
 }
 
 // rebuildPublishedNames fills the (empty) index from every published tree.
-func rebuildPublishedNames(tx *bbolt.Tx) error {
+func rebuildPublishedNames(tx kv.Tx) error {
 	files := tx.Bucket([]byte(store.BuildFarmPublished))
 	if files == nil {
 		return nil

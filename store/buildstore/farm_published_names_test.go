@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestPublishedNamesMigration: a data file written before the published name index (schema 4)
@@ -18,7 +18,7 @@ func TestPublishedNamesMigration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	must(t, db, func(tx *bbolt.Tx) error {
+	must(t, db, func(tx kv.Tx) error {
 		for _, p := range []string{"x86_64/bash-5.2-1.1.x86_64.rpm", "src/bash-5.2-1.1.src.rpm", "repodata/repomd.xml",
 			"noarch/bash-doc-5.2-1.1.noarch.rpm", "repodata/bash-5.2-1.1.x86_64.rpm"} {
 			if err := PutPublished(tx, "a:b", "standard", p, []byte("x")); err != nil {
@@ -27,12 +27,12 @@ func TestPublishedNamesMigration(t *testing.T) {
 		}
 		return nil
 	})
-	db = reopenOld(t, db, path, 4, func(tx *bbolt.Tx) error {
+	db = reopenOld(t, db, path, 4, func(tx kv.Tx) error {
 		return tx.DeleteBucket([]byte(store.BuildFarmPublishedNames))
 	})
 	defer db.Close()
 	want := []PublishedPlace{{"a:b", "standard", "src/bash-5.2-1.1.src.rpm"}, {"a:b", "standard", "x86_64/bash-5.2-1.1.x86_64.rpm"}}
-	must(t, db, func(tx *bbolt.Tx) error {
+	must(t, db, func(tx kv.Tx) error {
 		if got := PublishedPlaces(tx, "bash"); !reflect.DeepEqual(got, want) {
 			t.Errorf("bash: %v, want %v", got, want)
 		}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Build status codes (the seed's eight, and blocked, which OBS and osc know too).
@@ -79,7 +79,7 @@ type PackageChange struct {
 // PutStatus stores the status of s.Package in w. A status the store already holds is not
 // written again: a scheduler pass stores every status of a where, most of them unchanged, and
 // each bbolt Put dirties its page (a pass over 1,000 packages rewrote every status page).
-func PutStatus(tx *bbolt.Tx, w Where, s BuildStatus) error {
+func PutStatus(tx kv.Tx, w Where, s BuildStatus) error {
 	b, err := store.Bucket(tx, store.BuildFarmStatus)
 	if err != nil {
 		return err
@@ -96,7 +96,7 @@ func PutStatus(tx *bbolt.Tx, w Where, s BuildStatus) error {
 }
 
 // StatusPackages lists the packages w holds a status for, by name, from the keys alone.
-func StatusPackages(tx *bbolt.Tx, w Where) ([]string, error) {
+func StatusPackages(tx kv.Tx, w Where) ([]string, error) {
 	var out []string
 	err := EachRawStatus(tx, w, func(pkg string, _ []byte) error { out = append(out, pkg); return nil })
 	return out, err
@@ -104,7 +104,7 @@ func StatusPackages(tx *bbolt.Tx, w Where) ([]string, error) {
 
 // EachRawStatus calls fn with the package and stored JSON of each status of w, by name; raw is
 // valid only during tx (DecodeStatus decodes it).
-func EachRawStatus(tx *bbolt.Tx, w Where, fn func(pkg string, raw []byte) error) error {
+func EachRawStatus(tx kv.Tx, w Where, fn func(pkg string, raw []byte) error) error {
 	b, err := store.Bucket(tx, store.BuildFarmStatus)
 	if err != nil {
 		return err
@@ -127,12 +127,12 @@ func DecodeStatus(raw []byte) (BuildStatus, error) {
 }
 
 // GetStatus reads the status of pkg in w (store.ErrNotFound before the first pass).
-func GetStatus(tx *bbolt.Tx, w Where, pkg string) (BuildStatus, error) {
+func GetStatus(tx kv.Tx, w Where, pkg string) (BuildStatus, error) {
 	return store.Get[BuildStatus](tx, store.BuildFarmStatus, w.sub(pkg))
 }
 
 // Statuses lists the statuses of w's packages by name.
-func Statuses(tx *bbolt.Tx, w Where) ([]BuildStatus, error) {
+func Statuses(tx kv.Tx, w Where) ([]BuildStatus, error) {
 	var out []BuildStatus
 	err := store.Each(tx, store.BuildFarmStatus, append(w.Key(), sep...), func(_ []byte, s BuildStatus) (bool, error) {
 		out = append(out, s)
@@ -143,13 +143,13 @@ func Statuses(tx *bbolt.Tx, w Where) ([]BuildStatus, error) {
 
 // DeleteStatus drops the status of pkg in w (a package gone from the project, or a where gone
 // from its meta).
-func DeleteStatus(tx *bbolt.Tx, w Where, pkg string) error {
+func DeleteStatus(tx kv.Tx, w Where, pkg string) error {
 	return store.Delete(tx, store.BuildFarmStatus, w.sub(pkg))
 }
 
 // DropPackageFarm drops everything of pkg in w: its status, binaries, logs and history (a
 // package gone from its project, or a where gone from its meta).
-func DropPackageFarm(tx *bbolt.Tx, w Where, pkg string) error {
+func DropPackageFarm(tx kv.Tx, w Where, pkg string) error {
 	if err := DeleteStatus(tx, w, pkg); err != nil {
 		return err
 	}
@@ -164,7 +164,7 @@ func DropPackageFarm(tx *bbolt.Tx, w Where, pkg string) error {
 
 // EachStatus visits every status of every project's wheres, in key order, until fn returns
 // false: what the workers scan for jobs to start, advance and finish.
-func EachStatus(tx *bbolt.Tx, fn func(w Where, s BuildStatus) bool) error {
+func EachStatus(tx kv.Tx, fn func(w Where, s BuildStatus) bool) error {
 	return store.Each(tx, store.BuildFarmStatus, nil, func(k []byte, s BuildStatus) (bool, error) {
 		parts := bytes.SplitN(k, []byte(sep), 4)
 		if len(parts) != 4 {
@@ -175,7 +175,7 @@ func EachStatus(tx *bbolt.Tx, fn func(w Where, s BuildStatus) bool) error {
 }
 
 // FarmWheres lists the wheres of project that hold any status, in key order.
-func FarmWheres(tx *bbolt.Tx, project string) ([]Where, error) {
+func FarmWheres(tx kv.Tx, project string) ([]Where, error) {
 	b, err := store.Bucket(tx, store.BuildFarmStatus)
 	if err != nil {
 		return nil, err
@@ -213,12 +213,12 @@ type RepoState struct {
 }
 
 // PutRepoState stores w's repository state.
-func PutRepoState(tx *bbolt.Tx, w Where, s RepoState) error {
+func PutRepoState(tx kv.Tx, w Where, s RepoState) error {
 	return store.Put(tx, store.BuildFarmRepos, w.Key(), s)
 }
 
 // GetRepoState reads w's repository state (store.ErrNotFound before the first pass).
-func GetRepoState(tx *bbolt.Tx, w Where) (RepoState, error) {
+func GetRepoState(tx kv.Tx, w Where) (RepoState, error) {
 	return store.Get[RepoState](tx, store.BuildFarmRepos, w.Key())
 }
 
@@ -234,7 +234,7 @@ func (s BuildStatus) VersRel() string { return s.Version + "-" + s.ReleaseNumber
 // FarmQuiet reports whether the farm has nothing left to do: no project waits for the
 // scheduler and no job is scheduled, building or blocked. Tests and the demo loader run the
 // clock until it holds.
-func FarmQuiet(tx *bbolt.Tx) bool {
+func FarmQuiet(tx kv.Tx) bool {
 	if names, _, _ := DirtyProjects(tx); len(names) > 0 {
 		return false
 	}

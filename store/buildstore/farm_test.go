@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestFarmDirtyQueue: every write of a project, package or revision queues the project for the
@@ -14,25 +14,25 @@ func TestFarmDirtyQueue(t *testing.T) {
 	db := openTest(t)
 	now := time.Unix(1_700_000_000, 0)
 	dirty := func() (names []string, tickets []uint64) {
-		db.View(func(tx *bbolt.Tx) (err error) { names, tickets, err = DirtyProjects(tx); return })
+		db.View(func(tx kv.Tx) (err error) { names, tickets, err = DirtyProjects(tx); return })
 		return
 	}
-	must(t, db, func(tx *bbolt.Tx) error { return PutProject(tx, Project{Name: "p"}) })
+	must(t, db, func(tx kv.Tx) error { return PutProject(tx, Project{Name: "p"}) })
 	names, tickets := dirty()
 	if len(names) != 1 || names[0] != "p" {
 		t.Fatalf("after PutProject the queue is %v", names)
 	}
-	must(t, db, func(tx *bbolt.Tx) error { return ClearDirty(tx, "p", tickets[0]) })
+	must(t, db, func(tx kv.Tx) error { return ClearDirty(tx, "p", tickets[0]) })
 	if names, _ := dirty(); len(names) != 0 {
 		t.Fatalf("after ClearDirty the queue is %v", names)
 	}
 
 	steps := []struct {
 		name  string
-		write func(tx *bbolt.Tx) error
+		write func(tx kv.Tx) error
 	}{
-		{"PutPackage", func(tx *bbolt.Tx) error { return PutPackage(tx, Package{Project: "p", Name: "k"}) }},
-		{"Commit", func(tx *bbolt.Tx) error {
+		{"PutPackage", func(tx kv.Tx) error { return PutPackage(tx, Package{Project: "p", Name: "k"}) }},
+		{"Commit", func(tx kv.Tx) error {
 			sum, err := PutBlob(tx, []byte("Name: k\nVersion: 1\n"))
 			if err != nil {
 				return err
@@ -40,10 +40,10 @@ func TestFarmDirtyQueue(t *testing.T) {
 			_, err = AppendRevision(tx, "p", "k", []FileEntry{{Name: "k.spec", MD5: sum}}, Revision{User: "u"}, now)
 			return err
 		}},
-		{"DeletePackage", func(tx *bbolt.Tx) error { return DeletePackage(tx, "p", "k") }},
-		{"UndeletePackage", func(tx *bbolt.Tx) error { return UndeletePackage(tx, "p", "k") }},
-		{"PurgePackage", func(tx *bbolt.Tx) error { return PurgePackage(tx, "p", "k") }},
-		{"DeleteProject", func(tx *bbolt.Tx) error { return DeleteProject(tx, "p") }},
+		{"DeletePackage", func(tx kv.Tx) error { return DeletePackage(tx, "p", "k") }},
+		{"UndeletePackage", func(tx kv.Tx) error { return UndeletePackage(tx, "p", "k") }},
+		{"PurgePackage", func(tx kv.Tx) error { return PurgePackage(tx, "p", "k") }},
+		{"DeleteProject", func(tx kv.Tx) error { return DeleteProject(tx, "p") }},
 	}
 	for _, s := range steps {
 		must(t, db, s.write)
@@ -52,13 +52,13 @@ func TestFarmDirtyQueue(t *testing.T) {
 			t.Fatalf("after %s the queue is %v", s.name, names)
 		}
 		// A change after the ticket was read keeps the project queued.
-		must(t, db, func(tx *bbolt.Tx) error { return MarkDirty(tx, "p") })
-		must(t, db, func(tx *bbolt.Tx) error { return ClearDirty(tx, "p", tickets[0]) })
+		must(t, db, func(tx kv.Tx) error { return MarkDirty(tx, "p") })
+		must(t, db, func(tx kv.Tx) error { return ClearDirty(tx, "p", tickets[0]) })
 		if names, _ := dirty(); len(names) != 1 {
 			t.Fatalf("%s: a stale ticket took the project off the queue", s.name)
 		}
 		_, tickets = dirty()
-		must(t, db, func(tx *bbolt.Tx) error { return ClearDirty(tx, "p", tickets[0]) })
+		must(t, db, func(tx kv.Tx) error { return ClearDirty(tx, "p", tickets[0]) })
 	}
 }
 
@@ -70,7 +70,7 @@ func TestFarmRecords(t *testing.T) {
 	x86 := Where{Project: "p", Repository: "r", Arch: "x86_64"}
 	arm := Where{Project: "p", Repository: "r", Arch: "aarch64"}
 	other := Where{Project: "p2", Repository: "r", Arch: "x86_64"}
-	must(t, db, func(tx *bbolt.Tx) error {
+	must(t, db, func(tx kv.Tx) error {
 		for _, w := range []Where{x86, arm, other} {
 			for _, k := range []string{"b", "a"} {
 				if err := PutStatus(tx, w, BuildStatus{Package: k, Code: CodeSucceeded}); err != nil {
@@ -92,7 +92,7 @@ func TestFarmRecords(t *testing.T) {
 		}
 		return AddJobHistory(tx, x86, JobHistoryEntry{Package: "a", Code: CodeSucceeded, EndTime: now})
 	})
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		wheres, err := FarmWheres(tx, "p")
 		if err != nil || len(wheres) != 2 || wheres[0] != arm || wheres[1] != x86 {
 			t.Errorf("FarmWheres(p) = %v, %v", wheres, err)
@@ -117,8 +117,8 @@ func TestFarmRecords(t *testing.T) {
 		return nil
 	})
 	// A new job keeps the finished log as the last one.
-	must(t, db, func(tx *bbolt.Tx) error { return StartLog(tx, x86, "a") })
-	db.View(func(tx *bbolt.Tx) error {
+	must(t, db, func(tx kv.Tx) error { return StartLog(tx, x86, "a") })
+	db.View(func(tx kv.Tx) error {
 		cur, _ := Log(tx, x86, "a", false)
 		last, ok := Log(tx, x86, "a", true)
 		if len(cur) != 0 || !ok || string(last) != "line 1\n" {
@@ -126,15 +126,15 @@ func TestFarmRecords(t *testing.T) {
 		}
 		return nil
 	})
-	must(t, db, func(tx *bbolt.Tx) error { return DeleteBinaries(tx, x86, "a") })
-	db.View(func(tx *bbolt.Tx) error {
+	must(t, db, func(tx kv.Tx) error { return DeleteBinaries(tx, x86, "a") })
+	db.View(func(tx kv.Tx) error {
 		if HasBinaries(tx, x86, "a") || !HasBinaries(tx, x86, "b") || !HasBinaries(tx, arm, "a") {
 			t.Error("DeleteBinaries(x86, a) dropped the wrong binaries")
 		}
 		return nil
 	})
-	must(t, db, func(tx *bbolt.Tx) error { return PurgeFarm(tx, "p") })
-	db.View(func(tx *bbolt.Tx) error {
+	must(t, db, func(tx kv.Tx) error { return PurgeFarm(tx, "p") })
+	db.View(func(tx kv.Tx) error {
 		if w, _ := FarmWheres(tx, "p"); len(w) != 0 {
 			t.Errorf("after PurgeFarm(p): %v", w)
 		}

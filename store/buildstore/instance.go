@@ -4,7 +4,7 @@ import (
 	"errors"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Configuration is the instance's own settings document. Schedulers are the architectures this
@@ -48,7 +48,7 @@ var (
 )
 
 // GetConfiguration returns the stored configuration, or DefaultConfiguration.
-func GetConfiguration(tx *bbolt.Tx) (Configuration, error) {
+func GetConfiguration(tx kv.Tx) (Configuration, error) {
 	c, err := store.Get[Configuration](tx, store.BuildInstance, keyConfiguration)
 	if errors.Is(err, store.ErrNotFound) {
 		c = DefaultConfiguration
@@ -59,7 +59,7 @@ func GetConfiguration(tx *bbolt.Tx) (Configuration, error) {
 }
 
 // PutConfiguration stores the configuration.
-func PutConfiguration(tx *bbolt.Tx, c Configuration) error {
+func PutConfiguration(tx kv.Tx, c Configuration) error {
 	return store.Put(tx, store.BuildInstance, keyConfiguration, c)
 }
 
@@ -85,7 +85,7 @@ type Distribution struct {
 }
 
 // Distributions returns the list in its stored order (the service keeps the order written).
-func Distributions(tx *bbolt.Tx) ([]Distribution, error) {
+func Distributions(tx kv.Tx) ([]Distribution, error) {
 	list, err := store.Get[[]Distribution](tx, store.BuildInstance, keyDistributions)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
@@ -94,7 +94,7 @@ func Distributions(tx *bbolt.Tx) ([]Distribution, error) {
 }
 
 // PutDistributions replaces the whole list.
-func PutDistributions(tx *bbolt.Tx, list []Distribution) error {
+func PutDistributions(tx kv.Tx, list []Distribution) error {
 	if list == nil {
 		list = []Distribution{}
 	}
@@ -102,7 +102,7 @@ func PutDistributions(tx *bbolt.Tx, list []Distribution) error {
 }
 
 // GetDistribution returns the distribution with id.
-func GetDistribution(tx *bbolt.Tx, id string) (Distribution, error) {
+func GetDistribution(tx kv.Tx, id string) (Distribution, error) {
 	list, err := Distributions(tx)
 	if err != nil {
 		return Distribution{}, err

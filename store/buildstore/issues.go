@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Issues are OBS's issues table: every issue of a tracker that a package's sources (buildsvc's
@@ -75,7 +75,7 @@ func validIssue(tracker, name string) bool {
 }
 
 // GetIssue returns the issue name of tracker.
-func GetIssue(tx *bbolt.Tx, tracker, name string) (Issue, error) {
+func GetIssue(tx kv.Tx, tracker, name string) (Issue, error) {
 	i, err := store.Get[Issue](tx, store.BuildIssues, issueKey(tracker, name))
 	if err != nil {
 		return i, store.NotFoundf("Issue not found: %s#%s", tracker, name)
@@ -85,7 +85,7 @@ func GetIssue(tx *bbolt.Tx, tracker, name string) (Issue, error) {
 
 // EachIssue calls fn with every issue, by tracker and name, or only tracker's when tracker is
 // not "", until fn returns false.
-func EachIssue(tx *bbolt.Tx, tracker string, fn func(Issue) (bool, error)) error {
+func EachIssue(tx kv.Tx, tracker string, fn func(Issue) (bool, error)) error {
 	var prefix []byte
 	if tracker != "" {
 		prefix = []byte(tracker + sep)
@@ -95,7 +95,7 @@ func EachIssue(tx *bbolt.Tx, tracker string, fn func(Issue) (bool, error)) error
 
 // NoteIssue creates the record of issue name of tracker at now unless it exists, as OBS's
 // find_or_create does when sources, a patchinfo or an attribute name an issue.
-func NoteIssue(tx *bbolt.Tx, tracker, name string, now time.Time) error {
+func NoteIssue(tx kv.Tx, tracker, name string, now time.Time) error {
 	if !validIssue(tracker, name) {
 		return nil
 	}
@@ -119,7 +119,7 @@ func issuePackagePrefix(tracker, name string) []byte {
 }
 
 // PackageIssues lists the issues the newest sources of project/pkg name, by tracker and name.
-func PackageIssues(tx *bbolt.Tx, project, pkg string) ([]PackageIssue, error) {
+func PackageIssues(tx kv.Tx, project, pkg string) ([]PackageIssue, error) {
 	b, err := store.Bucket(tx, store.BuildIssueIndex)
 	if err != nil {
 		return nil, err
@@ -137,7 +137,7 @@ func PackageIssues(tx *bbolt.Tx, project, pkg string) ([]PackageIssue, error) {
 
 // IssuePackages lists the live packages whose newest sources name issue name of tracker, by
 // project and package.
-func IssuePackages(tx *bbolt.Tx, tracker, name string) ([]IssuePlace, error) {
+func IssuePackages(tx kv.Tx, tracker, name string) ([]IssuePlace, error) {
 	b, err := store.Bucket(tx, store.BuildIssueIndex)
 	if err != nil {
 		return nil, err
@@ -155,7 +155,7 @@ func IssuePackages(tx *bbolt.Tx, tracker, name string) ([]IssuePlace, error) {
 
 // SetPackageIssues makes list the issues of project/pkg in the index, creating the records
 // of new issues at now. A commit sets them from its new tree (buildsvc's issues_scan.go).
-func SetPackageIssues(tx *bbolt.Tx, project, pkg string, list []PackageIssue, now time.Time) error {
+func SetPackageIssues(tx kv.Tx, project, pkg string, list []PackageIssue, now time.Time) error {
 	if err := dropPackageIssues(tx, project, pkg); err != nil {
 		return err
 	}
@@ -181,7 +181,7 @@ func SetPackageIssues(tx *bbolt.Tx, project, pkg string, list []PackageIssue, no
 }
 
 // dropPackageIssues removes project/pkg from the index (both directions).
-func dropPackageIssues(tx *bbolt.Tx, project, pkg string) error {
+func dropPackageIssues(tx kv.Tx, project, pkg string) error {
 	old, err := PackageIssues(tx, project, pkg)
 	if err != nil || len(old) == 0 {
 		return err
@@ -200,7 +200,7 @@ func dropPackageIssues(tx *bbolt.Tx, project, pkg string) error {
 
 // deleteTrackerIssues removes the issues of tracker and their links, as OBS's tracker delete
 // destroys its issues: nothing could render them (their label and url are the tracker's).
-func deleteTrackerIssues(tx *bbolt.Tx, tracker string) error {
+func deleteTrackerIssues(tx kv.Tx, tracker string) error {
 	b, err := store.Bucket(tx, store.BuildIssueIndex)
 	if err != nil {
 		return err
@@ -231,7 +231,7 @@ func deleteTrackerIssues(tx *bbolt.Tx, tracker string) error {
 // revision's time, or for an attribute's issue its package's or project's creation. Which
 // issues a tree names is the build domain's rule: buildsvc registers the index's builder with
 // its scan (issues_scan.go).
-func RebuildIssueIndex(tx *bbolt.Tx, scan func(tx *bbolt.Tx, project, pkg string, r Revision) ([]PackageIssue, error)) error {
+func RebuildIssueIndex(tx kv.Tx, scan func(tx kv.Tx, project, pkg string, r Revision) ([]PackageIssue, error)) error {
 	if _, err := tx.CreateBucketIfNotExists([]byte(store.BuildIssues)); err != nil {
 		return err
 	}
@@ -293,7 +293,7 @@ func RebuildIssueIndex(tx *bbolt.Tx, scan func(tx *bbolt.Tx, project, pkg string
 
 // NoteAttributeIssues creates the records of the issues attribute a names (at now), as OBS's
 // attribute update does; the attribute keeps its own list.
-func NoteAttributeIssues(tx *bbolt.Tx, a Attribute, now time.Time) error {
+func NoteAttributeIssues(tx kv.Tx, a Attribute, now time.Time) error {
 	for _, i := range a.Issues {
 		if err := NoteIssue(tx, i.Tracker, i.Name, now); err != nil {
 			return err

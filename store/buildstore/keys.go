@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // GlobalKeyName is the key under which the instance's own signing key is stored: the last stop
@@ -27,7 +27,7 @@ type SignKey struct {
 }
 
 // GetSignKey returns the key stored for project (or GlobalKeyName); ok is false when none is.
-func GetSignKey(tx *bbolt.Tx, project string) (k SignKey, ok bool, err error) {
+func GetSignKey(tx kv.Tx, project string) (k SignKey, ok bool, err error) {
 	k, err = store.Get[SignKey](tx, store.BuildSignKeys, []byte(project))
 	if errors.Is(err, store.ErrNotFound) {
 		return SignKey{}, false, nil
@@ -36,12 +36,12 @@ func GetSignKey(tx *bbolt.Tx, project string) (k SignKey, ok bool, err error) {
 }
 
 // PutSignKey stores (or replaces) the key of project (or GlobalKeyName).
-func PutSignKey(tx *bbolt.Tx, project string, k SignKey) error {
+func PutSignKey(tx kv.Tx, project string, k SignKey) error {
 	return store.Put(tx, store.BuildSignKeys, []byte(project), k)
 }
 
 // DeleteSignKey removes the key of project; none is fine (DELETE _pubkey has no effect then).
-func DeleteSignKey(tx *bbolt.Tx, project string) error {
+func DeleteSignKey(tx kv.Tx, project string) error {
 	b, err := store.Bucket(tx, store.BuildSignKeys)
 	if err != nil {
 		return err
@@ -51,7 +51,7 @@ func DeleteSignKey(tx *bbolt.Tx, project string) error {
 
 // EachSignKey calls fn with every stored key and the project (or GlobalKeyName) it is
 // stored for, in name order, until fn returns an error; a record that does not decode is one.
-func EachSignKey(tx *bbolt.Tx, fn func(name string, k SignKey) error) error {
+func EachSignKey(tx kv.Tx, fn func(name string, k SignKey) error) error {
 	b := tx.Bucket([]byte(store.BuildSignKeys))
 	if b == nil {
 		return nil

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // A package whose tree holds a `_link` file is a link: its sources are another package's
@@ -205,7 +205,7 @@ func escapeAttr(s string) string {
 
 // linkTargetOf reads the target of a tree's _link; ok is false for a tree without a readable
 // link.
-func linkTargetOf(tx *bbolt.Tx, project, pkg string, r Revision) (tp, tk string, ok bool) {
+func linkTargetOf(tx kv.Tx, project, pkg string, r Revision) (tp, tk string, ok bool) {
 	lf, has := r.File(LinkFile)
 	if !has {
 		return "", "", false
@@ -228,7 +228,7 @@ func linkIndexKey(tp, tk, project, pkg string) []byte {
 
 // updateLinkIndex keeps the target → link index right after a commit replaced tree old by
 // tree new, so showlinked need not read every package.
-func updateLinkIndex(tx *bbolt.Tx, project, pkg string, old, new Revision) error {
+func updateLinkIndex(tx kv.Tx, project, pkg string, old, new Revision) error {
 	b, err := store.Bucket(tx, store.BuildLinks)
 	if err != nil {
 		return err
@@ -247,7 +247,7 @@ func updateLinkIndex(tx *bbolt.Tx, project, pkg string, old, new Revision) error
 // LinkingPackages lists the packages whose newest tree links to tp/tk, as project/package
 // pairs in name order. Index entries of packages deleted since are skipped (the index is not
 // touched by deletes, so undelete needs nothing).
-func LinkingPackages(tx *bbolt.Tx, tp, tk string) ([][2]string, error) {
+func LinkingPackages(tx kv.Tx, tp, tk string) ([][2]string, error) {
 	b, err := store.Bucket(tx, store.BuildLinks)
 	if err != nil {
 		return nil, err

@@ -7,14 +7,14 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // linkWorld commits trees given as name → content straight into the revision records (the
 // link expansion and its tests are buildsvc's: links_expand_test.go).
 type linkWorld struct {
 	t  *testing.T
-	tx *bbolt.Tx
+	tx kv.Tx
 	at time.Time
 }
 
@@ -47,7 +47,7 @@ func withLinkWorld(t *testing.T, fn func(w *linkWorld)) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	err = db.Write(func(tx *bbolt.Tx) error {
+	err = db.Write(func(tx kv.Tx) error {
 		fn(&linkWorld{t: t, tx: tx, at: time.Unix(1_800_000_000, 0)})
 		return nil
 	})

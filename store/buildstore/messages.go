@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // What a message is on (the first part of its BuildMessageIndex key).
@@ -54,10 +54,10 @@ func (m Message) indexKey() []byte {
 }
 
 // NewMessageID takes the next message number.
-func NewMessageID(tx *bbolt.Tx) (uint64, error) { return store.NextID(tx, store.BuildMessages) }
+func NewMessageID(tx kv.Tx) (uint64, error) { return store.NextID(tx, store.BuildMessages) }
 
 // GetMessage reads message id; the not-found message is the service's own.
-func GetMessage(tx *bbolt.Tx, id uint64) (Message, error) {
+func GetMessage(tx kv.Tx, id uint64) (Message, error) {
 	m, err := store.Get[Message](tx, store.BuildMessages, store.Itob(id))
 	if err != nil {
 		return m, store.NotFoundf("Couldn't find Message with 'id'=%d", id)
@@ -67,7 +67,7 @@ func GetMessage(tx *bbolt.Tx, id uint64) (Message, error) {
 
 // PutMessage stores m (its ID set) with its index entry, in the same transaction; a message
 // never moves to another object.
-func PutMessage(tx *bbolt.Tx, m Message) error {
+func PutMessage(tx kv.Tx, m Message) error {
 	idx, err := store.Bucket(tx, store.BuildMessageIndex)
 	if err != nil {
 		return err
@@ -79,7 +79,7 @@ func PutMessage(tx *bbolt.Tx, m Message) error {
 }
 
 // DeleteMessage removes m (as read) with its index entry.
-func DeleteMessage(tx *bbolt.Tx, m Message) error {
+func DeleteMessage(tx kv.Tx, m Message) error {
 	idx, err := store.Bucket(tx, store.BuildMessageIndex)
 	if err != nil {
 		return err
@@ -92,7 +92,7 @@ func DeleteMessage(tx *bbolt.Tx, m Message) error {
 
 // MessagesOn lists the messages on project (pkg "") or package project/pkg, newest (highest id)
 // first, at most limit of them (limit < 0: all): a backward walk of the object's index entries.
-func MessagesOn(tx *bbolt.Tx, project, pkg string, limit int) ([]Message, error) {
+func MessagesOn(tx kv.Tx, project, pkg string, limit int) ([]Message, error) {
 	idx, err := store.Bucket(tx, store.BuildMessageIndex)
 	if err != nil {
 		return nil, err
@@ -120,7 +120,7 @@ func MessagesOn(tx *bbolt.Tx, project, pkg string, limit int) ([]Message, error)
 
 // LatestMessages lists the messages keep accepts, on any object, newest (highest id) first, at
 // most limit of them (limit < 0: all).
-func LatestMessages(tx *bbolt.Tx, limit int, keep func(Message) bool) ([]Message, error) {
+func LatestMessages(tx kv.Tx, limit int, keep func(Message) bool) ([]Message, error) {
 	b, err := store.Bucket(tx, store.BuildMessages)
 	if err != nil {
 		return nil, err
@@ -141,7 +141,7 @@ func LatestMessages(tx *bbolt.Tx, limit int, keep func(Message) bool) ([]Message
 
 // deleteMessagesUnder removes every message whose index key starts with prefix, with the index
 // entries.
-func deleteMessagesUnder(tx *bbolt.Tx, prefix []byte) error {
+func deleteMessagesUnder(tx kv.Tx, prefix []byte) error {
 	bs, err := store.Buckets(tx, store.BuildMessages, store.BuildMessageIndex)
 	if err != nil {
 		return err
@@ -157,12 +157,12 @@ func deleteMessagesUnder(tx *bbolt.Tx, prefix []byte) error {
 
 // deletePackageMessages removes the messages on a package: they die with it, as the service
 // destroyed an object's messages with the object; an undelete brings the package back without.
-func deletePackageMessages(tx *bbolt.Tx, project, pkg string) error {
+func deletePackageMessages(tx kv.Tx, project, pkg string) error {
 	return deleteMessagesUnder(tx, messageObjectPrefix(MessageOnPackage, project, pkg))
 }
 
 // deleteProjectMessages removes the messages on a project and on all its packages.
-func deleteProjectMessages(tx *bbolt.Tx, project string) error {
+func deleteProjectMessages(tx kv.Tx, project string) error {
 	if err := deleteMessagesUnder(tx, messageObjectPrefix(MessageOnProject, project)); err != nil {
 		return err
 	}

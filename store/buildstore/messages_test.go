@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestMessagesAndTheirIndex: each object lists only its own messages, newest first and within a
@@ -22,7 +22,7 @@ func TestMessagesAndTheirIndex(t *testing.T) {
 	}
 	defer db.Close()
 	objects := [][2]string{{"p", ""}, {"p", "a"}, {"p:x", ""}, {"p", ""}, {"p", "b"}, {"p:x", "a"}, {"p", "a"}, {"q", ""}}
-	if err := db.Write(func(tx *bbolt.Tx) error {
+	if err := db.Write(func(tx kv.Tx) error {
 		for i, o := range objects {
 			id, err := NewMessageID(tx)
 			if err != nil {
@@ -54,10 +54,10 @@ func TestMessagesAndTheirIndex(t *testing.T) {
 			t.Errorf("%s: %q, want %q", name, got, want)
 		}
 	}
-	all := func(tx *bbolt.Tx, limit int) string {
+	all := func(tx kv.Tx, limit int) string {
 		return ids(LatestMessages(tx, limit, func(Message) bool { return true }))
 	}
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		check("p", ids(MessagesOn(tx, "p", "", -1)), "4 1")
 		check("p/a", ids(MessagesOn(tx, "p", "a", -1)), "7 2")
 		check("p/a, limit 1", ids(MessagesOn(tx, "p", "a", 1)), "7")
@@ -72,26 +72,26 @@ func TestMessagesAndTheirIndex(t *testing.T) {
 	})
 	indexed := func() int {
 		n := 0
-		db.View(func(tx *bbolt.Tx) error {
+		db.View(func(tx kv.Tx) error {
 			b, _ := store.Bucket(tx, store.BuildMessageIndex)
 			return b.ForEach(func(_, _ []byte) error { n++; return nil })
 		})
 		return n
 	}
-	if err := db.Write(func(tx *bbolt.Tx) error { return deletePackageMessages(tx, "p", "a") }); err != nil {
+	if err := db.Write(func(tx kv.Tx) error { return deletePackageMessages(tx, "p", "a") }); err != nil {
 		t.Fatal(err)
 	}
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		check("after p/a's delete", all(tx, -1), "8 6 5 4 3 1")
 		return nil
 	})
 	if got := indexed(); got != 6 {
 		t.Errorf("index entries after p/a's delete: %d", got)
 	}
-	if err := db.Write(func(tx *bbolt.Tx) error { return deleteProjectMessages(tx, "p") }); err != nil {
+	if err := db.Write(func(tx kv.Tx) error { return deleteProjectMessages(tx, "p") }); err != nil {
 		t.Fatal(err)
 	}
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		check("after p's delete", all(tx, -1), "8 6 3")
 		check("p:x/a stays", ids(MessagesOn(tx, "p:x", "a", -1)), "6")
 		return nil
@@ -99,7 +99,7 @@ func TestMessagesAndTheirIndex(t *testing.T) {
 	if got := indexed(); got != 3 {
 		t.Errorf("index entries after p's delete: %d", got)
 	}
-	if err := db.Write(func(tx *bbolt.Tx) error {
+	if err := db.Write(func(tx kv.Tx) error {
 		m, err := GetMessage(tx, 6)
 		if err != nil {
 			return err
@@ -108,7 +108,7 @@ func TestMessagesAndTheirIndex(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		check("after deleting 6", all(tx, -1), "8 3")
 		if _, err := GetMessage(tx, 6); err == nil || !strings.Contains(err.Error(), "Couldn't find Message with 'id'=6") {
 			t.Errorf("GetMessage(6) after its delete: %v", err)
@@ -126,7 +126,7 @@ func TestStatusMessagesLiveNewestFirst(t *testing.T) {
 	}
 	defer db.Close()
 	gone := time.Unix(100, 0)
-	if err := db.Write(func(tx *bbolt.Tx) error {
+	if err := db.Write(func(tx kv.Tx) error {
 		for i := 1; i <= 5; i++ {
 			id, err := NewStatusMessageID(tx)
 			if err != nil {
@@ -144,7 +144,7 @@ func TestStatusMessagesLiveNewestFirst(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		for limit, want := range map[int]string{-1: "5 3 1", 2: "5 3", 0: ""} {
 			list, err := LiveStatusMessages(tx, limit)
 			if err != nil {

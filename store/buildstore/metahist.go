@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // A package's meta has a history of its own, as on the real service (_history?meta=1,
@@ -17,7 +17,7 @@ import (
 const MetaFile = "_meta"
 
 // CommitMeta appends a meta revision holding the rendered document meta.
-func CommitMeta(tx *bbolt.Tx, project, pkg string, meta []byte, user, comment string, now time.Time) (Revision, error) {
+func CommitMeta(tx kv.Tx, project, pkg string, meta []byte, user, comment string, now time.Time) (Revision, error) {
 	var last Revision
 	if err := walkBack(tx, store.BuildMetaRevisions, project, pkg, func(r Revision) bool { last = r; return false }); err != nil {
 		return Revision{}, err
@@ -33,7 +33,7 @@ func CommitMeta(tx *bbolt.Tx, project, pkg string, meta []byte, user, comment st
 }
 
 // MetaRevisions lists a package's meta revisions, oldest first.
-func MetaRevisions(tx *bbolt.Tx, project, pkg string) ([]Revision, error) {
+func MetaRevisions(tx kv.Tx, project, pkg string) ([]Revision, error) {
 	var out []Revision
 	err := store.Each(tx, store.BuildMetaRevisions, revisionPrefix(project, pkg), func(_ []byte, r Revision) (bool, error) {
 		out = append(out, r)
@@ -44,7 +44,7 @@ func MetaRevisions(tx *bbolt.Tx, project, pkg string) ([]Revision, error) {
 
 // MetaRevision returns meta revision rev ("" or "latest": the newest); found is false when
 // there is none.
-func MetaRevision(tx *bbolt.Tx, project, pkg, rev string) (r Revision, found bool, err error) {
+func MetaRevision(tx kv.Tx, project, pkg, rev string) (r Revision, found bool, err error) {
 	all, err := MetaRevisions(tx, project, pkg)
 	if err != nil || len(all) == 0 {
 		return Revision{}, false, err
@@ -61,6 +61,6 @@ func MetaRevision(tx *bbolt.Tx, project, pkg, rev string) (r Revision, found boo
 }
 
 // deleteMetaRevisions drops a package's meta history (a purge).
-func deleteMetaRevisions(tx *bbolt.Tx, project, pkg string) error {
+func deleteMetaRevisions(tx kv.Tx, project, pkg string) error {
 	return store.DeletePrefix(tx, store.BuildMetaRevisions, revisionPrefix(project, pkg))
 }

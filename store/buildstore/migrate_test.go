@@ -5,20 +5,21 @@ import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
+	"github.com/pocketforge/pocketforge/store/kv/boltkv"
 )
 
 // reopenOld closes db, makes its file the one schema version wrote (edit undoes what came after
 // it: drops a bucket, rewrites an index's keys) and opens it again, migrating it. The caller
 // closes the answer.
-func reopenOld(t *testing.T, db *store.DB, path string, version uint64, edit func(tx *bbolt.Tx) error) *store.DB {
+func reopenOld(t *testing.T, db *store.DB, path string, version uint64, edit func(tx kv.Tx) error) *store.DB {
 	t.Helper()
 	db.Close()
-	raw, err := bbolt.Open(path, 0o600, nil)
+	raw, err := boltkv.Open(path, boltkv.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := raw.Update(func(tx *bbolt.Tx) error {
+	if err := raw.Update(func(tx kv.Tx) error {
 		if err := edit(tx); err != nil {
 			return err
 		}
@@ -39,8 +40,8 @@ func reopenOld(t *testing.T, db *store.DB, path string, version uint64, edit fun
 // read; this builder fills the index the same way and fails should one ever need the scan (that
 // test belongs in buildsvc, beside TestIssueIndexMigration).
 func init() {
-	store.RegisterIndexBuilder(store.BuildIssueIndex, func(tx *bbolt.Tx) error {
-		return RebuildIssueIndex(tx, func(*bbolt.Tx, string, string, Revision) ([]PackageIssue, error) {
+	store.RegisterIndexBuilder(store.BuildIssueIndex, func(tx kv.Tx) error {
+		return RebuildIssueIndex(tx, func(kv.Tx, string, string, Revision) ([]PackageIssue, error) {
 			return nil, errors.New("the store's tests have no issue scan: it is buildsvc's")
 		})
 	})

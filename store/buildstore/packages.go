@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Devel points a package at the project (and package) where it is developed.
@@ -45,7 +45,7 @@ func packageKey(project, name string) []byte {
 }
 
 // GetPackage returns the package (not a deleted one); the not-found message is the service's own.
-func GetPackage(tx *bbolt.Tx, project, name string) (Package, error) {
+func GetPackage(tx kv.Tx, project, name string) (Package, error) {
 	k, err := store.Get[Package](tx, store.BuildPackages, packageKey(project, name))
 	if err != nil || k.Deleted {
 		return Package{}, store.NotFoundf("Package not found: %s/%s", project, name)
@@ -54,7 +54,7 @@ func GetPackage(tx *bbolt.Tx, project, name string) (Package, error) {
 }
 
 // GetDeletedPackage returns the tombstone of a deleted package.
-func GetDeletedPackage(tx *bbolt.Tx, project, name string) (Package, error) {
+func GetDeletedPackage(tx kv.Tx, project, name string) (Package, error) {
 	k, err := store.Get[Package](tx, store.BuildPackages, packageKey(project, name))
 	if err != nil || !k.Deleted {
 		return Package{}, store.NotFoundf("Deleted package not found: %s/%s", project, name)
@@ -64,7 +64,7 @@ func GetDeletedPackage(tx *bbolt.Tx, project, name string) (Package, error) {
 
 // PutPackage stores a package. Storing over a tombstone starts a fresh history: the deleted
 // revisions are dropped, as a package created anew under an old name has no past.
-func PutPackage(tx *bbolt.Tx, k Package) error {
+func PutPackage(tx kv.Tx, k Package) error {
 	if _, err := GetDeletedPackage(tx, k.Project, k.Name); err == nil && !k.Deleted {
 		if err := DeleteRevisions(tx, k.Project, k.Name); err != nil {
 			return err
@@ -74,12 +74,12 @@ func PutPackage(tx *bbolt.Tx, k Package) error {
 }
 
 // Packages lists a project's packages by name, without the deleted ones.
-func Packages(tx *bbolt.Tx, project string) ([]Package, error) {
+func Packages(tx kv.Tx, project string) ([]Package, error) {
 	return packagesWhere(tx, project, false)
 }
 
 // DeletedPackages lists a project's deleted packages (tombstones) by name.
-func DeletedPackages(tx *bbolt.Tx, project string) ([]Package, error) {
+func DeletedPackages(tx kv.Tx, project string) ([]Package, error) {
 	return packagesWhere(tx, project, true)
 }
 
@@ -89,7 +89,7 @@ func DeletedPackages(tx *bbolt.Tx, project string) ([]Package, error) {
 // record is a tombstone is read from its JSON bytes: `"deleted":true` can only be the top-level
 // field there (Deleted is omitted when false, and no nested record has a deleted field), since a
 // quote inside any JSON string value is escaped.
-func PackageNames(tx *bbolt.Tx, project string, deleted bool) ([]string, error) {
+func PackageNames(tx kv.Tx, project string, deleted bool) ([]string, error) {
 	b, err := store.Bucket(tx, store.BuildPackages)
 	if err != nil {
 		return nil, err
@@ -108,7 +108,7 @@ func PackageNames(tx *bbolt.Tx, project string, deleted bool) ([]string, error) 
 // tombstone is how a deleted package's record marks itself in its JSON.
 var tombstone = []byte(`"deleted":true`)
 
-func packagesWhere(tx *bbolt.Tx, project string, deleted bool) ([]Package, error) {
+func packagesWhere(tx kv.Tx, project string, deleted bool) ([]Package, error) {
 	var out []Package
 	err := store.Each(tx, store.BuildPackages, append([]byte(project), 0), func(_ []byte, k Package) (bool, error) {
 		if k.Deleted == deleted {
@@ -121,7 +121,7 @@ func packagesWhere(tx *bbolt.Tx, project string, deleted bool) ([]Package, error
 
 // DeletePackage turns a package into a tombstone: its meta and revisions are kept for
 // undelete; a pending upload and the comments, tags and messages on it are dropped.
-func DeletePackage(tx *bbolt.Tx, project, name string) error {
+func DeletePackage(tx kv.Tx, project, name string) error {
 	k, err := GetPackage(tx, project, name)
 	if err != nil {
 		return err
@@ -143,7 +143,7 @@ func DeletePackage(tx *bbolt.Tx, project, name string) error {
 }
 
 // UndeletePackage clears a tombstone; the caller appends the restoring revision.
-func UndeletePackage(tx *bbolt.Tx, project, name string) error {
+func UndeletePackage(tx kv.Tx, project, name string) error {
 	k, err := GetDeletedPackage(tx, project, name)
 	if err != nil {
 		return err
@@ -154,7 +154,7 @@ func UndeletePackage(tx *bbolt.Tx, project, name string) error {
 
 // PurgePackage removes a package (live or deleted) with its history and upload: what creating a
 // project over a deleted one does to the deleted project's packages.
-func PurgePackage(tx *bbolt.Tx, project, name string) error {
+func PurgePackage(tx kv.Tx, project, name string) error {
 	if err := DeleteRevisions(tx, project, name); err != nil {
 		return err
 	}

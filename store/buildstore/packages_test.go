@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestPackageNames: the key-only listing tells tombstones apart even when a description holds the
@@ -17,7 +17,7 @@ func TestPackageNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	err = db.Write(func(tx *bbolt.Tx) error {
+	err = db.Write(func(tx kv.Tx) error {
 		for _, k := range []Package{
 			{Project: "p", Name: "a", Description: `"deleted":true`},
 			{Project: "p", Name: "b"},
@@ -33,7 +33,7 @@ func TestPackageNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		live, _ := PackageNames(tx, "p", false)
 		gone, _ := PackageNames(tx, "p", true)
 		if fmt.Sprint(live) != "[a c]" || fmt.Sprint(gone) != "[b]" {

@@ -2,7 +2,7 @@ package buildstore
 
 import (
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Pattern is one pattern file of a project (/source/P/_pattern/<name>): an XML document that
@@ -21,13 +21,13 @@ func patternKey(project, name string) []byte {
 }
 
 // PutPattern stores (or replaces) a pattern file of project.
-func PutPattern(tx *bbolt.Tx, project string, p Pattern) error {
+func PutPattern(tx kv.Tx, project string, p Pattern) error {
 	p.MD5 = MD5Hex(p.Data)
 	return store.Put(tx, store.BuildPatterns, patternKey(project, p.Name), p)
 }
 
 // GetPattern returns a pattern file; the not-found message is the backend's.
-func GetPattern(tx *bbolt.Tx, project, name string) (Pattern, error) {
+func GetPattern(tx kv.Tx, project, name string) (Pattern, error) {
 	p, err := store.Get[Pattern](tx, store.BuildPatterns, patternKey(project, name))
 	if err != nil {
 		return Pattern{}, store.NotFoundf("%s: no such file", name)
@@ -36,7 +36,7 @@ func GetPattern(tx *bbolt.Tx, project, name string) (Pattern, error) {
 }
 
 // DeletePattern removes a pattern file; the not-found message is the backend's.
-func DeletePattern(tx *bbolt.Tx, project, name string) error {
+func DeletePattern(tx kv.Tx, project, name string) error {
 	if err := store.Delete(tx, store.BuildPatterns, patternKey(project, name)); err != nil {
 		return store.NotFoundf("%s: no such file", name)
 	}
@@ -44,7 +44,7 @@ func DeletePattern(tx *bbolt.Tx, project, name string) error {
 }
 
 // Patterns lists a project's pattern files by name.
-func Patterns(tx *bbolt.Tx, project string) ([]Pattern, error) {
+func Patterns(tx kv.Tx, project string) ([]Pattern, error) {
 	var out []Pattern
 	err := store.Each(tx, store.BuildPatterns, append([]byte(project), 0), func(_ []byte, p Pattern) (bool, error) {
 		out = append(out, p)
@@ -54,6 +54,6 @@ func Patterns(tx *bbolt.Tx, project string) ([]Pattern, error) {
 }
 
 // DeletePatterns removes every pattern file of project.
-func DeletePatterns(tx *bbolt.Tx, project string) error {
+func DeletePatterns(tx kv.Tx, project string) error {
 	return store.DeletePrefix(tx, store.BuildPatterns, append([]byte(project), 0))
 }

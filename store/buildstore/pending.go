@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Blobs osc uploads with PUT ?rev=repository belong to no revision until its commitfilelist
@@ -19,7 +19,7 @@ import (
 const PendingGrace = 24 * time.Hour
 
 // PutPendingBlob stores an uploaded blob that no revision holds yet.
-func PutPendingBlob(tx *bbolt.Tx, data []byte, now time.Time) (string, error) {
+func PutPendingBlob(tx kv.Tx, data []byte, now time.Time) (string, error) {
 	sum := MD5Hex(data)
 	if HasBlob(tx, sum) {
 		return sum, nil
@@ -31,7 +31,7 @@ func PutPendingBlob(tx *bbolt.Tx, data []byte, now time.Time) (string, error) {
 }
 
 // clearPending drops the pending notes of the files a commit takes.
-func clearPending(tx *bbolt.Tx, files []FileEntry) error {
+func clearPending(tx kv.Tx, files []FileEntry) error {
 	b, err := store.Bucket(tx, store.BuildPendingBlobs)
 	if err != nil {
 		return err
@@ -45,7 +45,7 @@ func clearPending(tx *bbolt.Tx, files []FileEntry) error {
 }
 
 // ExpiredPending lists the pending blobs older than the grace period at now.
-func ExpiredPending(tx *bbolt.Tx, now time.Time) ([]string, error) {
+func ExpiredPending(tx kv.Tx, now time.Time) ([]string, error) {
 	var out []string
 	cutoff := now.Add(-PendingGrace).Unix()
 	err := store.Each(tx, store.BuildPendingBlobs, nil, func(k []byte, since int64) (bool, error) {
@@ -58,7 +58,7 @@ func ExpiredPending(tx *bbolt.Tx, now time.Time) ([]string, error) {
 }
 
 // SweepPending removes the blobs ExpiredPending named that are still pending.
-func SweepPending(tx *bbolt.Tx, sums []string, now time.Time) error {
+func SweepPending(tx kv.Tx, sums []string, now time.Time) error {
 	pending, err := store.Bucket(tx, store.BuildPendingBlobs)
 	if err != nil {
 		return err

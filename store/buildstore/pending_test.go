@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestSweepPending: an upload never committed goes after the grace period; one committed, or
@@ -18,7 +18,7 @@ func TestSweepPending(t *testing.T) {
 	}
 	defer db.Close()
 	t0 := time.Unix(1_800_000_000, 0)
-	err = db.Write(func(tx *bbolt.Tx) error {
+	err = db.Write(func(tx kv.Tx) error {
 		held, _ := PutBlob(tx, []byte("held\n"))
 		if _, err := AppendRevision(tx, "P", "K", []FileEntry{{Name: "a", MD5: held}}, Revision{User: "alice"}, t0); err != nil {
 			return err

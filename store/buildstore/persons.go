@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -48,7 +48,7 @@ func (p Person) IsAdmin() bool {
 }
 
 // GetPerson returns the person with login.
-func GetPerson(tx *bbolt.Tx, login string) (Person, error) {
+func GetPerson(tx kv.Tx, login string) (Person, error) {
 	p, err := store.Get[Person](tx, store.BuildPersons, []byte(login))
 	if err != nil {
 		return p, store.NotFoundf("Couldn't find User with login = %s", login)
@@ -58,7 +58,7 @@ func GetPerson(tx *bbolt.Tx, login string) (Person, error) {
 
 // PutPerson stores a person. It is the persons bucket's one writer, so it is where the
 // persons' version moves (persons_version.go).
-func PutPerson(tx *bbolt.Tx, p Person) error {
+func PutPerson(tx kv.Tx, p Person) error {
 	if err := store.Put(tx, store.BuildPersons, []byte(p.Login), p); err != nil {
 		return err
 	}
@@ -67,7 +67,7 @@ func PutPerson(tx *bbolt.Tx, p Person) error {
 }
 
 // Persons lists every person, by login.
-func Persons(tx *bbolt.Tx) ([]Person, error) {
+func Persons(tx kv.Tx) ([]Person, error) {
 	var out []Person
 	err := store.Each(tx, store.BuildPersons, nil, func(_ []byte, p Person) (bool, error) {
 		out = append(out, p)
@@ -91,7 +91,7 @@ type Group struct {
 }
 
 // GetGroup returns the group with title.
-func GetGroup(tx *bbolt.Tx, title string) (Group, error) {
+func GetGroup(tx kv.Tx, title string) (Group, error) {
 	g, err := store.Get[Group](tx, store.BuildGroups, []byte(title))
 	if err != nil {
 		return g, store.NotFoundf("Couldn't find Group '%s'", title)
@@ -100,12 +100,12 @@ func GetGroup(tx *bbolt.Tx, title string) (Group, error) {
 }
 
 // PutGroup stores a group.
-func PutGroup(tx *bbolt.Tx, g Group) error {
+func PutGroup(tx kv.Tx, g Group) error {
 	return store.Put(tx, store.BuildGroups, []byte(g.Title), g)
 }
 
 // Groups lists every group, by title; with member set, only the groups that person belongs to.
-func Groups(tx *bbolt.Tx, member string) ([]Group, error) {
+func Groups(tx kv.Tx, member string) ([]Group, error) {
 	var out []Group
 	err := store.Each(tx, store.BuildGroups, nil, func(_ []byte, g Group) (bool, error) {
 		if member == "" || contains(g.Members, member) || contains(g.Maintainers, member) {
@@ -128,7 +128,7 @@ func contains(list []string, s string) bool {
 // SetAdminPassword gives the Admin person the appliance's admin password hash (bcrypt, as
 // stored by store/appliance), creating Admin when missing, so --admin-password is the Admin
 // password whatever data is loaded.
-func SetAdminPassword(tx *bbolt.Tx, hash []byte, now time.Time) error {
+func SetAdminPassword(tx kv.Tx, hash []byte, now time.Time) error {
 	p, err := GetPerson(tx, AdminLogin)
 	if err != nil {
 		p = Person{Login: AdminLogin, Email: "admin@pocketforge.test", Realname: "Build Service Administrator",
@@ -150,7 +150,7 @@ func (p *Person) SetPassword(password string) error {
 }
 
 // DeleteGroup removes a group.
-func DeleteGroup(tx *bbolt.Tx, title string) error {
+func DeleteGroup(tx kv.Tx, title string) error {
 	if err := store.Delete(tx, store.BuildGroups, []byte(title)); err != nil {
 		return store.NotFoundf("Couldn't find Group '%s'", title)
 	}
@@ -161,7 +161,7 @@ func DeleteGroup(tx *bbolt.Tx, title string) error {
 // (home:<login>:…), in name order. Project keys are names, so this is one cursor walk; the
 // ":" keeps home:bobby out of bob's. A key whose record GetProject does not return (a deleted
 // project's tombstone) is left out.
-func HomeProjects(tx *bbolt.Tx, login string) ([]string, error) {
+func HomeProjects(tx kv.Tx, login string) ([]string, error) {
 	b, err := store.Bucket(tx, store.BuildProjects)
 	if err != nil {
 		return nil, err
@@ -187,7 +187,7 @@ func HomeProjects(tx *bbolt.Tx, login string) ([]string, error) {
 // as the real service's User#lock! does "to avoid unnecessary builds": a locked project refuses
 // every write, so nothing of the person's keeps changing while an administrator looks into it.
 // Projects already locked stay as they are; unlocking the person does not unlock them.
-func LockPerson(tx *bbolt.Tx, login string) error {
+func LockPerson(tx kv.Tx, login string) error {
 	p, err := GetPerson(tx, login)
 	if err != nil {
 		return err
@@ -214,7 +214,7 @@ func LockPerson(tx *bbolt.Tx, login string) error {
 // stays (so nobody can take over the login and with it the history and repositories that name
 // it) but its e-mail and real name are wiped, its tokens dropped, and its home projects
 // removed. Children go before their parents, so each project is deleted on its own.
-func DeletePerson(tx *bbolt.Tx, login string) error {
+func DeletePerson(tx kv.Tx, login string) error {
 	p, err := GetPerson(tx, login)
 	if err != nil {
 		return err

@@ -3,7 +3,7 @@ package buildstore
 import (
 	"sync/atomic"
 
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // personsVersion counts the committed writes of person records in this process (of every data
@@ -23,4 +23,4 @@ func PersonsReplaced() { personsVersion.Add(1) }
 
 // personWritten moves the persons' version once tx commits (a transaction that rolls back, or
 // a group commit's member run again, leaves it alone).
-func personWritten(tx *bbolt.Tx) { tx.OnCommit(PersonsReplaced) }
+func personWritten(tx kv.Tx) { tx.OnCommit(PersonsReplaced) }

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Roles a person or group can hold on a project or package (project.rng's role list).
@@ -147,7 +147,7 @@ func ValidPackageName(name string) bool {
 
 // GetProject returns the live project called name (not a tombstone); the not-found message is
 // the service's own.
-func GetProject(tx *bbolt.Tx, name string) (Project, error) {
+func GetProject(tx kv.Tx, name string) (Project, error) {
 	p, err := store.Get[Project](tx, store.BuildProjects, []byte(name))
 	if err != nil || p.Deleted {
 		return Project{}, store.NotFoundf("Project not found: %s", name)
@@ -158,7 +158,7 @@ func GetProject(tx *bbolt.Tx, name string) (Project, error) {
 // CheckProject is GetProject for a caller that only needs to know the live project is there:
 // the same not-found error, from the key and the tombstone mark, without decoding the record
 // (a listing of 20,000 packages, or a request's existence check, need no meta).
-func CheckProject(tx *bbolt.Tx, name string) error {
+func CheckProject(tx kv.Tx, name string) error {
 	if b := tx.Bucket([]byte(store.BuildProjects)); b != nil {
 		if raw := b.Get([]byte(name)); raw != nil && !bytes.Contains(raw, projectTombstone) {
 			return nil
@@ -173,7 +173,7 @@ func CheckProject(tx *bbolt.Tx, name string) error {
 var projectTombstone = []byte(`"deleted":true`)
 
 // GetDeletedProject returns the tombstone of a deleted project.
-func GetDeletedProject(tx *bbolt.Tx, name string) (Project, error) {
+func GetDeletedProject(tx kv.Tx, name string) (Project, error) {
 	p, err := store.Get[Project](tx, store.BuildProjects, []byte(name))
 	if err != nil || !p.Deleted {
 		return Project{}, store.NotFoundf("project '%s' is not deleted", name)
@@ -184,7 +184,7 @@ func GetDeletedProject(tx *bbolt.Tx, name string) (Project, error) {
 // PutProject stores a project (key: its name). Storing a live project over a tombstone starts
 // afresh, as PutPackage does: the deleted project's packages with their histories, its signing
 // key and its patterns are dropped, since a project created anew under an old name has no past.
-func PutProject(tx *bbolt.Tx, p Project) error {
+func PutProject(tx kv.Tx, p Project) error {
 	if !p.Deleted {
 		if old, err := GetDeletedProject(tx, p.Name); err == nil {
 			if err := purgeProjectContents(tx, old.Name); err != nil {
@@ -197,7 +197,7 @@ func PutProject(tx *bbolt.Tx, p Project) error {
 
 // purgeProjectContents removes everything stored under a project but its record: packages
 // (live and deleted) with histories and uploads, the signing key, the patterns.
-func purgeProjectContents(tx *bbolt.Tx, name string) error {
+func purgeProjectContents(tx kv.Tx, name string) error {
 	names, err := allPackageNames(tx, name)
 	if err != nil {
 		return err
@@ -214,7 +214,7 @@ func purgeProjectContents(tx *bbolt.Tx, name string) error {
 }
 
 // allPackageNames lists every package record of a project, tombstones included.
-func allPackageNames(tx *bbolt.Tx, project string) ([]string, error) {
+func allPackageNames(tx kv.Tx, project string) ([]string, error) {
 	live, err := PackageNames(tx, project, false)
 	if err != nil {
 		return nil, err
@@ -224,16 +224,16 @@ func allPackageNames(tx *bbolt.Tx, project string) ([]string, error) {
 }
 
 // Projects lists every live project, by name.
-func Projects(tx *bbolt.Tx) ([]Project, error) {
+func Projects(tx kv.Tx) ([]Project, error) {
 	return projectsWhere(tx, false)
 }
 
 // DeletedProjects lists the tombstones of deleted projects, by name.
-func DeletedProjects(tx *bbolt.Tx) ([]Project, error) {
+func DeletedProjects(tx kv.Tx) ([]Project, error) {
 	return projectsWhere(tx, true)
 }
 
-func projectsWhere(tx *bbolt.Tx, deleted bool) ([]Project, error) {
+func projectsWhere(tx kv.Tx, deleted bool) ([]Project, error) {
 	var out []Project
 	err := store.Each(tx, store.BuildProjects, nil, func(_ []byte, p Project) (bool, error) {
 		if p.Deleted == deleted {
@@ -246,7 +246,7 @@ func projectsWhere(tx *bbolt.Tx, deleted bool) ([]Project, error) {
 
 // DependentPaths names the other projects' repositories that build against project
 // ("P/repo"), sorted: deleting project would break them.
-func DependentPaths(tx *bbolt.Tx, project string) ([]string, error) {
+func DependentPaths(tx kv.Tx, project string) ([]string, error) {
 	all, err := Projects(tx)
 	var out []string
 	for _, p := range all {
@@ -269,7 +269,7 @@ func DependentPaths(tx *bbolt.Tx, project string) ([]string, error) {
 // project's and its packages' attribute values and comments are dropped. Other
 // projects' repository paths to it are pointed at deleted/standard, as the real service does on
 // a forced delete; an undelete does not point them back.
-func DeleteProject(tx *bbolt.Tx, name string) error {
+func DeleteProject(tx kv.Tx, name string) error {
 	p, err := GetProject(tx, name)
 	if err != nil {
 		return err
@@ -326,7 +326,7 @@ func DeleteProject(tx *bbolt.Tx, name string) error {
 
 // UndeleteProject clears a project's tombstone and returns the packages that were deleted with
 // it; the caller restores each (package tombstone cleared, a restoring revision appended).
-func UndeleteProject(tx *bbolt.Tx, name string) ([]string, error) {
+func UndeleteProject(tx kv.Tx, name string) ([]string, error) {
 	p, err := GetDeletedProject(tx, name)
 	if err != nil {
 		return nil, err
@@ -370,13 +370,13 @@ type LinkedPackage struct {
 // links, depth first in link order as the real service walks them: a name already seen wins,
 // a project is visited once (so link cycles end), a missing or deleted linked project is
 // skipped. The result is sorted by name, case-insensitively, as the service answers it.
-func ExpandedPackages(tx *bbolt.Tx, project string) ([]LinkedPackage, error) {
+func ExpandedPackages(tx kv.Tx, project string) ([]LinkedPackage, error) {
 	return ExpandedPackagesSkipping(tx, project, nil)
 }
 
 // ExpandedPackagesSkipping is ExpandedPackages where a linked project for which skip says
 // true counts as missing (read protection hides it; the domain decides which).
-func ExpandedPackagesSkipping(tx *bbolt.Tx, project string, skip func(Project) bool) ([]LinkedPackage, error) {
+func ExpandedPackagesSkipping(tx kv.Tx, project string, skip func(Project) bool) ([]LinkedPackage, error) {
 	var out []LinkedPackage
 	seen, visited := map[string]bool{}, map[string]bool{}
 	var walk func(name string) error
@@ -417,7 +417,7 @@ func ExpandedPackagesSkipping(tx *bbolt.Tx, project string, skip func(Project) b
 }
 
 // LinkingProjects names the live projects whose meta links to project (directly), sorted.
-func LinkingProjects(tx *bbolt.Tx, project string) ([]string, error) {
+func LinkingProjects(tx kv.Tx, project string) ([]string, error) {
 	all, err := Projects(tx)
 	var out []string
 	for _, p := range all {

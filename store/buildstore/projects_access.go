@@ -4,7 +4,7 @@ import (
 	"bytes"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // ProjectMayHide reports whether the stored record of project name holds an access flag at all,
@@ -12,7 +12,7 @@ import (
 // so a reader that checks many projects for read protection (a request collection names
 // hundreds) decodes only the few that do. A record that mentions "access" elsewhere answers
 // true and costs its reader a decode, never a wrong answer; a missing project answers false.
-func ProjectMayHide(tx *bbolt.Tx, name string) bool {
+func ProjectMayHide(tx kv.Tx, name string) bool {
 	b := tx.Bucket([]byte(store.BuildProjects))
 	if b == nil {
 		return false

@@ -3,19 +3,19 @@ package buildstore
 import (
 	"testing"
 
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestProjectMayHide: only a record with an access flag can hide its project.
 func TestProjectMayHide(t *testing.T) {
 	db := openTest(t)
-	must(t, db, func(tx *bbolt.Tx) error {
+	must(t, db, func(tx kv.Tx) error {
 		if err := PutProject(tx, Project{Name: "open", Flags: []Flag{{Name: "build", Status: "disable"}}}); err != nil {
 			return err
 		}
 		return PutProject(tx, Project{Name: "closed", Flags: []Flag{{Name: "access", Status: "disable"}}})
 	})
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		for name, want := range map[string]bool{"open": false, "closed": true, "missing": false} {
 			if got := ProjectMayHide(tx, name); got != want {
 				t.Errorf("%s: %v, want %v", name, got, want)
@@ -30,7 +30,7 @@ func TestProjectMayHide(t *testing.T) {
 // the tombstone mark, and for every record GetProject decodes.
 func TestCheckProject(t *testing.T) {
 	db := openTest(t)
-	must(t, db, func(tx *bbolt.Tx) error {
+	must(t, db, func(tx kv.Tx) error {
 		for _, p := range []Project{
 			{Name: "live"},
 			{Name: "gone", Deleted: true},
@@ -43,7 +43,7 @@ func TestCheckProject(t *testing.T) {
 		}
 		return nil
 	})
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		for _, name := range []string{"live", "gone", "tricky", "missing"} {
 			_, want := GetProject(tx, name)
 			got := CheckProject(tx, name)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 func openTest(t *testing.T) *store.DB {
@@ -21,7 +21,7 @@ func openTest(t *testing.T) *store.DB {
 }
 
 // must runs fn in a write transaction and fails the test on an error.
-func must(t *testing.T, db *store.DB, fn func(tx *bbolt.Tx) error) {
+func must(t *testing.T, db *store.DB, fn func(tx kv.Tx) error) {
 	t.Helper()
 	if err := db.Write(fn); err != nil {
 		t.Fatal(err)
@@ -34,7 +34,7 @@ func must(t *testing.T, db *store.DB, fn func(tx *bbolt.Tx) error) {
 func TestProjectTombstones(t *testing.T) {
 	db := openTest(t)
 	now := time.Unix(1_700_000_000, 0)
-	must(t, db, func(tx *bbolt.Tx) error {
+	must(t, db, func(tx kv.Tx) error {
 		for _, p := range []Project{
 			{Name: "p", Repositories: []Repository{{Name: "r"}}},
 			{Name: "q", Repositories: []Repository{{Name: "r", Paths: []Path{{Project: "p", Repository: "r"}}}}},
@@ -66,7 +66,7 @@ func TestProjectTombstones(t *testing.T) {
 		}
 		return DeleteProject(tx, "p")
 	})
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		if _, err := GetProject(tx, "p"); err == nil {
 			t.Error("deleted project still found")
 		}
@@ -89,23 +89,23 @@ func TestProjectTombstones(t *testing.T) {
 		}
 		return nil
 	})
-	if err := db.Write(func(tx *bbolt.Tx) error { return DeleteProject(tx, "p") }); err == nil {
+	if err := db.Write(func(tx kv.Tx) error { return DeleteProject(tx, "p") }); err == nil {
 		t.Error("deleting a deleted project worked")
 	}
 	var restore []string
-	must(t, db, func(tx *bbolt.Tx) (err error) { restore, err = UndeleteProject(tx, "p"); return err })
+	must(t, db, func(tx kv.Tx) (err error) { restore, err = UndeleteProject(tx, "p"); return err })
 	if fmt.Sprint(restore) != "[a]" {
 		t.Fatalf("restore %v (b was deleted on its own)", restore)
 	}
-	must(t, db, func(tx *bbolt.Tx) error {
+	must(t, db, func(tx kv.Tx) error {
 		if err := UndeletePackage(tx, "p", "a"); err != nil {
 			return err
 		}
 		return DeleteProject(tx, "p")
 	})
 	// A new project over the tombstone: no packages, no history, no key, no patterns.
-	must(t, db, func(tx *bbolt.Tx) error { return PutProject(tx, Project{Name: "p"}) })
-	db.View(func(tx *bbolt.Tx) error {
+	must(t, db, func(tx kv.Tx) error { return PutProject(tx, Project{Name: "p"}) })
+	db.View(func(tx kv.Tx) error {
 		live, _ := PackageNames(tx, "p", false)
 		gone, _ := PackageNames(tx, "p", true)
 		revs, _ := Revisions(tx, "p", "a")
@@ -122,7 +122,7 @@ func TestProjectTombstones(t *testing.T) {
 // missing projects harmless, names sorted case-insensitively.
 func TestExpandedPackages(t *testing.T) {
 	db := openTest(t)
-	must(t, db, func(tx *bbolt.Tx) error {
+	must(t, db, func(tx kv.Tx) error {
 		for _, p := range []Project{
 			{Name: "top", Links: []Link{{Project: "mid"}, {Project: "gone"}}},
 			{Name: "mid", Links: []Link{{Project: "base"}}},
@@ -140,7 +140,7 @@ func TestExpandedPackages(t *testing.T) {
 		}
 		return nil
 	})
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		got, err := ExpandedPackages(tx, "top")
 		if err != nil {
 			t.Fatal(err)
@@ -159,7 +159,7 @@ func TestExpandedPackages(t *testing.T) {
 // TestPatternsAndKeys: the accessors' not-found cases and the per-project prefix.
 func TestPatternsAndKeys(t *testing.T) {
 	db := openTest(t)
-	must(t, db, func(tx *bbolt.Tx) error {
+	must(t, db, func(tx kv.Tx) error {
 		for _, p := range []struct{ project, name string }{{"p", "b"}, {"p", "a"}, {"p2", "c"}} {
 			if err := PutPattern(tx, p.project, Pattern{Name: p.name, Data: []byte(p.name)}); err != nil {
 				return err
@@ -173,7 +173,7 @@ func TestPatternsAndKeys(t *testing.T) {
 		}
 		return nil
 	})
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		all, _ := Patterns(tx, "p")
 		if len(all) != 2 || all[0].Name != "a" || all[1].MD5 != MD5Hex([]byte("b")) {
 			t.Errorf("patterns %+v", all)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Request states (request.rng's request-states); a review's state is one of them too.
@@ -235,7 +235,7 @@ func init() { store.RegisterIndexBuilder(store.BuildRequestIndex, rebuildRequest
 
 // rebuildRequestIndex fills the empty request index from every stored request (the migration
 // that folded its values' case). A file without requests has nothing to index.
-func rebuildRequestIndex(tx *bbolt.Tx) error {
+func rebuildRequestIndex(tx kv.Tx) error {
 	if tx.Bucket([]byte(store.BuildRequests)) == nil {
 		return nil
 	}
@@ -251,16 +251,16 @@ func rebuildRequestIndex(tx *bbolt.Tx) error {
 }
 
 // GetRequest reads request id; ErrNotFound when there is none.
-func GetRequest(tx *bbolt.Tx, id uint64) (Request, error) {
+func GetRequest(tx kv.Tx, id uint64) (Request, error) {
 	return store.Get[Request](tx, store.BuildRequests, store.Itob(id))
 }
 
 // NewRequestID takes the next request number.
-func NewRequestID(tx *bbolt.Tx) (uint64, error) { return store.NextID(tx, store.BuildRequests) }
+func NewRequestID(tx kv.Tx) (uint64, error) { return store.NextID(tx, store.BuildRequests) }
 
 // PutRequest stores r (its ID set) and moves its index entries from what the stored version
 // held to what r holds, in the same transaction.
-func PutRequest(tx *bbolt.Tx, r Request) error {
+func PutRequest(tx kv.Tx, r Request) error {
 	idx, err := store.Bucket(tx, store.BuildRequestIndex)
 	if err != nil {
 		return err
@@ -281,7 +281,7 @@ func PutRequest(tx *bbolt.Tx, r Request) error {
 }
 
 // RequestIDs lists the ids under one index key prefix (IndexKey), ascending.
-func RequestIDs(tx *bbolt.Tx, prefix []byte) ([]uint64, error) {
+func RequestIDs(tx kv.Tx, prefix []byte) ([]uint64, error) {
 	b, err := store.Bucket(tx, store.BuildRequestIndex)
 	if err != nil {
 		return nil, err
@@ -297,7 +297,7 @@ func RequestIDs(tx *bbolt.Tx, prefix []byte) ([]uint64, error) {
 }
 
 // DueRequests lists the open requests whose accept time is not after now, earliest first.
-func DueRequests(tx *bbolt.Tx, now time.Time) ([]uint64, error) {
+func DueRequests(tx kv.Tx, now time.Time) ([]uint64, error) {
 	b, err := store.Bucket(tx, store.BuildRequestIndex)
 	if err != nil {
 		return nil, err
@@ -315,6 +315,6 @@ func DueRequests(tx *bbolt.Tx, now time.Time) ([]uint64, error) {
 }
 
 // EachRequest calls fn with every request in id order until it returns false or an error.
-func EachRequest(tx *bbolt.Tx, fn func(Request) (bool, error)) error {
+func EachRequest(tx kv.Tx, fn func(Request) (bool, error)) error {
 	return store.Each(tx, store.BuildRequests, nil, func(_ []byte, r Request) (bool, error) { return fn(r) })
 }

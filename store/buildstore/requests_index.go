@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Reads of the request index beyond RequestIDs, for the request collection: a prefix that
@@ -14,7 +14,7 @@ import (
 // RequestIDsUnder lists the ids of every index key that starts with prefix, whatever lies between
 // the prefix and the id: IndexKey(IndexReviewPackage, project) gathers the reviews by any package
 // of project. In key order, so an id may repeat and the list is not sorted.
-func RequestIDsUnder(tx *bbolt.Tx, prefix []byte) ([]uint64, error) {
+func RequestIDsUnder(tx kv.Tx, prefix []byte) ([]uint64, error) {
 	b, err := store.Bucket(tx, store.BuildRequestIndex)
 	if err != nil {
 		return nil, err
@@ -32,7 +32,7 @@ func RequestIDsUnder(tx *bbolt.Tx, prefix []byte) ([]uint64, error) {
 // RequestIndexed reports whether request id is indexed under key (an IndexKey): one seek, so
 // a candidate is checked against a state or an action type without reading every id of it.
 // (A seek, not a Get: bbolt's Get answers nil for the index's empty values.)
-func RequestIndexed(tx *bbolt.Tx, key []byte, id uint64) bool {
+func RequestIndexed(tx kv.Tx, key []byte, id uint64) bool {
 	b := tx.Bucket([]byte(store.BuildRequestIndex))
 	if b == nil {
 		return false

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestRequestIndexFolds: the index keeps the values OBS compares ignoring case in lower case,
@@ -20,7 +20,7 @@ func TestRequestIndexFolds(t *testing.T) {
 	r := Request{ID: 1, Creator: "Alice", State: RequestState{Name: RequestNew},
 		Actions: []RequestAction{{Type: "submit", Target: &ActionTarget{Project: "Devel:Tools", Package: "Hello"}}},
 		Reviews: []Review{{State: "new", ByGroup: "Team"}}}
-	must(t, db, func(tx *bbolt.Tx) error { return PutRequest(tx, r) })
+	must(t, db, func(tx kv.Tx) error { return PutRequest(tx, r) })
 	for _, c := range []struct {
 		key  []byte
 		want []uint64
@@ -33,7 +33,7 @@ func TestRequestIndexFolds(t *testing.T) {
 		{IndexKey(IndexType, "Submit"), nil},
 	} {
 		var got []uint64
-		must(t, db, func(tx *bbolt.Tx) (err error) { got, err = RequestIDs(tx, c.key); return err })
+		must(t, db, func(tx kv.Tx) (err error) { got, err = RequestIDs(tx, c.key); return err })
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%q: %v, want %v", c.key, got, c.want)
 		}
@@ -48,11 +48,11 @@ func TestRequestIndexMigration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	must(t, db, func(tx *bbolt.Tx) error {
+	must(t, db, func(tx kv.Tx) error {
 		return PutRequest(tx, Request{ID: 7, Creator: "Bob", State: RequestState{Name: RequestNew}})
 	})
 	// Make it the file version 2 wrote: the creator as written.
-	db = reopenOld(t, db, path, 2, func(tx *bbolt.Tx) error {
+	db = reopenOld(t, db, path, 2, func(tx kv.Tx) error {
 		idx := tx.Bucket([]byte(store.BuildRequestIndex))
 		if err := idx.Delete(append(IndexKey(IndexCreator, "bob"), store.Itob(7)...)); err != nil {
 			return err
@@ -61,7 +61,7 @@ func TestRequestIndexMigration(t *testing.T) {
 	})
 	defer db.Close()
 	var got, stale []uint64
-	must(t, db, func(tx *bbolt.Tx) (err error) {
+	must(t, db, func(tx kv.Tx) (err error) {
 		if got, err = RequestIDs(tx, IndexKey(IndexCreator, "BOB")); err != nil {
 			return err
 		}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Revision is one commit of a package: its whole file tree (so any revision is served without
@@ -49,7 +49,7 @@ func revisionKey(project, pkg string, rev uint64) []byte {
 }
 
 // Revisions lists a package's revisions, oldest first (the order of _history).
-func Revisions(tx *bbolt.Tx, project, pkg string) ([]Revision, error) {
+func Revisions(tx kv.Tx, project, pkg string) ([]Revision, error) {
 	var out []Revision
 	err := store.Each(tx, store.BuildRevisions, revisionPrefix(project, pkg), func(_ []byte, r Revision) (bool, error) {
 		out = append(out, r)
@@ -59,7 +59,7 @@ func Revisions(tx *bbolt.Tx, project, pkg string) ([]Revision, error) {
 }
 
 // GetRevision returns revision rev of a package; the not-found message is the backend's.
-func GetRevision(tx *bbolt.Tx, project, pkg string, rev uint64) (Revision, error) {
+func GetRevision(tx kv.Tx, project, pkg string, rev uint64) (Revision, error) {
 	r, err := store.Get[Revision](tx, store.BuildRevisions, revisionKey(project, pkg, rev))
 	if err != nil {
 		return r, store.NotFoundf("no such revision")
@@ -69,14 +69,14 @@ func GetRevision(tx *bbolt.Tx, project, pkg string, rev uint64) (Revision, error
 
 // LatestRevision returns the newest revision; ok is false for a package without commits. It
 // reads one record from the end of the package's key range, not the whole history.
-func LatestRevision(tx *bbolt.Tx, project, pkg string) (r Revision, ok bool, err error) {
+func LatestRevision(tx kv.Tx, project, pkg string) (r Revision, ok bool, err error) {
 	err = walkBack(tx, store.BuildRevisions, project, pkg, func(x Revision) bool { r, ok = x, true; return false })
 	return r, ok, err
 }
 
 // walkBack visits a package's revisions (of sources or, in the meta bucket, of its meta)
 // newest first until visit returns false.
-func walkBack(tx *bbolt.Tx, bucket, project, pkg string, visit func(Revision) bool) error {
+func walkBack(tx kv.Tx, bucket, project, pkg string, visit func(Revision) bool) error {
 	b, err := store.Bucket(tx, bucket)
 	if err != nil {
 		return err
@@ -101,7 +101,7 @@ func walkBack(tx *bbolt.Tx, bucket, project, pkg string, visit func(Revision) bo
 
 // DeleteRevisions removes a package's history, of its sources and of its meta (blobs stay:
 // they may be shared).
-func DeleteRevisions(tx *bbolt.Tx, project, pkg string) error {
+func DeleteRevisions(tx kv.Tx, project, pkg string) error {
 	if err := deleteMetaRevisions(tx, project, pkg); err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func NextVRev(history []Revision, version string) uint64 {
 
 // nextVRev is NextVRev over the stored history, read newest first and only as far as the
 // last revision with the version (usually the newest).
-func nextVRev(tx *bbolt.Tx, project, pkg, version string) (uint64, error) {
+func nextVRev(tx kv.Tx, project, pkg, version string) (uint64, error) {
 	vrev := uint64(1)
 	err := walkBack(tx, store.BuildRevisions, project, pkg, func(r Revision) bool {
 		if r.Version == version {
@@ -153,7 +153,7 @@ func nextVRev(tx *bbolt.Tx, project, pkg, version string) (uint64, error) {
 // the pending marks of its blobs, the link index, the project's and its linkers' dirty marks —
 // and nothing the build domain decides: buildsvc.CommitRevision indexes the issues the new tree
 // names right after it, in the same transaction, and every revision is made through that.
-func AppendRevision(tx *bbolt.Tx, project, pkg string, files []FileEntry, as Revision, now time.Time) (Revision, error) {
+func AppendRevision(tx kv.Tx, project, pkg string, files []FileEntry, as Revision, now time.Time) (Revision, error) {
 	user, comment, vrev := as.User, as.Comment, as.VRev
 	last, _, err := LatestRevision(tx, project, pkg)
 	if err != nil {
@@ -207,7 +207,7 @@ func AppendRevision(tx *bbolt.Tx, project, pkg string, files []FileEntry, as Rev
 // markLinkersDirty queues every project with a package that links to project/pkg, directly or
 // through other links: its expanded sources are this package's, so they changed too (OBS
 // rebuilds a link when its target changes — Pocket:1.0's pocket-cli when devel:tools' does).
-func markLinkersDirty(tx *bbolt.Tx, project, pkg string) error {
+func markLinkersDirty(tx kv.Tx, project, pkg string) error {
 	seen := map[[2]string]bool{{project, pkg}: true}
 	queue := [][2]string{{project, pkg}}
 	for len(queue) > 0 && len(seen) < maxLinkFollow {

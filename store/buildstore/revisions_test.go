@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 func TestSrcMD5(t *testing.T) {
@@ -59,7 +59,7 @@ func TestCommit(t *testing.T) {
 	}
 	defer db.Close()
 	t0 := time.Unix(1_800_000_000, 0)
-	err = db.Write(func(tx *bbolt.Tx) error {
+	err = db.Write(func(tx kv.Tx) error {
 		spec1, _ := PutBlob(tx, []byte("Version: 1.0\n"))
 		spec2, _ := PutBlob(tx, []byte("Version: 2.0\n"))
 		src, _ := PutBlob(tx, []byte("hello\n"))

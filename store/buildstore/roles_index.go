@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The role index (store.BuildRoleIndex) answers "where does this person or group hold this
@@ -30,7 +30,7 @@ type RolePlace struct {
 
 // RolePlaces lists where holder (a login or GroupHolder) holds role, in project and package
 // order; a project's own entry comes before its packages'.
-func RolePlaces(tx *bbolt.Tx, holder, role string) ([]RolePlace, error) {
+func RolePlaces(tx kv.Tx, holder, role string) ([]RolePlace, error) {
 	b, err := store.Bucket(tx, store.BuildRoleIndex)
 	if err != nil {
 		return nil, err
@@ -76,7 +76,7 @@ func packageRoleKeys(k Package) [][]byte {
 }
 
 // indexProjectRoles moves the index from the stored record of p's name to p.
-func indexProjectRoles(tx *bbolt.Tx, p Project) error {
+func indexProjectRoles(tx kv.Tx, p Project) error {
 	var old [][]byte
 	if was, err := store.Get[Project](tx, store.BuildProjects, []byte(p.Name)); err == nil {
 		old = projectRoleKeys(was)
@@ -86,7 +86,7 @@ func indexProjectRoles(tx *bbolt.Tx, p Project) error {
 
 // indexPackageRoles moves the index from the stored record of project/name to k (nil: the
 // record goes away).
-func indexPackageRoles(tx *bbolt.Tx, project, name string, k *Package) error {
+func indexPackageRoles(tx kv.Tx, project, name string, k *Package) error {
 	var old, now [][]byte
 	if was, err := store.Get[Package](tx, store.BuildPackages, packageKey(project, name)); err == nil {
 		old = packageRoleKeys(was)
@@ -98,7 +98,7 @@ func indexPackageRoles(tx *bbolt.Tx, project, name string, k *Package) error {
 }
 
 // moveRoleKeys deletes the keys of old that now lacks and puts those of now.
-func moveRoleKeys(tx *bbolt.Tx, old, now [][]byte) error {
+func moveRoleKeys(tx kv.Tx, old, now [][]byte) error {
 	if len(old) == 0 && len(now) == 0 {
 		return nil
 	}
@@ -132,7 +132,7 @@ func containsKey(list [][]byte, k []byte) bool {
 
 // rebuildRoleIndex fills the empty role index from every stored project and package (the
 // migration that introduced it). A file without the record buckets has nothing to index.
-func rebuildRoleIndex(tx *bbolt.Tx) error {
+func rebuildRoleIndex(tx kv.Tx) error {
 	idx := tx.Bucket([]byte(store.BuildRoleIndex))
 	put := func(keys [][]byte) error {
 		for _, k := range keys {

@@ -6,14 +6,14 @@ import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // places reads where holder holds role.
 func places(t *testing.T, db *store.DB, holder, role string) []RolePlace {
 	t.Helper()
 	var out []RolePlace
-	if err := db.View(func(tx *bbolt.Tx) (err error) {
+	if err := db.View(func(tx kv.Tx) (err error) {
 		out, err = RolePlaces(tx, holder, role)
 		return err
 	}); err != nil {
@@ -31,11 +31,11 @@ func TestRoleIndex(t *testing.T) {
 	grp := []Role{{ID: "team", Role: RoleMaintainer}}
 	steps := []struct {
 		name  string
-		write func(tx *bbolt.Tx) error
+		write func(tx kv.Tx) error
 		// want: holder/role → places
 		want map[[2]string][]RolePlace
 	}{
-		{"project and packages", func(tx *bbolt.Tx) error {
+		{"project and packages", func(tx kv.Tx) error {
 			if err := PutProject(tx, Project{Name: "p", Persons: mt, Groups: grp}); err != nil {
 				return err
 			}
@@ -51,7 +51,7 @@ func TestRoleIndex(t *testing.T) {
 			{GroupHolder("team"), "bugowner"}:     {{"p", "b"}},
 			{"bob", RoleMaintainer}:               nil,
 		}},
-		{"roles change", func(tx *bbolt.Tx) error {
+		{"roles change", func(tx kv.Tx) error {
 			return PutProject(tx, Project{Name: "p", Persons: []Role{{ID: "bob", Role: RoleMaintainer}}})
 		}, map[[2]string][]RolePlace{
 			{"alice", RoleMaintainer}:             nil,
@@ -60,13 +60,13 @@ func TestRoleIndex(t *testing.T) {
 			{GroupHolder("team"), RoleMaintainer}: nil,
 			{"carol", RoleMaintainer}:             {{"p", "a"}},
 		}},
-		{"package deleted", func(tx *bbolt.Tx) error { return DeletePackage(tx, "p", "a") },
+		{"package deleted", func(tx kv.Tx) error { return DeletePackage(tx, "p", "a") },
 			map[[2]string][]RolePlace{{"carol", RoleMaintainer}: nil}},
-		{"package undeleted", func(tx *bbolt.Tx) error { return UndeletePackage(tx, "p", "a") },
+		{"package undeleted", func(tx kv.Tx) error { return UndeletePackage(tx, "p", "a") },
 			map[[2]string][]RolePlace{{"carol", RoleMaintainer}: {{"p", "a"}}}},
-		{"project deleted", func(tx *bbolt.Tx) error { return DeleteProject(tx, "p") },
+		{"project deleted", func(tx kv.Tx) error { return DeleteProject(tx, "p") },
 			map[[2]string][]RolePlace{{"bob", RoleMaintainer}: nil, {"carol", RoleMaintainer}: nil, {GroupHolder("team"), "bugowner"}: nil}},
-		{"project undeleted", func(tx *bbolt.Tx) error {
+		{"project undeleted", func(tx kv.Tx) error {
 			restore, err := UndeleteProject(tx, "p")
 			for _, k := range restore {
 				if err == nil {
@@ -75,9 +75,9 @@ func TestRoleIndex(t *testing.T) {
 			}
 			return err
 		}, map[[2]string][]RolePlace{{"bob", RoleMaintainer}: {{"p", ""}}, {"carol", RoleMaintainer}: {{"p", "a"}}}},
-		{"package purged", func(tx *bbolt.Tx) error { return PurgePackage(tx, "p", "a") },
+		{"package purged", func(tx kv.Tx) error { return PurgePackage(tx, "p", "a") },
 			map[[2]string][]RolePlace{{"carol", RoleMaintainer}: nil, {GroupHolder("team"), "bugowner"}: {{"p", "b"}}}},
-		{"new project over a tombstone", func(tx *bbolt.Tx) error {
+		{"new project over a tombstone", func(tx kv.Tx) error {
 			if err := DeleteProject(tx, "p"); err != nil {
 				return err
 			}
@@ -104,7 +104,7 @@ func TestRoleIndexMigration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	must(t, db, func(tx *bbolt.Tx) error {
+	must(t, db, func(tx kv.Tx) error {
 		for _, p := range []Project{
 			{Name: "live", Persons: []Role{{ID: "alice", Role: RoleMaintainer}}},
 			{Name: "gone", Persons: []Role{{ID: "alice", Role: RoleMaintainer}}, Deleted: true},
@@ -116,7 +116,7 @@ func TestRoleIndexMigration(t *testing.T) {
 		return PutPackage(tx, Package{Project: "live", Name: "k", Groups: []Role{{ID: "team", Role: RoleMaintainer}}})
 	})
 	// Make it the file version 1 wrote: no role index bucket.
-	db = reopenOld(t, db, path, 1, func(tx *bbolt.Tx) error { return tx.DeleteBucket([]byte(store.BuildRoleIndex)) })
+	db = reopenOld(t, db, path, 1, func(tx kv.Tx) error { return tx.DeleteBucket([]byte(store.BuildRoleIndex)) })
 	defer db.Close()
 	if got := places(t, db, "alice", RoleMaintainer); !reflect.DeepEqual(got, []RolePlace{{"live", ""}}) {
 		t.Errorf("alice: %v", got)

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Raw reads for the xpath search (buildsvc/search*.go): the stored bytes of requests and
@@ -18,7 +18,7 @@ import (
 
 // RawRequest is request id's stored JSON, nil when there is none. The bytes belong to the
 // transaction: valid until it ends, never to be changed.
-func RawRequest(tx *bbolt.Tx, id uint64) []byte {
+func RawRequest(tx kv.Tx, id uint64) []byte {
 	b := tx.Bucket([]byte(store.BuildRequests))
 	if b == nil {
 		return nil
@@ -28,7 +28,7 @@ func RawRequest(tx *bbolt.Tx, id uint64) []byte {
 
 // EachRawRequest calls fn with every request's id and stored JSON, in id order, until fn
 // returns false or an error.
-func EachRawRequest(tx *bbolt.Tx, fn func(id uint64, raw []byte) (bool, error)) error {
+func EachRawRequest(tx kv.Tx, fn func(id uint64, raw []byte) (bool, error)) error {
 	b, err := store.Bucket(tx, store.BuildRequests)
 	if err != nil {
 		return err
@@ -72,7 +72,7 @@ func Tombstone(raw []byte) bool { return isTombstone(raw) }
 // key starts with prefix (nil: all; PackagePrefix(project): one project's), tombstones too
 // (Tombstone tells them; a caller that can refuse a package by its key alone asks only then),
 // in project and name order, until fn returns false or an error.
-func EachRawPackage(tx *bbolt.Tx, prefix []byte, fn func(project, name string, raw []byte) (bool, error)) error {
+func EachRawPackage(tx kv.Tx, prefix []byte, fn func(project, name string, raw []byte) (bool, error)) error {
 	b, err := store.Bucket(tx, store.BuildPackages)
 	if err != nil {
 		return err
@@ -98,7 +98,7 @@ func EachRawPackage(tx *bbolt.Tx, prefix []byte, fn func(project, name string, r
 func PackagePrefix(project string) []byte { return append([]byte(project), 0) }
 
 // RawPackage is the stored JSON of the live package project/name, nil when there is none.
-func RawPackage(tx *bbolt.Tx, project, name string) []byte {
+func RawPackage(tx kv.Tx, project, name string) []byte {
 	b := tx.Bucket([]byte(store.BuildPackages))
 	if b == nil {
 		return nil
@@ -111,11 +111,11 @@ func RawPackage(tx *bbolt.Tx, project, name string) []byte {
 }
 
 // ProjectLive reports whether project name exists and is not deleted, without decoding it.
-func ProjectLive(tx *bbolt.Tx, name string) bool { return RawProject(tx, name) != nil }
+func ProjectLive(tx kv.Tx, name string) bool { return RawProject(tx, name) != nil }
 
 // HolderPlaces lists where holder (a login or GroupHolder) holds any role, in project and
 // package order, each place once; a project's own entry ("" package) comes before its packages'.
-func HolderPlaces(tx *bbolt.Tx, holder string) ([]RolePlace, error) {
+func HolderPlaces(tx kv.Tx, holder string) ([]RolePlace, error) {
 	b, err := store.Bucket(tx, store.BuildRoleIndex)
 	if err != nil {
 		return nil, err
@@ -146,7 +146,7 @@ func HolderPlaces(tx *bbolt.Tx, holder string) ([]RolePlace, error) {
 
 // EachRawProject calls fn with the name and stored JSON of every live project, by name, until
 // fn returns false or an error.
-func EachRawProject(tx *bbolt.Tx, fn func(name string, raw []byte) (bool, error)) error {
+func EachRawProject(tx kv.Tx, fn func(name string, raw []byte) (bool, error)) error {
 	b, err := store.Bucket(tx, store.BuildProjects)
 	if err != nil {
 		return err
@@ -164,7 +164,7 @@ func EachRawProject(tx *bbolt.Tx, fn func(name string, raw []byte) (bool, error)
 }
 
 // RawProject is the stored JSON of the live project name, nil when there is none.
-func RawProject(tx *bbolt.Tx, name string) []byte {
+func RawProject(tx kv.Tx, name string) []byte {
 	b := tx.Bucket([]byte(store.BuildProjects))
 	if b == nil {
 		return nil
@@ -187,7 +187,7 @@ func DecodeProject(raw []byte) (Project, error) {
 // skipping those there are none of, until fn returns false or an error. One cursor serves
 // them all: it steps forward to an id near the last one and seeks only to a far one, which
 // for the thousands of ids a search's index terms may name costs a fraction of a Get each.
-func EachRawRequestIn(tx *bbolt.Tx, ids []uint64, fn func(id uint64, raw []byte) (bool, error)) error {
+func EachRawRequestIn(tx kv.Tx, ids []uint64, fn func(id uint64, raw []byte) (bool, error)) error {
 	b, err := store.Bucket(tx, store.BuildRequests)
 	if err != nil {
 		return err
@@ -216,7 +216,7 @@ func EachRawRequestIn(tx *bbolt.Tx, ids []uint64, fn func(id uint64, raw []byte)
 }
 
 // EachRawProjectUnder is EachRawProject for the projects whose name starts with prefix.
-func EachRawProjectUnder(tx *bbolt.Tx, prefix []byte, fn func(name string, raw []byte) (bool, error)) error {
+func EachRawProjectUnder(tx kv.Tx, prefix []byte, fn func(name string, raw []byte) (bool, error)) error {
 	b, err := store.Bucket(tx, store.BuildProjects)
 	if err != nil {
 		return err
@@ -236,7 +236,7 @@ func EachRawProjectUnder(tx *bbolt.Tx, prefix []byte, fn func(name string, raw [
 // GroupHolders are the role index's holders for the group title: GroupHolder(title), or, when
 // fold is set, every group holder the index has whose title equals title ignoring case (OBS
 // compares group titles so). It seeks from one holder to the next, reading one key of each.
-func GroupHolders(tx *bbolt.Tx, title string, fold bool) ([]string, error) {
+func GroupHolders(tx kv.Tx, title string, fold bool) ([]string, error) {
 	if !fold {
 		return []string{GroupHolder(title)}, nil
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // EmptySrcMD5 is the srcmd5 of a tree without files (the MD5 of nothing): what the build
@@ -44,7 +44,7 @@ func SrcMD5(files []FileEntry) string {
 // PutBlob stores data under its MD5 and returns it. Content stored this way is held by what
 // stores it (a commit, an upload revision, an expansion), so a pending note on the same
 // content (pending.go) is cleared.
-func PutBlob(tx *bbolt.Tx, data []byte) (string, error) {
+func PutBlob(tx kv.Tx, data []byte) (string, error) {
 	sum, err := putBlob(tx, data)
 	if err != nil {
 		return "", err
@@ -53,7 +53,7 @@ func PutBlob(tx *bbolt.Tx, data []byte) (string, error) {
 }
 
 // putBlob stores data under its MD5 unless it is there already.
-func putBlob(tx *bbolt.Tx, data []byte) (string, error) {
+func putBlob(tx kv.Tx, data []byte) (string, error) {
 	b, err := store.Bucket(tx, store.BuildBlobs)
 	if err != nil {
 		return "", err
@@ -67,13 +67,13 @@ func putBlob(tx *bbolt.Tx, data []byte) (string, error) {
 
 // HasBlob reports whether the content with this MD5 is stored, which decides whether
 // commitfilelist asks osc to upload a file.
-func HasBlob(tx *bbolt.Tx, sum string) bool {
+func HasBlob(tx kv.Tx, sum string) bool {
 	b, err := store.Bucket(tx, store.BuildBlobs)
 	return err == nil && b.Get([]byte(sum)) != nil
 }
 
 // GetBlob returns a copy of the content with this MD5 (bbolt's memory is only valid inside tx).
-func GetBlob(tx *bbolt.Tx, sum string) ([]byte, error) {
+func GetBlob(tx kv.Tx, sum string) ([]byte, error) {
 	b, err := store.Bucket(tx, store.BuildBlobs)
 	if err != nil {
 		return nil, err

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The records behind /statistics (buildsvc statistics*.go holds the rules): a package's activity
@@ -25,7 +25,7 @@ func activityKey(project, pkg string) []byte { return []byte(project + sep + pkg
 
 // GetActivity reads the activity record of project/pkg (pkg "": the project's); found is false
 // when there is none (a record older than the statistics, or a project never changed).
-func GetActivity(tx *bbolt.Tx, project, pkg string) (a Activity, found bool, err error) {
+func GetActivity(tx kv.Tx, project, pkg string) (a Activity, found bool, err error) {
 	a, err = store.Get[Activity](tx, store.BuildActivity, activityKey(project, pkg))
 	if errors.Is(err, store.ErrNotFound) {
 		return Activity{}, false, nil
@@ -34,13 +34,13 @@ func GetActivity(tx *bbolt.Tx, project, pkg string) (a Activity, found bool, err
 }
 
 // PutActivity stores the activity record of project/pkg (pkg "": the project's).
-func PutActivity(tx *bbolt.Tx, project, pkg string, a Activity) error {
+func PutActivity(tx kv.Tx, project, pkg string, a Activity) error {
 	return store.Put(tx, store.BuildActivity, activityKey(project, pkg), a)
 }
 
 // DropPackageStatistics removes the ratings and download counters of project/pkg: a package
 // created anew under an old name starts without them, as the service's new record had none.
-func DropPackageStatistics(tx *bbolt.Tx, project, pkg string) error {
+func DropPackageStatistics(tx kv.Tx, project, pkg string) error {
 	prefix := []byte(project + sep + pkg + sep)
 	if err := store.DeletePrefix(tx, store.BuildRatings, prefix); err != nil {
 		return err
@@ -60,12 +60,12 @@ type RatingKey struct{ Project, Package, Login string }
 func (k RatingKey) bytes() []byte { return []byte(k.Project + sep + k.Package + sep + k.Login) }
 
 // PutRating stores (or replaces) a person's rating.
-func PutRating(tx *bbolt.Tx, k RatingKey, r Rating) error {
+func PutRating(tx kv.Tx, k RatingKey, r Rating) error {
 	return store.Put(tx, store.BuildRatings, k.bytes(), r)
 }
 
 // Ratings lists the ratings of project/pkg (pkg "": the project's) by login.
-func Ratings(tx *bbolt.Tx, project, pkg string) (map[string]Rating, error) {
+func Ratings(tx kv.Tx, project, pkg string) (map[string]Rating, error) {
 	out := map[string]Rating{}
 	prefix := []byte(project + sep + pkg + sep)
 	err := store.Each(tx, store.BuildRatings, prefix, func(k []byte, r Rating) (bool, error) {
@@ -76,7 +76,7 @@ func Ratings(tx *bbolt.Tx, project, pkg string) (map[string]Rating, error) {
 }
 
 // EachRating calls fn with every rating, grouped by object (keys in order).
-func EachRating(tx *bbolt.Tx, fn func(k RatingKey, r Rating) error) error {
+func EachRating(tx kv.Tx, fn func(k RatingKey, r Rating) error) error {
 	return store.Each(tx, store.BuildRatings, nil, func(key []byte, r Rating) (bool, error) {
 		parts := strings.SplitN(string(key), sep, 3)
 		if len(parts) != 3 {
@@ -111,7 +111,7 @@ type DownloadStat struct {
 }
 
 // GetDownloadStat reads the counter of f; found is false when f was never counted.
-func GetDownloadStat(tx *bbolt.Tx, f DownloadFile) (d DownloadStat, found bool, err error) {
+func GetDownloadStat(tx kv.Tx, f DownloadFile) (d DownloadStat, found bool, err error) {
 	d, err = store.Get[DownloadStat](tx, store.BuildDownloadStats, f.key())
 	if errors.Is(err, store.ErrNotFound) {
 		return DownloadStat{DownloadFile: f}, false, nil
@@ -120,12 +120,12 @@ func GetDownloadStat(tx *bbolt.Tx, f DownloadFile) (d DownloadStat, found bool, 
 }
 
 // PutDownloadStat stores a counter.
-func PutDownloadStat(tx *bbolt.Tx, d DownloadStat) error {
+func PutDownloadStat(tx kv.Tx, d DownloadStat) error {
 	return store.Put(tx, store.BuildDownloadStats, d.key(), d)
 }
 
 // EachDownloadStat calls fn with every counter, by project, package, repository, arch and file.
-func EachDownloadStat(tx *bbolt.Tx, fn func(d DownloadStat) error) error {
+func EachDownloadStat(tx kv.Tx, fn func(d DownloadStat) error) error {
 	return store.Each(tx, store.BuildDownloadStats, nil, func(_ []byte, d DownloadStat) (bool, error) {
 		return true, fn(d)
 	})

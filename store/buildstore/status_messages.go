@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // StatusMessage is one of the instance's status messages (the service's status_messages row):
@@ -22,13 +22,13 @@ type StatusMessage struct {
 }
 
 // NewStatusMessageID takes the next status message number.
-func NewStatusMessageID(tx *bbolt.Tx) (uint64, error) {
+func NewStatusMessageID(tx kv.Tx) (uint64, error) {
 	return store.NextID(tx, store.BuildStatusMessages)
 }
 
 // GetStatusMessage reads status message id, deleted or not; the not-found message is the
 // service's own.
-func GetStatusMessage(tx *bbolt.Tx, id uint64) (StatusMessage, error) {
+func GetStatusMessage(tx kv.Tx, id uint64) (StatusMessage, error) {
 	m, err := store.Get[StatusMessage](tx, store.BuildStatusMessages, store.Itob(id))
 	if err != nil {
 		return m, store.NotFoundf("Couldn't find StatusMessage with 'id'=%d", id)
@@ -37,13 +37,13 @@ func GetStatusMessage(tx *bbolt.Tx, id uint64) (StatusMessage, error) {
 }
 
 // PutStatusMessage stores m (its ID set).
-func PutStatusMessage(tx *bbolt.Tx, m StatusMessage) error {
+func PutStatusMessage(tx kv.Tx, m StatusMessage) error {
 	return store.Put(tx, store.BuildStatusMessages, store.Itob(m.ID), m)
 }
 
 // LiveStatusMessages lists the status messages not deleted, newest (highest id) first, at most
 // limit of them (limit < 0: all).
-func LiveStatusMessages(tx *bbolt.Tx, limit int) ([]StatusMessage, error) {
+func LiveStatusMessages(tx kv.Tx, limit int) ([]StatusMessage, error) {
 	b, err := store.Bucket(tx, store.BuildStatusMessages)
 	if err != nil {
 		return nil, err
@@ -63,6 +63,6 @@ func LiveStatusMessages(tx *bbolt.Tx, limit int) ([]StatusMessage, error) {
 }
 
 // EachStatusMessage calls fn with every status message, deleted ones too, oldest first.
-func EachStatusMessage(tx *bbolt.Tx, fn func(StatusMessage) error) error {
+func EachStatusMessage(tx kv.Tx, fn func(StatusMessage) error) error {
 	return store.Each(tx, store.BuildStatusMessages, nil, func(_ []byte, m StatusMessage) (bool, error) { return true, fn(m) })
 }

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // What a tagging is on (the first part of its keys).
@@ -66,7 +66,7 @@ func (t Tagging) indexKeys() [][]byte {
 }
 
 // PutTagging stores t with its index entries, in the same transaction.
-func PutTagging(tx *bbolt.Tx, t Tagging) error {
+func PutTagging(tx kv.Tx, t Tagging) error {
 	bs, err := store.Buckets(tx, store.BuildTagIndex)
 	if err != nil {
 		return err
@@ -80,7 +80,7 @@ func PutTagging(tx *bbolt.Tx, t Tagging) error {
 }
 
 // DeleteTagging removes t (as read) and its index entries.
-func DeleteTagging(tx *bbolt.Tx, t Tagging) error {
+func DeleteTagging(tx kv.Tx, t Tagging) error {
 	bs, err := store.Buckets(tx, store.BuildTags, store.BuildTagIndex)
 	if err != nil {
 		return err
@@ -94,27 +94,27 @@ func DeleteTagging(tx *bbolt.Tx, t Tagging) error {
 }
 
 // TaggingsOn lists every user's taggings of a project (pkg "") or package, by user then tag.
-func TaggingsOn(tx *bbolt.Tx, project, pkg string) ([]Tagging, error) {
+func TaggingsOn(tx kv.Tx, project, pkg string) ([]Tagging, error) {
 	return taggingsUnder(tx, objectPrefix(project, pkg))
 }
 
 // TaggingsOnBy lists user's taggings of a project (pkg "") or package, by tag.
-func TaggingsOnBy(tx *bbolt.Tx, user, project, pkg string) ([]Tagging, error) {
+func TaggingsOnBy(tx kv.Tx, user, project, pkg string) ([]Tagging, error) {
 	return taggingsUnder(tx, append(append(objectPrefix(project, pkg), user...), 0))
 }
 
 // TaggingsWithTag lists the taggings that carry tag: a seek in the index.
-func TaggingsWithTag(tx *bbolt.Tx, tag string) ([]Tagging, error) {
+func TaggingsWithTag(tx kv.Tx, tag string) ([]Tagging, error) {
 	return taggingsIndexed(tx, IndexKey(tagIndexByTag, tag))
 }
 
 // TaggingsBy lists user's taggings: a seek in the index.
-func TaggingsBy(tx *bbolt.Tx, user string) ([]Tagging, error) {
+func TaggingsBy(tx kv.Tx, user string) ([]Tagging, error) {
 	return taggingsIndexed(tx, IndexKey(tagIndexByUser, user))
 }
 
 // EachTagging calls fn with every tagging (projects' first, then packages', by object).
-func EachTagging(tx *bbolt.Tx, fn func(Tagging) error) error {
+func EachTagging(tx kv.Tx, fn func(Tagging) error) error {
 	return store.Each(tx, store.BuildTags, nil, func(_ []byte, t Tagging) (bool, error) { return true, fn(t) })
 }
 
@@ -125,7 +125,7 @@ func objectPrefix(project, pkg string) []byte {
 	return tagObjectPrefix(TagOnProject, project)
 }
 
-func taggingsUnder(tx *bbolt.Tx, prefix []byte) ([]Tagging, error) {
+func taggingsUnder(tx kv.Tx, prefix []byte) ([]Tagging, error) {
 	var out []Tagging
 	err := store.Each(tx, store.BuildTags, prefix, func(_ []byte, t Tagging) (bool, error) {
 		out = append(out, t)
@@ -135,7 +135,7 @@ func taggingsUnder(tx *bbolt.Tx, prefix []byte) ([]Tagging, error) {
 }
 
 // taggingsIndexed reads the records the index entries under prefix point at.
-func taggingsIndexed(tx *bbolt.Tx, prefix []byte) ([]Tagging, error) {
+func taggingsIndexed(tx kv.Tx, prefix []byte) ([]Tagging, error) {
 	idx, err := store.Bucket(tx, store.BuildTagIndex)
 	if err != nil {
 		return nil, err
@@ -154,7 +154,7 @@ func taggingsIndexed(tx *bbolt.Tx, prefix []byte) ([]Tagging, error) {
 
 // deleteTaggingsUnder removes every tagging whose BuildTags key starts with prefix, with its
 // index entries.
-func deleteTaggingsUnder(tx *bbolt.Tx, prefix []byte) error {
+func deleteTaggingsUnder(tx kv.Tx, prefix []byte) error {
 	list, err := taggingsUnder(tx, prefix)
 	if err != nil {
 		return err
@@ -169,12 +169,12 @@ func deleteTaggingsUnder(tx *bbolt.Tx, prefix []byte) error {
 
 // deletePackageTags removes the taggings of a package: they die with it, as the service
 // destroys an object's taggings with the object; an undelete brings the package back without.
-func deletePackageTags(tx *bbolt.Tx, project, pkg string) error {
+func deletePackageTags(tx kv.Tx, project, pkg string) error {
 	return deleteTaggingsUnder(tx, tagObjectPrefix(TagOnPackage, project, pkg))
 }
 
 // deleteProjectTags removes the taggings of a project and of all its packages.
-func deleteProjectTags(tx *bbolt.Tx, project string) error {
+func deleteProjectTags(tx kv.Tx, project string) error {
 	if err := deleteTaggingsUnder(tx, tagObjectPrefix(TagOnProject, project)); err != nil {
 		return err
 	}

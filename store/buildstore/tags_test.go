@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestTaggingsAndTheirIndex: each object lists only its own taggings, the index finds them by
@@ -36,7 +36,7 @@ func TestTaggingsAndTheirIndex(t *testing.T) {
 		return strings.Join(out, " ")
 	}
 	// indexed is the number of index entries: two per tagging.
-	indexed := func(tx *bbolt.Tx) int {
+	indexed := func(tx kv.Tx) int {
 		n := 0
 		c := tx.Bucket([]byte(store.BuildTagIndex)).Cursor()
 		for k, _ := c.First(); k != nil; k, _ = c.Next() {
@@ -44,7 +44,7 @@ func TestTaggingsAndTheirIndex(t *testing.T) {
 		}
 		return n
 	}
-	err = db.Write(func(tx *bbolt.Tx) error {
+	err = db.Write(func(tx kv.Tx) error {
 		for _, k := range []Package{{Project: "p", Name: "a"}, {Project: "p", Name: "b"}, {Project: "p:x", Name: "a"}} {
 			if err := PutPackage(tx, k); err != nil {
 				return err

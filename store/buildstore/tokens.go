@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TokenKinds are the operations a token may be made for (the service's token-kind); osc sends
@@ -41,7 +41,7 @@ func tokenKey(login string, id uint64) []byte {
 
 // CreateToken stores t for its Login with a fresh id and a new random secret, which it returns
 // (the only time it exists outside the caller's reply).
-func CreateToken(tx *bbolt.Tx, t Token) (Token, string, error) {
+func CreateToken(tx kv.Tx, t Token) (Token, string, error) {
 	id, err := store.NextID(tx, store.BuildTokens)
 	if err != nil {
 		return t, "", err
@@ -52,12 +52,12 @@ func CreateToken(tx *bbolt.Tx, t Token) (Token, string, error) {
 }
 
 // PutToken stores a token read earlier (with TokenBySecret or Tokens) back under its key.
-func PutToken(tx *bbolt.Tx, t Token) error {
+func PutToken(tx kv.Tx, t Token) error {
 	return store.Put(tx, store.BuildTokens, tokenKey(t.Login, t.ID), t)
 }
 
 // Tokens lists a person's tokens by id.
-func Tokens(tx *bbolt.Tx, login string) ([]Token, error) {
+func Tokens(tx kv.Tx, login string) ([]Token, error) {
 	var out []Token
 	err := store.Each(tx, store.BuildTokens, append([]byte(login), 0), func(_ []byte, t Token) (bool, error) {
 		out = append(out, t)
@@ -69,7 +69,7 @@ func Tokens(tx *bbolt.Tx, login string) ([]Token, error) {
 // TokenBySecret finds the token whose secret this is. Only hashes are stored and a token is
 // signed in with rarely (a webhook per push), so every token is compared, each in constant
 // time, rather than keeping an index of hashes. The not-found message is the service's.
-func TokenBySecret(tx *bbolt.Tx, secret string) (Token, error) {
+func TokenBySecret(tx kv.Tx, secret string) (Token, error) {
 	hash := store.HashSecret(secret)
 	var found Token
 	ok := false
@@ -87,7 +87,7 @@ func TokenBySecret(tx *bbolt.Tx, secret string) (Token, error) {
 }
 
 // DeleteToken removes one of login's tokens; another person's token id is not found.
-func DeleteToken(tx *bbolt.Tx, login, id string) error {
+func DeleteToken(tx kv.Tx, login, id string) error {
 	n, err := strconv.ParseUint(id, 10, 64)
 	if err == nil {
 		err = store.Delete(tx, store.BuildTokens, tokenKey(login, n))
@@ -99,7 +99,7 @@ func DeleteToken(tx *bbolt.Tx, login, id string) error {
 }
 
 // DeleteTokens removes every token of login: a deleted person's webhooks must stop working.
-func DeleteTokens(tx *bbolt.Tx, login string) error {
+func DeleteTokens(tx kv.Tx, login string) error {
 	list, err := Tokens(tx, login)
 	for _, t := range list {
 		if err != nil {

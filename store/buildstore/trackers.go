@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TrackerKinds are the kinds of issue tracker the service knows.
@@ -24,7 +24,7 @@ type IssueTracker struct {
 }
 
 // GetTracker returns the tracker called name.
-func GetTracker(tx *bbolt.Tx, name string) (IssueTracker, error) {
+func GetTracker(tx kv.Tx, name string) (IssueTracker, error) {
 	t, err := store.Get[IssueTracker](tx, store.BuildTrackers, []byte(name))
 	if err != nil {
 		return t, store.NotFoundf("Couldn't find IssueTracker with name = %s", name)
@@ -33,12 +33,12 @@ func GetTracker(tx *bbolt.Tx, name string) (IssueTracker, error) {
 }
 
 // PutTracker creates or replaces a tracker.
-func PutTracker(tx *bbolt.Tx, t IssueTracker) error {
+func PutTracker(tx kv.Tx, t IssueTracker) error {
 	return store.Put(tx, store.BuildTrackers, []byte(t.Name), t)
 }
 
 // DeleteTracker removes a tracker with its issues (issues.go).
-func DeleteTracker(tx *bbolt.Tx, name string) error {
+func DeleteTracker(tx kv.Tx, name string) error {
 	if err := store.Delete(tx, store.BuildTrackers, []byte(name)); err != nil {
 		return store.NotFoundf("Couldn't find IssueTracker with name = %s", name)
 	}
@@ -58,7 +58,7 @@ func (t IssueTracker) ShowURLFor(id string) string {
 }
 
 // Trackers lists every tracker by name.
-func Trackers(tx *bbolt.Tx) ([]IssueTracker, error) {
+func Trackers(tx kv.Tx) ([]IssueTracker, error) {
 	var out []IssueTracker
 	err := store.Each(tx, store.BuildTrackers, nil, func(_ []byte, t IssueTracker) (bool, error) {
 		out = append(out, t)

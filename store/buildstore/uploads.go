@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Upload is a package's pending upload revision: the files PUT with ?rev=upload since the last
@@ -16,7 +16,7 @@ type Upload struct {
 }
 
 // GetUpload returns the pending upload; ok is false when there is none.
-func GetUpload(tx *bbolt.Tx, project, pkg string) (u Upload, ok bool, err error) {
+func GetUpload(tx kv.Tx, project, pkg string) (u Upload, ok bool, err error) {
 	u, err = store.Get[Upload](tx, store.BuildUploads, packageKey(project, pkg))
 	if errors.Is(err, store.ErrNotFound) {
 		return Upload{}, false, nil
@@ -26,7 +26,7 @@ func GetUpload(tx *bbolt.Tx, project, pkg string) (u Upload, ok bool, err error)
 
 // AddUpload records f (its content already a stored blob) in the pending upload, replacing an
 // earlier upload of the same name.
-func AddUpload(tx *bbolt.Tx, project, pkg string, f FileEntry) error {
+func AddUpload(tx kv.Tx, project, pkg string, f FileEntry) error {
 	u, _, err := GetUpload(tx, project, pkg)
 	if err != nil {
 		return err
@@ -36,7 +36,7 @@ func AddUpload(tx *bbolt.Tx, project, pkg string, f FileEntry) error {
 }
 
 // DropUpload discards the pending upload (none is fine).
-func DropUpload(tx *bbolt.Tx, project, pkg string) error {
+func DropUpload(tx kv.Tx, project, pkg string) error {
 	err := store.Delete(tx, store.BuildUploads, packageKey(project, pkg))
 	if errors.Is(err, store.ErrNotFound) {
 		return nil

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Account is one customer account: its contact and billing record, settings and money.
@@ -81,13 +81,13 @@ type Promotion struct {
 }
 
 // PutAccount stores a changed account.
-func PutAccount(tx *bbolt.Tx, a Account) error {
+func PutAccount(tx kv.Tx, a Account) error {
 	return store.Put(tx, store.CloudAccounts, store.Itob(a.ID), a)
 }
 
 // AccountBytes returns account id's stored JSON, valid only during tx (a hot write decodes it
 // through a cache keyed by these bytes; see cloudsvc's accountCodec); ErrNotFound when absent.
-func AccountBytes(tx *bbolt.Tx, id uint64) ([]byte, error) {
+func AccountBytes(tx kv.Tx, id uint64) ([]byte, error) {
 	b, err := store.Bucket(tx, store.CloudAccounts)
 	if err != nil {
 		return nil, err
@@ -102,7 +102,7 @@ func AccountBytes(tx *bbolt.Tx, id uint64) ([]byte, error) {
 
 // PutAccountBytes stores an account already encoded as PutAccount would (json.Marshal of the
 // Account); data must not change afterwards.
-func PutAccountBytes(tx *bbolt.Tx, id uint64, data []byte) error {
+func PutAccountBytes(tx kv.Tx, id uint64, data []byte) error {
 	b, err := store.Bucket(tx, store.CloudAccounts)
 	if err != nil {
 		return err
@@ -111,7 +111,7 @@ func PutAccountBytes(tx *bbolt.Tx, id uint64, data []byte) error {
 }
 
 // Accounts lists every account, in id order (jobs walk them).
-func Accounts(tx *bbolt.Tx) ([]Account, error) {
+func Accounts(tx kv.Tx) ([]Account, error) {
 	var out []Account
 	err := store.Each(tx, store.CloudAccounts, nil, func(_ []byte, a Account) (bool, error) {
 		out = append(out, a)
@@ -121,7 +121,7 @@ func Accounts(tx *bbolt.Tx) ([]Account, error) {
 }
 
 // CreateAccount stores a new account with the next id.
-func CreateAccount(tx *bbolt.Tx, a *Account) error {
+func CreateAccount(tx kv.Tx, a *Account) error {
 	id, err := store.NextID(tx, store.CloudAccounts)
 	if err != nil {
 		return err
@@ -134,12 +134,12 @@ func CreateAccount(tx *bbolt.Tx, a *Account) error {
 }
 
 // GetAccount returns the account with id.
-func GetAccount(tx *bbolt.Tx, id uint64) (Account, error) {
+func GetAccount(tx kv.Tx, id uint64) (Account, error) {
 	return store.Get[Account](tx, store.CloudAccounts, store.Itob(id))
 }
 
 // AccountByName finds an account by its demo-world name (fixtures and tests).
-func AccountByName(tx *bbolt.Tx, name string) (Account, error) {
+func AccountByName(tx kv.Tx, name string) (Account, error) {
 	var found *Account
 	err := store.Each(tx, store.CloudAccounts, nil, func(_ []byte, a Account) (bool, error) {
 		if a.Name == name {

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Backup types.
@@ -31,17 +31,17 @@ type DatabaseBackup struct {
 }
 
 // DatabaseBackupList returns every backup record of database id, complete or not, in id order.
-func DatabaseBackupList(tx *bbolt.Tx, id uint64) ([]DatabaseBackup, error) {
+func DatabaseBackupList(tx kv.Tx, id uint64) ([]DatabaseBackup, error) {
 	return store.IndexedRecords[DatabaseBackup](tx, store.CloudDatabaseBackupIndex, store.Itob(id), store.CloudDatabaseBackups)
 }
 
 // GetDatabaseBackup returns backup id, whatever its database and whether complete or not.
-func GetDatabaseBackup(tx *bbolt.Tx, id uint64) (DatabaseBackup, error) {
+func GetDatabaseBackup(tx kv.Tx, id uint64) (DatabaseBackup, error) {
 	return store.Get[DatabaseBackup](tx, store.CloudDatabaseBackups, store.Itob(id))
 }
 
 // AddDatabaseBackup stores a new backup with the next id and files it under its database.
-func AddDatabaseBackup(tx *bbolt.Tx, b *DatabaseBackup) error {
+func AddDatabaseBackup(tx kv.Tx, b *DatabaseBackup) error {
 	id, err := store.NextID(tx, store.CloudDatabaseBackups)
 	if err != nil {
 		return err
@@ -54,7 +54,7 @@ func AddDatabaseBackup(tx *bbolt.Tx, b *DatabaseBackup) error {
 }
 
 // RemoveDatabaseBackup removes a backup, its dump and its index entry.
-func RemoveDatabaseBackup(tx *bbolt.Tx, database, id uint64) error {
+func RemoveDatabaseBackup(tx kv.Tx, database, id uint64) error {
 	if err := store.Delete(tx, store.CloudDatabaseBackups, store.Itob(id)); err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func RemoveDatabaseBackup(tx *bbolt.Tx, database, id uint64) error {
 
 // RefreshOldestAuto recomputes the database's oldest auto backup (what pruning waits for) and
 // stores the database.
-func RefreshOldestAuto(tx *bbolt.Tx, d Database) error {
+func RefreshOldestAuto(tx kv.Tx, d Database) error {
 	all, err := DatabaseBackupList(tx, d.ID)
 	if err != nil {
 		return err
@@ -82,7 +82,7 @@ func RefreshOldestAuto(tx *bbolt.Tx, d Database) error {
 
 // ImportDatabaseBackup stores a backup as it is (fixtures, tests). An auto backup also moves
 // the database's LastAutoBackup and OldestAutoBackup, so the job carries on from it.
-func ImportDatabaseBackup(tx *bbolt.Tx, b DatabaseBackup) error {
+func ImportDatabaseBackup(tx kv.Tx, b DatabaseBackup) error {
 	d, err := GetDatabase(tx, b.DatabaseID)
 	if err != nil {
 		return err

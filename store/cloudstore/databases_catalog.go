@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // DatabaseCatalog is what the cloud offers for managed databases: the regions, the engine
@@ -114,7 +114,7 @@ type DatabasePrice struct {
 var catalogKey = []byte("catalog")
 
 // GetDatabaseCatalog returns the stored catalogue (empty when none was loaded).
-func GetDatabaseCatalog(tx *bbolt.Tx) (DatabaseCatalog, error) {
+func GetDatabaseCatalog(tx kv.Tx) (DatabaseCatalog, error) {
 	c, err := store.Get[DatabaseCatalog](tx, store.CloudDatabaseCatalog, catalogKey)
 	if errors.Is(err, store.ErrNotFound) {
 		return DatabaseCatalog{Regions: []string{}, Engines: []DatabaseEngine{}, Types: []DatabaseType{}, InstanceTypes: []InstanceType{}}, nil
@@ -125,7 +125,7 @@ func GetDatabaseCatalog(tx *bbolt.Tx) (DatabaseCatalog, error) {
 // PutDatabaseCatalog replaces the catalogue after checking that engine ids match their engine
 // and version, that every engine is one the families know, and that every database type is the
 // compute plan of the same id and size.
-func PutDatabaseCatalog(tx *bbolt.Tx, c DatabaseCatalog) error {
+func PutDatabaseCatalog(tx kv.Tx, c DatabaseCatalog) error {
 	for _, e := range c.Engines {
 		if e.ID != e.Engine+"/"+e.Version || !slices.Contains([]string{"mysql", "postgresql", "mongodb"}, e.Engine) {
 			return fmt.Errorf("database engine %q: %w", e.ID, store.ErrInvalid)

@@ -2,7 +2,7 @@ package cloudstore
 
 import (
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Key layout of a connectable sqldb instance's data (store/buckets.go): CloudDatabaseData holds
@@ -17,7 +17,7 @@ type SQLData struct{ DB *store.DB }
 
 // Load returns a copy of id's saved dump, nil when none was ever saved (a new instance).
 func (s SQLData) Load(id uint64) (out []byte, err error) {
-	err = s.DB.View(func(tx *bbolt.Tx) error {
+	err = s.DB.View(func(tx kv.Tx) error {
 		out = SQLDataOf(tx, id)
 		return nil
 	})
@@ -26,16 +26,16 @@ func (s SQLData) Load(id uint64) (out []byte, err error) {
 
 // Save replaces id's dump with state.
 func (s SQLData) Save(id uint64, state []byte) error {
-	return s.DB.Write(func(tx *bbolt.Tx) error { return PutSQLData(tx, id, state) })
+	return s.DB.Write(func(tx kv.Tx) error { return PutSQLData(tx, id, state) })
 }
 
 // Delete forgets id's data (sqlengine's Remove).
 func (s SQLData) Delete(id uint64) error {
-	return s.DB.Write(func(tx *bbolt.Tx) error { return deleteSQLData(tx, id) })
+	return s.DB.Write(func(tx kv.Tx) error { return deleteSQLData(tx, id) })
 }
 
 // PutSQLData replaces id's dump in the caller's transaction (a restore while no engine runs).
-func PutSQLData(tx *bbolt.Tx, id uint64, state []byte) error {
+func PutSQLData(tx kv.Tx, id uint64, state []byte) error {
 	b, err := store.Bucket(tx, store.CloudDatabaseData)
 	if err != nil {
 		return err
@@ -44,7 +44,7 @@ func PutSQLData(tx *bbolt.Tx, id uint64, state []byte) error {
 }
 
 // SQLDataOf returns a copy of id's saved dump in the caller's transaction (nil: none).
-func SQLDataOf(tx *bbolt.Tx, id uint64) []byte {
+func SQLDataOf(tx kv.Tx, id uint64) []byte {
 	b := tx.Bucket([]byte(store.CloudDatabaseData))
 	if b == nil {
 		return nil
@@ -56,7 +56,7 @@ func SQLDataOf(tx *bbolt.Tx, id uint64) []byte {
 }
 
 // deleteSQLData removes id's dump, if any.
-func deleteSQLData(tx *bbolt.Tx, id uint64) error {
+func deleteSQLData(tx kv.Tx, id uint64) error {
 	b, err := store.Bucket(tx, store.CloudDatabaseData)
 	if err != nil {
 		return err
@@ -65,7 +65,7 @@ func deleteSQLData(tx *bbolt.Tx, id uint64) error {
 }
 
 // PutBackupDump keeps dump as what backup id holds.
-func PutBackupDump(tx *bbolt.Tx, id uint64, dump []byte) error {
+func PutBackupDump(tx kv.Tx, id uint64, dump []byte) error {
 	b, err := store.Bucket(tx, store.CloudDatabaseBackupDumps)
 	if err != nil {
 		return err
@@ -75,7 +75,7 @@ func PutBackupDump(tx *bbolt.Tx, id uint64, dump []byte) error {
 
 // BackupDump returns a copy of backup id's dump; ok is false for a backup that took none (one
 // of a simulated instance, or taken before its instance was connectable).
-func BackupDump(tx *bbolt.Tx, id uint64) (dump []byte, ok bool) {
+func BackupDump(tx kv.Tx, id uint64) (dump []byte, ok bool) {
 	b := tx.Bucket([]byte(store.CloudDatabaseBackupDumps))
 	if b == nil {
 		return nil, false
@@ -88,7 +88,7 @@ func BackupDump(tx *bbolt.Tx, id uint64) (dump []byte, ok bool) {
 }
 
 // deleteBackupDump removes backup id's dump, if any.
-func deleteBackupDump(tx *bbolt.Tx, id uint64) error {
+func deleteBackupDump(tx kv.Tx, id uint64) error {
 	b, err := store.Bucket(tx, store.CloudDatabaseBackupDumps)
 	if err != nil {
 		return err

@@ -1,7 +1,7 @@
 package cloudstore
 
 import (
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The seed's Grants shape has no database array, yet it says restricted users act only on the
@@ -16,13 +16,13 @@ const DatabaseGrantKind = "database"
 
 // GrantDatabase gives a restricted user a permission on a database (cloudsvc gives a restricted
 // creator read_write; the fixtures give some). An unrestricted user is left as they are.
-func GrantDatabase(tx *bbolt.Tx, u User, id uint64, perm string) error {
+func GrantDatabase(tx kv.Tx, u User, id uint64, perm string) error {
 	return grantDatabase(tx, u, id, perm)
 }
 
 // grantDatabase reads the user afresh, so that a grant given in the same transaction as other
 // changes to the user (or after them) loses none of them.
-func grantDatabase(tx *bbolt.Tx, who User, id uint64, perm string) error {
+func grantDatabase(tx kv.Tx, who User, id uint64, perm string) error {
 	u, err := GetUser(tx, who.Username)
 	if err != nil || !u.Restricted {
 		return err
@@ -41,7 +41,7 @@ func grantDatabase(tx *bbolt.Tx, who User, id uint64, perm string) error {
 }
 
 // revokeDatabaseGrants removes every grant on a deleted database.
-func revokeDatabaseGrants(tx *bbolt.Tx, d Database) error {
+func revokeDatabaseGrants(tx kv.Tx, d Database) error {
 	users, err := AccountUsers(tx, d.AccountID)
 	if err != nil {
 		return err

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The databases job (cloudsvc's DatabaseJob) has work on a database when its transient status
@@ -20,7 +20,7 @@ import (
 const AutoBackupRetention = 7 * 24 * time.Hour
 
 // DatabasesDue reports, reading only, whether any database has work due at now.
-func DatabasesDue(tx *bbolt.Tx, now time.Time) (bool, error) {
+func DatabasesDue(tx kv.Tx, now time.Time) (bool, error) {
 	b, err := store.Bucket(tx, store.CloudDatabaseSchedule)
 	if err != nil {
 		return false, err
@@ -30,7 +30,7 @@ func DatabasesDue(tx *bbolt.Tx, now time.Time) (bool, error) {
 }
 
 // DueDatabases lists the ids of the databases with work due at now, in due order.
-func DueDatabases(tx *bbolt.Tx, now time.Time) ([]uint64, error) {
+func DueDatabases(tx kv.Tx, now time.Time) ([]uint64, error) {
 	b, err := store.Bucket(tx, store.CloudDatabaseSchedule)
 	if err != nil {
 		return nil, err

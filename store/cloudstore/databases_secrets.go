@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // DatabaseSecrets are what a database's credentials and ssl views show. The root password is
@@ -85,7 +85,7 @@ func (d Database) RootUsername() string {
 }
 
 // DatabaseSecretsOf reads a database's secrets.
-func DatabaseSecretsOf(tx *bbolt.Tx, id uint64) (DatabaseSecrets, error) {
+func DatabaseSecretsOf(tx kv.Tx, id uint64) (DatabaseSecrets, error) {
 	s, err := store.Get[DatabaseSecrets](tx, store.CloudDatabaseSecrets, store.Itob(id))
 	if err != nil {
 		return s, fmt.Errorf("database %d secrets: %w", id, err)
@@ -94,6 +94,6 @@ func DatabaseSecretsOf(tx *bbolt.Tx, id uint64) (DatabaseSecrets, error) {
 }
 
 // PutDatabaseSecrets replaces a database's secrets.
-func PutDatabaseSecrets(tx *bbolt.Tx, id uint64, s DatabaseSecrets) error {
+func PutDatabaseSecrets(tx kv.Tx, id uint64, s DatabaseSecrets) error {
 	return store.Put(tx, store.CloudDatabaseSecrets, store.Itob(id), s)
 }

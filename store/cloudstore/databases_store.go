@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Key layout of the databases (store/buckets.go): CloudDatabases holds each record under its
@@ -16,13 +16,13 @@ import (
 // CloudDatabaseSchedule orders them by when the clock job next has work on them.
 
 // GetDatabase returns a database by id, deleted ones included.
-func GetDatabase(tx *bbolt.Tx, id uint64) (Database, error) {
+func GetDatabase(tx kv.Tx, id uint64) (Database, error) {
 	return store.Get[Database](tx, store.CloudDatabases, store.Itob(id))
 }
 
 // AccountDatabase returns the account's live database of the family; another account's, another
 // family's or a deleted one is not found.
-func AccountDatabase(tx *bbolt.Tx, account uint64, family string, id uint64) (Database, error) {
+func AccountDatabase(tx kv.Tx, account uint64, family string, id uint64) (Database, error) {
 	d, err := GetDatabase(tx, id)
 	if err == nil && (d.AccountID != account || d.Family != family || d.Deleted != nil) {
 		err = fmt.Errorf("database %d: %w", id, store.ErrNotFound)
@@ -31,7 +31,7 @@ func AccountDatabase(tx *bbolt.Tx, account uint64, family string, id uint64) (Da
 }
 
 // AccountDatabases lists the account's live databases of the family ("" for all), in id order.
-func AccountDatabases(tx *bbolt.Tx, account uint64, family string) ([]Database, error) {
+func AccountDatabases(tx kv.Tx, account uint64, family string) ([]Database, error) {
 	all, err := store.IndexedRecords[Database](tx, store.CloudAccountDatabases, store.Itob(account), store.CloudDatabases)
 	out := all[:0]
 	for _, d := range all {
@@ -44,12 +44,12 @@ func AccountDatabases(tx *bbolt.Tx, account uint64, family string) ([]Database, 
 
 // AccountDatabaseRecords lists every database record of the account, deleted ones included (a
 // deleted database stays billable for the hours it existed), in id order.
-func AccountDatabaseRecords(tx *bbolt.Tx, account uint64) ([]Database, error) {
+func AccountDatabaseRecords(tx kv.Tx, account uint64) ([]Database, error) {
 	return store.IndexedRecords[Database](tx, store.CloudAccountDatabases, store.Itob(account), store.CloudDatabases)
 }
 
 // PutDatabase stores d and moves its key in the job's schedule to its next due time.
-func PutDatabase(tx *bbolt.Tx, d *Database) error {
+func PutDatabase(tx kv.Tx, d *Database) error {
 	sched, err := store.Bucket(tx, store.CloudDatabaseSchedule)
 	if err != nil {
 		return err
@@ -79,13 +79,13 @@ func scheduleKey(due time.Time, id uint64) []byte {
 func labelKey(label string) []byte { return []byte(strings.ToLower(label)) }
 
 // LabelTaken reports whether a live database of the account has the label (any case).
-func LabelTaken(tx *bbolt.Tx, account uint64, label string) bool {
+func LabelTaken(tx kv.Tx, account uint64, label string) bool {
 	b := tx.Bucket([]byte(store.CloudDatabaseLabels))
 	return b != nil && b.Get(store.IndexKey(store.Itob(account), labelKey(label))) != nil
 }
 
 // RelabelDatabase moves a database's label in the account's label index from old to label.
-func RelabelDatabase(tx *bbolt.Tx, account uint64, old, label string) error {
+func RelabelDatabase(tx kv.Tx, account uint64, old, label string) error {
 	if strings.EqualFold(old, label) {
 		return nil
 	}
@@ -100,7 +100,7 @@ func RelabelDatabase(tx *bbolt.Tx, account uint64, old, label string) error {
 // dumps), its data (a connectable instance's), its label (free for a new database), its secrets
 // and every grant on it. The record itself stays, for billing;
 // cloudsvc marks it deleted.
-func RemoveDatabaseData(tx *bbolt.Tx, d Database) error {
+func RemoveDatabaseData(tx kv.Tx, d Database) error {
 	backups, err := store.IndexChildren(tx, store.CloudDatabaseBackupIndex, store.Itob(d.ID))
 	if err != nil {
 		return err
@@ -124,7 +124,7 @@ func RemoveDatabaseData(tx *bbolt.Tx, d Database) error {
 
 // ImportDatabase stores a database as it is, with its secrets, under the next id: for the
 // fixtures and tests that need databases in a given state. It checks nothing.
-func ImportDatabase(tx *bbolt.Tx, d *Database, secrets DatabaseSecrets) error {
+func ImportDatabase(tx kv.Tx, d *Database, secrets DatabaseSecrets) error {
 	id, err := store.NextID(tx, store.CloudDatabases)
 	if err != nil {
 		return err

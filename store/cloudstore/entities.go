@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Entity is anything a grant can name: an instance, a domain, a volume…
@@ -34,7 +34,7 @@ func entityChild(kind string, id uint64) []byte {
 }
 
 // AccountEntities lists every grantable entity of the account.
-func AccountEntities(tx *bbolt.Tx, account uint64) (Entities, error) {
+func AccountEntities(tx kv.Tx, account uint64) (Entities, error) {
 	kids, err := store.IndexChildren(tx, store.CloudAccountEntities, store.Itob(account))
 	if err != nil {
 		return nil, err
@@ -113,18 +113,18 @@ type Maintenance struct {
 }
 
 // GetInstance returns an instance by id.
-func GetInstance(tx *bbolt.Tx, id uint64) (Instance, error) {
+func GetInstance(tx kv.Tx, id uint64) (Instance, error) {
 	return store.Get[Instance](tx, store.CloudInstances, store.Itob(id))
 }
 
 // PutInstance stores a changed instance.
-func PutInstance(tx *bbolt.Tx, in Instance) error {
+func PutInstance(tx kv.Tx, in Instance) error {
 	return store.Put(tx, store.CloudInstances, store.Itob(in.ID), in)
 }
 
 // Instances lists every instance, in id order: billing walks them all, since an account is billed
 // for instances it owned in a period and may have transferred away since.
-func Instances(tx *bbolt.Tx) ([]Instance, error) {
+func Instances(tx kv.Tx) ([]Instance, error) {
 	var out []Instance
 	err := store.Each(tx, store.CloudInstances, nil, func(_ []byte, in Instance) (bool, error) {
 		out = append(out, in)
@@ -134,7 +134,7 @@ func Instances(tx *bbolt.Tx) ([]Instance, error) {
 }
 
 // AccountInstances lists the instances an account owns now, in id order.
-func AccountInstances(tx *bbolt.Tx, account uint64) ([]Instance, error) {
+func AccountInstances(tx kv.Tx, account uint64) ([]Instance, error) {
 	owned, err := AccountEntities(tx, account)
 	if err != nil {
 		return nil, err
@@ -152,7 +152,7 @@ func AccountInstances(tx *bbolt.Tx, account uint64) ([]Instance, error) {
 
 // MoveInstance hands an instance to another account at now: ownership, the grantable-entity
 // index and the billing history move together (its backups are part of the instance).
-func MoveInstance(tx *bbolt.Tx, in Instance, to uint64, now time.Time) (Instance, error) {
+func MoveInstance(tx kv.Tx, in Instance, to uint64, now time.Time) (Instance, error) {
 	from := in.AccountID
 	if err := store.IndexRemove(tx, store.CloudAccountEntities, store.Itob(from), entityChild("instance", in.ID)); err != nil {
 		return in, err
@@ -169,7 +169,7 @@ func MoveInstance(tx *bbolt.Tx, in Instance, to uint64, now time.Time) (Instance
 }
 
 // CreateInstance stores an instance with the next id and lists it among the account's entities.
-func CreateInstance(tx *bbolt.Tx, in *Instance) error {
+func CreateInstance(tx kv.Tx, in *Instance) error {
 	id, err := store.NextID(tx, store.CloudInstances)
 	if err != nil {
 		return err

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // EventEntity is what an event is about.
@@ -87,7 +87,7 @@ func (e Event) At(now time.Time) Event {
 
 // RecordEvent stores e with the next id. An instant action is a "notification" event, as the real
 // service records account actions.
-func RecordEvent(tx *bbolt.Tx, e *Event) error {
+func RecordEvent(tx kv.Tx, e *Event) error {
 	id, err := store.NextID(tx, store.CloudEvents)
 	if err != nil {
 		return err
@@ -134,7 +134,7 @@ func (p PreparedEvent) Entity() *EventEntity { return p.e.Entity }
 
 // RecordPrepared stores p with the next id, as RecordEvent would store its event, and returns
 // the id.
-func RecordPrepared(tx *bbolt.Tx, p PreparedEvent) (uint64, error) {
+func RecordPrepared(tx kv.Tx, p PreparedEvent) (uint64, error) {
 	b, err := store.Bucket(tx, store.CloudEvents)
 	if err != nil {
 		return 0, err
@@ -156,7 +156,7 @@ func RecordPrepared(tx *bbolt.Tx, p PreparedEvent) (uint64, error) {
 // indexEvent files an event under its account three ways — by id (the value holds the creation
 // time), by creation time and by entity — so a filter on id, created or entity.id walks a key
 // range, and the 90-day window is checked without decoding the event.
-func indexEvent(tx *bbolt.Tx, e *Event) error {
+func indexEvent(tx kv.Tx, e *Event) error {
 	acct := store.Itob(e.AccountID)
 	created := store.Itob(uint64(e.Created.UnixNano()))
 	if err := tx.Bucket([]byte(store.CloudAccountEvents)).Put(store.IndexKey(acct, store.Itob(e.ID)), created); err != nil {
@@ -196,7 +196,7 @@ func EntityIDText(id any) string {
 
 // AccountEvents returns the account's events, oldest first (tests and small accounts; the API
 // lists through EventCandidates).
-func AccountEvents(tx *bbolt.Tx, account uint64) ([]Event, error) {
+func AccountEvents(tx kv.Tx, account uint64) ([]Event, error) {
 	return store.IndexedRecords[Event](tx, store.CloudAccountEvents, store.Itob(account), store.CloudEvents)
 }
 
@@ -211,7 +211,7 @@ type Login struct {
 }
 
 // RecordLogin stores a successful login of u from ip.
-func RecordLogin(tx *bbolt.Tx, u User, ip string, now time.Time) (Login, error) {
+func RecordLogin(tx kv.Tx, u User, ip string, now time.Time) (Login, error) {
 	id, err := store.NextID(tx, store.CloudLogins)
 	if err != nil {
 		return Login{}, err

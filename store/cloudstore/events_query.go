@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // EventRange narrows an account's events to the only ones a filter can match. Bounds are
@@ -43,7 +43,7 @@ func (r EventRange) holds(id, created uint64) bool {
 // returns false. It reads index keys only — no event is decoded — choosing the narrowest index:
 // the entity index for an entity id, the id index for an id bound, the creation-time index
 // otherwise.
-func EventCandidates(tx *bbolt.Tx, account uint64, r EventRange, fn func(id uint64) bool) error {
+func EventCandidates(tx kv.Tx, account uint64, r EventRange, fn func(id uint64) bool) error {
 	acct := store.Itob(account)
 	switch {
 	case r.EntityID != "":
@@ -67,7 +67,7 @@ func EventCandidates(tx *bbolt.Tx, account uint64, r EventRange, fn func(id uint
 }
 
 // entityCandidates walks one entity's events (few), newest first.
-func entityCandidates(tx *bbolt.Tx, acct []byte, r EventRange, fn func(id uint64) bool) error {
+func entityCandidates(tx kv.Tx, acct []byte, r EventRange, fn func(id uint64) bool) error {
 	prefix := store.IndexKey(acct, EntityPrefix(r.EntityID, r.EntityType))
 	var ids []uint64
 	c := tx.Bucket([]byte(store.CloudEventsByEntity)).Cursor()
@@ -87,7 +87,7 @@ func entityCandidates(tx *bbolt.Tx, acct []byte, r EventRange, fn func(id uint64
 }
 
 // reverse walks the keys of b in [lo, hi] from hi down, until fn returns false.
-func reverse(b *bbolt.Bucket, lo, hi []byte, fn func(k, v []byte) bool) error {
+func reverse(b kv.Bucket, lo, hi []byte, fn func(k, v []byte) bool) error {
 	c := b.Cursor()
 	k, v := c.Seek(hi)
 	if k == nil {
@@ -104,7 +104,7 @@ func reverse(b *bbolt.Bucket, lo, hi []byte, fn func(k, v []byte) bool) error {
 }
 
 // AccountEvent returns an event of the account (another account's is not found).
-func AccountEvent(tx *bbolt.Tx, account, id uint64) (Event, error) {
+func AccountEvent(tx kv.Tx, account, id uint64) (Event, error) {
 	e, err := store.Get[Event](tx, store.CloudEvents, store.Itob(id))
 	if err != nil || e.AccountID != account {
 		return Event{}, fmt.Errorf("event %d: %w", id, store.ErrNotFound)
@@ -114,7 +114,7 @@ func AccountEvent(tx *bbolt.Tx, account, id uint64) (Event, error) {
 }
 
 // MarkEventRead marks one event read.
-func MarkEventRead(tx *bbolt.Tx, account, id uint64) error {
+func MarkEventRead(tx kv.Tx, account, id uint64) error {
 	e, err := AccountEvent(tx, account, id)
 	if err != nil {
 		return err
@@ -125,7 +125,7 @@ func MarkEventRead(tx *bbolt.Tx, account, id uint64) error {
 
 // MarkEventsSeen marks every event of the account up to and including id as seen: one
 // watermark, not one write per event.
-func MarkEventsSeen(tx *bbolt.Tx, account, id uint64) error {
+func MarkEventsSeen(tx kv.Tx, account, id uint64) error {
 	if _, err := AccountEvent(tx, account, id); err != nil {
 		return err
 	}
@@ -136,14 +136,14 @@ func MarkEventsSeen(tx *bbolt.Tx, account, id uint64) error {
 }
 
 // SeenThrough returns the id up to which the account's events are seen (0: none).
-func SeenThrough(tx *bbolt.Tx, account uint64) uint64 {
+func SeenThrough(tx kv.Tx, account uint64) uint64 {
 	return store.Btoi(tx.Bucket([]byte(store.CloudEventsSeen)).Get(store.Itob(account)))
 }
 
 // FailOperation turns the long-running action events of entity in account (those still to end
 // as finished) into ones that end failed: an operation whose outcome is only known when it ends
 // (a transfer's completion). It reports how many it changed.
-func FailOperation(tx *bbolt.Tx, account uint64, action string, entity *EventEntity) (int, error) {
+func FailOperation(tx kv.Tx, account uint64, action string, entity *EventEntity) (int, error) {
 	var ids []uint64
 	r := EventRange{EntityID: EntityIDText(entity.ID), EntityType: entity.Type}
 	if err := EventCandidates(tx, account, r, func(id uint64) bool { ids = append(ids, id); return true }); err != nil {

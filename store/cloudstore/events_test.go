@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // TestRecordPrepared: an event encoded before its transaction is stored and indexed exactly as
@@ -27,7 +27,7 @@ func TestRecordPrepared(t *testing.T) {
 	if prepared, err = PrepareEvent(event()); err != nil {
 		t.Fatal(err)
 	}
-	snapshot := func(tx *bbolt.Tx, id uint64) (rec []byte, keys []string) {
+	snapshot := func(tx kv.Tx, id uint64) (rec []byte, keys []string) {
 		rec = append(rec, tx.Bucket([]byte(store.CloudEvents)).Get(store.Itob(id))...)
 		for _, b := range []string{store.CloudAccountEvents, store.CloudEventsByCreated, store.CloudEventsByEntity} {
 			tx.Bucket([]byte(b)).ForEach(func(k, v []byte) error {
@@ -39,7 +39,7 @@ func TestRecordPrepared(t *testing.T) {
 		}
 		return rec, keys
 	}
-	err = db.Write(func(tx *bbolt.Tx) error {
+	err = db.Write(func(tx kv.Tx) error {
 		e := event()
 		if err := RecordEvent(tx, &e); err != nil {
 			return err

@@ -4,19 +4,19 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The functions here put records with values chosen by the caller — a token or client secret
 // that the demo world documents — instead of fresh random ones. Only fixtures use them.
 
 // ImportToken stores t with the given plaintext.
-func ImportToken(tx *bbolt.Tx, t *Token, plain string, now time.Time) error {
+func ImportToken(tx kv.Tx, t *Token, plain string, now time.Time) error {
 	return storeToken(tx, t, plain, now)
 }
 
 // ImportClient stores an OAuth client with the given id and secret.
-func ImportClient(tx *bbolt.Tx, c Client, secret string) error {
+func ImportClient(tx kv.Tx, c Client, secret string) error {
 	if c.Status == "" {
 		c.Status = "active"
 	}
@@ -24,7 +24,7 @@ func ImportClient(tx *bbolt.Tx, c Client, secret string) error {
 }
 
 // SetAccountOwner records the account's owner.
-func SetAccountOwner(tx *bbolt.Tx, a Account, owner string) error {
+func SetAccountOwner(tx kv.Tx, a Account, owner string) error {
 	a.Owner = owner
 	return store.Put(tx, store.CloudAccounts, store.Itob(a.ID), a)
 }

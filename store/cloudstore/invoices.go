@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Invoice bills an account for one period — a calendar month, or the last days of a cancelled
@@ -42,12 +42,12 @@ type InvoiceItem struct {
 }
 
 // AccountInvoices lists the account's invoices, oldest first.
-func AccountInvoices(tx *bbolt.Tx, account uint64) ([]Invoice, error) {
+func AccountInvoices(tx kv.Tx, account uint64) ([]Invoice, error) {
 	return store.IndexedRecords[Invoice](tx, store.CloudAccountInvoices, store.Itob(account), store.CloudInvoices)
 }
 
 // AccountInvoice returns one of the account's invoices; another account's is not found.
-func AccountInvoice(tx *bbolt.Tx, account, id uint64) (Invoice, error) {
+func AccountInvoice(tx kv.Tx, account, id uint64) (Invoice, error) {
 	inv, err := store.Get[Invoice](tx, store.CloudInvoices, store.Itob(id))
 	if err == nil && inv.AccountID != account {
 		err = fmt.Errorf("invoice %d: %w", id, store.ErrNotFound)
@@ -56,7 +56,7 @@ func AccountInvoice(tx *bbolt.Tx, account, id uint64) (Invoice, error) {
 }
 
 // AddInvoice stores a new invoice with the next id and files it under its account.
-func AddInvoice(tx *bbolt.Tx, inv *Invoice) error {
+func AddInvoice(tx kv.Tx, inv *Invoice) error {
 	id, err := store.NextID(tx, store.CloudInvoices)
 	if err != nil {
 		return err

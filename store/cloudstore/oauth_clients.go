@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Client is a registered OAuth client. Its id is public; its secret is stored hashed and shown
@@ -34,7 +34,7 @@ type ClientInput struct {
 
 // AddClient stores a new OAuth client of c.AccountID with the hash of its secret, and its
 // account index entry.
-func AddClient(tx *bbolt.Tx, c Client, secret string) error {
+func AddClient(tx kv.Tx, c Client, secret string) error {
 	c.SecretHash = HashToken(secret)
 	if err := PutClient(tx, c); err != nil {
 		return err
@@ -43,12 +43,12 @@ func AddClient(tx *bbolt.Tx, c Client, secret string) error {
 }
 
 // PutClient stores a changed client.
-func PutClient(tx *bbolt.Tx, c Client) error {
+func PutClient(tx kv.Tx, c Client) error {
 	return store.Put(tx, store.CloudClients, []byte(c.ID), c)
 }
 
 // GetClient returns an OAuth client by id.
-func GetClient(tx *bbolt.Tx, id string) (Client, error) {
+func GetClient(tx kv.Tx, id string) (Client, error) {
 	c, err := store.Get[Client](tx, store.CloudClients, []byte(id))
 	if err != nil {
 		return c, fmt.Errorf("OAuth client %q: %w", id, store.ErrNotFound)
@@ -57,7 +57,7 @@ func GetClient(tx *bbolt.Tx, id string) (Client, error) {
 }
 
 // AccountClient returns the client if it belongs to account (another account's is not found).
-func AccountClient(tx *bbolt.Tx, account uint64, id string) (Client, error) {
+func AccountClient(tx kv.Tx, account uint64, id string) (Client, error) {
 	c, err := GetClient(tx, id)
 	if err == nil && c.AccountID != account {
 		err = fmt.Errorf("OAuth client %q: %w", id, store.ErrNotFound)
@@ -66,12 +66,12 @@ func AccountClient(tx *bbolt.Tx, account uint64, id string) (Client, error) {
 }
 
 // AccountClients lists the account's OAuth clients in id order.
-func AccountClients(tx *bbolt.Tx, account uint64) ([]Client, error) {
+func AccountClients(tx kv.Tx, account uint64) ([]Client, error) {
 	return store.IndexedRecords[Client](tx, store.CloudAccountClients, store.Itob(account), store.CloudClients)
 }
 
 // ResetSecret gives the client a new secret; the old one stops working at once.
-func ResetSecret(tx *bbolt.Tx, c Client) (Client, string, error) {
+func ResetSecret(tx kv.Tx, c Client) (Client, string, error) {
 	secret := randomSecret(32)
 	c.SecretHash = HashToken(secret)
 	return c, secret, PutClient(tx, c)
@@ -83,7 +83,7 @@ func (c Client) CheckSecret(secret string) bool {
 }
 
 // DeleteClient removes the client, its thumbnail and every token issued to it.
-func DeleteClient(tx *bbolt.Tx, c Client) error {
+func DeleteClient(tx kv.Tx, c Client) error {
 	ids, err := store.IndexChildren(tx, store.CloudClientTokens, []byte(c.ID))
 	if err != nil {
 		return err
@@ -107,7 +107,7 @@ func DeleteClient(tx *bbolt.Tx, c Client) error {
 }
 
 // PutThumbnail stores png as the client's thumbnail and marks the client as having one.
-func PutThumbnail(tx *bbolt.Tx, c Client, png []byte) error {
+func PutThumbnail(tx kv.Tx, c Client, png []byte) error {
 	if err := tx.Bucket([]byte(store.CloudThumbnails)).Put([]byte(c.ID), bytes.Clone(png)); err != nil {
 		return err
 	}
@@ -116,7 +116,7 @@ func PutThumbnail(tx *bbolt.Tx, c Client, png []byte) error {
 }
 
 // Thumbnail returns the client's thumbnail (a copy); ErrNotFound when it has none.
-func Thumbnail(tx *bbolt.Tx, id string) ([]byte, error) {
+func Thumbnail(tx kv.Tx, id string) ([]byte, error) {
 	data := tx.Bucket([]byte(store.CloudThumbnails)).Get([]byte(id))
 	if data == nil {
 		return nil, fmt.Errorf("thumbnail of %q: %w", id, store.ErrNotFound)

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Code is an issued authorization code, stored under its SHA-256.
@@ -22,12 +22,12 @@ type Code struct {
 }
 
 // PutCode stores an authorization code under the hash of its plaintext.
-func PutCode(tx *bbolt.Tx, plain string, c Code) error {
+func PutCode(tx kv.Tx, plain string, c Code) error {
 	return store.Put(tx, store.CloudCodes, HashToken(plain), c)
 }
 
 // GetCode returns the authorization code of plaintext plain.
-func GetCode(tx *bbolt.Tx, plain string) (Code, error) {
+func GetCode(tx kv.Tx, plain string) (Code, error) {
 	return store.Get[Code](tx, store.CloudCodes, HashToken(plain))
 }
 
@@ -45,12 +45,12 @@ type Issued struct {
 
 // IndexRefreshToken files t under the hash of its refresh token (t.Refresh), so a refresh
 // finds the token it replaces.
-func IndexRefreshToken(tx *bbolt.Tx, t Token) error {
+func IndexRefreshToken(tx kv.Tx, t Token) error {
 	return tx.Bucket([]byte(store.CloudRefreshTokens)).Put(t.Refresh, store.Itob(t.ID))
 }
 
 // TokenByRefresh returns the token a refresh token plaintext was issued with.
-func TokenByRefresh(tx *bbolt.Tx, refresh string) (Token, error) {
+func TokenByRefresh(tx kv.Tx, refresh string) (Token, error) {
 	id := tx.Bucket([]byte(store.CloudRefreshTokens)).Get(HashToken(refresh))
 	if id == nil {
 		return Token{}, fmt.Errorf("refresh token: %w", store.ErrNotFound)
@@ -59,7 +59,7 @@ func TokenByRefresh(tx *bbolt.Tx, refresh string) (Token, error) {
 }
 
 // TokenByPlain returns the token of an access token plaintext.
-func TokenByPlain(tx *bbolt.Tx, plain string) (Token, error) {
+func TokenByPlain(tx kv.Tx, plain string) (Token, error) {
 	t, err := store.Get[Token](tx, store.CloudTokens, HashToken(plain))
 	if errors.Is(err, store.ErrNotFound) {
 		err = fmt.Errorf("token: %w", store.ErrNotFound)

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // NewPAT is the input of cloudsvc's CreatePAT: what POST /profile/tokens sends.
@@ -18,7 +18,7 @@ type NewPAT struct {
 // personal access token of the named account's owner: at every start and after every restore,
 // reset or reseed, so changing --bootstrap-token replaces the old one. Without that account or
 // owner (an empty data file) it does nothing: the token then opens only /_appliance.
-func EnsureBootstrapToken(tx *bbolt.Tx, hash []byte, accountName string, now time.Time) error {
+func EnsureBootstrapToken(tx kv.Tx, hash []byte, accountName string, now time.Time) error {
 	acct, err := AccountByName(tx, accountName)
 	if err != nil {
 		return nil

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // PaymentMethod is a card on file. Only the last four digits and the expiry are kept — never the
@@ -24,13 +24,13 @@ type PaymentMethod struct {
 }
 
 // AccountPaymentMethods lists the account's payment methods (inactive ones too), in id order.
-func AccountPaymentMethods(tx *bbolt.Tx, account uint64) ([]PaymentMethod, error) {
+func AccountPaymentMethods(tx kv.Tx, account uint64) ([]PaymentMethod, error) {
 	return store.IndexedRecords[PaymentMethod](tx, store.CloudAccountPaymentMethods, store.Itob(account), store.CloudPaymentMethods)
 }
 
 // HasPaymentMethod reports whether the account has an active payment method (a rule for
 // accepting a service transfer).
-func HasPaymentMethod(tx *bbolt.Tx, account uint64) (bool, error) {
+func HasPaymentMethod(tx kv.Tx, account uint64) (bool, error) {
 	pms, err := AccountPaymentMethods(tx, account)
 	for _, pm := range pms {
 		if pm.Active {
@@ -51,7 +51,7 @@ type NewPaymentMethod struct {
 
 // CreatePaymentMethod stores a new payment method with the next id and files it under its
 // account.
-func CreatePaymentMethod(tx *bbolt.Tx, pm *PaymentMethod) error {
+func CreatePaymentMethod(tx kv.Tx, pm *PaymentMethod) error {
 	id, err := store.NextID(tx, store.CloudPaymentMethods)
 	if err != nil {
 		return err
@@ -64,7 +64,7 @@ func CreatePaymentMethod(tx *bbolt.Tx, pm *PaymentMethod) error {
 }
 
 // ClearDefaultPaymentMethods takes default status from every method listed.
-func ClearDefaultPaymentMethods(tx *bbolt.Tx, pms []PaymentMethod) error {
+func ClearDefaultPaymentMethods(tx kv.Tx, pms []PaymentMethod) error {
 	for _, pm := range pms {
 		if pm.IsDefault {
 			pm.IsDefault = false
@@ -77,13 +77,13 @@ func ClearDefaultPaymentMethods(tx *bbolt.Tx, pms []PaymentMethod) error {
 }
 
 // PutPaymentMethod stores a changed payment method.
-func PutPaymentMethod(tx *bbolt.Tx, pm PaymentMethod) error {
+func PutPaymentMethod(tx kv.Tx, pm PaymentMethod) error {
 	return store.Put(tx, store.CloudPaymentMethods, store.Itob(pm.ID), pm)
 }
 
 // ActivePaymentMethods lists the account's active payment methods (what the API shows), in id
 // order.
-func ActivePaymentMethods(tx *bbolt.Tx, account uint64) ([]PaymentMethod, error) {
+func ActivePaymentMethods(tx kv.Tx, account uint64) ([]PaymentMethod, error) {
 	all, err := AccountPaymentMethods(tx, account)
 	out := all[:0]
 	for _, pm := range all {
@@ -96,7 +96,7 @@ func ActivePaymentMethods(tx *bbolt.Tx, account uint64) ([]PaymentMethod, error)
 
 // AccountPaymentMethod returns the account's active payment method id; another account's, a
 // deactivated or an unknown one is not found.
-func AccountPaymentMethod(tx *bbolt.Tx, account, id uint64) (PaymentMethod, error) {
+func AccountPaymentMethod(tx kv.Tx, account, id uint64) (PaymentMethod, error) {
 	pm, err := store.Get[PaymentMethod](tx, store.CloudPaymentMethods, store.Itob(id))
 	if err == nil && (pm.AccountID != account || !pm.Active) {
 		err = fmt.Errorf("payment method %d: %w", id, store.ErrNotFound)
@@ -105,7 +105,7 @@ func AccountPaymentMethod(tx *bbolt.Tx, account, id uint64) (PaymentMethod, erro
 }
 
 // DefaultPaymentMethod returns the account's default payment method; false when it has none.
-func DefaultPaymentMethod(tx *bbolt.Tx, account uint64) (PaymentMethod, bool, error) {
+func DefaultPaymentMethod(tx kv.Tx, account uint64) (PaymentMethod, bool, error) {
 	pms, err := ActivePaymentMethods(tx, account)
 	for _, pm := range pms {
 		if pm.IsDefault {
@@ -116,7 +116,7 @@ func DefaultPaymentMethod(tx *bbolt.Tx, account uint64) (PaymentMethod, bool, er
 }
 
 // SetDefaultPaymentMethod makes pm the default, taking default status from the others.
-func SetDefaultPaymentMethod(tx *bbolt.Tx, pm PaymentMethod) error {
+func SetDefaultPaymentMethod(tx kv.Tx, pm PaymentMethod) error {
 	all, err := AccountPaymentMethods(tx, pm.AccountID)
 	if err != nil {
 		return err

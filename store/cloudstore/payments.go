@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Payment is money received from a card: made through the API, charged automatically when an
@@ -28,7 +28,7 @@ type PaymentRequest struct {
 }
 
 // AddPayment stores a new payment with the next id and files it under its account.
-func AddPayment(tx *bbolt.Tx, pay *Payment) error {
+func AddPayment(tx kv.Tx, pay *Payment) error {
 	id, err := store.NextID(tx, store.CloudPayments)
 	if err != nil {
 		return err
@@ -41,12 +41,12 @@ func AddPayment(tx *bbolt.Tx, pay *Payment) error {
 }
 
 // AccountPayments lists the account's payments, oldest first.
-func AccountPayments(tx *bbolt.Tx, account uint64) ([]Payment, error) {
+func AccountPayments(tx kv.Tx, account uint64) ([]Payment, error) {
 	return store.IndexedRecords[Payment](tx, store.CloudAccountPayments, store.Itob(account), store.CloudPayments)
 }
 
 // AccountPayment returns one of the account's payments; another account's is not found.
-func AccountPayment(tx *bbolt.Tx, account, id uint64) (Payment, error) {
+func AccountPayment(tx kv.Tx, account, id uint64) (Payment, error) {
 	pay, err := store.Get[Payment](tx, store.CloudPayments, store.Itob(id))
 	if err == nil && pay.AccountID != account {
 		err = fmt.Errorf("payment %d: %w", id, store.ErrNotFound)

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // PromoCode is a code of the promotion catalogue (store.CloudPromoCodes, keyed by the upper-case
@@ -26,11 +26,11 @@ type PromoCode struct {
 func promoKey(code string) []byte { return []byte(strings.ToUpper(strings.TrimSpace(code))) }
 
 // PutPromoCode stores a catalogue entry (fixtures).
-func PutPromoCode(tx *bbolt.Tx, pc PromoCode) error {
+func PutPromoCode(tx kv.Tx, pc PromoCode) error {
 	return store.Put(tx, store.CloudPromoCodes, promoKey(pc.Code), pc)
 }
 
 // GetPromoCode looks a code up, in any case.
-func GetPromoCode(tx *bbolt.Tx, code string) (PromoCode, error) {
+func GetPromoCode(tx kv.Tx, code string) (PromoCode, error) {
 	return store.Get[PromoCode](tx, store.CloudPromoCodes, promoKey(code))
 }

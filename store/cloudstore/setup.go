@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // PasswordSetup is a pending password-setup link, stored under its token's SHA-256 (the token
@@ -15,16 +15,16 @@ type PasswordSetup struct {
 }
 
 // PutPasswordSetup stores a setup link under the hash of its token.
-func PutPasswordSetup(tx *bbolt.Tx, token string, s PasswordSetup) error {
+func PutPasswordSetup(tx kv.Tx, token string, s PasswordSetup) error {
 	return store.Put(tx, store.CloudPasswordSetups, HashToken(token), s)
 }
 
 // GetPasswordSetup returns the setup link of token, expired or not.
-func GetPasswordSetup(tx *bbolt.Tx, token string) (PasswordSetup, error) {
+func GetPasswordSetup(tx kv.Tx, token string) (PasswordSetup, error) {
 	return store.Get[PasswordSetup](tx, store.CloudPasswordSetups, HashToken(token))
 }
 
 // DeletePasswordSetup removes the setup link of token.
-func DeletePasswordSetup(tx *bbolt.Tx, token string) error {
+func DeletePasswordSetup(tx kv.Tx, token string) error {
 	return store.Delete(tx, store.CloudPasswordSetups, HashToken(token))
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Token kinds.
@@ -48,18 +48,18 @@ func TokenSum(plain string) [sha256.Size]byte { return store.SecretSum(plain) }
 func randomSecret(n int) string { return store.RandomHex(n) }
 
 // IssueToken stores t (ID, Created and Prefix are set here) and returns its plaintext.
-func IssueToken(tx *bbolt.Tx, t *Token, now time.Time) (string, error) {
+func IssueToken(tx kv.Tx, t *Token, now time.Time) (string, error) {
 	plain := randomSecret(32)
 	return plain, storeToken(tx, t, plain, now)
 }
 
 // storeToken stores t under the hash of plain, with its indexes.
-func storeToken(tx *bbolt.Tx, t *Token, plain string, now time.Time) error {
+func storeToken(tx kv.Tx, t *Token, plain string, now time.Time) error {
 	return storeTokenHash(tx, t, HashToken(plain), plain[:min(16, len(plain))], now)
 }
 
 // storeTokenHash stores t under hash, for a token whose plaintext may not be known here.
-func storeTokenHash(tx *bbolt.Tx, t *Token, hash []byte, prefix string, now time.Time) error {
+func storeTokenHash(tx kv.Tx, t *Token, hash []byte, prefix string, now time.Time) error {
 	id, err := store.NextID(tx, store.CloudTokenIDs)
 	if err != nil {
 		return err
@@ -85,7 +85,7 @@ var ErrBadToken = errors.New("invalid token")
 
 // FindToken returns the token stored under hash and its user, expired or not (cloudsvc's
 // Authenticate checks Expired against its clock; this lets the result be cached).
-func FindToken(tx *bbolt.Tx, hash []byte) (Token, User, error) {
+func FindToken(tx kv.Tx, hash []byte) (Token, User, error) {
 	t, err := store.Get[Token](tx, store.CloudTokens, hash)
 	if err != nil {
 		return Token{}, User{}, ErrBadToken
@@ -98,7 +98,7 @@ func FindToken(tx *bbolt.Tx, hash []byte) (Token, User, error) {
 }
 
 // TokenByID returns the token with id.
-func TokenByID(tx *bbolt.Tx, id uint64) (Token, error) {
+func TokenByID(tx kv.Tx, id uint64) (Token, error) {
 	hash := tx.Bucket([]byte(store.CloudTokenIDs)).Get(store.Itob(id))
 	if hash == nil {
 		return Token{}, fmt.Errorf("token %d: %w", id, store.ErrNotFound)
@@ -107,7 +107,7 @@ func TokenByID(tx *bbolt.Tx, id uint64) (Token, error) {
 }
 
 // PutToken rewrites a token's record (label changes).
-func PutToken(tx *bbolt.Tx, t Token) error {
+func PutToken(tx kv.Tx, t Token) error {
 	hash := tx.Bucket([]byte(store.CloudTokenIDs)).Get(store.Itob(t.ID))
 	if hash == nil {
 		return fmt.Errorf("token %d: %w", t.ID, store.ErrNotFound)
@@ -116,7 +116,7 @@ func PutToken(tx *bbolt.Tx, t Token) error {
 }
 
 // UserTokens returns the user's tokens of one kind ("" = all), in id order.
-func UserTokens(tx *bbolt.Tx, username, kind string) ([]Token, error) {
+func UserTokens(tx kv.Tx, username, kind string) ([]Token, error) {
 	ids, err := store.IndexChildren(tx, store.CloudUserTokens, userKey(username))
 	if err != nil {
 		return nil, err
@@ -135,7 +135,7 @@ func UserTokens(tx *bbolt.Tx, username, kind string) ([]Token, error) {
 }
 
 // RevokeToken deletes a token, its refresh token and its index entries.
-func RevokeToken(tx *bbolt.Tx, t Token) error {
+func RevokeToken(tx kv.Tx, t Token) error {
 	ids := tx.Bucket([]byte(store.CloudTokenIDs))
 	hash := ids.Get(store.Itob(t.ID))
 	if hash == nil {
@@ -159,7 +159,7 @@ func RevokeToken(tx *bbolt.Tx, t Token) error {
 }
 
 // RevokeUserTokens deletes every token the user holds: they are logged out everywhere.
-func RevokeUserTokens(tx *bbolt.Tx, username string) error {
+func RevokeUserTokens(tx kv.Tx, username string) error {
 	tokens, err := UserTokens(tx, username, "")
 	if err != nil {
 		return err
@@ -173,7 +173,7 @@ func RevokeUserTokens(tx *bbolt.Tx, username string) error {
 }
 
 // moveTokens re-homes a renamed user's tokens.
-func moveTokens(tx *bbolt.Tx, from, to string) error {
+func moveTokens(tx kv.Tx, from, to string) error {
 	tokens, err := UserTokens(tx, from, "")
 	if err != nil {
 		return err

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Transfer kinds: the endpoint family that created a transfer. Entity transfers are the
@@ -81,13 +81,13 @@ func (t Transfer) EventEntity() *EventEntity {
 
 // GetTransfer returns a transfer by token (UUIDs compare case-insensitively), as stored: apply
 // At before reading its status.
-func GetTransfer(tx *bbolt.Tx, token string) (Transfer, error) {
+func GetTransfer(tx kv.Tx, token string) (Transfer, error) {
 	return store.Get[Transfer](tx, store.CloudTransfers, []byte(strings.ToLower(token)))
 }
 
 // AccountTransfers lists the transfers the account created or accepted, oldest first, as
 // stored (apply At for the status as of now). The list and notification endpoints read it.
-func AccountTransfers(tx *bbolt.Tx, account uint64) ([]Transfer, error) {
+func AccountTransfers(tx kv.Tx, account uint64) ([]Transfer, error) {
 	out, err := store.IndexedRecords[Transfer](tx, store.CloudAccountTransfers, store.Itob(account), store.CloudTransfers)
 	if err != nil {
 		return nil, err
@@ -100,18 +100,18 @@ func AccountTransfers(tx *bbolt.Tx, account uint64) ([]Transfer, error) {
 
 // PutTransfer stores t under its token (it is not yet listed under any account: see
 // ListTransfer).
-func PutTransfer(tx *bbolt.Tx, t Transfer) error {
+func PutTransfer(tx kv.Tx, t Transfer) error {
 	return store.Put(tx, store.CloudTransfers, []byte(t.Token), t)
 }
 
 // ListTransfer lists t among account's transfers (AccountTransfers): the creating account's
 // from creation, the accepting account's from acceptance.
-func ListTransfer(tx *bbolt.Tx, account uint64, t Transfer) error {
+func ListTransfer(tx kv.Tx, account uint64, t Transfer) error {
 	return store.IndexAdd(tx, store.CloudAccountTransfers, store.Itob(account), []byte(t.Token))
 }
 
 // EachTransfer calls fn with every stored transfer, as stored, until fn returns false.
-func EachTransfer(tx *bbolt.Tx, fn func(Transfer) bool) error {
+func EachTransfer(tx kv.Tx, fn func(Transfer) bool) error {
 	return store.Each(tx, store.CloudTransfers, nil, func(_ []byte, t Transfer) (bool, error) { return fn(t), nil })
 }
 

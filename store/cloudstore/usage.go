@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // MonthStart is the first instant (UTC) of t's month.
@@ -38,7 +38,7 @@ func OwnedHours(in Instance, account uint64, from, to time.Time) float64 {
 // NetworkUsage is the account's outbound traffic this month (GB, accrued by the clock over the
 // hours it owned each instance, including instances it has since transferred away) and its
 // quota (GB, the sum of the instances it owns now).
-func NetworkUsage(tx *bbolt.Tx, account uint64, now time.Time) (used float64, quota int, err error) {
+func NetworkUsage(tx kv.Tx, account uint64, now time.Time) (used float64, quota int, err error) {
 	from := MonthStart(now)
 	err = store.Each(tx, store.CloudInstances, nil, func(_ []byte, in Instance) (bool, error) {
 		used += OwnedHours(in, account, from, now) / 24 * in.TransferGBPerDay

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -29,7 +29,7 @@ type User struct {
 func userKey(username string) []byte { return []byte(strings.ToLower(username)) }
 
 // GetUser returns the user named username (any case).
-func GetUser(tx *bbolt.Tx, username string) (User, error) {
+func GetUser(tx kv.Tx, username string) (User, error) {
 	u, err := store.Get[User](tx, store.CloudUsers, userKey(username))
 	if errors.Is(err, store.ErrNotFound) {
 		err = fmt.Errorf("user %q: %w", username, store.ErrNotFound)
@@ -39,7 +39,7 @@ func GetUser(tx *bbolt.Tx, username string) (User, error) {
 
 // AccountUser returns the user named username if it belongs to account; another account's user
 // is reported as not found, never as forbidden, so accounts cannot probe each other's names.
-func AccountUser(tx *bbolt.Tx, account uint64, username string) (User, error) {
+func AccountUser(tx kv.Tx, account uint64, username string) (User, error) {
 	u, err := GetUser(tx, username)
 	if err == nil && u.AccountID != account {
 		err = fmt.Errorf("user %q: %w", username, store.ErrNotFound)
@@ -48,7 +48,7 @@ func AccountUser(tx *bbolt.Tx, account uint64, username string) (User, error) {
 }
 
 // AccountUsers returns the account's users in username order.
-func AccountUsers(tx *bbolt.Tx, account uint64) ([]User, error) {
+func AccountUsers(tx kv.Tx, account uint64) ([]User, error) {
 	return store.IndexedRecords[User](tx, store.CloudAccountUsers, store.Itob(account), store.CloudUsers)
 }
 
@@ -64,7 +64,7 @@ type NewUser struct {
 }
 
 // PutUser writes u and its account index entry.
-func PutUser(tx *bbolt.Tx, u User) error {
+func PutUser(tx kv.Tx, u User) error {
 	if err := store.Put(tx, store.CloudUsers, userKey(u.Username), u); err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ type UserUpdate struct {
 
 // RenameUser moves u's record to a new name (the key is the lower-case name), with its
 // tokens; whether the name may be taken is cloudsvc's to decide.
-func RenameUser(tx *bbolt.Tx, u User, name string) error {
+func RenameUser(tx kv.Tx, u User, name string) error {
 	old := u.Username
 	if err := removeUserRecord(tx, u); err != nil {
 		return err
@@ -93,14 +93,14 @@ func RenameUser(tx *bbolt.Tx, u User, name string) error {
 }
 
 // DeleteUser removes the user, their grants and every token they hold (they are logged out).
-func DeleteUser(tx *bbolt.Tx, u User) error {
+func DeleteUser(tx kv.Tx, u User) error {
 	if err := RevokeUserTokens(tx, u.Username); err != nil {
 		return err
 	}
 	return removeUserRecord(tx, u)
 }
 
-func removeUserRecord(tx *bbolt.Tx, u User) error {
+func removeUserRecord(tx kv.Tx, u User) error {
 	if err := store.Delete(tx, store.CloudUsers, userKey(u.Username)); err != nil {
 		return err
 	}

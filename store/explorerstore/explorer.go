@@ -18,7 +18,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Product is an imported product.
@@ -88,7 +88,7 @@ func seqKey(key string, seq uint32) []byte { return append([]byte(key+sep), seqB
 
 // productBucket is product's nested bucket in the index bucket name; nil when the product has
 // none (not imported, or nothing of that kind).
-func productBucket(tx *bbolt.Tx, name, product string) *bbolt.Bucket {
+func productBucket(tx kv.Tx, name, product string) kv.Bucket {
 	b, err := store.Bucket(tx, name)
 	if err != nil {
 		return nil
@@ -98,7 +98,7 @@ func productBucket(tx *bbolt.Tx, name, product string) *bbolt.Bucket {
 
 // Generation is the explorer's change counter: every import or removal raises it, and the
 // search index records the generation it reflects, so a stale index is noticed at start.
-func Generation(tx *bbolt.Tx) uint64 {
+func Generation(tx kv.Tx) uint64 {
 	b, err := store.Bucket(tx, store.ExplorerMeta)
 	if err != nil {
 		return 0
@@ -116,7 +116,7 @@ func Generation(tx *bbolt.Tx) uint64 {
 // generation numbers the live data has had with other content; a snapshot brings its stamp
 // along with the content it stamps. 0 when none was written (no import since the data was
 // emptied, or data written before stamps were).
-func Stamp(tx *bbolt.Tx) uint64 {
+func Stamp(tx kv.Tx) uint64 {
 	b, err := store.Bucket(tx, store.ExplorerMeta)
 	if err != nil {
 		return 0
@@ -128,7 +128,7 @@ func Stamp(tx *bbolt.Tx) uint64 {
 	return binary.BigEndian.Uint64(v)
 }
 
-func bumpGeneration(tx *bbolt.Tx) (uint64, error) {
+func bumpGeneration(tx kv.Tx) (uint64, error) {
 	b, err := store.Bucket(tx, store.ExplorerMeta)
 	if err != nil {
 		return 0, err
@@ -141,7 +141,7 @@ func bumpGeneration(tx *bbolt.Tx) (uint64, error) {
 }
 
 // GetProduct returns an imported product.
-func GetProduct(tx *bbolt.Tx, full string) (Product, error) {
+func GetProduct(tx kv.Tx, full string) (Product, error) {
 	p, err := store.Get[Product](tx, store.ExplorerProducts, []byte(full))
 	if err != nil {
 		return p, store.NotFoundf("product %s: not imported", full)
@@ -150,7 +150,7 @@ func GetProduct(tx *bbolt.Tx, full string) (Product, error) {
 }
 
 // Products lists the imported products by name.
-func Products(tx *bbolt.Tx) ([]Product, error) {
+func Products(tx kv.Tx) ([]Product, error) {
 	var out []Product
 	err := store.Each(tx, store.ExplorerProducts, nil, func(_ []byte, p Product) (bool, error) {
 		out = append(out, p)
@@ -160,12 +160,12 @@ func Products(tx *bbolt.Tx) ([]Product, error) {
 }
 
 // GetPackage reads one package.
-func GetPackage(tx *bbolt.Tx, r Ref) (Package, error) {
+func GetPackage(tx kv.Tx, r Ref) (Package, error) {
 	return getPackage(productBucket(tx, store.ExplorerPackages, r.Product), r)
 }
 
 // getPackage reads package r from its product's bucket b (nil: the product has none).
-func getPackage(b *bbolt.Bucket, r Ref) (Package, error) {
+func getPackage(b kv.Bucket, r Ref) (Package, error) {
 	if b == nil {
 		return Package{}, store.NotFoundf("package %s/%d: not imported", r.Product, r.Seq)
 	}
@@ -275,7 +275,7 @@ func Prepare(p spdx.Product, rpms []spdx.RPM) (*Prepared, error) {
 // Import replaces the prepared product (all of it: packages, file lists, index keys) in one
 // transaction. The product record keeps source and digest so an unchanged file is not imported
 // twice. A Prepared is written once: Import consumes it.
-func Import(tx *bbolt.Tx, prep *Prepared, source, digest string, now time.Time) (Change, error) {
+func Import(tx kv.Tx, prep *Prepared, source, digest string, now time.Time) (Change, error) {
 	p := prep.product
 	full := p.FullName
 	ch, err := remove(tx, full)
@@ -324,7 +324,7 @@ var stageBatch = 64 * 1024
 // staged and left (a crash, a failed import whose clean-up failed too) is dropped first. A
 // product small enough for one transaction is left to Import. Callers serialize imports, and
 // call DropStaged when the import does not go on to Import.
-func Stage(prep *Prepared, write func(func(tx *bbolt.Tx) error) error) error {
+func Stage(prep *Prepared, write func(func(tx kv.Tx) error) error) error {
 	total := 0
 	for _, w := range prep.puts {
 		total += len(w.puts.entries)
@@ -340,7 +340,7 @@ func Stage(prep *Prepared, write func(func(tx *bbolt.Tx) error) error) error {
 		entries := w.puts.entries
 		for start := 0; start < len(entries); start += stageBatch {
 			chunk := entries[start:min(start+stageBatch, len(entries))]
-			err := write(func(tx *bbolt.Tx) error { // idempotent, as a grouped commit may run it again
+			err := write(func(tx kv.Tx) error { // idempotent, as a grouped commit may run it again
 				parent, err := store.Bucket(tx, w.bucket)
 				if err != nil {
 					return err
@@ -366,7 +366,7 @@ func Stage(prep *Prepared, write func(func(tx *bbolt.Tx) error) error) error {
 }
 
 // HasStaged reports whether a staging bucket is left (an import was cut short by a crash).
-func HasStaged(tx *bbolt.Tx) bool {
+func HasStaged(tx kv.Tx) bool {
 	for _, name := range productBuckets {
 		if parent, err := store.Bucket(tx, name); err == nil && parent.Bucket(stagingBucket) != nil {
 			return true
@@ -376,7 +376,7 @@ func HasStaged(tx *bbolt.Tx) bool {
 }
 
 // DropStaged removes every staged bucket.
-func DropStaged(tx *bbolt.Tx) error {
+func DropStaged(tx kv.Tx) error {
 	for _, name := range productBuckets {
 		parent, err := store.Bucket(tx, name)
 		if err != nil {
@@ -393,7 +393,7 @@ func DropStaged(tx *bbolt.Tx) error {
 
 // moveStaged moves product's staged bucket of bucket into place (none staged: the product has
 // no keys there) and drops the staging bucket.
-func moveStaged(tx *bbolt.Tx, bucket, product string) error {
+func moveStaged(tx kv.Tx, bucket, product string) error {
 	parent, err := store.Bucket(tx, bucket)
 	if err != nil {
 		return err
@@ -512,7 +512,7 @@ func (s *sortedPuts) sort() {
 
 // write puts the collected keys, sorted (Prepare sorts them), into product's new nested bucket
 // of bucket.
-func (s *sortedPuts) write(tx *bbolt.Tx, bucket, product string) error {
+func (s *sortedPuts) write(tx kv.Tx, bucket, product string) error {
 	if len(s.entries) == 0 {
 		return nil
 	}
@@ -528,8 +528,8 @@ func (s *sortedPuts) write(tx *bbolt.Tx, bucket, product string) error {
 }
 
 // put writes entries, in order, into b.
-func (s *sortedPuts) put(b *bbolt.Bucket, entries []putEntry) error {
-	b.FillPercent = 0.9 // keys come in order: pack pages fuller than the default half
+func (s *sortedPuts) put(b kv.Bucket, entries []putEntry) error {
+	b.SetFillPercent(0.9) // keys come in order: pack pages fuller than the default half
 	var scratch []byte
 	for _, e := range entries {
 		k, v := s.key(e), []byte(nil)
@@ -620,7 +620,7 @@ func strictlySorted(files []string) bool {
 
 // Remove drops an imported product; removing one that is not there is no error (the change
 // is then empty).
-func Remove(tx *bbolt.Tx, full string) (Change, error) {
+func Remove(tx kv.Tx, full string) (Change, error) {
 	ch, err := remove(tx, full)
 	if err != nil || (ch.OldNames == nil && ch.OldVCS == nil) {
 		return ch, err
@@ -635,7 +635,7 @@ var productBuckets = []string{store.ExplorerPackages, store.ExplorerByName, stor
 
 // remove deletes everything of product full (its nested buckets and record) and reports its
 // old search keys.
-func remove(tx *bbolt.Tx, full string) (Change, error) {
+func remove(tx kv.Tx, full string) (Change, error) {
 	var ch Change
 	if _, err := GetProduct(tx, full); err != nil {
 		return ch, nil

@@ -10,7 +10,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 var now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
@@ -42,7 +42,7 @@ func product(full string) (spdx.Product, []spdx.RPM) {
 	return p, rpms
 }
 
-func write(t *testing.T, db *store.DB, fn func(tx *bbolt.Tx) error) {
+func write(t *testing.T, db *store.DB, fn func(tx kv.Tx) error) {
 	t.Helper()
 	if err := db.Write(fn); err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestImportLookups(t *testing.T) {
 	db := testdb.Open(t)
 	p, rpms := product("Test-1.0-x86_64-Build1.1")
 	var ch Change
-	write(t, db, func(tx *bbolt.Tx) (err error) {
+	write(t, db, func(tx kv.Tx) (err error) {
 		ch, err = importProduct(tx, p, rpms, "/src/test.spdx.json", "digest", now)
 		return
 	})
@@ -61,7 +61,7 @@ func TestImportLookups(t *testing.T) {
 		!slices.Equal(ch.NewVCS, []string{"pool\x00bash\x00main\x00aaaaaaaa11111111", "pool\x00vim\x00main\x00bbbbbbbb22222222"}) {
 		t.Fatalf("change %+v", ch)
 	}
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		rec, err := GetProduct(tx, p.FullName)
 		if err != nil || rec.Packages != 4 || rec.RPMs != 5 || rec.Files != 7 || rec.Source != "/src/test.spdx.json" || !rec.Imported.Equal(now) {
 			t.Errorf("product %+v, %v", rec, err)
@@ -119,7 +119,7 @@ func TestFiles(t *testing.T) {
 	db := testdb.Open(t)
 	a, rpms := product("A-1.0-x86_64-Build1.1")
 	b, _ := product("B-1.0-x86_64-Build1.1")
-	write(t, db, func(tx *bbolt.Tx) error {
+	write(t, db, func(tx kv.Tx) error {
 		if _, err := importProduct(tx, a, rpms, "a", "1", now); err != nil {
 			return err
 		}
@@ -150,7 +150,7 @@ func TestFiles(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var got []FileHit
-			db.View(func(tx *bbolt.Tx) (err error) { got, err = Files(tx, c.q); return })
+			db.View(func(tx kv.Tx) (err error) { got, err = Files(tx, c.q); return })
 			if !slices.Equal(got, c.want) {
 				t.Errorf("Files(%q) = %v, want %v", c.q, got, c.want)
 			}
@@ -161,15 +161,15 @@ func TestFiles(t *testing.T) {
 func TestReplaceAndRemove(t *testing.T) {
 	db := testdb.Open(t)
 	p, rpms := product("Test-1.0-x86_64-Build1.1")
-	write(t, db, func(tx *bbolt.Tx) error { _, err := importProduct(tx, p, rpms, "s", "1", now); return err })
+	write(t, db, func(tx kv.Tx) error { _, err := importProduct(tx, p, rpms, "s", "1", now); return err })
 	smaller := p
 	smaller.Packages = p.Packages[:1]
 	var ch Change
-	write(t, db, func(tx *bbolt.Tx) (err error) { ch, err = importProduct(tx, smaller, rpms[:1], "s", "2", now); return })
+	write(t, db, func(tx kv.Tx) (err error) { ch, err = importProduct(tx, smaller, rpms[:1], "s", "2", now); return })
 	if ch.Generation != 2 || len(ch.OldNames) != 4 || !slices.Equal(ch.NewNames, []string{"bash"}) {
 		t.Fatalf("replace: %+v", ch)
 	}
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		if refs, _ := ByName(tx, "vim"); len(refs) != 0 {
 			t.Errorf("vim survived the replacement")
 		}
@@ -195,11 +195,11 @@ func TestReplaceAndRemove(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var ch Change
-			write(t, db, func(tx *bbolt.Tx) (err error) { ch, err = Remove(tx, c.full); return })
+			write(t, db, func(tx kv.Tx) (err error) { ch, err = Remove(tx, c.full); return })
 			if ch.Generation != c.wantGen || !slices.Equal(ch.OldNames, c.wantOld) {
 				t.Errorf("change %+v", ch)
 			}
-			db.View(func(tx *bbolt.Tx) error {
+			db.View(func(tx kv.Tx) error {
 				list, _ := Products(tx)
 				if len(list) != c.products {
 					t.Errorf("%d products", len(list))
@@ -213,7 +213,7 @@ func TestReplaceAndRemove(t *testing.T) {
 			})
 		})
 	}
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		if g := Generation(tx); g != 3 {
 			t.Errorf("generation %d", g)
 		}
@@ -226,7 +226,7 @@ func TestImportRefusesBadNames(t *testing.T) {
 		t.Run("name "+name, func(t *testing.T) {
 			db := testdb.Open(t)
 			p, rpms := product(name)
-			err := db.Write(func(tx *bbolt.Tx) error { _, err := importProduct(tx, p, rpms, "s", "1", now); return err })
+			err := db.Write(func(tx kv.Tx) error { _, err := importProduct(tx, p, rpms, "s", "1", now); return err })
 			if !errors.Is(err, store.ErrInvalid) {
 				t.Fatalf("Import(%q): %v", name, err)
 			}
@@ -264,7 +264,7 @@ func TestVCSKey(t *testing.T) {
 }
 
 // importProduct prepares and imports p, as explorersvc does in two steps.
-func importProduct(tx *bbolt.Tx, p spdx.Product, rpms []spdx.RPM, source, digest string, now time.Time) (Change, error) {
+func importProduct(tx kv.Tx, p spdx.Product, rpms []spdx.RPM, source, digest string, now time.Time) (Change, error) {
 	prep, err := Prepare(p, rpms)
 	if err != nil {
 		return Change{}, err

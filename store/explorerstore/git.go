@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The explorer's git hosting model: the repositories of a source host (a Gitea such as
@@ -122,7 +122,7 @@ func errNoRepo(owner, name string) error {
 }
 
 // GetGitRepo returns repository owner/name, whatever the case of either.
-func GetGitRepo(tx *bbolt.Tx, owner, name string) (GitRepo, error) {
+func GetGitRepo(tx kv.Tx, owner, name string) (GitRepo, error) {
 	r, err := store.Get[GitRepo](tx, store.ExplorerGitRepos, gitKey(owner, name))
 	if err != nil {
 		return GitRepo{}, errNoRepo(owner, name)
@@ -133,7 +133,7 @@ func GetGitRepo(tx *bbolt.Tx, owner, name string) (GitRepo, error) {
 // PutGitRepo stores r, replacing the repository of the same owner and name, and keeps the
 // fork index in step with its ForkedFrom. The repository a fork names need not exist (a
 // fork outlives its origin on Gitea too).
-func PutGitRepo(tx *bbolt.Tx, r GitRepo) error {
+func PutGitRepo(tx kv.Tx, r GitRepo) error {
 	if err := r.check(); err != nil {
 		return err
 	}
@@ -156,7 +156,7 @@ func PutGitRepo(tx *bbolt.Tx, r GitRepo) error {
 
 // DeleteGitRepo removes repository owner/name; its forks stay (they are repositories of
 // their own) and still name it.
-func DeleteGitRepo(tx *bbolt.Tx, owner, name string) error {
+func DeleteGitRepo(tx kv.Tx, owner, name string) error {
 	r, err := GetGitRepo(tx, owner, name)
 	if err != nil {
 		return err
@@ -175,7 +175,7 @@ func forkKey(r GitRepo) []byte {
 	return append(append(gitKey(o, n), 0), gitKey(r.Owner, r.Name)...)
 }
 
-func unindexFork(tx *bbolt.Tx, r GitRepo) error {
+func unindexFork(tx kv.Tx, r GitRepo) error {
 	b, err := store.Bucket(tx, store.ExplorerGitForks)
 	if err != nil {
 		return err
@@ -184,7 +184,7 @@ func unindexFork(tx *bbolt.Tx, r GitRepo) error {
 }
 
 // GitForks lists the forks of repository owner/name, by owner and then name.
-func GitForks(tx *bbolt.Tx, owner, name string) ([]GitRepo, error) {
+func GitForks(tx kv.Tx, owner, name string) ([]GitRepo, error) {
 	b, err := store.Bucket(tx, store.ExplorerGitForks)
 	if err != nil {
 		return nil, err
@@ -203,7 +203,7 @@ func GitForks(tx *bbolt.Tx, owner, name string) ([]GitRepo, error) {
 }
 
 // EachGitRepo calls fn with every repository, by owner and then name, until it returns false.
-func EachGitRepo(tx *bbolt.Tx, fn func(GitRepo) bool) error {
+func EachGitRepo(tx kv.Tx, fn func(GitRepo) bool) error {
 	return store.Each(tx, store.ExplorerGitRepos, nil, func(_ []byte, r GitRepo) (bool, error) {
 		return fn(r), nil
 	})

@@ -8,7 +8,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/testkit/testdb"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 var (
@@ -35,7 +35,7 @@ func names(repos []GitRepo) string {
 func TestGitRepos(t *testing.T) {
 	db := testdb.Open(t)
 	build := &GitBuild{Project: "home:alice", Package: "bash"}
-	write(t, db, func(tx *bbolt.Tx) error {
+	write(t, db, func(tx kv.Tx) error {
 		for _, r := range []GitRepo{
 			repo("pool", "Bash", "", GitBranch{Name: "main", Commit: sha1}, GitBranch{Name: "pocket-1.0", Commit: sha2}),
 			repo("pool", "bash-completion", ""),
@@ -49,7 +49,7 @@ func TestGitRepos(t *testing.T) {
 		}
 		return nil
 	})
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		r, err := GetGitRepo(tx, "POOL", "bash")
 		if err != nil || r.Name != "Bash" || len(r.Branches) != 2 {
 			t.Errorf("pool/bash: %+v, %v", r, err)
@@ -69,13 +69,13 @@ func TestGitRepos(t *testing.T) {
 		}
 		return nil
 	})
-	write(t, db, func(tx *bbolt.Tx) error {
+	write(t, db, func(tx kv.Tx) error {
 		if err := PutGitRepo(tx, repo("bob", "bash", "pool/bash-completion")); err != nil { // re-pointed
 			return err
 		}
 		return DeleteGitRepo(tx, "pool", "bash")
 	})
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		forks, _ := GitForks(tx, "pool", "bash")
 		if got := names(forks); got != "alice/bash" {
 			t.Errorf("forks of the deleted pool/bash: %q", got)
@@ -108,12 +108,12 @@ func TestGitRepoInvalid(t *testing.T) {
 		"branch with ..":    repo("pool", "bash", "", GitBranch{Name: "a..b", Commit: sha1}),
 		"build without pkg": repo("pool", "bash", "", GitBranch{Name: "main", Commit: sha1, Build: &GitBuild{Project: "home:alice"}}),
 	} {
-		err := db.Write(func(tx *bbolt.Tx) error { return PutGitRepo(tx, r) })
+		err := db.Write(func(tx kv.Tx) error { return PutGitRepo(tx, r) })
 		if !errors.Is(err, store.ErrInvalid) {
 			t.Errorf("%s: %v, want ErrInvalid", name, err)
 		}
 	}
-	db.View(func(tx *bbolt.Tx) error {
+	db.View(func(tx kv.Tx) error {
 		var n int
 		EachGitRepo(tx, func(GitRepo) bool { n++; return true })
 		if n != 0 {

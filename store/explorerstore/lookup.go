@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The lookups behind the searches: each seeks an exact search key (or, for files, a path or
@@ -15,7 +15,7 @@ import (
 // resolves in the same read transaction.
 
 // productNames lists the imported products, in name order.
-func productNames(tx *bbolt.Tx) []string {
+func productNames(tx kv.Tx) []string {
 	b, err := store.Bucket(tx, store.ExplorerProducts)
 	if err != nil {
 		return nil
@@ -26,7 +26,7 @@ func productNames(tx *bbolt.Tx) []string {
 }
 
 // refsUnder lists the refs indexed under key in every product's bucket of an index.
-func refsUnder(tx *bbolt.Tx, index, key string) []Ref {
+func refsUnder(tx kv.Tx, index, key string) []Ref {
 	return RefsUnder(tx, index, []string{key})
 }
 
@@ -34,10 +34,10 @@ func refsUnder(tx *bbolt.Tx, index, key string) []Ref {
 // ExplorerByVCS): key by key, and for each key product by product, as ByName or ByVCS would one
 // key at a time — but opening each product's bucket once, not once per key (a search resolves
 // dozens of keys).
-func RefsUnder(tx *bbolt.Tx, index string, keys []string) []Ref {
+func RefsUnder(tx kv.Tx, index string, keys []string) []Ref {
 	type product struct {
 		name string
-		c    *bbolt.Cursor
+		c    kv.Cursor
 	}
 	var products []product
 	for _, name := range productNames(tx) {
@@ -61,17 +61,17 @@ func RefsUnder(tx *bbolt.Tx, index string, keys []string) []Ref {
 }
 
 // ByName lists the packages whose lower-cased name is nameKey.
-func ByName(tx *bbolt.Tx, nameKey string) ([]Ref, error) {
+func ByName(tx kv.Tx, nameKey string) ([]Ref, error) {
 	return refsUnder(tx, store.ExplorerByName, nameKey), nil
 }
 
 // ByVCS lists the packages with git tuple vcsKey.
-func ByVCS(tx *bbolt.Tx, vcsKey string) ([]Ref, error) {
+func ByVCS(tx kv.Tx, vcsKey string) ([]Ref, error) {
 	return refsUnder(tx, store.ExplorerByVCS, vcsKey), nil
 }
 
 // ByRPM lists the packages of product whose RPM file name is rpm.
-func ByRPM(tx *bbolt.Tx, product, rpm string) ([]Ref, error) {
+func ByRPM(tx kv.Tx, product, rpm string) ([]Ref, error) {
 	b := productBucket(tx, store.ExplorerByRPM, product)
 	if b == nil {
 		return nil, nil
@@ -89,7 +89,7 @@ func ByRPM(tx *bbolt.Tx, product, rpm string) ([]Ref, error) {
 
 // HasKey reports whether any package still has a name key (index ExplorerByName) or git key
 // (ExplorerByVCS): the search index drops a key only when none has.
-func HasKey(tx *bbolt.Tx, index, key string) bool {
+func HasKey(tx kv.Tx, index, key string) bool {
 	return len(MissingKeys(tx, index, []string{key})) == 0
 }
 
@@ -97,8 +97,8 @@ func HasKey(tx *bbolt.Tx, index, key string) bool {
 // ExplorerByVCS), in their order. A search document is made from its key alone, so these are
 // the only documents an import must add: the releases of a distribution share most names, and
 // indexing each again cost an import of four products most of its time.
-func MissingKeys(tx *bbolt.Tx, index string, keys []string) []string {
-	var cursors []*bbolt.Cursor
+func MissingKeys(tx kv.Tx, index string, keys []string) []string {
+	var cursors []kv.Cursor
 	for _, product := range productNames(tx) {
 		if b := productBucket(tx, index, product); b != nil {
 			cursors = append(cursors, b.Cursor())
@@ -114,7 +114,7 @@ func MissingKeys(tx *bbolt.Tx, index string, keys []string) []string {
 }
 
 // anyHasPrefix reports whether a key of any cursor's bucket starts with prefix.
-func anyHasPrefix(cursors []*bbolt.Cursor, prefix []byte) bool {
+func anyHasPrefix(cursors []kv.Cursor, prefix []byte) bool {
 	for _, c := range cursors {
 		if k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) {
 			return true
@@ -125,7 +125,7 @@ func anyHasPrefix(cursors []*bbolt.Cursor, prefix []byte) bool {
 
 // EachKey visits the distinct search keys of an index (ExplorerByName or ExplorerByVCS) over
 // all products, in order: what the search index is rebuilt from.
-func EachKey(tx *bbolt.Tx, index string, visit func(key string) error) error {
+func EachKey(tx kv.Tx, index string, visit func(key string) error) error {
 	seen := map[string]bool{}
 	for _, product := range productNames(tx) {
 		b := productBucket(tx, index, product)
@@ -168,7 +168,7 @@ const maxFileHits = 10_000
 
 // Files finds the files a query names exactly: a full path when it holds a "/", else a
 // basename. Hits come by product, then path and RPM.
-func Files(tx *bbolt.Tx, q string) ([]FileHit, error) {
+func Files(tx kv.Tx, q string) ([]FileHit, error) {
 	var out []FileHit
 	for _, product := range productNames(tx) {
 		byFile := productBucket(tx, store.ExplorerByFile, product)

@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Reading package records fast. A search resolves every hit to its record, and decoding them
@@ -88,13 +88,13 @@ func plainJSONString(s string) bool {
 // PackageReader reads packages inside one transaction, opening each product's bucket once
 // (a search reads hundreds of packages of a handful of products).
 type PackageReader struct {
-	tx      *bbolt.Tx
-	buckets map[string]*bbolt.Bucket
+	tx      kv.Tx
+	buckets map[string]kv.Bucket
 }
 
 // NewPackageReader is a PackageReader for tx.
-func NewPackageReader(tx *bbolt.Tx) *PackageReader {
-	return &PackageReader{tx: tx, buckets: map[string]*bbolt.Bucket{}}
+func NewPackageReader(tx kv.Tx) *PackageReader {
+	return &PackageReader{tx: tx, buckets: map[string]kv.Bucket{}}
 }
 
 // Get reads one package, as GetPackage does.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // dumpExplorer lists every key of the explorer's product buckets, nested ones included, with
@@ -19,8 +19,8 @@ import (
 func dumpExplorer(t *testing.T, db *store.DB) string {
 	t.Helper()
 	var out strings.Builder
-	var walk func(prefix string, b *bbolt.Bucket)
-	walk = func(prefix string, b *bbolt.Bucket) {
+	var walk func(prefix string, b kv.Bucket)
+	walk = func(prefix string, b kv.Bucket) {
 		_ = b.ForEach(func(k, v []byte) error {
 			if v == nil {
 				out.WriteString(prefix + "/" + string(k) + "/\n")
@@ -31,7 +31,7 @@ func dumpExplorer(t *testing.T, db *store.DB) string {
 			return nil
 		})
 	}
-	_ = db.View(func(tx *bbolt.Tx) error {
+	_ = db.View(func(tx kv.Tx) error {
 		for _, name := range productBuckets {
 			b, err := store.Bucket(tx, name)
 			if err != nil {
@@ -62,7 +62,7 @@ func TestStagedImport(t *testing.T) {
 				t.Fatalf("stage: %v (staged %v)", err, prep.staged)
 			}
 		}
-		write(t, db, func(tx *bbolt.Tx) error { _, err := Import(tx, prep, "src", "digest", now); return err })
+		write(t, db, func(tx kv.Tx) error { _, err := Import(tx, prep, "src", "digest", now); return err })
 	}
 	one, staged := testdb.Open(t), testdb.Open(t)
 	imp(one, false)
@@ -89,7 +89,7 @@ func TestStagedImport(t *testing.T) {
 	if got := dumpExplorer(t, staged); !strings.Contains(got, "staging") {
 		t.Fatalf("nothing staged:\n%s", got)
 	}
-	has := func() (b bool) { _ = staged.View(func(tx *bbolt.Tx) error { b = HasStaged(tx); return nil }); return }
+	has := func() (b bool) { _ = staged.View(func(tx kv.Tx) error { b = HasStaged(tx); return nil }); return }
 	if !has() {
 		t.Fatal("HasStaged: false with a product staged")
 	}
@@ -101,7 +101,7 @@ func TestStagedImport(t *testing.T) {
 		t.Fatalf("after DropStaged\n%s\nwant\n%s", got, want)
 	}
 
-	failing := func(fn func(tx *bbolt.Tx) error) error { return errors.New("disk full") }
+	failing := func(fn func(tx kv.Tx) error) error { return errors.New("disk full") }
 	prep, _ = Prepare(p, rpms)
 	if err := Stage(prep, failing); err == nil || prep.staged {
 		t.Fatalf("stage through a failing write: %v, staged %v", err, prep.staged)
@@ -114,7 +114,7 @@ func TestBasenameKeys(t *testing.T) {
 	p, rpms := product("Test-1.0-x86_64-Build1.1")
 	rpms = append(rpms, spdx.RPM{Filename: "dirs-1.rpm", Files: []string{"/etc/dir/", "/", "//", "/usr/bin/bash", "/z/a b"}})
 	db := testdb.Open(t)
-	write(t, db, func(tx *bbolt.Tx) (err error) { _, err = importProduct(tx, p, rpms, "src", "digest", now); return })
+	write(t, db, func(tx kv.Tx) (err error) { _, err = importProduct(tx, p, rpms, "src", "digest", now); return })
 	var want []string
 	for _, r := range rpms {
 		for _, f := range r.Files {
@@ -126,7 +126,7 @@ func TestBasenameKeys(t *testing.T) {
 	slices.Sort(want)
 	want = slices.Compact(want)
 	var got []string
-	_ = db.View(func(tx *bbolt.Tx) error {
+	_ = db.View(func(tx kv.Tx) error {
 		return productBucket(tx, store.ExplorerByBasename, p.FullName).ForEach(func(k, _ []byte) error {
 			got = append(got, string(k))
 			return nil

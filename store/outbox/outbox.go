@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Mail is one sent e-mail.
@@ -22,7 +22,7 @@ type Mail struct {
 }
 
 // Send stores m, giving it the next id; m.Time is the caller's clock reading.
-func Send(tx *bbolt.Tx, m *Mail) error {
+func Send(tx kv.Tx, m *Mail) error {
 	id, err := store.NextID(tx, store.BucketOutbox)
 	if err != nil {
 		return err
@@ -33,7 +33,7 @@ func Send(tx *bbolt.Tx, m *Mail) error {
 
 // List returns the mails sent to address (all when empty), newest first, at most limit (all
 // when 0).
-func List(tx *bbolt.Tx, address string, limit int) ([]Mail, error) {
+func List(tx kv.Tx, address string, limit int) ([]Mail, error) {
 	b, err := store.Bucket(tx, store.BucketOutbox)
 	if err != nil {
 		return nil, err
@@ -62,7 +62,7 @@ func addressed(m Mail, address string) bool {
 }
 
 // Clear deletes every mail (the sequence goes on, so ids are never reused).
-func Clear(tx *bbolt.Tx) error {
+func Clear(tx kv.Tx) error {
 	b, err := store.Bucket(tx, store.BucketOutbox)
 	if err != nil {
 		return err

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 func TestOutbox(t *testing.T) {
@@ -16,7 +16,7 @@ func TestOutbox(t *testing.T) {
 	}
 	defer db.Close()
 	now := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
-	db.Write(func(tx *bbolt.Tx) error {
+	db.Write(func(tx kv.Tx) error {
 		for _, to := range []string{"a@example.com", "b@example.com", "a@example.com"} {
 			if err := Send(tx, &Mail{Time: now, API: "cloud", To: []string{to}, Subject: "hi " + to}); err != nil {
 				return err
@@ -36,7 +36,7 @@ func TestOutbox(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			db.View(func(tx *bbolt.Tx) error {
+			db.View(func(tx kv.Tx) error {
 				got, err := List(tx, c.to, c.limit)
 				if err != nil || len(got) != len(c.want) {
 					t.Fatalf("got %v, %v", got, err)
@@ -51,7 +51,7 @@ func TestOutbox(t *testing.T) {
 		})
 	}
 	db.Write(Clear)
-	db.Write(func(tx *bbolt.Tx) error {
+	db.Write(func(tx kv.Tx) error {
 		m := &Mail{To: []string{"x"}}
 		Send(tx, m)
 		if m.ID != 4 {

@@ -17,9 +17,9 @@ import (
 	"github.com/pocketforge/pocketforge/domains"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/appliance"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/store/outbox"
 	"github.com/pocketforge/pocketforge/web"
-	"go.etcd.io/bbolt"
 )
 
 const (
@@ -41,7 +41,7 @@ func newEnv(t *testing.T, devClock bool) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	err = db.Exclusive(func(tx *bbolt.Tx) error {
+	err = db.Exclusive(func(tx kv.Tx) error {
 		if _, err := appliance.EnsureCredentials(tx, token, "admin-pass"); err != nil {
 			return err
 		}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/spdx"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // The package page links each product entry the appliance's build service built to its build
@@ -43,7 +43,7 @@ func (e *env) importShipping(t *testing.T, name, arch, rpmArch, disturl string) 
 // hide gives project <access><disable/>: the explorer's identity no longer sees it.
 func (e *env) hide(t *testing.T, project string) {
 	t.Helper()
-	err := e.db.Write(func(tx *bbolt.Tx) error {
+	err := e.db.Write(func(tx kv.Tx) error {
 		p, err := buildstore.GetProject(tx, project)
 		if err != nil {
 			return err

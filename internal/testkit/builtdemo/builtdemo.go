@@ -19,7 +19,7 @@ import (
 	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // BuildTime is the appliance's default --build-time, which the built world is made with.
@@ -68,7 +68,7 @@ func RunFarm(db *store.DB, now time.Time) (*domains.Build, *clock.Fixed, error) 
 			return nil, nil, err
 		}
 		quiet := false
-		db.View(func(tx *bbolt.Tx) error { quiet = buildstore.FarmQuiet(tx); return nil })
+		db.View(func(tx kv.Tx) error { quiet = buildstore.FarmQuiet(tx); return nil })
 		if quiet {
 			return build, clk, nil
 		}
@@ -84,7 +84,7 @@ const SecretProject = "Pocket:secret"
 
 // PutSecretProject writes SecretProject into db.
 func PutSecretProject(db *store.DB) error {
-	return db.Write(func(tx *bbolt.Tx) error {
+	return db.Write(func(tx kv.Tx) error {
 		return buildstore.PutProject(tx, buildstore.Project{Name: SecretProject, Title: "hidden",
 			Persons: []buildstore.Role{{ID: "alice", Role: "maintainer"}},
 			Flags:   []buildstore.Flag{{Name: "access", Status: "disable"}},

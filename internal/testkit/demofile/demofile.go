@@ -12,7 +12,7 @@ import (
 	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/appliance"
-	"go.etcd.io/bbolt"
+	"github.com/pocketforge/pocketforge/store/kv"
 )
 
 // Credentials are the appliance credentials a template is seeded with; the zero value seeds
@@ -49,7 +49,7 @@ func Seed(path string, now time.Time, creds Credentials) error {
 	}
 	defer db.Close()
 	if creds != (Credentials{}) {
-		if err := db.Exclusive(func(tx *bbolt.Tx) error {
+		if err := db.Exclusive(func(tx kv.Tx) error {
 			_, err := appliance.EnsureCredentials(tx, creds.Token, creds.AdminPassword)
 			return err
 		}); err != nil {
