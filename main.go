@@ -81,7 +81,7 @@ func newRoot(env []string, stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	root.AddCommand(serveCmd, versionCmd, newExport(env, stdout), newImport(env, stdout), newImportSPDX(env, stdout))
-	root.AddCommand(newValues(stdout))
+	root.AddCommand(newValues(stdout), newMigrate(stdout))
 	root.AddCommand(newDoctor(env, stdout), newCompact(env, stdout), newHealthcheck(env, stdout))
 	return root
 }

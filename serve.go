@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -145,7 +146,19 @@ func afterReplace(db *store.DB, clk clock.Clock, log *slog.Logger) {
 
 // openData opens the data file: --data, or a fresh temporary file without fsync for
 // --ephemeral, removed again by the returned cleanup, which also closes the store.
+//
+// With --store, the data of record is the PostgreSQL database and --data the node's replica.
 func openData(cfg *config.Config) (*store.DB, func(), error) {
+	if cfg.Store != "" {
+		if cfg.Ephemeral {
+			return nil, nil, errors.New("--ephemeral and --store exclude each other: --ephemeral is a throw-away bbolt file, --store a database its operators keep")
+		}
+		db, err := store.OpenPostgres(cfg.Store, cfg.Data, store.Options{BatchDelay: cfg.BatchDelay})
+		if err != nil {
+			return nil, nil, err
+		}
+		return db, func() { db.Close() }, nil
+	}
 	path, mode := cfg.Data, store.Strict
 	if cfg.Ephemeral {
 		f, err := os.CreateTemp("", "pocketforge-ephemeral-*.db")
@@ -183,14 +196,14 @@ func prepareAppliance(db *store.DB, cfg *config.Config) (*clock.Settable, applia
 		return err
 	})
 	if err != nil {
-		return nil, creds, fmt.Errorf("data file %s: %w", db.Path(), err)
+		return nil, creds, fmt.Errorf("data %s: %w", db.Label(), err)
 	}
 	return clock.NewSettable(offset), creds, nil
 }
 
 // logStart logs where the appliance listens and its effective configuration, secrets masked.
 func logStart(log *slog.Logger, cfg *config.Config, db *store.DB, addr net.Addr, url string) {
-	attrs := []any{"addr", addr.String(), "external_url", url, "data", db.Path(),
+	attrs := []any{"addr", addr.String(), "external_url", url, "data", db.Label(),
 		"durability", db.Durability().String(), "version", version}
 	for _, kv := range cfg.Redacted() {
 		attrs = append(attrs, slog.String("config."+kv[0], kv[1]))
@@ -220,6 +233,9 @@ func secretLine(source, plain, flag string) string {
 func dataLabel(cfg *config.Config, db *store.DB) string {
 	if cfg.Ephemeral {
 		return db.Path() + ", ephemeral: removed on exit"
+	}
+	if cfg.Store != "" {
+		return db.Label() + ", replica " + db.Path()
 	}
 	return db.Path()
 }

@@ -25,7 +25,7 @@ func newExport(env []string, stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if _, err := os.Stat(cfg.Data); err != nil {
+			if _, err := os.Stat(cfg.Data); err != nil && cfg.Store == "" {
 				return fmt.Errorf("data file %s does not exist (choose it with --data): %w", cfg.Data, fs.ErrNotExist)
 			}
 			db, err := openOffline(cfg, "GET /_appliance/snapshot")
@@ -40,7 +40,11 @@ func newExport(env []string, stdout io.Writer) *cobra.Command {
 			if err := db.SnapshotFile(args[0], force); err != nil {
 				return err
 			}
-			fmt.Fprintf(stdout, "exported %s to %s (schema %d)\n", cfg.Data, args[0], store.SchemaVersion())
+			sum, keys, err := db.ContentDigest()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "exported %s to %s (schema %d, %d values, content digest sha256:%s)\n", db.Label(), args[0], store.SchemaVersion(), keys, sum)
 			return nil
 		},
 	}
@@ -88,8 +92,13 @@ func newImport(env []string, stdout io.Writer) *cobra.Command {
 	return cmd
 }
 
-// openOffline opens the data file for a command that needs the server stopped.
+// openOffline opens the data file for a command that needs the server stopped. With --store it
+// opens the database instead, through a replica of its own in a temporary directory (the
+// nodes go on serving: a database has no single file to lock).
 func openOffline(cfg *config.Config, whileRunning string) (*store.DB, error) {
+	if cfg.Store != "" {
+		return openDatabase(cfg.Store, cfg.BatchDelay)
+	}
 	db, err := store.Open(cfg.Data, store.Options{BatchDelay: cfg.BatchDelay})
 	if errors.Is(err, store.ErrLocked) {
 		return nil, fmt.Errorf("%w; while the server runs, use %s", err, whileRunning)

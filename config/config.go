@@ -25,8 +25,10 @@ import (
 // Config is the effective configuration of one pocketforge process. Its zero value is not
 // meaningful; obtain one from Load or FromFlags, which apply the defaults.
 type Config struct {
-	Addr        string // --addr: listen address, host:port (port 0 = ephemeral)
-	Data        string // --data: the bbolt data file
+	Addr string // --addr: listen address, host:port (port 0 = ephemeral)
+	Data string // --data: the bbolt data file (with --store: the node's replica of the database)
+	// Store is --store: "" for the bbolt file, or the PostgreSQL URL many nodes share.
+	Store       string
 	ConfigFile  string // --config: YAML file with more settings, "" for none
 	ExternalURL string // --external-url: base of every absolute URL emitted, "" = derive from the listener
 	// DownloadURL is --download-url: the URL of the public download tree the .repo files
@@ -134,6 +136,9 @@ func (c *Config) Redacted() [][2]string {
 		v := o.get(c)
 		if o.secret && v != "" {
 			v = "***"
+		}
+		if o.mask != nil {
+			v = o.mask(v)
 		}
 		out = append(out, [2]string{o.name, v})
 	}

@@ -91,6 +91,7 @@ func TestDefaults(t *testing.T) {
 // sample holds, for every option, a valid non-default raw value and how it shows in Redacted.
 var sample = map[string][2]string{
 	"data":                      {"other.db", "other.db"},
+	"store":                     {"postgres://pf:pw@db.example.com/forge", "postgres://pf:xxxxx@db.example.com/forge"},
 	"config":                    {"", ""}, // filled in per test: needs a real file
 	"addr":                      {"0.0.0.0:9000", "0.0.0.0:9000"},
 	"external-url":              {"https://forge.example.com/", "https://forge.example.com"},
@@ -208,8 +209,8 @@ func TestFromFlagsCommonOnly(t *testing.T) {
 	file := writeConfig(t, "journal-size: 42\nbody-limit: 64MiB\n")
 	fs := pflag.NewFlagSet("export", pflag.ContinueOnError)
 	RegisterCommon(fs)
-	if fs.Lookup("addr") != nil || fs.Lookup("data") == nil || fs.Lookup("config") == nil {
-		t.Fatal("RegisterCommon must add exactly --data and --config")
+	if fs.Lookup("addr") != nil || fs.Lookup("data") == nil || fs.Lookup("store") == nil || fs.Lookup("config") == nil {
+		t.Fatal("RegisterCommon must add --data, --store and --config")
 	}
 	if err := fs.Parse([]string{"--data", "export.db", "--config", file}); err != nil {
 		t.Fatal(err)

@@ -18,8 +18,11 @@ type option struct {
 	common bool   // registered by RegisterCommon (every subcommand that opens the data file)
 	isBool bool   // a pflag bool on the command line (--flag, --flag=false)
 	secret bool   // masked in Redacted and never echoed in error messages
-	set    func(c *Config, s string) error
-	get    func(c *Config) string
+	// mask, when set, is how Redacted and error messages show the value (a URL with its
+	// password masked) — for a value that is not itself secret but may carry one.
+	mask func(string) string
+	set  func(c *Config, s string) error
+	get  func(c *Config) string
 }
 
 // options lists every setting in the order Redacted reports them.
@@ -28,6 +31,10 @@ var options = []option{
 		usage: "bbolt data `file` holding all state",
 		set:   func(c *Config, s string) (err error) { c.Data, err = parseNonEmpty(s); return },
 		get:   func(c *Config) string { return c.Data }},
+	{name: "store", common: true, def: "", mask: maskURL,
+		usage: "where the data of record lives: empty for the bbolt file --data, or a PostgreSQL `URL` (postgres://user:password@host/db) that many nodes share, each keeping a replica of it at --data (docs/cluster.md)",
+		set:   func(c *Config, s string) (err error) { c.Store, err = parseStore(s); return },
+		get:   func(c *Config) string { return c.Store }},
 	{name: "config", common: true, def: "",
 		usage: "YAML `file` with settings keyed by flag name (flags and POCKETFORGE_* variables override it)",
 		set:   func(c *Config, s string) error { c.ConfigFile = s; return nil },

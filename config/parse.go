@@ -262,3 +262,30 @@ func parsePortRange(s string) ([2]int, error) {
 	}
 	return [2]int{a, b}, nil
 }
+
+// parseStore takes "" (the bbolt file) or a PostgreSQL URL.
+func parseStore(s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		return "", errors.New("want a PostgreSQL URL such as postgres://user:password@host:5432/pocketforge, or empty for the bbolt file --data")
+	}
+	if u.Host == "" && u.Query().Get("host") == "" {
+		return "", errors.New("missing host, want e.g. postgres://user:password@host:5432/pocketforge")
+	}
+	return s, nil
+}
+
+// maskURL shows a URL with its password masked ("" stays "").
+func maskURL(s string) string {
+	if s == "" {
+		return ""
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return u.Redacted()
+}

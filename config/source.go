@@ -28,6 +28,9 @@ func (s setting) apply(c *Config) error {
 	if s.opt.secret {
 		value = ""
 	}
+	if s.opt.mask != nil {
+		value = fmt.Sprintf(" %q", s.opt.mask(s.value))
+	}
 	switch {
 	case s.file != "":
 		return &InvalidError{fmt.Errorf("config file %s: line %d: invalid value%s for %s: %w", s.file, s.line, value, s.opt.name, err)}

@@ -21,18 +21,33 @@ import (
 func (db *DB) Snapshot(w io.Writer) (int64, uint64, error) {
 	var n int64
 	err := db.View(func(tx kv.Tx) error {
-		h := sha256.New()
-		var err error
-		if n, err = boltkv.WriteTo(tx, io.MultiWriter(w, h)); err != nil {
-			return err
+		if !boltkv.IsBolt(tx) { // a database: its snapshot is a bbolt file all the same
+			out, name, err := db.snapshotCopy(tx)
+			if err != nil {
+				return err
+			}
+			defer os.Remove(name)
+			defer out.Close()
+			return out.View(func(ctx kv.Tx) error { n, err = writeSnapshot(ctx, w); return err })
 		}
-		var sum [sha256.Size]byte
-		h.Sum(sum[:0])
-		m, err := writeTrailer(w, sum)
-		n += int64(m)
+		var err error
+		n, err = writeSnapshot(tx, w)
 		return err
 	})
 	return n, SchemaVersion(), err
+}
+
+// writeSnapshot writes tx's bbolt file to w, then the SHA-256 trailer.
+func writeSnapshot(tx kv.Tx, w io.Writer) (int64, error) {
+	h := sha256.New()
+	n, err := boltkv.WriteTo(tx, io.MultiWriter(w, h))
+	if err != nil {
+		return n, err
+	}
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	m, err := writeTrailer(w, sum)
+	return n + int64(m), err
 }
 
 // SnapshotFile writes a snapshot to path atomically: to a temporary file beside it, synced, then

@@ -15,6 +15,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/store/kv/boltkv"
+	"github.com/pocketforge/pocketforge/store/kv/pgkv"
 )
 
 // Durability says when a commit reaches the disk.
@@ -45,13 +46,18 @@ type Options struct {
 	BatchDelay time.Duration
 	// LockTimeout is how long Open waits for another process to release the file. Zero means 1 s.
 	LockTimeout time.Duration
+	// Poll is how often a node of a shared store asks for the others' commits (zero: 200 ms).
+	Poll time.Duration
 }
 
 // DB is an open data file.
 type DB struct {
 	// engine runs the transactions: the bbolt file (bolt, the default) or another kv engine.
-	engine     kv.Engine
-	bolt       *boltkv.DB // nil when the engine is not a bbolt file
+	engine kv.Engine
+	bolt   *boltkv.DB // nil when the engine is not a bbolt file
+	pg     *pgkv.DB   // the PostgreSQL engine, or nil
+	label  string     // where the data lives, for messages ("": path)
+	followers
 	path       string
 	mode       Durability
 	group      groupCommit   // overlapping writes share commits (Write)
@@ -112,7 +118,13 @@ func (db *DB) Durability() Durability { return db.mode }
 func (db *DB) Bolt() *boltkv.DB { return db.bolt }
 
 // Close releases the data (the file and its lock).
-func (db *DB) Close() error { return db.engine.Close() }
+func (db *DB) Close() error {
+	err := db.engine.Close()
+	for _, fn := range db.cleanup {
+		fn()
+	}
+	return err
+}
 
 // View runs fn in a read-only transaction.
 func (db *DB) View(fn func(tx kv.Tx) error) error { return db.engine.View(fn) }

@@ -44,6 +44,9 @@ var (
 	ErrNewerLayout = errors.New("database made by a newer pocketforge")
 	// ErrUnavailable: the database cannot be reached or refused the commit; nothing was written.
 	ErrUnavailable = errors.New("database unavailable")
+	// ErrNotReplica: the replica's path holds a data file of its own, which a replica would
+	// overwrite.
+	ErrNotReplica = errors.New("holds a pocketforge data file, not a replica: move its data into the database with `pocketforge migrate --from FILE --to URL` and give the node another --data")
 	// ErrTooLarge: a commit larger than the database takes; nothing was written.
 	ErrTooLarge = errors.New("transaction too large for the database")
 )
@@ -165,6 +168,11 @@ func Open(rawURL string, opt Options) (*DB, error) {
 func (d *DB) adopt() error {
 	boot := bootID()
 	return d.replica.Update(func(tx kv.Tx) error {
+		if tx.Bucket(replicaBucket) == nil {
+			if k, _ := tx.Cursor().First(); k != nil {
+				return fmt.Errorf("replica %s: %w", d.opt.Replica, ErrNotReplica)
+			}
+		}
 		meta, err := tx.CreateBucketIfNotExists(replicaBucket)
 		if err != nil {
 			return err
