@@ -54,13 +54,24 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 		return fmt.Errorf("cannot listen on %s: %v (choose another --addr)", cfg.Addr, err)
 	}
 	url := cfg.ExternalURLFor(ln.Addr())
-	dom, err := domains.Open(cfg, db, clk, log, func() string { return url })
+	var dom *domains.Set
+	leader := db.NewLeader(func() string { return dom.LeaderNote(url) })
+	dom, err = domains.Open(cfg, db, clk, log, func() string { return url }, domains.WithLeader(leader))
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	defer dom.Close()
 	workers := dom.Workers(cfg)
+	workers.Gate = leader.Held // on a shared store, one node runs the clock jobs
+	leader.OnChange(func(held bool) {
+		log.Info("singletons", "leading", held, "node", leader.Node())
+		if !held {
+			_ = dom.Cloud.ReconcileDatabases(clk.Now()) // the sqldb listeners move to the new leader
+		}
+	})
+	leader.Start()
+	defer leader.Stop() // after the workers stopped: the lease goes at once to another node
 	ready := kit.NewReadiness("store", "fixtures", "search")
 	ready.Set("store", true)
 	app := api.New(cfg, api.Deps{

@@ -84,5 +84,5 @@ func (s *Service) FileLimit() int64 { return s.opts.FileLimit }
 // and the download counters.
 func (s *Service) RegisterJobs(r *jobs.Runner) {
 	r.Add("build-blob-sweep", s.SweepBlobs)
-	r.Add("build-download-counts", func(time.Time) error { return s.FlushDownloads() })
+	r.AddEveryNode("build-download-counts", func(time.Time) error { return s.FlushDownloads() }) // counted in this process's memory
 }

@@ -97,8 +97,9 @@ func (s *Service) ReconcileDatabases(now time.Time) error {
 		return err
 	}
 	want := map[uint64]sqlTarget{}
+	leads := s.opts.Leads == nil || s.opts.Leads()
 	for _, t := range targets {
-		if t.d = t.d.At(now); listens(t.d) {
+		if t.d = t.d.At(now); listens(t.d) && leads {
 			want[t.d.ID] = t
 		}
 	}
@@ -214,6 +215,9 @@ func (s *Service) live(d cloudstore.Database) cloudstore.Database {
 	if s.sql == nil || !d.Connectable() {
 		return d
 	}
+	if s.opts.Leads != nil && !s.opts.Leads() {
+		return s.leaderLive(d)
+	}
 	r, refused := s.sql.runningOf(d.ID)
 	if r == nil && !refused && listens(d) {
 		s.reconcileNow()
@@ -223,6 +227,32 @@ func (s *Service) live(d cloudstore.Database) cloudstore.Database {
 		d.Live = &cloudstore.Endpoint{Host: s.sqlHost(), Port: r.port}
 	}
 	return d
+}
+
+// leaderLive is live on a node that does not lead: the endpoint the leader publishes.
+func (s *Service) leaderLive(d cloudstore.Database) cloudstore.Database {
+	if s.opts.LeaderEndpoints == nil || d.Status == cloudstore.DBProvisioning {
+		return d
+	}
+	if host, ports := s.opts.LeaderEndpoints(); ports[d.ID] != 0 {
+		d.Live = &cloudstore.Endpoint{Host: host, Port: ports[d.ID]}
+	}
+	return d
+}
+
+// Endpoints are the ports this node's instances listen on now, and the host clients reach them
+// at: what a leading node publishes for the others (LeaderEndpoints).
+func (s *Service) Endpoints() (string, map[uint64]int) {
+	if s.sql == nil {
+		return "", nil
+	}
+	s.sql.mu.Lock()
+	ports := make(map[uint64]int, len(s.sql.running))
+	for id, r := range s.sql.running {
+		ports[id] = r.port
+	}
+	s.sql.mu.Unlock()
+	return s.sqlHost(), ports
 }
 
 // runningOf is id's running instance (nil: none) and whether a start of it was refused.

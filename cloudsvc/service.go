@@ -46,6 +46,13 @@ type Options struct {
 	// SQLPorts is the lowest and highest port instances take (--sqldb-ports); zero: any free
 	// port the system picks.
 	SQLPorts [2]int
+	// Leads says whether this node runs the sqldb listeners (on a shared store, the node holding
+	// the singletons' lease; nil: always). A node that does not lead stops its listeners at its
+	// next reconcile, and shows the leader's endpoints (LeaderEndpoints).
+	Leads func() bool
+	// LeaderEndpoints are the ports the leading node's instances listen on and the host its
+	// clients reach them at, for a node that does not lead (nil: none known).
+	LeaderEndpoints func() (host string, ports map[uint64]int)
 }
 
 // Service runs the cloud domain's operations on one store, reading the time from one clock

@@ -27,6 +27,8 @@ type Set struct {
 	Remote *remote.Client
 	// closeIndex closes the explorer's search index (Close).
 	closeIndex func()
+	// stopFollow ends following other nodes' commits (follow.go).
+	stopFollow func()
 }
 
 // Open builds the domains over db from cfg. The explorer's search index is opened beside the
@@ -39,9 +41,13 @@ func Open(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Logger, u
 	for _, opt := range opts {
 		opt(&o)
 	}
+	copts := CloudOptions(cfg, url)
+	if o.leader != nil {
+		copts.Leads, copts.LeaderEndpoints = o.leader.Held, func() (string, map[uint64]int) { return leaderEndpoints(o.leader) }
+	}
 	s := &Set{
 		Build:      NewBuild(db, clk, log, BuildOptionsOf(cfg)),
-		Cloud:      cloudsvc.New(db, clk, log, CloudOptions(cfg, url)),
+		Cloud:      cloudsvc.New(db, clk, log, copts),
 		closeIndex: func() {},
 	}
 	backend, builds, client, err := explorerBackend(cfg, s.Build, db, clk, url, o.remote)
@@ -66,6 +72,9 @@ func Open(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Logger, u
 		return nil, fmt.Errorf("explorer search index: %w", err)
 	}
 	s.closeIndex = func() { ix.Close() }
+	if db.Postgres() != nil {
+		s.follow(db, log)
+	}
 	return s, s.Explorer.UseBackend(backend, cfg.ExplorerFollow)
 }
 
@@ -74,7 +83,12 @@ type Option func(*options)
 
 type options struct {
 	remote *remote.Client
+	leader *store.Leader
 }
+
+// WithLeader has the singletons' election decide where the sqldb listeners run (serve's, on a
+// shared store; without it this process runs them).
+func WithLeader(l *store.Leader) Option { return func(o *options) { o.leader = l } }
 
 // WithRemote has the explorer read --explorer-backend through client instead of one Open makes
 // (a test's short timeout).
@@ -83,6 +97,9 @@ func WithRemote(client *remote.Client) Option { return func(o *options) { o.remo
 // Close stops the cloud's sqldb instances, then closes the explorer's search index; serve calls
 // it after the HTTP app and the workers stopped, before the store closes.
 func (s *Set) Close() {
+	if s.stopFollow != nil {
+		s.stopFollow()
+	}
 	_ = s.Cloud.Close() // stopping listeners does not fail
 	s.closeIndex()
 }

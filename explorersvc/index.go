@@ -27,6 +27,22 @@ func (s *Service) EnsureIndex(force bool) error {
 			return err
 		}
 	}
+	return s.rebuildIndex(gen, force)
+}
+
+// FollowIndex rebuilds the search index when the store's explorer generation moved past it —
+// another node of a shared store imported or removed products — without EnsureIndex's sweep of
+// a half-written import (which on this node would be another node's import in progress).
+func (s *Service) FollowIndex() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var gen uint64
+	_ = s.Store.View(func(tx kv.Tx) error { gen = explorerstore.Generation(tx); return nil })
+	return s.rebuildIndex(gen, false)
+}
+
+// rebuildIndex rebuilds the index from the store unless it is at gen already; s.mu is held.
+func (s *Service) rebuildIndex(gen uint64, force bool) error {
 	if !force && gen == s.Index.Generation() {
 		return nil
 	}

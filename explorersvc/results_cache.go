@@ -80,7 +80,7 @@ func (s *Service) registerResults(r *jobs.Runner) {
 		s.registerDetached(r, c)
 		return
 	}
-	r.Add(ResultsJob, func(time.Time) error { return c.refresh(context.Background(), false) })
+	r.AddEveryNode(ResultsJob, func(time.Time) error { return c.refresh(context.Background(), false) }) // each node's own cache
 	r.Add(ProductsJob, func(time.Time) error { return s.followProducts(context.Background(), false) })
 }
 

@@ -27,13 +27,17 @@ func (s *Service) registerDetached(r *jobs.Runner, c *resultsCache) {
 	var running atomic.Bool
 	var mu sync.Mutex
 	last := ""
-	r.Add(ResultsJob, func(time.Time) error {
+	r.AddEveryNode(ResultsJob, func(time.Time) error { // the cache is each node's; following products, the leader's
 		if !running.CompareAndSwap(false, true) {
 			return nil
 		}
+		leads := r.Leads()
 		go func() {
 			defer running.Store(false)
 			err := c.refresh(context.Background(), false)
+			if !leads {
+				return
+			}
 			if ferr := s.followProducts(context.Background(), false); ferr != nil && s.Log != nil {
 				s.Log.Warn("the build backend's product media could not be followed", "err", ferr)
 			}

@@ -3,6 +3,8 @@ package store
 import (
 	"errors"
 	"fmt"
+
+	"github.com/pocketforge/pocketforge/store/kv/pgkv"
 )
 
 // Sentinel errors. Store and domain code wrap them (fmt.Errorf("user %q: %w", name, ErrNotFound));
@@ -30,6 +32,13 @@ var (
 	ErrNewerSchema = errors.New("data file has a newer schema")
 	// ErrNotPocketforge means a file is not a pocketforge data file or snapshot. HTTP 400 on restore.
 	ErrNotPocketforge = errors.New("not a pocketforge data file")
+
+	// ErrUnavailable means the shared database (--store) cannot be reached or refused the
+	// commit: nothing was written. HTTP 503; the node recovers by itself once it is back.
+	ErrUnavailable = pgkv.ErrUnavailable
+	// ErrCommitTooLarge means one write is larger than the database takes; nothing was written.
+	// HTTP 413.
+	ErrCommitTooLarge = pgkv.ErrTooLarge
 )
 
 // Problem is one thing wrong with an input: the field it concerns ("" for none) and why.

@@ -50,6 +50,8 @@ var statusOfSentinel = []struct {
 	{store.ErrTooLarge, http.StatusRequestEntityTooLarge},
 	{store.ErrNewerSchema, http.StatusBadRequest},
 	{store.ErrNotPocketforge, http.StatusBadRequest},
+	{store.ErrUnavailable, http.StatusServiceUnavailable},
+	{store.ErrCommitTooLarge, http.StatusRequestEntityTooLarge},
 }
 
 // Status maps err to its HTTP status: an *Error or *fiber.Error carries its own; a store sentinel

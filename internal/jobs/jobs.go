@@ -17,6 +17,9 @@ import (
 type Runner struct {
 	mu   sync.Mutex
 	list []job
+	// Gate, when set, says whether this process runs the jobs now: on a shared store only the
+	// node holding the singletons' lease does (store.Leader.Held); the others skip every pass.
+	Gate func() bool
 }
 
 type job struct {
@@ -25,6 +28,9 @@ type job struct {
 	// background: the job's first pass after a start need not come before readiness
 	// (CatchUp skips it; Start runs it at once).
 	background bool
+	// everyNode: the job keeps this process's own state (a cache, counters held in memory), so
+	// it runs whatever Gate says.
+	everyNode bool
 }
 
 // Add registers a job.
@@ -44,6 +50,18 @@ func (j *Runner) AddBackground(name string, run func(now time.Time) error) {
 	j.list = append(j.list, job{name: name, run: run, background: true})
 }
 
+// AddEveryNode registers a job that keeps this process's own state — a cache of what the store
+// holds, counters kept in memory until flushed — and so runs on every node of a shared store,
+// leading or not.
+func (j *Runner) AddEveryNode(name string, run func(now time.Time) error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.list = append(j.list, job{name: name, run: run, everyNode: true})
+}
+
+// Leads reports whether this process runs the singleton jobs now (see Gate).
+func (j *Runner) Leads() bool { return j.Gate == nil || j.Gate() }
+
 // CatchUp runs once, at now, every job but the background ones: what came due while the
 // appliance was stopped (expiries, invoices, database listeners) is done before it reports
 // ready.
@@ -58,11 +76,12 @@ func (j *Runner) RunOnce(now time.Time, log *slog.Logger) {
 }
 
 func (j *Runner) run(now time.Time, log *slog.Logger, background bool) {
+	leads := j.Leads()
 	j.mu.Lock()
 	list := append([]job(nil), j.list...)
 	j.mu.Unlock()
 	for _, jb := range list {
-		if jb.background && !background {
+		if jb.background && !background || !leads && !jb.everyNode {
 			continue
 		}
 		if err := safeRun(jb, now); err != nil {
