@@ -39,12 +39,17 @@ rebuilds it at its next start). A file in use by a running pocketforge is refuse
 			if err != nil {
 				return err
 			}
-			problems, err := doctor(cfg.Data, stdout)
+			doctorOf, where := doctor, cfg.Data
+			if cfg.Store != "" { // a shared database: read while the nodes serve
+				where = config.MaskURL(cfg.Store)
+				doctorOf = func(_ string, w io.Writer) (int, error) { return store.InspectDatabase(cfg.Store, w) }
+			}
+			problems, err := doctorOf(cfg.Data, stdout)
 			if err != nil {
 				return err
 			}
 			if problems > 0 {
-				return fmt.Errorf("doctor: %d problem(s) with %s, listed above", problems, cfg.Data)
+				return fmt.Errorf("doctor: %d problem(s) with %s, listed above", problems, where)
 			}
 			fmt.Fprintln(stdout, "doctor: no problems found")
 			return nil

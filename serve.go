@@ -72,8 +72,13 @@ func serve(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer, li
 	})
 	leader.Start()
 	defer leader.Stop() // after the workers stopped: the lease goes at once to another node
-	ready := kit.NewReadiness("store", "fixtures", "search")
+	checks := []string{"store", "fixtures", "search"}
+	if db.Postgres() != nil {
+		checks = append(checks, "database")
+	}
+	ready := kit.NewReadiness(checks...)
 	ready.Set("store", true)
+	watchDatabase(ctx, db, ready)
 	app := api.New(cfg, api.Deps{
 		Store: db, Clock: clk, Log: log, AccessLog: kit.NewAccessLog(lw, cfg.LogFormat, cfg.LogLevel), Ready: ready, Journal: kit.NewJournal(cfg.JournalSize), ExternalURL: url,
 		OnReplace: func() {
@@ -249,4 +254,27 @@ func dataLabel(cfg *config.Config, db *store.DB) string {
 		return db.Label() + ", replica " + db.Path()
 	}
 	return db.Path()
+}
+
+// watchDatabase keeps readyz's "database" check (a shared store only) in step with the
+// database: while this node cannot reach it, readyz and every API answer 503 (in the API's
+// error format) and a load balancer sends clients elsewhere; the node recovers by itself.
+func watchDatabase(ctx context.Context, db *store.DB, ready *kit.Readiness) {
+	if db.Postgres() == nil {
+		return
+	}
+	ready.Set("database", true)
+	go func() {
+		t := time.NewTicker(250 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				st, _ := db.DatabaseStatus()
+				ready.Set("database", st.Reachable)
+			}
+		}
+	}()
 }

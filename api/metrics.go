@@ -24,7 +24,7 @@ import (
 // for an appliance reachable by people who should not see even that.
 func bindMetrics(app *fiber.App, cfg *config.Config, d Deps, limiters map[string]*ratelimit.Limiter) func(fiber.Router) {
 	d.metrics.Watch(metrics.Sources{
-		Store: d.Store, Farm: d.Domains.Build.Farm, Index: d.Domains.Explorer, Limiters: limiters,
+		Store: d.Store, Leader: d.Domains.Leader, Farm: d.Domains.Build.Farm, Index: d.Domains.Explorer, Limiters: limiters,
 		SignIns: map[string]func() ratelimit.Counts{
 			"cloud": d.Domains.Cloud.SignInCounts, "build": d.Domains.Build.SignInCounts, "appliance": d.appliance.TokenGuessCounts,
 		},

@@ -68,6 +68,9 @@ func guarded(c *fiber.Ctx, d Deps, ar *area, id string) (err error) {
 	}()
 	if ar.name != "appliance" && !d.Ready.Ready() {
 		c.Set(fiber.HeaderRetryAfter, "1")
+		if st, ok := d.Store.DatabaseStatus(); ok && !st.Reachable {
+			return kit.Errorf(http.StatusServiceUnavailable, "the database cannot be reached; try again in a moment")
+		}
 		return kit.Errorf(http.StatusServiceUnavailable, "pocketforge is starting; try again in a moment")
 	}
 	if !ar.authFirst && c.Request().Header.ContentLength() == -1 {

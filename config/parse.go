@@ -278,6 +278,9 @@ func parseStore(s string) (string, error) {
 	return s, nil
 }
 
+// MaskURL shows a URL with its password masked ("" stays ""), for every message that names one.
+func MaskURL(s string) string { return maskURL(s) }
+
 // maskURL shows a URL with its password masked ("" stays "").
 func maskURL(s string) string {
 	if s == "" {

@@ -27,6 +27,8 @@ type Set struct {
 	Remote *remote.Client
 	// closeIndex closes the explorer's search index (Close).
 	closeIndex func()
+	// Leader is the singletons' election on a shared store (nil: this process runs them).
+	Leader *store.Leader
 	// stopFollow ends following other nodes' commits (follow.go).
 	stopFollow func()
 }
@@ -49,6 +51,7 @@ func Open(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Logger, u
 		Build:      NewBuild(db, clk, log, BuildOptionsOf(cfg)),
 		Cloud:      cloudsvc.New(db, clk, log, copts),
 		closeIndex: func() {},
+		Leader:     o.leader,
 	}
 	backend, builds, client, err := explorerBackend(cfg, s.Build, db, clk, url, o.remote)
 	if err != nil {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -104,4 +105,68 @@ type followers struct {
 func (db *DB) WithCleanup(fn func()) *DB {
 	db.cleanup = append(db.cleanup, fn)
 	return db
+}
+
+// DatabaseStatus is the shared database as this node sees it: what readyz and the metrics show.
+type DatabaseStatus struct {
+	URL       string `json:"url"` // password masked
+	Reachable bool   `json:"reachable"`
+	Error     string `json:"error,omitempty"`
+	// Head is the database's last revision this node has seen, Applied its replica's; Lag the
+	// commits between them.
+	Head    uint64 `json:"head"`
+	Applied uint64 `json:"applied"`
+	Lag     uint64 `json:"lag_commits"`
+	// LastAnswerMS is how long ago the database last answered this node's poll.
+	LastAnswerMS int64 `json:"last_answer_ms"`
+}
+
+// DatabaseStatus reports the shared database's connection and this node's change-log lag;
+// false for a bbolt file.
+func (db *DB) DatabaseStatus() (DatabaseStatus, bool) {
+	if db.pg == nil {
+		return DatabaseStatus{}, false
+	}
+	s := db.pg.Status()
+	st := DatabaseStatus{URL: s.URL, Reachable: s.Reachable, Error: s.Err, Head: s.Head, Applied: s.Applied, LastAnswerMS: s.Since.Milliseconds()}
+	if s.Head > s.Applied {
+		st.Lag = s.Head - s.Applied
+	}
+	return st, true
+}
+
+// InspectDatabase is doctor's look at a shared database: its tables' layout against this build's,
+// pocketforge's schema version against this build's, its size and the lease holder; it prints to
+// w and returns the number of problems. Nothing is created or changed.
+func InspectDatabase(url string, w io.Writer) (int, error) {
+	in, err := pgkv.Inspect(url, BucketMeta, string(metaSchema), leaseName)
+	if err != nil {
+		return 0, err
+	}
+	fmt.Fprintf(w, "database: %s\n", in.URL)
+	switch {
+	case in.Layout == 0:
+		fmt.Fprintln(w, "PROBLEM: no pocketforge tables (serve --store or migrate --to creates them)")
+		return 1, nil
+	case in.Layout > pgkv.Layout:
+		fmt.Fprintf(w, "PROBLEM: tables of layout %d, this pocketforge knows layout %d (upgrade pocketforge)\n", in.Layout, pgkv.Layout)
+		return 1, nil
+	}
+	fmt.Fprintf(w, "tables: layout %d (this pocketforge: %d)\n", in.Layout, pgkv.Layout)
+	problems := 0
+	switch v := Btoi(in.Value); {
+	case len(in.Value) != 8:
+		fmt.Fprintln(w, "PROBLEM: no schema version (not initialised by pocketforge)")
+		problems++
+	case v > SchemaVersion():
+		fmt.Fprintf(w, "PROBLEM: %v: schema %d, this pocketforge knows %d (upgrade pocketforge)\n", ErrNewerSchema, v, SchemaVersion())
+		problems++
+	default:
+		fmt.Fprintf(w, "schema: %d (this pocketforge: %d)\n", v, SchemaVersion())
+	}
+	fmt.Fprintf(w, "revision: %d, %d keys and buckets, %d change-log records\n", in.Head, in.Rows, in.Log)
+	if in.Lease.Holder != "" {
+		fmt.Fprintf(w, "singletons: node %s (lease live: %v)\n", in.Lease.Holder, in.Lease.Live)
+	}
+	return problems, nil
 }

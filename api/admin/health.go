@@ -12,12 +12,20 @@ func (h *handlers) livez(c *fiber.Ctx) error {
 }
 
 // readyz answers 503 until the store is open, the fixtures are loaded and the indexes are built,
-// then 200: "send me traffic". The body lists each condition either way.
+// then 200: "send me traffic" — and, on a shared store, 503 again while the database cannot be
+// reached. The body lists each condition either way, and the database's connection and this
+// node's change-log lag (password masked).
 func (h *handlers) readyz(c *fiber.Ctx) error {
 	status, word := http.StatusOK, "ready"
 	if !h.Ready.Ready() {
 		status, word = http.StatusServiceUnavailable, "starting"
 		c.Set(fiber.HeaderRetryAfter, "1")
 	}
-	return c.Status(status).JSON(fiber.Map{"status": word, "checks": h.Ready.Checks()})
+	body := fiber.Map{"status": word, "checks": h.Ready.Checks()}
+	if h.Store != nil {
+		if st, ok := h.Store.DatabaseStatus(); ok { // --store: the database and this node's lag
+			body["database"] = st
+		}
+	}
+	return c.Status(status).JSON(body)
 }

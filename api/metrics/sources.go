@@ -14,8 +14,10 @@ import (
 // Sources are what Watch reads at scrape time: each a cheap read a domain or the store
 // exposes (a nil one is left out).
 type Sources struct {
-	// Store is the data file (store.DB.Stats).
+	// Store is the data file (store.DB.Stats) and, with --store, the database.
 	Store *store.DB
+	// Leader is the singletons' election (nil: none).
+	Leader *store.Leader
 	// Farm is the build farm (buildsvc.Service.FarmCounts).
 	Farm interface {
 		FarmCounts() (farm.FarmCounts, error)
@@ -56,6 +58,11 @@ var (
 	descFarmWorker = desc("buildfarm_workers", "Build jobs that run at once (--build-workers).")
 	descSignFail   = desc("signin_failures_total", "Sign-ins with a wrong password or token, by API (cloud: login server and console; build: Basic auth; appliance: the bootstrap token).", "api")
 	descSignRefuse = desc("signin_refused_total", "Sign-ins refused unchecked because the user or client IP was locked after failures, by API.", "api")
+	descDBUp       = desc("store_database_up", "1 while the shared database (--store) answers this node's polls, 0 when it does not (absent for a bbolt file).")
+	descDBLag      = desc("store_lag_commits", "Commits of the shared database this node's replica has not applied yet.")
+	descDBAnswer   = desc("store_last_answer_seconds", "Seconds since the shared database last answered this node's poll.")
+	descLeading    = desc("singletons_leading", "1 on the node that runs the singletons (clock jobs, farm scheduler, explorer follower, sqldb listeners), 0 on the others.")
+	descLeader     = desc("singletons_leader", "The node holding the singletons' lease, as this node last saw it (value 1).", "node")
 	descRateRefuse = desc("ratelimit_refusals_total", "Requests refused with 429 by a rate limit, by API and limit name.", "api", "limit")
 )
 
@@ -74,7 +81,8 @@ func (m *Metrics) Watch(s Sources) {
 func (c *sourceCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descFileBytes, descCommits, descFreeBytes, descOpenReads,
 		descIndexDocs, descIndexDisk, descIndexMem, descIndexGen, descStoreGen,
-		descFarmJobs, descFarmQueue, descFarmWorker, descSignFail, descSignRefuse, descRateRefuse} {
+		descFarmJobs, descFarmQueue, descFarmWorker, descSignFail, descSignRefuse, descRateRefuse,
+		descDBUp, descDBLag, descDBAnswer, descLeading, descLeader} {
 		ch <- d
 	}
 }
@@ -94,6 +102,25 @@ func (c *sourceCollector) Collect(ch chan<- prometheus.Metric) {
 		counter(descCommits, float64(st.Commits))
 		gauge(descFreeBytes, float64(st.FreePages*st.PageSize))
 		gauge(descOpenReads, float64(st.OpenReads))
+		if ds, ok := db.DatabaseStatus(); ok {
+			up := 0.0
+			if ds.Reachable {
+				up = 1
+			}
+			gauge(descDBUp, up)
+			gauge(descDBLag, float64(ds.Lag))
+			gauge(descDBAnswer, float64(ds.LastAnswerMS)/1000)
+		}
+	}
+	if l := c.s.Leader; l != nil {
+		leading := 0.0
+		if l.Held() {
+			leading = 1
+		}
+		gauge(descLeading, leading)
+		if h := l.Holder(); h.Node != "" && h.Live {
+			gauge(descLeader, 1, h.Node)
+		}
 	}
 	if c.s.Index != nil {
 		ix, gen := c.s.Index.IndexStats()
