@@ -25,7 +25,7 @@ func OpenPostgres(url, replica string, opt Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{engine: e, pg: e, path: replica, label: e.URL(), mode: Strict, batchDelay: opt.BatchDelay}
+	db := &DB{engine: e, bolt: e.Replica(), pg: e, path: replica, label: e.URL(), mode: Strict, batchDelay: opt.BatchDelay}
 	e.Follow(db.followed)
 	if err := e.Update(func(tx kv.Tx) error { return prepare(tx, "database "+e.URL()) }); err != nil {
 		_ = e.Close()

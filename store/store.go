@@ -113,8 +113,8 @@ func (db *DB) Path() string { return db.path }
 // Durability returns the mode the file was opened with.
 func (db *DB) Durability() Durability { return db.mode }
 
-// Bolt returns the bbolt file beneath, for benchmarks that compare against the raw layer (nil
-// when the store is not a bbolt file).
+// Bolt returns the bbolt file beneath — the data file, or on a shared store this node's
+// replica — for benchmarks that compare against the raw layer and for its statistics.
 func (db *DB) Bolt() *boltkv.DB { return db.bolt }
 
 // Close releases the data (the file and its lock).

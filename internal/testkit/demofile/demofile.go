@@ -5,8 +5,12 @@
 package demofile
 
 import (
+	"path/filepath"
+
 	"testing"
 	"time"
+
+	"github.com/pocketforge/pocketforge/internal/testkit/pgtest"
 
 	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
@@ -32,11 +36,35 @@ func Path(t testing.TB, name string, now time.Time, creds Credentials) string {
 // ends.
 func Open(t testing.TB, name string, now time.Time, creds Credentials) *store.DB {
 	t.Helper()
-	db, err := store.Open(Path(t, name, now, creds), store.Options{Durability: store.NoSync})
+	path := Path(t, name, now, creds)
+	if pgtest.Postgres(t) {
+		return onPostgres(t, path)
+	}
+	db, err := store.Open(path, store.Options{Durability: store.NoSync})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// onPostgres is the data file at path copied into a fresh PostgreSQL database (as pocketforge
+// migrate does), for POCKETFORGE_TEST_BACKEND=postgres.
+func onPostgres(t testing.TB, path string) *store.DB {
+	t.Helper()
+	src, err := store.OpenOffline(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	db, err := store.OpenPostgres(pgtest.URL(t), filepath.Join(t.TempDir(), "replica.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.CopyAll(src); err != nil {
+		t.Fatal(err)
+	}
 	return db
 }
 

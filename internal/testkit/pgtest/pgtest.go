@@ -215,3 +215,21 @@ func freePort(t testing.TB) int {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
 }
+
+// BackendEnv selects the engine the in-process tests' stores run on (testdb, demofile):
+// "postgres" runs them on a fresh database each (on POCKETFORGE_TEST_PG's server), anything else
+// on a bbolt file. .ci/run runs the suite both ways.
+const BackendEnv = "POCKETFORGE_TEST_BACKEND"
+
+// Postgres reports whether the in-process tests' stores run on PostgreSQL; it fails t when
+// they should but no server is named (a private cluster per store would be far too slow).
+func Postgres(t testing.TB) bool {
+	t.Helper()
+	if os.Getenv(BackendEnv) != "postgres" {
+		return false
+	}
+	if os.Getenv(Env) == "" {
+		t.Fatalf("%s=postgres needs %s naming a PostgreSQL server", BackendEnv, Env)
+	}
+	return true
+}

@@ -85,8 +85,10 @@ type DB struct {
 	lmu       sync.Mutex
 	listeners []func(buckets []string)
 
-	stop chan struct{}
-	done chan struct{}
+	stop      chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
+	closeErr  error
 }
 
 var _ kv.Engine = (*DB)(nil)
@@ -345,10 +347,14 @@ func (d *DB) Pool() *pgxpool.Pool { return d.pool }
 func (d *DB) URL() string { return d.url }
 
 // Close stops following and closes the connections and the replica.
+// A second Close does nothing, as bbolt's.
 func (d *DB) Close() error {
-	close(d.stop)
-	<-d.done
-	return d.closeAll()
+	d.closeOnce.Do(func() {
+		close(d.stop)
+		<-d.done
+		d.closeErr = d.closeAll()
+	})
+	return d.closeErr
 }
 
 func (d *DB) closeAll() error {
