@@ -121,6 +121,9 @@ func Open(rawURL string, opt Options) (*DB, error) {
 		opt.MaxConns = 4
 	}
 	red := Redact(rawURL)
+	if err := checkReplica(opt.Replica); err != nil { // before the database is touched
+		return nil, err
+	}
 	cfg, err := pgxpool.ParseConfig(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("database %s: %v", red, scrub(err, rawURL))
@@ -163,6 +166,30 @@ func Open(rawURL string, opt Options) (*DB, error) {
 	}
 	go d.follow()
 	return d, nil
+}
+
+// checkReplica refuses a replica path that holds a data file of its own (a replica is
+// rebuilt at will: it must never overwrite data). A missing file is fine.
+func checkReplica(path string) error {
+	if _, err := os.Stat(path); err != nil {
+		return nil
+	}
+	rep, err := boltkv.Open(path, boltkv.Options{ReadOnly: true, LockTimeout: time.Second})
+	if err != nil {
+		if errors.Is(err, boltkv.ErrLocked) {
+			return fmt.Errorf("replica %s: in use by another pocketforge (give each node its own --data)", path)
+		}
+		return fmt.Errorf("replica %s: %v", path, err)
+	}
+	defer rep.Close()
+	return rep.View(func(tx kv.Tx) error {
+		if tx.Bucket(replicaBucket) == nil {
+			if k, _ := tx.Cursor().First(); k != nil {
+				return fmt.Errorf("replica %s: %w", path, ErrNotReplica)
+			}
+		}
+		return nil
+	})
 }
 
 // adopt checks the replica belongs to this database and survived since the last boot; if not,

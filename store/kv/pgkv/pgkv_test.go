@@ -289,8 +289,6 @@ func TestOpenErrors(t *testing.T) {
 
 // TestReplicaOfAnotherDatabase: a replica file left from another database is thrown away.
 func TestReplicaOfAnotherDatabase(t *testing.T) {
-	base := pgtest.Start(t)
-	_ = base
 	one, two := pgtest.URL(t), pgtest.URL(t)
 	replica := filepath.Join(t.TempDir(), "replica.db")
 	a, err := pgkv.Open(one, pgkv.Options{Replica: replica})
