@@ -16,7 +16,7 @@ const (
 	exitOK      = 0
 	exitFailed  = 1 // anything else: the server failed, a write failed, an I/O error
 	exitUsage   = 2 // the command line: an unknown command or flag, a wrong number of arguments, a bad value (cobra's convention)
-	exitData    = 3 // a file named is missing or is not what it should be (not a data file or snapshot, a newer schema)
+	exitData    = 3 // a file named is missing or is not what it should be (not a data file or snapshot, a newer schema, a node's replica)
 	exitRefused = 4 // refused as things stand: the data file is in use by a running server, a file exists without --force
 )
 
@@ -42,7 +42,8 @@ func exitCode(err error) int {
 		return exitUsage
 	case errors.As(err, &refused), errors.Is(err, store.ErrLocked), errors.Is(err, store.ErrExists):
 		return exitRefused
-	case errors.Is(err, fs.ErrNotExist), errors.Is(err, store.ErrNotPocketforge), errors.Is(err, store.ErrNewerSchema):
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, store.ErrNotPocketforge), errors.Is(err, store.ErrNewerSchema),
+		errors.Is(err, store.ErrIsReplica):
 		return exitData
 	}
 	return exitFailed

@@ -58,6 +58,7 @@ func within(t *testing.T, d time.Duration, what string, cond func() bool) time.D
 // on the node holding the lease, once.
 func TestClusterTwoNodes(t *testing.T) {
 	t.Parallel()
+	bboltPassOnly(t, "starts PostgreSQL nodes of its own")
 	url := pgtest.URL(t)
 	spdxDir := t.TempDir()
 	a := clusterNode(t, url, "--build-time", "1s", "--spdx-dir", spdxDir, "--spdx-interval", "200ms")
@@ -176,6 +177,7 @@ func TestClusterTwoNodes(t *testing.T) {
 // lease within 15 s and the build finishes.
 func TestClusterLeaderKill9(t *testing.T) {
 	t.Parallel()
+	bboltPassOnly(t, "starts PostgreSQL nodes of its own")
 	url := pgtest.URL(t)
 	a := clusterNode(t, url, "--build-time", "6s")
 	b := clusterNode(t, url, "--build-time", "6s")
@@ -207,6 +209,7 @@ func TestClusterLeaderKill9(t *testing.T) {
 // kill -9; every token A acknowledged is there on node B.
 func TestClusterKill9UnderWriters(t *testing.T) {
 	t.Parallel()
+	bboltPassOnly(t, "starts PostgreSQL nodes of its own")
 	url := pgtest.URL(t)
 	a := clusterNode(t, url)
 	b := clusterNode(t, url)
@@ -266,6 +269,7 @@ func TestClusterKill9UnderWriters(t *testing.T) {
 // 503 in each API's format (readyz too), then recovers by itself; nothing acknowledged is lost.
 func TestClusterDatabaseRestart(t *testing.T) {
 	t.Parallel()
+	bboltPassOnly(t, "starts PostgreSQL nodes of its own")
 	pg := pgtest.StartCluster(t)
 	a := clusterNode(t, pg.URL)
 	ctx := context.Background()

@@ -18,6 +18,7 @@ import (
 // file answers as before. The healthcheck subcommand follows the server's readiness.
 func TestDoctorAndCompact(t *testing.T) {
 	t.Parallel()
+	bboltPassOnly(t, "doctor and compact read the bbolt file itself")
 	dir := t.TempDir()
 	data := filepath.Join(dir, "d.db")
 	p := startDemo(t, data, "--bootstrap-token", e2eToken, "--dev-clock")
@@ -97,6 +98,7 @@ func TestDoctorAndCompact(t *testing.T) {
 // naming the damage, and compact refuses it with the data error's exit code 3, changing nothing.
 func TestDoctorFindsDamage(t *testing.T) {
 	t.Parallel()
+	bboltPassOnly(t, "damages the bbolt file itself")
 	dir := t.TempDir()
 	data := filepath.Join(dir, "d.db")
 	p := start(t, "--data", data, "--bootstrap-token", e2eToken)

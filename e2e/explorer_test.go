@@ -169,9 +169,11 @@ func TestExplorerDemoAndImportSPDX(t *testing.T) {
 	brokenFile := filepath.Join(brokenDir, broken.Name, broken.Name+".spdx.json")
 	mismatchDir := filepath.Join(brokenDir, mismatch.Name)
 
-	code, _, stderr := runCLI(t, "import-spdx", "--data", data, dir)
-	if code != 4 || !strings.Contains(stderr, "in use by another process") { // refused as things stand (issue 32)
-		t.Errorf("import-spdx while the server runs: exit %d, %s", code, stderr)
+	if !onPostgres(t) { // on a database the offline tools run beside the nodes: nothing to refuse
+		code, _, stderr := runCLI(t, "import-spdx", "--data", data, dir)
+		if code != 4 || !strings.Contains(stderr, "in use by another process") { // refused as things stand (issue 32)
+			t.Errorf("import-spdx while the server runs: exit %d, %s", code, stderr)
+		}
 	}
 	if code := p.stop(t, syscall.SIGTERM); code != 0 {
 		t.Fatalf("stop: exit %d", code)
@@ -227,7 +229,9 @@ func TestExplorerDemoAndImportSPDX(t *testing.T) {
 	q := start(t, "--data", data)
 	q.waitReady(t)
 	checkImported(q)
-	if log := q.waitLog(t, "msg=ready"); strings.Contains(log, "explorer search index rebuilt") {
+	// (On a database the imports went in through import-spdx's own replica and index, not the
+	// node's: the node's index beside its replica is behind and is rebuilt, as on another node.)
+	if log := q.waitLog(t, "msg=ready"); !onPostgres(t) && strings.Contains(log, "explorer search index rebuilt") {
 		t.Errorf("the index beside the data file was rebuilt at start:\n%s", log)
 	}
 	q.stop(t, syscall.SIGTERM)

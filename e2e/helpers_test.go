@@ -66,6 +66,7 @@ func startIn(t *testing.T, bin, dir string, args ...string) *proc {
 // start does.
 func startCmd(t *testing.T, cmd *exec.Cmd) *proc {
 	t.Helper()
+	cmd.Args = withStore(t, cmd.Args)
 	p := &proc{cmd: cmd, stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan struct{})}
 	p.cmd.Env = append(cleanEnv(t.TempDir()), p.cmd.Env...)
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
@@ -176,7 +177,7 @@ func runCLI(t *testing.T, args ...string) (int, string, string) {
 // runCLIWithInput is runCLI with stdin.
 func runCLIWithInput(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
-	cmd := exec.Command(binPath, args...)
+	cmd := exec.Command(binPath, withStore(t, args)...)
 	cmd.Env = cleanEnv(t.TempDir())
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer

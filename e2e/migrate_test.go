@@ -28,6 +28,7 @@ func digestOf(t *testing.T, out string) string {
 // without --force; and the data comes back into a new file.
 func TestMigrateFileToDatabaseAndBack(t *testing.T) {
 	t.Parallel()
+	bboltPassOnly(t, "moves a data file into a database of its own and back")
 	dir := t.TempDir()
 	data := filepath.Join(dir, "laptop.db")
 	p := start(t, "--data", data, "--bootstrap-token", e2eToken, "--admin-password", e2eAdminPassword)
@@ -80,6 +81,7 @@ func TestMigrateFileToDatabaseAndBack(t *testing.T) {
 // --data holding a real data file is refused, never overwritten.
 func TestStoreStartFailures(t *testing.T) {
 	t.Parallel()
+	bboltPassOnly(t, "starts nodes on databases of its own, a real data file as a replica among them")
 	code, _, errOut := runCLI(t, "serve", "--addr", "127.0.0.1:0", "--store", "postgres://alice:s3cret@127.0.0.1:1/forge?connect_timeout=1",
 		"--data", filepath.Join(t.TempDir(), "r.db"))
 	if code == 0 || strings.Contains(errOut, "s3cret") || !strings.Contains(errOut, "postgres://alice:xxxxx@127.0.0.1:1/forge") {

@@ -35,16 +35,7 @@ func (db *DB) CopyAll(src Viewer) (RestoreInfo, error) {
 					return err
 				}
 			}
-			err := stx.ForEach(func(name []byte, sb kv.Bucket) error {
-				b, err := tx.CreateBucket(name)
-				if err != nil {
-					return fmt.Errorf("copy %s: %w", name, err)
-				}
-				n, err := copyBucket(b, sb)
-				info.Keys += n
-				return err
-			})
-			if err != nil {
+			if info.Keys, err = copyEverything(tx, stx); err != nil {
 				return err
 			}
 			if err := migrate(tx, v); err != nil {
@@ -54,6 +45,23 @@ func (db *DB) CopyAll(src Viewer) (RestoreInfo, error) {
 		})
 	})
 	return info, err
+}
+
+// copyEverything copies every top-level bucket of src into dst, where none of them exists yet,
+// and returns the number of values copied: a whole copy, the schema record and the appliance's
+// own state included (copyData is the restore's copy, which keeps those).
+func copyEverything(dst, src kv.Tx) (int, error) {
+	keys := 0
+	err := src.ForEach(func(name []byte, sb kv.Bucket) error {
+		b, err := dst.CreateBucket(name)
+		if err != nil {
+			return fmt.Errorf("copy %s: %w", name, err)
+		}
+		n, err := copyBucket(b, sb)
+		keys += n
+		return err
+	})
+	return keys, err
 }
 
 // Empty reports whether db holds no data: no value in any bucket but the schema record.

@@ -36,6 +36,10 @@ var (
 	// ErrUnavailable means the shared database (--store) cannot be reached or refused the
 	// commit: nothing was written. HTTP 503; the node recovers by itself once it is back.
 	ErrUnavailable = pgkv.ErrUnavailable
+	// ErrIsReplica means a file named as a data file is a node's replica of a shared database
+	// (--store): a stale partial copy with the node's bookkeeping, not data of its own. Start-up and
+	// the offline tools refuse it; HTTP 400 on restore.
+	ErrIsReplica = errors.New("a node's replica of a PostgreSQL database, not a data file: start the node with --store, or take its data with `pocketforge migrate --from postgres://… --to FILE`")
 	// ErrCommitTooLarge means one write is larger than the database takes; nothing was written.
 	// HTTP 413.
 	ErrCommitTooLarge = pgkv.ErrTooLarge

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/store/kv/boltkv"
+	"github.com/pocketforge/pocketforge/store/kv/pgkv"
 )
 
 // The offline tools (pocketforge doctor and compact) read a data file while no server runs on
@@ -61,6 +62,17 @@ func OpenOffline(path string, lockTimeout time.Duration) (o *Offline, err error)
 			return nil, err
 		}
 		return nil, openError(path, err)
+	}
+	if err := guardFile(path, func() error {
+		return bdb.View(func(tx kv.Tx) error {
+			if pgkv.IsReplica(tx) {
+				return fmt.Errorf("data file %s: %w", path, ErrIsReplica)
+			}
+			return nil
+		})
+	}); err != nil && errors.Is(err, ErrIsReplica) { // damage is Check's to report
+		bdb.Close()
+		return nil, err
 	}
 	return &Offline{bolt: bdb, path: path, size: st.Size()}, nil
 }

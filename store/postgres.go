@@ -86,7 +86,7 @@ func (db *DB) snapshotCopy(tx kv.Tx) (*boltkv.DB, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if err := out.Update(func(dst kv.Tx) error { _, err := copyData(dst, tx); return err }); err != nil {
+	if err := out.Update(func(dst kv.Tx) error { _, err := copyEverything(dst, tx); return err }); err != nil {
 		out.Close()
 		os.Remove(name)
 		return nil, "", fmt.Errorf("copying the data: %w", err)

@@ -79,3 +79,49 @@ func mustView(t *testing.T, db *store.DB) kv.Tx {
 	t.Cleanup(func() { close(done) })
 	return <-txc
 }
+
+// TestPostgresSnapshotIsADataFile: a node's snapshot is a whole data file of its own (schema
+// record and appliance state included) with the database's content, which a laptop opens; the
+// node's replica, named as a data file, is refused by start and the offline tools alike.
+func TestPostgresSnapshotIsADataFile(t *testing.T) {
+	db := openPG(t, pgtest.URL(t))
+	if err := db.Write(func(tx kv.Tx) error {
+		return store.Put(tx, store.BucketOutbox, store.Itob(7), map[string]string{"to": "x"})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	snap := filepath.Join(t.TempDir(), "snap.db")
+	if err := db.SnapshotFile(snap, false); err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := db.ContentDigest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := store.Open(filepath.Join(t.TempDir(), "fresh.db"), store.Options{Durability: store.NoSync})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	if _, err := fresh.RestoreFile(snap); err != nil {
+		t.Fatalf("restoring a database's snapshot: %v", err)
+	}
+	o, err := store.OpenOffline(snap, 0)
+	if err != nil {
+		t.Fatalf("the snapshot is not a data file: %v", err)
+	}
+	got, _, err := store.ContentDigest(o)
+	o.Close()
+	if err != nil || got != want {
+		t.Fatalf("the snapshot's content digest %s (%v), the database's %s", got, err, want)
+	}
+
+	replica := db.Path()
+	db.Close()
+	if _, err := store.Open(replica, store.Options{}); !errors.Is(err, store.ErrIsReplica) {
+		t.Errorf("a replica opened as a data file: %v", err)
+	}
+	if _, err := store.OpenOffline(replica, 0); !errors.Is(err, store.ErrIsReplica) {
+		t.Errorf("a replica opened by an offline tool: %v", err)
+	}
+}

@@ -85,7 +85,12 @@ func Open(path string, opt Options) (*DB, error) {
 		return nil, openError(path, err)
 	}
 	db := &DB{engine: bdb, bolt: bdb, path: path, mode: opt.Durability, batchDelay: opt.BatchDelay, pageSize: bdb.PageSize()}
-	if err := bdb.Update(func(tx kv.Tx) error { return prepare(tx, path) }); err != nil {
+	if err := bdb.Update(func(tx kv.Tx) error {
+		if pgkv.IsReplica(tx) {
+			return fmt.Errorf("data file %s: %w", path, ErrIsReplica)
+		}
+		return prepare(tx, path)
+	}); err != nil {
 		_ = bdb.Close()
 		return nil, err
 	}

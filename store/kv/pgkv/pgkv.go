@@ -25,6 +25,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"strings"
@@ -150,10 +151,7 @@ func Open(rawURL string, opt Options) (*DB, error) {
 	rep, err := boltkv.Open(opt.Replica, boltkv.Options{NoSync: true, LockTimeout: time.Second})
 	if err != nil {
 		pool.Close()
-		if errors.Is(err, boltkv.ErrLocked) {
-			return nil, fmt.Errorf("replica %s: in use by another pocketforge (give each node its own --data)", opt.Replica)
-		}
-		return nil, fmt.Errorf("replica %s: %v", opt.Replica, err)
+		return nil, replicaError(opt.Replica, err)
 	}
 	d := &DB{pool: pool, replica: rep, url: red, identity: identity, opt: opt, stop: make(chan struct{}), done: make(chan struct{})}
 	if err := d.adopt(); err != nil {
@@ -176,10 +174,7 @@ func checkReplica(path string) error {
 	}
 	rep, err := boltkv.Open(path, boltkv.Options{ReadOnly: true, LockTimeout: time.Second})
 	if err != nil {
-		if errors.Is(err, boltkv.ErrLocked) {
-			return fmt.Errorf("replica %s: in use by another pocketforge (give each node its own --data)", path)
-		}
-		return fmt.Errorf("replica %s: %v", path, err)
+		return replicaError(path, err)
 	}
 	defer rep.Close()
 	return rep.View(func(tx kv.Tx) error {
@@ -190,6 +185,20 @@ func checkReplica(path string) error {
 		}
 		return nil
 	})
+}
+
+// replicaError is the one clear line for a replica file that would not open, in the words a
+// data file's would use.
+func replicaError(path string, err error) error {
+	switch {
+	case errors.Is(err, boltkv.ErrLocked):
+		return fmt.Errorf("replica %s: in use by another process (give each node its own --data)", path)
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("replica %s: directory does not exist (create it or choose another --data)", path)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("replica %s: permission denied (choose a writable path with --data)", path)
+	}
+	return fmt.Errorf("replica %s: %v", path, err)
 }
 
 // adopt checks the replica belongs to this database and survived since the last boot; if not,
@@ -233,6 +242,11 @@ func clearReplica(tx kv.Tx) error {
 	}
 	return err
 }
+
+// IsReplica reports whether tx reads a node's replica (its bookkeeping bucket is there): a file
+// that only makes sense beside its database, which the data-file tools refuse to take as a data
+// file of its own.
+func IsReplica(tx kv.Tx) bool { return tx.Bucket(replicaBucket) != nil }
 
 func replicaRev(tx kv.Tx) uint64 {
 	if m := tx.Bucket(replicaBucket); m != nil {
