@@ -98,8 +98,9 @@ func IndexedPage[T any](tx kv.Tx, index string, parent []byte, records string, w
 		out = make([]T, 0, max(0, min(to-from, 1024)))
 		n := 0
 		c := b.Cursor()
-		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-			if n >= from && n < to {
+		k, _ := c.Seek(prefix)
+		for ; k != nil && bytes.HasPrefix(k, prefix) && n < to; k, _ = c.Next() {
+			if n >= from {
 				v, err := decode[T](rb, records, k[len(prefix):])
 				if err != nil {
 					return 0, err
@@ -107,6 +108,9 @@ func IndexedPage[T any](tx kv.Tx, index string, parent []byte, records string, w
 				out = append(out, v)
 			}
 			n++
+		}
+		if k != nil && bytes.HasPrefix(k, prefix) { // past the page: the rest is only counted
+			n += 1 + kv.CountRest(c, prefix)
 		}
 		return n, nil
 	}

@@ -1,6 +1,7 @@
 package boltkv
 
 import (
+	"bytes"
 	"errors"
 
 	"github.com/pocketforge/pocketforge/store/kv"
@@ -88,6 +89,15 @@ func (c *boltCursor) Next() ([]byte, []byte)           { return c.c().Next() }
 func (c *boltCursor) Prev() ([]byte, []byte)           { return c.c().Prev() }
 func (c *boltCursor) Seek(key []byte) ([]byte, []byte) { return c.c().Seek(key) }
 func (c *boltCursor) Delete() error                    { return c.c().Delete() }
+
+// CountRest is kv.CountRest on bbolt's own cursor.
+func (c *boltCursor) CountRest(prefix []byte) int {
+	bc, n := c.c(), 0
+	for k, _ := bc.Next(); k != nil && bytes.HasPrefix(k, prefix); k, _ = bc.Next() {
+		n++
+	}
+	return n
+}
 
 // kvErr answers bbolt's bucket errors with the seam's, so callers test one error whatever the
 // engine.
