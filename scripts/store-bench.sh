@@ -18,32 +18,8 @@ ROUNDS=${ROUNDS:-3} DURATION=${DURATION:-1s} CONNS=${CONNS:-4} APP_CPU=${APP_CPU
 for tool in wrk taskset curl jq; do
 	command -v $tool >/dev/null || { echo "store-bench: $tool is missing" >&2; exit 2; }
 done
-work=$(mktemp -d)
-chmod 755 "$work"
-pids=()
-pgctl=""
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	[ -n "$pgctl" ] && eval "$pgctl stop -m immediate" >/dev/null 2>&1 || true
-	rm -rf "$work"
-}
-trap cleanup EXIT
-if [ -z "${BIN:-}" ]; then
-	go build -o "$work/pocketforge" . && BIN=$work/pocketforge
-fi
-if [ -z "${PGURL:-}" ]; then # a throw-away cluster, as .ci/run starts one
-	pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
-	[ -n "$pgbin" ] || { echo "store-bench: no PostgreSQL (Debian: apt-get install postgresql), or set PGURL" >&2; exit 2; }
-	as=""
-	[ "$(id -u)" = 0 ] && { chown postgres "$work"; as="su postgres -s /bin/sh -c"; }
-	mkdir -p "$work/pg" && [ -n "$as" ] && chown postgres "$work/pg"
-	run_pg() { if [ -n "$as" ]; then $as "$*"; else sh -c "$*"; fi; }
-	run_pg "$pgbin/initdb -D $work/pg/data -U postgres -A trust -E UTF8 >/dev/null"
-	pgctl="run_pg $pgbin/pg_ctl -D $work/pg/data"
-	run_pg "$pgbin/pg_ctl -D $work/pg/data -l $work/pg/log -w -o '-p $((PORT + 9)) -k $work/pg -c listen_addresses=127.0.0.1' start >/dev/null"
-	PGURL="postgres://postgres@127.0.0.1:$((PORT + 9))/postgres?sslmode=disable"
-fi
+NAME=store-bench
+. scripts/bench-pg.sh
 
 root=dev-bench-token
 bolt=http://127.0.0.1:$PORT pg=http://127.0.0.1:$((PORT + 1))
@@ -55,7 +31,6 @@ startpg() {
 	pgpid=$!
 }
 startpg
-ready() { for i in $(seq 600); do curl -sf "$1/_appliance/readyz" >/dev/null 2>&1 && return 0; sleep 0.05; done; echo "store-bench: $1 not ready" >&2; exit 1; }
 ready "$bolt"
 ready "$pg"
 for app in "$bolt" "$pg"; do # the demo farm idle, 120 users
@@ -90,7 +65,6 @@ run() { # run ROUTE APP: requests/s of one wrk run
 	if grep -qE 'Non-2xx|Socket errors' <<<"$out"; then echo "store-bench: $r on $app: $(grep -E 'Non-2xx|Socket errors' <<<"$out")" >&2; fi
 	awk '/^Requests\/sec:/ { print $2 }' <<<"$out"
 }
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "store-bench: $(git rev-parse --short HEAD 2>/dev/null || echo '?') $(date -u +%F); apps on cpu $APP_CPU, wrk on cpu $LOAD_CPU, -c$CONNS (settings -c64) -d$DURATION, $ROUNDS rounds; database $(sed -E 's#://([^:@]*):[^@]*@#://\1:xxxxx@#' <<<"$PGURL")"
 printf '%-9s %-32s %10s %10s %8s  %s\n' route path bbolt/s pg/s pg/bbolt rounds
