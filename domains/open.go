@@ -47,8 +47,12 @@ func Open(cfg *config.Config, db *store.DB, clk clock.Clock, log *slog.Logger, u
 	if o.leader != nil {
 		copts.Leads, copts.LeaderEndpoints = o.leader.Held, func() (string, map[uint64]int) { return leaderEndpoints(o.leader) }
 	}
+	bopts := BuildOptionsOf(cfg)
+	if o.leader != nil && db.Postgres() != nil { // every node's workers take jobs: each its own names
+		bopts.Farm.Host = o.leader.Node()
+	}
 	s := &Set{
-		Build:      NewBuild(db, clk, log, BuildOptionsOf(cfg)),
+		Build:      NewBuild(db, clk, log, bopts),
 		Cloud:      cloudsvc.New(db, clk, log, copts),
 		closeIndex: func() {},
 		Leader:     o.leader,

@@ -55,7 +55,7 @@ func within(t *testing.T, d time.Duration, what string, cond func() bool) time.D
 // TestClusterTwoNodes: osc commits through node A and node B lists and builds it; linodego's
 // checks pass against B while A takes writes, and each sees the other's writes; a product
 // dropped into A's --spdx-dir is searchable on B within a second of A having it; the farm runs
-// on the node holding the lease, once.
+// the scheduler runs on the node holding the lease.
 func TestClusterTwoNodes(t *testing.T) {
 	t.Parallel()
 	bboltPassOnly(t, "starts PostgreSQL nodes of its own")

@@ -69,7 +69,13 @@ func New(core *buildsvc.Service, db *store.DB, clk clock.Clock, log *slog.Logger
 
 // RegisterJobs adds the farm's clock job to r. The farm catches up in the background after a
 // start: its builds are watched by polling, and its first pass after a restart costs 50-600 ms
-// (issue 31).
+// (issue 31). On a shared store every node's workers take jobs; the node that leads also
+// schedules and publishes (FarmTick), the others only work (WorkerTick).
 func (s *Farm) RegisterJobs(r *jobs.Runner) {
-	r.AddBackground("build-farm", func(time.Time) error { return s.FarmTick() })
+	r.AddWorkers("build-farm", func(_ time.Time, leads bool) error {
+		if leads {
+			return s.FarmTick()
+		}
+		return s.WorkerTick()
+	})
 }

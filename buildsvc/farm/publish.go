@@ -69,7 +69,9 @@ func (s *Farm) publish(project, repo string, now time.Time) error {
 	}); err != nil || !todo {
 		return err
 	}
-	return s.db.Write(func(tx kv.Tx) error {
+	files := -1
+	err := s.db.Write(func(tx kv.Tx) error {
+		files = -1 // a group commit may run fn again
 		pub, err := newPublication(tx, project, repo)
 		if pub == nil || err != nil {
 			return err
@@ -78,8 +80,13 @@ func (s *Farm) publish(project, repo string, now time.Time) error {
 		if err != nil {
 			return err
 		}
+		files = len(pub.files)
 		return pub.write(tx, signer, now)
 	})
+	if err == nil && files >= 0 {
+		s.log.Info("published", "project", project, "repository", repo, "binaries", files)
+	}
+	return err
 }
 
 // publication is what a finished repository publishes: the binaries the publish flags let

@@ -3,7 +3,6 @@ package farm
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sort"
 	"time"
 
@@ -220,7 +219,7 @@ func (s *Farm) WorkerStatus(who buildstore.Person) (WorkerStatus, error) {
 		})
 	})
 	for i := 1; i <= s.farmOptions().Workers; i++ {
-		if id := workerName(i); !busy[id] {
+		if id := s.workerName(i); !busy[id] {
 			out.Idle = append(out.Idle, id)
 		}
 	}
@@ -263,6 +262,3 @@ func (s *Farm) WaitResults(ctx context.Context, who buildstore.Person, project s
 		}
 	}
 }
-
-// workerName is the id of the simulated worker i (1-based), as the workers name themselves.
-func workerName(i int) string { return fmt.Sprintf("pocketforge:%d", i) }

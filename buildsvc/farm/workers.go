@@ -27,6 +27,10 @@ type Options struct {
 	Workers int
 	// BuildTime is how long a job runs by the clock (--build-time).
 	BuildTime time.Duration
+	// Host names this process's workers, "<Host>:<n>" ("": pocketforge). On a shared store every
+	// node runs Workers workers of its own under its node id, claiming scheduled jobs in a write
+	// transaction (startJob), so the nodes never start one job twice and never share a name.
+	Host string
 }
 
 // WorkStep finishes due jobs, advances running logs and starts scheduled jobs at now.
@@ -75,7 +79,7 @@ func (s *Farm) workStep() (found bool, err error) {
 		return a.Package < b.Package
 	})
 	for _, j := range waiting {
-		worker := freeWorker(busy, s.farmOptions().Workers)
+		worker := s.freeWorker(busy)
 		if worker == "" {
 			break
 		}
@@ -90,15 +94,18 @@ func (s *Farm) workStep() (found bool, err error) {
 	return found, nil
 }
 
-// freeWorker names an idle worker ("" when all are busy).
-func freeWorker(busy map[string]bool, n int) string {
-	for i := 1; i <= n; i++ {
-		if name := fmt.Sprintf("pocketforge:%d", i); !busy[name] {
+// freeWorker names an idle worker of this process ("" when all are busy).
+func (s *Farm) freeWorker(busy map[string]bool) string {
+	for i := 1; i <= s.farmOptions().Workers; i++ {
+		if name := s.workerName(i); !busy[name] {
 			return name
 		}
 	}
 	return ""
 }
+
+// workerName is the name of this process's worker i (1-based), as OBS names a worker: host:slot.
+func (s *Farm) workerName(i int) string { return fmt.Sprintf("%s:%d", s.farmOptions().Host, i) }
 
 // farmOptions are the farm's sizes with their defaults.
 func (s *Farm) farmOptions() Options {
@@ -108,6 +115,9 @@ func (s *Farm) farmOptions() Options {
 	}
 	if o.BuildTime <= 0 {
 		o.BuildTime = 8 * time.Second
+	}
+	if o.Host == "" {
+		o.Host = "pocketforge"
 	}
 	return o
 }
@@ -193,7 +203,15 @@ func (s *Farm) showLog(tx kv.Tx, w buildstore.Where, st buildstore.BuildStatus, 
 // idle notes the store's version, and the ticks after it cost one atomic load until the next
 // commit (of any kind; a restore is one too). Before, every tick of an idle appliance decoded
 // every build status twice: 5 % of the samples of a loaded appliance serving small GETs.
-func (s *Farm) FarmTick() error {
+func (s *Farm) FarmTick() error { return s.tick(true) }
+
+// WorkerTick is FarmTick for a node of a shared store that does not lead: its workers start,
+// advance and finish jobs (finishing queues what depends on them, as the scheduler's next pass
+// on the leading node reads), and nothing is scheduled or published here, so a project is
+// published once, by one node.
+func (s *Farm) WorkerTick() error { return s.tick(false) }
+
+func (s *Farm) tick(schedule bool) error {
 	v := s.db.Version()
 	if s.farmIdle.Load() == v+1 { // +1: the zero value means "not known idle"
 		return nil
@@ -208,12 +226,17 @@ func (s *Farm) FarmTick() error {
 	if err != nil {
 		return err
 	}
-	if err := s.SchedulePending(); err != nil {
-		return err
+	after := false
+	if schedule {
+		if err := s.SchedulePending(); err != nil {
+			return err
+		}
+		if after, err = s.workStep(); err != nil {
+			return err
+		}
 	}
-	after, err := s.workStep()
-	if err != nil || before || after {
-		return err
+	if before || after {
+		return nil
 	}
 	var dirty []string
 	if err := s.db.View(func(tx kv.Tx) (err error) { dirty, _, err = buildstore.DirtyProjects(tx); return }); err != nil {

@@ -59,6 +59,15 @@ func (j *Runner) AddEveryNode(name string, run func(now time.Time) error) {
 	j.list = append(j.list, job{name: name, run: run, everyNode: true})
 }
 
+// AddWorkers registers a background job that runs on every node of a shared store and is told
+// whether this node leads: the build farm's workers, which every node runs, while only the
+// leading node schedules and publishes.
+func (j *Runner) AddWorkers(name string, run func(now time.Time, leads bool) error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.list = append(j.list, job{name: name, run: func(now time.Time) error { return run(now, j.Leads()) }, background: true, everyNode: true})
+}
+
 // Leads reports whether this process runs the singleton jobs now (see Gate).
 func (j *Runner) Leads() bool { return j.Gate == nil || j.Gate() }
 
