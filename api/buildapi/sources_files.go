@@ -3,6 +3,7 @@ package buildapi
 import (
 	"encoding/xml"
 	"strconv"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
@@ -11,7 +12,8 @@ import (
 
 // Package sources: listings, file contents and history at any revision, links expanded on
 // request (sources_listing.go renders them). The writes (direct PUT/DELETE, osc's
-// commitfilelist) are in sources_commit.go. emptylink and lastworking are accepted and ignored.
+// commitfilelist) are in sources_commit.go. emptylink and lastworking are accepted and ignored;
+// ?extension= filters the listing.
 
 // bindFiles registers the file routes of a package. It runs after bindSources, so _meta is
 // routed there; _history is registered before the :filename routes for the same reason.
@@ -89,11 +91,45 @@ func (a *api) getPackage(c *fiber.Ctx) error {
 	if boolParam(c, "meta") {
 		return a.getMetaListing(c)
 	}
+	ext := c.Query("extension")
+	if !validExtension(ext) {
+		return buildsvc.BadRequest("invalid_parameter", "invalid extension '%s' (letters, digits and . _ + -, at most 64)", ext)
+	}
 	v, err := a.viewTree(c)
 	if err != nil {
 		return err
 	}
-	return sendXML(c, listingDoc(pathParam(c, "package"), v))
+	d := listingDoc(pathParam(c, "package"), v)
+	if ext != "" {
+		d.Entries = withExtension(d.Entries, ext)
+	}
+	return sendXML(c, d)
+}
+
+// withExtension keeps the entries whose name ends in "."+ext (?extension=spec lists the spec
+// files; the webui asks so). The directory's rev and srcmd5 stay the revision's: the filter is
+// of the listing, not of the tree.
+func withExtension(entries []fileEntryXML, ext string) []fileEntryXML {
+	out := entries[:0]
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name, "."+ext) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// validExtension accepts an empty extension (no filter) or a short file-name suffix.
+func validExtension(ext string) bool {
+	if len(ext) > 64 {
+		return false
+	}
+	for _, r := range ext {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._+-", r)) {
+			return false
+		}
+	}
+	return true
 }
 
 // getFile answers a file's bytes at ?rev= (expanded with ?expand=1), as
