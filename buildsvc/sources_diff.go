@@ -25,12 +25,21 @@ type DiffOptions struct {
 	LinkRev, OldLinkRev string
 }
 
-// Diff compares o's old side with project/pkg at o.Rev, as who may read them. Without OldRev
-// the old side is the other package's newest tree, or for the same package the revision before
-// Rev (the empty tree before revision 1).
+// Diff compares o's old side with project/pkg at o.Rev, as who may read them, as text.
 func (s *Service) Diff(who buildstore.Person, project, pkg string, o DiffOptions) (string, error) {
 	var text string
-	err := s.db.View(func(tx kv.Tx) error {
+	err := s.diffViews(who, project, pkg, o, func(tx kv.Tx, oldView, newView SourceView) (err error) {
+		text, err = SourceDiff(tx, oldView, newView)
+		return err
+	})
+	return text, err
+}
+
+// diffViews resolves o's two sides and calls fn with them in one read transaction. Without
+// OldRev the old side is the other package's newest tree, or for the same package the revision
+// before Rev (the empty tree before revision 1).
+func (s *Service) diffViews(who buildstore.Person, project, pkg string, o DiffOptions, fn func(tx kv.Tx, oldView, newView SourceView) error) error {
+	return s.db.View(func(tx kv.Tx) error {
 		if _, _, err := LookupPackage(tx, project, pkg); err != nil {
 			return err
 		}
@@ -52,10 +61,8 @@ func (s *Service) Diff(who buildstore.Person, project, pkg string, o DiffOptions
 		if err != nil {
 			return err
 		}
-		text, err = SourceDiff(tx, oldView, newView)
-		return err
+		return fn(tx, oldView, newView)
 	})
-	return text, err
 }
 
 // revLabel names a tree in the diff headers: its revision number, else its srcmd5.
@@ -66,17 +73,35 @@ func revLabel(r buildstore.Revision) string {
 	return r.SrcMD5
 }
 
-// SourceDiff renders every file that differs between the two trees, by name: "Index:", 67 "=",
-// the ---/+++ headers ("(added)" / "(deleted)" for a side without the file) and the hunks. It
-// takes the transaction because linkdiff compares trees it resolved itself.
-func SourceDiff(tx kv.Tx, oldView, newView SourceView) (string, error) {
+// FileDiff is one file that differs between two trees: its entry on each side (nil where it
+// is not), and the unified hunks between the contents ("" for a binary file).
+type FileDiff struct {
+	Name     string
+	Old, New *buildstore.FileEntry
+	Binary   bool
+	Hunks    string
+}
+
+// State is the file's change: added, deleted or changed.
+func (f FileDiff) State() string {
+	switch {
+	case f.Old == nil:
+		return "added"
+	case f.New == nil:
+		return "deleted"
+	}
+	return "changed"
+}
+
+// fileDiffs lists the files that differ between the two trees, by name.
+func fileDiffs(tx kv.Tx, oldView, newView SourceView) ([]FileDiff, error) {
 	oldTree, newTree := oldView.Tree, newView.Tree
 	var names []string
 	for _, f := range append(slices.Clone(oldTree.Files), newTree.Files...) {
 		names = append(names, f.Name)
 	}
 	slices.Sort(names)
-	var b strings.Builder
+	var out []FileDiff
 	for _, name := range slices.Compact(names) {
 		of, inOld := oldTree.File(name)
 		nf, inNew := newTree.File(name)
@@ -85,24 +110,49 @@ func SourceDiff(tx kv.Tx, oldView, newView SourceView) (string, error) {
 		}
 		oldData, newData, err := blobPair(tx, oldView, of, inOld, newView, nf, inNew)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
-		b.WriteString("Index: " + name + "\n" + strings.Repeat("=", 67) + "\n")
+		d := FileDiff{Name: name, Binary: IsBinary(oldData) || IsBinary(newData)}
 		if inOld {
-			b.WriteString("--- " + name + " (revision " + revLabel(oldTree) + ")\n")
-		} else {
-			b.WriteString("--- " + name + " (added)\n")
+			d.Old = &of
 		}
 		if inNew {
-			b.WriteString("+++ " + name + " (revision " + revLabel(newTree) + ")\n")
-		} else {
-			b.WriteString("+++ " + name + " (deleted)\n")
+			d.New = &nf
 		}
-		if IsBinary(oldData) || IsBinary(newData) {
+		if !d.Binary {
+			d.Hunks = textdiff.Unified(oldData, newData, 3)
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// SourceDiff renders every file that differs between the two trees, by name: "Index:", 67 "=",
+// the ---/+++ headers ("(added)" / "(deleted)" for a side without the file) and the hunks. It
+// takes the transaction because linkdiff compares trees it resolved itself.
+func SourceDiff(tx kv.Tx, oldView, newView SourceView) (string, error) {
+	files, err := fileDiffs(tx, oldView, newView)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, f := range files {
+		b.WriteString("Index: " + f.Name + "\n" + strings.Repeat("=", 67) + "\n")
+		if f.Old != nil {
+			b.WriteString("--- " + f.Name + " (revision " + revLabel(oldView.Tree) + ")\n")
+		} else {
+			b.WriteString("--- " + f.Name + " (added)\n")
+		}
+		if f.New != nil {
+			b.WriteString("+++ " + f.Name + " (revision " + revLabel(newView.Tree) + ")\n")
+		} else {
+			b.WriteString("+++ " + f.Name + " (deleted)\n")
+		}
+		if f.Binary {
 			b.WriteString("Binary file differs\n")
 			continue
 		}
-		b.WriteString(textdiff.Unified(oldData, newData, 3))
+		b.WriteString(f.Hunks)
 	}
 	return b.String(), nil
 }
