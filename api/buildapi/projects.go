@@ -67,6 +67,8 @@ func (a *api) listPackages(c *fiber.Ctx) error {
 		return a.projectInfo(c)
 	case "issues":
 		return a.projectIssues(c)
+	case "productlist", "verboseproductlist":
+		return a.projectProducts(c, c.Query("view") == "verboseproductlist")
 	}
 	name, who, deleted := pathParam(c, "project"), personOf(c), boolParam(c, "deleted")
 	if boolParam(c, "expand") && !deleted {

@@ -84,9 +84,11 @@ func (a *api) getPackage(c *fiber.Ctx) error {
 		return a.packageCpio(c)
 	case "issues":
 		return a.packageIssues(c)
+	case "products":
+		return a.packageProducts(c)
 	case "":
 	default:
-		return buildsvc.BadRequest("400", "unknown view '%s' (info, cpio or issues)", view)
+		return buildsvc.BadRequest("400", "unknown view '%s' (info, cpio, issues or products)", view)
 	}
 	if boolParam(c, "meta") {
 		return a.getMetaListing(c)
