@@ -2,6 +2,7 @@ package explorersvc
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/explorerstore"
@@ -66,25 +67,29 @@ type FileResult struct {
 	Entries []Entry
 }
 
-// FilesFound is what a file search found, sorted by path and RPM file name; shared as Found
-// is.
+// FilesFound is what a file search found, sorted by path and RPM file name (a listing under a
+// directory or path prefix: nearest first, then by path); shared as Found is.
 type FilesFound struct {
 	Term    string
 	Results []FileResult
+	// Under marks a listing of what lies under Term, a directory or path prefix no file has
+	// exactly (bounded: explorerstore.MaxUnderHits).
+	Under bool
 	// Memo is Found.Memo.
 	Memo *Memo
 }
 
 // SearchFiles finds the files whose full path, or basename, is exactly q (at least two
-// characters), grouped by path and RPM file name.
+// characters), grouped by path and RPM file name. A q with a "/" that is no file's path is a
+// directory or path prefix: the files under it are listed (Under), the shallowest first.
 func (s *Service) SearchFiles(q string) (FilesFound, error) {
 	q, err := cleanTerm(q, 2)
 	if err != nil {
 		return FilesFound{}, err
 	}
 	return cached(s, question{askFiles, true, q}, func() (FilesFound, version, bool, error) {
-		results, v, err := s.searchFiles(q)
-		return FilesFound{Term: q, Results: results, Memo: &Memo{}}, v, err == nil, err
+		results, under, v, err := s.searchFiles(q)
+		return FilesFound{Term: q, Results: results, Under: under, Memo: &Memo{}}, v, err == nil, err
 	}, func(f FilesFound) int {
 		n := len(f.Results)
 		for _, r := range f.Results {
@@ -96,14 +101,19 @@ func (s *Service) SearchFiles(q string) (FilesFound, error) {
 
 // searchFiles finds q's files in one read transaction (the file index is the store's own, so
 // it is always consistent).
-func (s *Service) searchFiles(q string) ([]FileResult, version, error) {
+func (s *Service) searchFiles(q string) ([]FileResult, bool, version, error) {
 	var results []FileResult
 	var v version
+	under := false
 	err := s.view(func(r *resolver) error {
 		v = contentVersion(r.tx)
 		hits, err := explorerstore.Files(r.tx, q)
 		if err != nil {
 			return err
+		}
+		if len(hits) == 0 && strings.Contains(q, "/") {
+			hits = explorerstore.FilesUnder(r.tx, q)
+			under = len(hits) > 0
 		}
 		index := map[[2]string]int{}
 		for _, h := range hits {
@@ -123,15 +133,25 @@ func (s *Service) searchFiles(q string) ([]FileResult, version, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, v, err
+		return nil, under, v, err
 	}
+	depth := func(path string) int { return strings.Count(path[min(len(q), len(path)):], "/") }
 	sort.SliceStable(results, func(i, j int) bool {
-		if results[i].Path != results[j].Path {
-			return results[i].Path < results[j].Path
+		a, b := results[i], results[j]
+		if under {
+			if da, db := depth(a.Path), depth(b.Path); da != db {
+				return da < db // what lies directly in the directory before what lies deeper
+			}
 		}
-		return results[i].RPM < results[j].RPM
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.RPM < b.RPM
 	})
-	return results, v, nil
+	if under && len(results) > explorerstore.MaxUnderHits {
+		results = results[:explorerstore.MaxUnderHits]
+	}
+	return results, under, v, nil
 }
 
 // VCSFound is what a git search found, with its term parsed.

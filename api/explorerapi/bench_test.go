@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -216,6 +217,30 @@ func BenchmarkSearchFiles(b *testing.B) {
 			return err
 		})
 		if err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
+// BenchmarkSearchFilesUnder: /api/products/files?q=<a directory> (the directories of the
+// file terms, 200 of them: a listing of what lies under each, nearest first, bounded) vs the raw
+// bbolt walk of the same by-file keys (explorerstore.FilesUnder).
+func BenchmarkSearchFilesUnder(b *testing.B) {
+	e := newLargeEnv(b)
+	_, paths, _, _ := e.terms(200)
+	var dirs []string // the terms are full paths and basenames: the paths' directories
+	for _, p := range paths {
+		if d := path.Dir(p); strings.HasPrefix(d, "/") && len(d) > 1 {
+			dirs = append(dirs, d)
+		}
+	}
+	timed(b, func(i int) {
+		e.get(b, "/api/products/files?q="+urlQuery(dirs[i%len(dirs)]))
+	}, func(i int) {
+		if err := e.im.Store.View(func(tx kv.Tx) error {
+			explorerstore.FilesUnder(tx, dirs[i%len(dirs)])
+			return nil
+		}); err != nil {
 			b.Fatal(err)
 		}
 	})

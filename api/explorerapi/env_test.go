@@ -315,6 +315,8 @@ type filesOut struct {
 	SearchTerm string          `json:"search_term"`
 	Count      int             `json:"count"`
 	Results    []fileResultOut `json:"results"`
+	Under      bool            `json:"under"`
+	Total      int             `json:"total"`
 }
 
 type vcsOut struct {

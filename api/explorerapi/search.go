@@ -1,8 +1,12 @@
 package explorerapi
 
 import (
+	"strconv"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/explorersvc"
+	"github.com/pocketforge/pocketforge/fault"
+	"github.com/pocketforge/pocketforge/store"
 )
 
 // The three product searches: each reads ?q=, asks the explorer's domain (which decides
@@ -109,14 +113,49 @@ type fileResultJSON struct {
 }
 
 // searchFiles answers /api/products/files: the files whose full path, or basename, is exactly
-// q, grouped by path and RPM file name with the packages (of every product) that ship them.
+// q, grouped by path and RPM file name with the packages (of every product) that ship them; a
+// q with a "/" that is no file's path lists what lies under it, nearest first (at most
+// explorerstore.MaxUnderHits; "under": true). ?page=N (1-based) with ?per_page= (1–1000, 100 by
+// default) answers one page of the results, "total" then counting all of them.
 func (a *api) searchFiles(c *fiber.Ctx) error {
 	q, _ := query(c)
+	page, perPage, paged, err := pageParams(c)
+	if err != nil {
+		return err
+	}
 	found, err := a.Explorer.SearchFiles(q)
 	if err != nil {
 		return err
 	}
-	return sendJSON(c, found.Memo, func() any { return filesOf(found) })
+	if !paged {
+		return sendJSON(c, found.Memo, func() any { return filesOf(found) })
+	}
+	all := found.Results
+	lo := min(len(all), (page-1)*perPage)
+	found.Results = all[lo:min(len(all), lo+perPage)]
+	doc := filesOf(found)
+	doc.Total = len(all)
+	return c.JSON(doc)
+}
+
+// pageParams reads ?page= and ?per_page=; paged is false when page is absent.
+func pageParams(c *fiber.Ctx) (page, perPage int, paged bool, err error) {
+	raw, rawPer := c.Query("page"), c.Query("per_page")
+	if raw == "" && rawPer == "" {
+		return 0, 0, false, nil
+	}
+	page, perPage = 1, 100
+	if raw != "" {
+		if page, err = strconv.Atoi(raw); err != nil || page < 1 || page > 1_000_000 {
+			return 0, 0, false, &fault.Error{Kind: store.ErrInvalid, Msg: "page must be a whole number from 1"}
+		}
+	}
+	if rawPer != "" {
+		if perPage, err = strconv.Atoi(rawPer); err != nil || perPage < 1 || perPage > 1000 {
+			return 0, 0, false, &fault.Error{Kind: store.ErrInvalid, Msg: "per_page must be a whole number from 1 to 1000"}
+		}
+	}
+	return page, perPage, true, nil
 }
 
 // filesOf renders a file search's answer.
@@ -132,7 +171,7 @@ func filesOf(found explorersvc.FilesFound) filesJSON {
 		}
 		results[i] = fileResultJSON{FilePath: r.Path, RPMFilename: r.RPM, Packages: items}
 	}
-	return filesJSON{SearchTerm: found.Term, Count: len(results), Results: results}
+	return filesJSON{SearchTerm: found.Term, Count: len(results), Results: results, Under: found.Under}
 }
 
 // nullable is s, or JSON null when empty.
@@ -154,6 +193,10 @@ type filesJSON struct {
 	SearchTerm string           `json:"search_term"`
 	Count      int              `json:"count"`
 	Results    []fileResultJSON `json:"results"`
+	// Under: the results are what lies under the term (a directory or path prefix).
+	Under bool `json:"under,omitempty"`
+	// Total counts every result of a paged answer (?page=).
+	Total int `json:"total,omitempty"`
 }
 
 type vcsJSON struct {

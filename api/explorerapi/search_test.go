@@ -166,6 +166,28 @@ func TestSearchFiles(t *testing.T) {
 			}
 		}
 	}
+	// under checks a listing under a directory or path prefix: every path starts with q, the
+	// nearest first (fewer "/" after q), then by path and RPM.
+	under := func(q string, min int) func(*testing.T, string) {
+		return func(t *testing.T, body string) {
+			got := decode[filesOut](t, body)
+			if got.Count != len(got.Results) || got.Count < min {
+				t.Errorf("count %d with %d results, want at least %d", got.Count, len(got.Results), min)
+			}
+			depth := func(p string) int { return strings.Count(p[len(q):], "/") }
+			for i, r := range got.Results {
+				if !strings.HasPrefix(r.FilePath, q) || len(r.Packages) == 0 {
+					t.Fatalf("result %d: %s (%d packages) is not under %q", i, r.FilePath, len(r.Packages), q)
+				}
+				if i > 0 {
+					prev := got.Results[i-1]
+					if depth(prev.FilePath) > depth(r.FilePath) || depth(prev.FilePath) == depth(r.FilePath) && prev.FilePath > r.FilePath {
+						t.Errorf("results %d (%s) and %d (%s) are not nearest first, then by path", i-1, prev.FilePath, i, r.FilePath)
+					}
+				}
+			}
+		}
+	}
 	shortErr := `{"error":"search term must be at least 2 characters"}`
 	e.run(t, []scenario{
 		{name: "absent q is a 400", Request: apitest.Request{Path: "/api/products/files"},
@@ -208,11 +230,24 @@ func TestSearchFiles(t *testing.T) {
 					t.Errorf("%s: %d packages, want %d: %+v", r.RPMFilename, len(r.Packages), want, r.Packages)
 				}
 			})},
-		{name: "a path is matched exactly, not as a prefix", Request: apitest.Request{Path: filesQ("/usr/bin/bas")},
-			Expect: apitest.Expect{Status: 200, Exact: `{"search_term":"/usr/bin/bas","count":0,"results":[]}`}},
-		{name: "a directory is no file", Request: apitest.Request{Path: filesQ("/usr/bin")},
-			Expect: apitest.Expect{Status: 200, Exact: `{"search_term":"/usr/bin","count":0,"results":[]}`}},
-		{name: "a trailing slash is no file", Request: apitest.Request{Path: filesQ("/usr/bin/bash/")},
+		{name: "a path prefix lists the paths that start so", Request: apitest.Request{Path: filesQ("/usr/bin/bas")},
+			Expect: apitest.Expect{Status: 200, Contains: []string{`"file_path":"/usr/bin/bash"`, `"under":true`}},
+			check:  under("/usr/bin/bas", 3)},
+		{name: "a directory lists what lies under it, nearest first", Request: apitest.Request{Path: filesQ("/usr/bin")},
+			Expect: apitest.Expect{Status: 200, Contains: []string{`"file_path":"/usr/bin/bash"`, `"under":true`}},
+			check:  under("/usr/bin", 10)},
+		{name: "a directory with its slash", Request: apitest.Request{Path: filesQ("/usr/")},
+			Expect: apitest.Expect{Status: 200, Contains: []string{`"file_path":"/usr/bin/bash"`}},
+			check:  under("/usr/", 10)},
+		{name: "a page of a directory", Request: apitest.Request{Path: filesQ("/usr/bin") + "&page=2&per_page=2"},
+			Expect: apitest.Expect{Status: 200, Contains: []string{`"count":2,`, `"under":true,"total":`}}},
+		{name: "a page past the end", Request: apitest.Request{Path: filesQ("/usr/bin") + "&page=100000"},
+			Expect: apitest.Expect{Status: 200, Contains: []string{`"count":0,"results":[],"under":true,"total":`}}},
+		{name: "per_page over 1000 is a 400", Request: apitest.Request{Path: filesQ("/usr/bin") + "&per_page=1001"},
+			Expect: apitest.Expect{Status: 400, Exact: `{"error":"per_page must be a whole number from 1 to 1000"}`}},
+		{name: "page 0 is a 400", Request: apitest.Request{Path: filesQ("/usr/bin") + "&page=0"},
+			Expect: apitest.Expect{Status: 400, Exact: `{"error":"page must be a whole number from 1"}`}},
+		{name: "under a file is nothing", Request: apitest.Request{Path: filesQ("/usr/bin/bash/")},
 			Expect: apitest.Expect{Status: 200, Exact: `{"search_term":"/usr/bin/bash/","count":0,"results":[]}`}},
 		{name: "regex characters are literal", Request: apitest.Request{Path: filesQ("ba.h")},
 			Expect: apitest.Expect{Status: 200, Exact: `{"search_term":"ba.h","count":0,"results":[]}`}},

@@ -196,3 +196,33 @@ func Files(tx kv.Tx, q string) ([]FileHit, error) {
 	}
 	return out, nil
 }
+
+// MaxUnderHits bounds a path-prefix search (FilesUnder): "/usr" lies above most files of every
+// product; the first hits by path are kept.
+const MaxUnderHits = 2_000
+
+// FilesUnder finds the files whose path starts with prefix ("/usr/bin" lists /usr/bin/bash and
+// everything else below /usr/bin; "/usr/bin/ba" the paths that start so), at most MaxUnderHits,
+// the first by path in each product. It walks the by-file index from prefix on, one key per
+// (path, RPM).
+func FilesUnder(tx kv.Tx, prefix string) []FileHit {
+	var out []FileHit
+	for _, product := range productNames(tx) {
+		byFile := productBucket(tx, store.ExplorerByFile, product)
+		if byFile == nil {
+			continue
+		}
+		c := byFile.Cursor()
+		p := []byte(prefix)
+		n := 0
+		for k, _ := c.Seek(p); k != nil && bytes.HasPrefix(k, p) && n < MaxUnderHits; k, _ = c.Next() {
+			path, rpm, ok := strings.Cut(string(k), sep)
+			if !ok {
+				continue
+			}
+			out = append(out, FileHit{Path: path, Product: product, RPM: rpm})
+			n++
+		}
+	}
+	return out
+}

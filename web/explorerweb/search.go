@@ -44,6 +44,8 @@ type searchView struct {
 	Binaries []binary
 	// WithSCM counts the binaries with a git source (all of the search, not of the page).
 	WithSCM int
+	// Under: the file hits are what lies under the term, a directory or path prefix.
+	Under bool
 }
 
 // search answers /explorer: the form, and the hits when q is given.
@@ -96,6 +98,7 @@ func (h *handlers) find(c *fiber.Ctx, v *searchView) error {
 			return err
 		}
 		rows := filesOf(found.Results)
+		v.Under = found.Under
 		v.Page, lo, hi = pageOf(c, len(rows), href)
 		v.Files = rows[lo:hi]
 	case "git":

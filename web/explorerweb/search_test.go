@@ -39,6 +39,8 @@ func TestSearch(t *testing.T) {
 			contains: []string{"3 packages ship", "<code>/usr/bin/bash</code>", "bash-5.2.37-2.1.x86_64.rpm", "bash-5.2.37-2.1.aarch64.rpm",
 				`<a href="/explorer/packages/bash">bash</a>`}},
 		{name: "files by basename", path: q("files", "bash"), status: 200, contains: []string{"<code>/usr/bin/bash</code>"}},
+		{name: "files under a directory", path: q("files", "/usr/bin"), status: 200,
+			contains: []string{"files under <strong>/usr/bin</strong>, nearest first.", "<code>/usr/bin/bash</code>"}, excludes: []string{"Nothing found"}},
 		{name: "files: too short, in the API's words", path: q("files", "a"), status: 400,
 			contains: []string{`<p class="err" id="search-error" role="alert">search term must be at least 2 characters</p>`, `value="a"`},
 			excludes: []string{`id="results"`}},
