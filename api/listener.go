@@ -47,20 +47,26 @@ func (l *retryListener) Accept() (net.Conn, error) {
 	}
 }
 
-// Listener is ln as the appliance serves it: accept errors retried (RetryListener) and at most
-// perIP connections from one client address at once (CapPerIP; 0: no cap).
+// Listener is ln as the appliance serves it: accept errors retried (RetryListener), at most
+// perIP connections from one client address at once (CapPerIP; 0: no cap), and each connection
+// knowing whether its client sent anything (NothingRead).
 func Listener(ln net.Listener, perIP int, log *slog.Logger) net.Listener {
 	return CapPerIP(RetryListener(ln, log), perIP)
 }
 
-// CapPerIP wraps ln so that one client address holds at most max connections at once: the next
-// is answered 429 in plain text (no request has been read, so no API can own the answer) and
-// closed. It replaces fasthttp's MaxConnsPerIP, whose connection wrapper races with the
+// NothingRead reports whether c (a connection Listener accepted) has not received a byte: a
+// browser's pre-connection, opened in case a request follows, or a port probe. When it times
+// out, it made no request, and is answered without a journal entry or an access-log line.
+func NothingRead(c net.Conn) bool {
+	cc, ok := c.(*countedConn)
+	return ok && !cc.read.Load()
+}
+
+// CapPerIP wraps ln so that one client address holds at most max connections at once (max <= 0:
+// any number): the next is answered 429 in plain text (no request has been read, so no API can
+// own the answer) and closed. It replaces fasthttp's MaxConnsPerIP, whose connection wrapper races with the
 // server's shutdown, and counts IPv6 clients as well.
 func CapPerIP(ln net.Listener, max int) net.Listener {
-	if max <= 0 {
-		return ln
-	}
 	return &perIPListener{Listener: ln, max: max, open: map[string]int{}}
 }
 
@@ -81,6 +87,9 @@ func (l *perIPListener) Accept() (net.Conn, error) {
 		c, err := l.Listener.Accept()
 		if err != nil {
 			return nil, err
+		}
+		if l.max <= 0 { // no cap: the connection is only told what it has read
+			return &countedConn{Conn: c, release: func() {}}, nil
 		}
 		ip := remoteIP(c)
 		l.mu.Lock()
@@ -124,11 +133,20 @@ func remoteIP(c net.Conn) string {
 	return host
 }
 
-// countedConn gives its slot back once, on the first Close.
+// countedConn gives its slot back once, on the first Close, and notes its first byte read.
 type countedConn struct {
 	net.Conn
 	once    sync.Once
 	release func()
+	read    atomic.Bool
+}
+
+func (c *countedConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if n > 0 && !c.read.Load() {
+		c.read.Store(true)
+	}
+	return n, err
 }
 
 func (c *countedConn) Close() error {

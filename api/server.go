@@ -144,6 +144,12 @@ const oversizeMark = "X-Pocketforge-Oversize-Body"
 // of a request it could not parse, so the path comes from the raw request line its error quotes;
 // an error that quotes none came after the head was parsed (a body, a timeout).
 func serverError(app *fiber.App, d Deps, fctx *fasthttp.RequestCtx, err error) {
+	if NothingRead(fctx.Conn()) { // no request came: nothing to answer in an API's format, log or journal
+		fctx.Response.Reset()
+		fctx.SetStatusCode(http.StatusRequestTimeout)
+		fctx.SetConnectionClose()
+		return
+	}
 	path := pathFromError(err.Error())
 	if path == "" {
 		path = pathOfTarget(fctx.Request.Header.RequestURI())

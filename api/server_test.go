@@ -314,3 +314,42 @@ func TestAcceptErrorsAreRetried(t *testing.T) {
 		t.Errorf("accept error not logged: %s", logged.String())
 	}
 }
+
+// TestIdleConnectionIsNoRequest (issue 37): a connection that sends nothing until the head
+// timeout — a browser's pre-connection — is closed without a journal entry (it made no request);
+// one that timed out halfway through its head is journaled as the 408 it got.
+func TestIdleConnectionIsNoRequest(t *testing.T) {
+	e := newEnv(t, func(c *config.Config) { c.HeadTimeout = 300 * time.Millisecond })
+	addr := serveReal(t, e)
+	timeouts := func() int {
+		n := 0
+		for _, en := range e.journal(t, "") {
+			if en.Status == 408 {
+				n++
+			}
+		}
+		return n
+	}
+	drain := func(conn net.Conn) {
+		conn.SetReadDeadline(time.Now().Add(3 * time.Second))
+		io.ReadAll(conn)
+		conn.Close()
+	}
+	idle, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drain(idle)
+	if n := timeouts(); n != 0 {
+		t.Fatalf("an idle connection was journaled as %d request(s) with 408", n)
+	}
+	half, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprint(half, "GET /v4/account HTTP/1.1\r\nHost: x\r\n")
+	drain(half)
+	if n := timeouts(); n != 1 {
+		t.Fatalf("a head cut off by the timeout: %d journal entries with 408, want 1", n)
+	}
+}
