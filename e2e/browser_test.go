@@ -240,8 +240,9 @@ func TestBrowserAppliance(t *testing.T) {
 }
 
 // TestBrowserMonitor: the build monitor shows the results matrix and follows the farm without
-// a reload; a running build's log popup grows as the build writes; a finished cell opens its
-// log in a new window.
+// a reload; a building cell links to its live log, whose popup grows as the build writes and
+// whose header shows the result and the final size when it ends; a finished cell opens its log
+// in a new window.
 func TestBrowserMonitor(t *testing.T) {
 	t.Parallel()
 	p := start(t, "--ephemeral", "--build-time", "12s", "--build-workers", "16")
@@ -283,16 +284,15 @@ func TestBrowserMonitor(t *testing.T) {
 	}
 	b.noConsoleErrors("the live monitor")
 
-	// Wait for a build that runs now, then follow its log.
+	// Wait for a build that runs now, then follow its log from the building cell's own link.
 	logPath := ""
 	for i := 0; i < 120 && logPath == ""; i++ {
 		b.open("/projects/" + project + "/monitor?state=building")
-		cell := eval[[]string](b, `(() => { const td = document.querySelector('#matrix td.s-building'); if (!td) return [];
-			const th = document.querySelectorAll('#matrix thead th')[Array.from(td.parentNode.children).indexOf(td)];
-			return [td.parentNode.dataset.package, th.dataset.repository, th.dataset.arch]; })()`)
-		if len(cell) == 3 {
-			logPath = "/projects/" + project + "/packages/" + cell[0] + "/logs/" + cell[1] + "/" + cell[2]
-		} else {
+		logPath = eval[string](b, `(() => { const a = document.querySelector('#matrix td.s-building a'); return a ? new URL(a.href).pathname : ''; })()`)
+		if logPath == "" {
+			if eval[bool](b, `!!document.querySelector('#matrix td.s-building')`) {
+				t.Fatal("a building cell of the monitor is not a link to its live log")
+			}
 			time.Sleep(500 * time.Millisecond)
 		}
 	}
@@ -312,6 +312,16 @@ func TestBrowserMonitor(t *testing.T) {
 		t.Errorf("the running build's log did not grow in the popup (%d bytes)", grown)
 	}
 	b.checkPage(logPath, "log-popup")
+	// When the build ends, the header shows its result and the log's size as it ended.
+	deadline = time.Now().Add(40 * time.Second)
+	for eval[string](b, `document.getElementById('log').dataset.running`) == "true" && time.Now().Before(deadline) {
+		time.Sleep(500 * time.Millisecond)
+	}
+	ended := eval[[]string](b, `[document.getElementById('log-code').textContent, document.getElementById('log-size').textContent,
+		document.getElementById('log').dataset.offset, document.getElementById('log-running').textContent]`)
+	if ended[0] != "succeeded" && ended[0] != "failed" || ended[1] != ended[2]+" bytes" || ended[3] != "The build has ended." {
+		t.Errorf("the popup's header after the build ended: state %q, size %q (the log has %s bytes), note %q", ended[0], ended[1], ended[2], ended[3])
+	}
 
 	// A finished build's cell opens its log in a new window.
 	b.open("/projects/" + project + "/monitor")

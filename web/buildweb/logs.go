@@ -69,7 +69,8 @@ func (h *handlers) log(c *fiber.Ctx) error {
 }
 
 // rawLog answers ?raw=1[&offset=N]: the log from byte N as text (at most logChunk bytes when N
-// is given), with X-Log-Size (where the answer ends) and X-Log-Running (1 while the job runs).
+// is given), with X-Log-Size (where the answer ends), X-Log-Running (1 while the job runs) and
+// X-Log-Code (the job's state: building, then succeeded, failed…).
 func (h *handlers) rawLog(c *fiber.Ctx, w buildstore.Where, pkg string) error {
 	q := farm.LogQuery{End: -1}
 	if o := c.Query("offset"); o != "" {
@@ -103,5 +104,8 @@ func (h *handlers) rawLog(c *fiber.Ctx, w buildstore.Where, pkg string) error {
 	c.Set("X-Content-Type-Options", "nosniff")
 	c.Set("X-Log-Size", strconv.FormatInt(q.Start+int64(len(l.Data)), 10))
 	c.Set("X-Log-Running", running)
+	if st, err := h.Build.Farm.PackageStatus(anonymous, w, pkg); err == nil {
+		c.Set("X-Log-Code", st.Status.Code) // the popup's pill follows the job to its result
+	}
 	return c.Send(l.Data)
 }

@@ -152,7 +152,7 @@ func buildMatrix(base string, res explorersvc.ProjectResults, f monitorFilter) m
 			c := cell{Code: code}
 			if code != "" {
 				c.State = badges.Group(code).String()
-				if code == "succeeded" || badges.Group(code) == badges.Failed {
+				if hasLog(code) {
 					c.Log = web.LogURL(base, res.Project, names[i], m.Columns[j].Repository, m.Columns[j].Arch)
 				}
 			}
@@ -247,4 +247,16 @@ func (h *handlers) monitorTable(c *fiber.Ctx) error {
 		return c.SendStatus(fiber.StatusNoContent)
 	}
 	return h.render(c, "", web.PageOf(monitorTable, v))
+}
+
+// hasLog reports whether a job in state code has a build log to open: a running one (building,
+// and finished or signing on its way to its result: the log page follows it live) and a
+// finished one. Scheduled, blocked, unresolvable, broken, disabled and excluded jobs have none
+// (the results page says why instead).
+func hasLog(code string) bool {
+	switch code {
+	case "building", "finished", "signing", "succeeded", "failed":
+		return true
+	}
+	return false
 }

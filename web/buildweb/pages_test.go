@@ -51,7 +51,7 @@ func TestPages(t *testing.T) {
 		{lint + "/files/pocket-lint.spec", 200, []string{`<h1 id="text-heading">pocket-lint.spec`, "Name:", "1750 bytes"}, nil},
 		{lint + "/files/pocket-lint.spec?rev=1", 200, []string{"at revision 1", "0.7.0"}, nil},
 		{lint + "/files/nope.spec", 404, nil, nil},
-		{lint + "/logs/standard/x86_64", 200, []string{`<h1>Build log: pocket-lint</h1>`, `id="log"`, `data-running="false"`, "Bad exit status", `<span class="status s-failed">failed</span>`,
+		{lint + "/logs/standard/x86_64", 200, []string{`<h1>Build log: pocket-lint</h1>`, `id="log"`, `data-running="false"`, "Bad exit status", `<span class="status s-failed" id="log-code">failed</span>`,
 			`<script src="/static/logtail.js" defer></script>`, `href="?raw=1"`}, nil},
 		{lint + "/logs/standard/s390x", 404, nil, nil},
 		{tools + "/packages/nope", 404, nil, nil},
@@ -145,7 +145,11 @@ func TestRunningLog(t *testing.T) {
 		r := apitest.Do(t, e.app, apitest.Request{Path: path + "?raw=1&offset=0"})
 		if r.Status == 200 && r.Header.Get("X-Log-Running") == "1" {
 			page := e.get(t, path, 200)
-			has(t, path, page.Body, []string{`data-running="true"`, `id="log-running"`, `<span class="status s-building">building</span>`})
+			has(t, path, page.Body, []string{`data-running="true"`, `id="log-running"`, `<span class="status s-building" id="log-code">building</span>`,
+				`<span class="muted" id="log-size">`})
+			if code := r.Header.Get("X-Log-Code"); code != "building" {
+				t.Errorf("X-Log-Code %q while the build runs", code)
+			}
 			return
 		}
 		e.clk.Advance(demoBuildTime / 4)
