@@ -29,6 +29,7 @@ const (
 	SectionHome      Section = "home"
 	SectionExplorer  Section = "explorer"
 	SectionProjects  Section = "projects"
+	SectionRequests  Section = "requests"
 	SectionConsole   Section = "console"
 	SectionAppliance Section = "appliance"
 	SectionValues    Section = "values"

@@ -98,6 +98,11 @@ func (h *handlers) render(c *fiber.Ctx, title string, page web.Page) error {
 	return h.Site.Render(c, fiber.StatusOK, title, web.SectionProjects, page)
 }
 
+// renderRequests writes a page of the requests, their own section of the navigation.
+func (h *handlers) renderRequests(c *fiber.Ctx, title string, page web.Page) error {
+	return h.Site.Render(c, fiber.StatusOK, title, web.SectionRequests, page)
+}
+
 // projectURL is the address of a project's page; the others hang below it.
 func projectURL(project string) string { return "/projects/" + url.PathEscape(project) }
 

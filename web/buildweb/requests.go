@@ -45,7 +45,7 @@ func (h *handlers) requests(c *fiber.Ctx) error {
 	for i := len(list) - 1; i >= 0 && len(v.Requests) < maxListed; i-- {
 		v.Requests = append(v.Requests, list[i])
 	}
-	return h.render(c, "Requests", web.PageOf(requestsPage, v))
+	return h.renderRequests(c, "Requests", web.PageOf(requestsPage, v))
 }
 
 // requestView is the data of requestPage.
@@ -121,5 +121,5 @@ func (h *handlers) request(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, "Request "+raw, web.PageOf(requestPage, requestView{r}))
+	return h.renderRequests(c, "Request "+raw, web.PageOf(requestPage, requestView{r}))
 }

@@ -294,7 +294,11 @@ func requestPage(v web.View, d requestView) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "<p class=\"muted\"><a href=\"/change-requests\">Requests</a> /</p><h1>Request #")
+			templ_7745c5c3_Err = web.Crumbs(web.Trail("Requests", "/change-requests"), "#"+strconv.FormatUint(d.ID, 10)).Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "<h1>Request #")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
