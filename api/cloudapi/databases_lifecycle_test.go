@@ -10,7 +10,7 @@ import (
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/internal/jobs"
-	"github.com/pocketforge/pocketforge/store"
+	"github.com/pocketforge/pocketforge/internal/testkit/testdb"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"github.com/pocketforge/pocketforge/store/kv"
 )
@@ -143,22 +143,13 @@ func newApp(e *env, opts cloudsvc.Options) *fiber.App {
 // before a restart finishes provisioning after it, and the job takes it from there.
 func TestDatabaseRestartResumes(t *testing.T) {
 	e := newEnv(t, 0)
-	path := e.db.Path()
 	e.do(t, req{method: "POST", path: "/v4/databases/sqldb/instances", token: demoToken, body: createBody()})
 	e.do(t, req{method: "POST", path: dbPath("sqldb", ordersSQL, "/patch"), token: demoToken})
-	if err := e.db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err := store.Open(path, store.Options{Durability: store.NoSync})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	e.db = db
+	e.db = testdb.Reopen(t, e.db)
 	e.app = newApp(e, cloudsvc.Options{})
 	e.at(time.Minute)
 	var got []string
-	db.View(func(tx kv.Tx) error {
+	e.db.View(func(tx kv.Tx) error {
 		for _, id := range []uint64{ordersSQL, 6} {
 			d, _ := cloudstore.GetDatabase(tx, id)
 			got = append(got, d.Label+" "+d.Status+" "+d.Next)

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/buildsvc"
+	"github.com/pocketforge/pocketforge/internal/testkit/testdb"
 
-	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"github.com/pocketforge/pocketforge/store/kv"
 )
@@ -16,15 +16,7 @@ import (
 // restart (or a kill -9: every step is its own committed transaction) does.
 func (f *farmWorld) reopen() {
 	f.t.Helper()
-	path := f.db.Path()
-	if err := f.db.Close(); err != nil {
-		f.t.Fatal(err)
-	}
-	db, err := store.Open(path, store.Options{Durability: store.NoSync})
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	f.t.Cleanup(func() { db.Close() })
+	db := testdb.Reopen(f.t, f.db)
 	f.db = db
 	f.svc = New(buildsvc.New(db, f.clk, nil, buildsvc.Options{}), db, f.clk, nil, Options{Workers: 2, BuildTime: 10 * time.Second})
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/internal/testkit/pgtest"
+	"github.com/pocketforge/pocketforge/internal/testkit/testdb"
 
 	"github.com/pocketforge/pocketforge/fixtures"
 	"github.com/pocketforge/pocketforge/internal/testkit/apitest"
@@ -57,10 +58,12 @@ func onPostgres(t testing.TB, path string) *store.DB {
 		t.Fatal(err)
 	}
 	defer src.Close()
-	db, err := store.OpenPostgres(pgtest.URL(t), filepath.Join(t.TempDir(), "replica.db"), store.Options{})
+	url := pgtest.URL(t)
+	db, err := store.OpenPostgres(url, filepath.Join(t.TempDir(), "replica.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	testdb.Remember(db, url)
 	t.Cleanup(func() { db.Close() })
 	if _, err := db.CopyAll(src); err != nil {
 		t.Fatal(err)

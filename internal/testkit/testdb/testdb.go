@@ -4,6 +4,7 @@ package testdb
 
 import (
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/pocketforge/pocketforge/internal/testkit/pgtest"
@@ -18,9 +19,43 @@ func Open(t testing.TB) *store.DB {
 	var db *store.DB
 	var err error
 	if pgtest.Postgres(t) {
-		db, err = store.OpenPostgres(pgtest.URL(t), filepath.Join(t.TempDir(), "replica.db"), store.Options{})
+		url := pgtest.URL(t)
+		if db, err = store.OpenPostgres(url, filepath.Join(t.TempDir(), "replica.db"), store.Options{}); err == nil {
+			Remember(db, url)
+		}
 	} else {
 		db, err = store.Open(filepath.Join(t.TempDir(), "d.db"), store.Options{Durability: store.NoSync})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// urls are the databases of the stores Open (and demofile) made on PostgreSQL, for Reopen.
+var urls sync.Map
+
+// Remember notes that db is the PostgreSQL database at url, for Reopen.
+func Remember(db *store.DB, url string) { urls.Store(db, url) }
+
+// Reopen closes db, which Open, Reopen or demofile made, and opens the same data again, as a restart of
+// the appliance does: the data file, or on PostgreSQL the same database through the same
+// replica. The new store is closed when t ends.
+func Reopen(t testing.TB, db *store.DB) *store.DB {
+	t.Helper()
+	path := db.Path()
+	url, onPG := urls.Load(db)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	if onPG {
+		if db, err = store.OpenPostgres(url.(string), path, store.Options{}); err == nil {
+			Remember(db, url.(string))
+		}
+	} else {
+		db, err = store.Open(path, store.Options{Durability: store.NoSync})
 	}
 	if err != nil {
 		t.Fatal(err)
