@@ -333,3 +333,38 @@ func TestBrowserMonitor(t *testing.T) {
 		t.Error("clicking a finished cell opened no log window")
 	}
 }
+
+// TestBrowserDocs (issue 37): /docs opens short — one collapsed section per API — a link to an
+// API opens its section, and the filter box shows only the operations that hold what is typed,
+// with their count, hiding the rest; clearing it shows every operation again.
+func TestBrowserDocs(t *testing.T) {
+	t.Parallel()
+	p := start(t, "--ephemeral", "--no-fixtures")
+	p.waitReady(t)
+	b := newPage(t, p.url)
+	b.open("/docs")
+	if h := eval[int](b, `document.body.scrollHeight`); h > 3000 {
+		t.Errorf("/docs is %d px tall with its sections collapsed", h)
+	}
+	if open := eval[int](b, `document.querySelectorAll('details.api[open]').length`); open != 0 {
+		t.Errorf("%d API sections open at first", open)
+	}
+	b.checkPage("/docs", "docs")
+	b.do("filter", chromedp.SendKeys(chromedp.CSS("#docs-filter"), "invoices"))
+	got := eval[[]string](b, `(() => { const rows = Array.from(document.querySelectorAll('table.docs-ops tbody tr')).filter(r => !r.hidden && r.offsetParent !== null);
+		return [String(rows.length), String(rows.every(r => r.textContent.toLowerCase().includes('invoices'))),
+			document.getElementById('docs-filter-count').textContent, String(document.querySelectorAll('details.api:not([hidden])').length)]; })()`)
+	if got[0] == "0" || got[1] != "true" || got[2] != got[0]+" operations match" || got[3] != "1" {
+		t.Errorf("filtered by \"invoices\": %s rows shown, all matching %s, count %q, APIs shown %s (want the cloud API's alone)", got[0], got[1], got[2], got[3])
+	}
+	b.screenshot("docs-filtered")
+	eval[bool](b, `(() => { const i = document.getElementById('docs-filter'); i.value = ''; return i.dispatchEvent(new Event('input')); })()`)
+	if hidden := eval[int](b, `document.querySelectorAll('table.docs-ops tbody tr[hidden], details.api[hidden]').length`); hidden != 0 {
+		t.Errorf("%d rows or sections still hidden after clearing the filter", hidden)
+	}
+	b.do("follow the build API's link", chromedp.Click(chromedp.CSS(`#docs-toc a[href="#api-build"]`)))
+	if !eval[bool](b, `document.getElementById('api-build').open`) {
+		t.Error("the table of contents' link did not open the build API's section")
+	}
+	b.noConsoleErrors("/docs")
+}

@@ -42,8 +42,16 @@ func TestDocsPage(t *testing.T) {
 	if strings.Contains(body, "<script>alert") {
 		t.Error("a route path was drawn unescaped")
 	}
-	if strings.Contains(body, "<script") || strings.Contains(body, "http://") || strings.Contains(body, "https://cdn") {
-		t.Error("the page loads something from elsewhere or runs a script")
+	if strings.Count(body, "<script") != 1 || !strings.Contains(body, `<script src="/static/docsfilter.js" defer></script>`) ||
+		strings.Contains(body, "http://") || strings.Contains(body, "https://cdn") {
+		t.Error("the page loads something from elsewhere or runs a script of its own but the filter's")
+	}
+	for _, want := range []string{`<details class="card api" id="api-cloud" data-testid="api-cloud"><summary><h2>`,
+		`<details class="card api" id="api-build" data-testid="api-build"><summary><h2>Build service API</h2>`,
+		`<input type="search" id="docs-filter"`, `<div class="docs-group"><h3 id="cloud-Account">`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("page lacks %s", want)
+		}
 	}
 	if len(b) > 100<<10 {
 		t.Errorf("page is %d bytes, over 100 KB", len(b))
