@@ -34,6 +34,12 @@ func TestBrowserHome(t *testing.T) {
 	if n := eval[int](b, `document.querySelectorAll('header nav a').length`); n < 6 {
 		t.Errorf("the navigation has %d links", n)
 	}
+	// Every command box shows all of its lines at 1280 px: nothing runs past its card or hides
+	// behind a scroll bar (issue 37: the cloud card's curl line was clipped).
+	if clipped := eval[[]string](b, `Array.from(document.querySelectorAll('main pre')).filter(p => p.scrollWidth > p.clientWidth + 1 ||
+		p.getBoundingClientRect().right > p.closest('.card').getBoundingClientRect().right + 1).map(p => p.textContent)`); len(clipped) > 0 {
+		t.Errorf("command boxes clipped at 1280 px: %q", clipped)
+	}
 	b.checkPage("/", "home")
 
 	// The dark theme, as a system set to dark shows it.
