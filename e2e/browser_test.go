@@ -239,6 +239,12 @@ func TestBrowserAppliance(t *testing.T) {
 	if after == before || !strings.Contains(after, "36h") {
 		t.Errorf("the clock's offset went from %q to %q, want 36h", before, after)
 	}
+	// Nothing is cramped (issue 37): the sign-out button stands apart from the cards below it,
+	// and each clock form from the one above it.
+	if gaps := eval[[]float64](b, `(() => { const r = id => document.getElementById(id).getBoundingClientRect();
+		return [r('readiness').top - r('signout').bottom, r('clock-real').top - r('clock-set').bottom]; })()`); gaps[0] < 8 || gaps[1] < 8 {
+		t.Errorf("gaps of %v px below the sign-out button and above \"Back to real time\", want 8 at least", gaps)
+	}
 	b.checkPage("/appliance", "appliance")
 	b.open("/appliance/outbox")
 	b.screenshot("appliance-outbox")
