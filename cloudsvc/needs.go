@@ -69,4 +69,12 @@ var (
 	// /databases/{family}/instances/{id}/credentials/reset, unrestricted users only, with the
 	// databases:read_write scope.
 	NeedResetDatabaseCredentials = Need{"databases", cloudstore.ReadWrite, UnrestrictedOnly}
+	// NeedDatabaseBackups guards a database's backups, read or written: GET and POST
+	// /databases/{family}/instances/{id}/backups, GET …/backups/{backupId} and POST
+	// …/backups/{backupId}/restore — the databases:read_write scope even to read them (the
+	// seed's table).
+	NeedDatabaseBackups = Need{"databases", cloudstore.ReadWrite, AnyUser}
+	// NeedGetDatabaseSSL guards a database's CA certificate: GET
+	// /databases/{family}/instances/{id}/ssl.
+	NeedGetDatabaseSSL = Need{"databases", cloudstore.ReadOnly, AnyUser}
 )

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -149,14 +150,7 @@ func TestBrowserConsole(t *testing.T) {
 		chromedp.Click(chromedp.CSS("#signin")),
 		chromedp.WaitReady(chromedp.CSS("#signin-error")))
 	b.expectConsoleErrors() // the refused sign-in is a 401 page
-	b.do("sign in",
-		chromedp.SetValue(chromedp.CSS("#username"), "demo"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "demo-password"),
-		chromedp.Click(chromedp.CSS("#signin")),
-		chromedp.WaitReady(chromedp.CSS("#console-bar")))
-	if who := b.text("[data-testid=console-user]"); who != "demo" {
-		t.Errorf("signed in as %q", who)
-	}
+	consoleSignIn(b)
 	b.screenshot("console-account")
 	b.open("/console/tokens")
 	b.do("create a token",
@@ -379,4 +373,74 @@ func TestBrowserDocs(t *testing.T) {
 		t.Error("the table of contents' link did not open the build API's section")
 	}
 	b.noConsoleErrors("/docs")
+}
+
+// consoleSignIn signs the demo user in on the console's sign-in form, which b shows.
+func consoleSignIn(b *page) {
+	b.t.Helper()
+	b.do("sign in",
+		chromedp.SetValue(chromedp.CSS("#username"), "demo"),
+		chromedp.SendKeys(chromedp.CSS("#password"), "demo-password"),
+		chromedp.Click(chromedp.CSS("#signin")),
+		chromedp.WaitReady(chromedp.CSS("#console-bar")))
+	if who := b.text("[data-testid=console-user]"); who != "demo" {
+		b.t.Errorf("signed in as %q", who)
+	}
+}
+
+// TestBrowserConsoleDatabase (issue 37): a connectable mysql database's console page says where
+// to connect — host, port, a CA download, a mysql line and a Go DSN — and backs it up and
+// restores a backup (after a confirm step) through the console's forms.
+func TestBrowserConsoleDatabase(t *testing.T) {
+	t.Parallel()
+	p := start(t, "--ephemeral", "--dev-clock", "--bootstrap-token", e2eToken, "--sqldb-ports", "23360-23369")
+	p.waitReady(t)
+	b := newPage(t, p.url)
+	b.open("/console")
+	consoleSignIn(b)
+	b.open("/console/databases")
+	path := eval[string](b, `(() => { const a = Array.from(document.querySelectorAll('main a')).find(a => a.textContent.trim() === 'orders-sql');
+		return a ? new URL(a.href).pathname : ''; })()`)
+	if path == "" {
+		t.Fatal("the databases page does not link orders-sql")
+	}
+	b.open(path)
+	b.do("the connection", chromedp.WaitReady(chromedp.CSS("[data-testid=db-port]")))
+	port := b.text("[data-testid=db-port]")
+	if n, err := strconv.Atoi(port); err != nil || n < 23360 || n > 23369 {
+		t.Fatalf("the console shows port %q; want the instance's, in 23360-23369", port)
+	}
+	if line := b.text("#mysql-line"); !strings.Contains(line, "--port="+port) || !strings.Contains(line, "--user=linroot") || !strings.Contains(line, "--ssl-ca=orders-sql-ca.pem") {
+		t.Errorf("the mysql line: %q", line)
+	}
+	if dsn := b.text("#go-dsn"); !strings.Contains(dsn, "linroot:PASSWORD@tcp(") || !strings.Contains(dsn, ":"+port+")/defaultdb?tls=") {
+		t.Errorf("the Go DSN: %q", dsn)
+	}
+	if ca := eval[string](b, `(() => { const x = new XMLHttpRequest(); x.open('GET', document.getElementById('download-ca').href, false); x.send(); return x.responseText; })()`); !strings.HasPrefix(ca, "-----BEGIN CERTIFICATE-----") {
+		t.Errorf("the CA download: %.60q", ca)
+	}
+	b.checkPage(path, "console-database")
+
+	b.do("back up now",
+		chromedp.SendKeys(chromedp.CSS("#backup-label"), "from-the-console"),
+		chromedp.Click(chromedp.CSS("#backup-now")),
+		chromedp.WaitReady(chromedp.CSS("#backup-started")))
+	if code, body := request(t, "POST", p.url+"/_appliance/clock", e2eToken, strings.NewReader(`{"advance":"1h"}`)); code != 200 {
+		t.Fatalf("advance the clock: %d %s", code, body)
+	}
+	b.open(path)
+	row := eval[string](b, `(() => { const tr = Array.from(document.querySelectorAll('#backups tbody tr')).find(tr => tr.textContent.includes('from-the-console'));
+		return tr ? tr.dataset.backup : ''; })()`)
+	if row == "" {
+		t.Fatalf("the backup is not listed once complete:\n%s", b.text("#database-backups"))
+	}
+	b.do("restore it", chromedp.Click(chromedp.CSS(`#backups tr[data-backup="`+row+`"] button`)), chromedp.WaitReady(chromedp.CSS("#confirm-submit")))
+	if h := b.text("h1"); !strings.Contains(h, "from-the-console") {
+		t.Errorf("the confirm page asks %q", h)
+	}
+	b.do("confirm", chromedp.Click(chromedp.CSS("#confirm-submit")), chromedp.WaitReady(chromedp.CSS("#restore-started")))
+	if st := b.text("[data-testid=database-status]"); st != "restoring" && st != "active" {
+		t.Errorf("after the restore the status is %q", st)
+	}
+	b.noConsoleErrors(path)
 }

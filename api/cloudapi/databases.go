@@ -68,7 +68,6 @@ func (d *dbAPI) bindFamily(r *routes, fam string) {
 	}
 	const one = "/:instanceId"
 	rw := access{area: "databases"} // the level follows the method
-	backupsRead := access{area: "databases", level: cloudstore.ReadWrite}
 	unrestricted := access{area: "databases", who: unrestrictedOnly}
 	add("GET", "", accessOf(cloudsvc.NeedListDatabases), d.list(fam))
 	if fam == cloudstore.FamilySQL {
@@ -77,14 +76,15 @@ func (d *dbAPI) bindFamily(r *routes, fam string) {
 	add("GET", one, accessOf(cloudsvc.NeedGetDatabase), d.get(fam))
 	add("PUT", one, rw, d.update(fam))
 	add("DELETE", one, unrestricted, d.remove(fam))
-	add("GET", one+"/backups", backupsRead, d.listBackups(fam))
-	add("POST", one+"/backups", rw, d.snapshot(fam))
-	add("GET", one+"/backups/:backupId", backupsRead, d.getBackup(fam))
+	backups := accessOf(cloudsvc.NeedDatabaseBackups)
+	add("GET", one+"/backups", backups, d.listBackups(fam))
+	add("POST", one+"/backups", backups, d.snapshot(fam))
+	add("GET", one+"/backups/:backupId", backups, d.getBackup(fam))
 	add("DELETE", one+"/backups/:backupId", rw, d.deleteBackup(fam))
-	add("POST", one+"/backups/:backupId/restore", rw, d.restore(fam))
+	add("POST", one+"/backups/:backupId/restore", backups, d.restore(fam))
 	add("GET", one+"/credentials", accessOf(cloudsvc.NeedGetDatabaseCredentials), d.credentials(fam))
 	add("POST", one+"/credentials/reset", accessOf(cloudsvc.NeedResetDatabaseCredentials), d.resetCredentials(fam))
-	add("GET", one+"/ssl", rw, d.ssl(fam))
+	add("GET", one+"/ssl", accessOf(cloudsvc.NeedGetDatabaseSSL), d.ssl(fam))
 	add("POST", one+"/patch", rw, d.patch(fam))
 	if fam == cloudstore.FamilySQL { // the later real API's, for its mysql and postgresql families
 		add("POST", one+"/suspend", rw, d.suspend(fam))

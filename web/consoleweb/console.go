@@ -21,6 +21,9 @@
 //	GET  /console/databases/:family/:id             one database
 //	POST /console/databases/:family/:id/credentials        reveal its root credentials (after a confirm step)
 //	POST /console/databases/:family/:id/credentials/reset  reset them (after a confirm step)
+//	GET  /console/databases/:family/:id/ca.pem      its CA certificate
+//	POST /console/databases/:family/:id/backups     back it up now (label)
+//	POST /console/databases/:family/:id/backups/:backup/restore  restore a backup (after a confirm step)
 //	GET  /console/events                            the events the user may see (paged)
 //	GET  /console/billing                           invoices and payments
 //	GET  /console/transfers                         service and entity transfers (unrestricted only)
@@ -73,6 +76,9 @@ func Bind(app fiber.Router, d Deps) {
 	g.Get("/databases/:family/:id", in(con.database))
 	g.Post("/databases/:family/:id/credentials", in(con.revealCredentials))
 	g.Post("/databases/:family/:id/credentials/reset", in(con.resetCredentials))
+	g.Get("/databases/:family/:id/ca.pem", in(con.databaseCA))
+	g.Post("/databases/:family/:id/backups", in(con.backUp))
+	g.Post("/databases/:family/:id/backups/:backup/restore", in(con.restoreBackup))
 	g.Get("/events", in(con.events))
 	g.Get("/billing", in(con.billing))
 	g.Get("/transfers", in(con.transfers))

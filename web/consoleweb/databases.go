@@ -57,6 +57,16 @@ type databaseView struct {
 	Action string
 	// Username and Password are the root credentials, on the reveal page only.
 	Username, Password string
+	// Conn is where a client connects, for a database whose engine listens now (nil: none does).
+	Conn *connection
+	// Backups are the database's complete backups, read when MayBackUp (the backups' guard).
+	Backups   []cloudstore.DatabaseBackup
+	MayBackUp bool
+	// Backup is the backup a restore's confirm page asks about.
+	Backup cloudstore.DatabaseBackup
+	// Error is why a form on the page was refused; Note what a form just did ("backup",
+	// "restore").
+	Error, Note string
 }
 
 // lookup reads the database of the path (fam, id) as who may see it, for an operation that
@@ -79,9 +89,23 @@ func (con *console) database(c *fiber.Ctx, who *cloudsvc.Caller) error {
 	if err != nil {
 		return err
 	}
+	return con.databasePage(c, who, d, http.StatusOK, "")
+}
+
+// databasePage renders d's page with status and, when a form on it was refused, why.
+func (con *console) databasePage(c *fiber.Ctx, who *cloudsvc.Caller, d cloudstore.Database, status int, refused string) error {
 	v := databaseView{top: newTop(who, "databases"), DB: databaseRow{d}, Reset: c.Query("reset") != "",
-		MayReset: allow(cloudsvc.NeedResetDatabaseCredentials, who) == nil}
-	return con.render(c, http.StatusOK, "Database "+d.Label, web.PageOf(databasePage, v))
+		MayReset: allow(cloudsvc.NeedResetDatabaseCredentials, who) == nil, Error: refused,
+		Note: c.Query("done"), Conn: connectionOf(d)}
+	if allow(cloudsvc.NeedDatabaseBackups, who) == nil {
+		v.MayBackUp = true
+		list, err := con.Cloud.DatabaseBackups(who.User, d.Family, d.ID)
+		if err != nil {
+			return err
+		}
+		v.Backups = list
+	}
+	return con.render(c, status, "Database "+d.Label, web.PageOf(databasePage, v))
 }
 
 // confirmed says the form was sent from the confirm page.
