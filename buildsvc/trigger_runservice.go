@@ -1,9 +1,6 @@
 package buildsvc
 
 import (
-	"slices"
-
-	"github.com/pocketforge/pocketforge/fault"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 	"github.com/pocketforge/pocketforge/store/kv"
 )
@@ -64,8 +61,8 @@ func (s *Service) RunService(secret, project, pkg string) error {
 		if err != nil {
 			return err
 		}
-		if !slices.ContainsFunc(r.Files, func(f buildstore.FileEntry) bool { return f.Name == "_service" }) {
-			return fault.NotFound("404", "no source service defined!")
+		if !hasServices(r.Files) {
+			return noServices()
 		}
 		if _, err := CommitTree(tx, project, pkg, r.Files, owner.Login, now, CommitOptions{Comment: TriggerComment}); err != nil {
 			return err

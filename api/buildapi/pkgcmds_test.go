@@ -143,3 +143,32 @@ func TestSourceDiff(t *testing.T) {
 }
 
 var ok200 = apitest.Expect{Status: 200}
+
+// TestServiceCommands: runservice, waitservice, mergeservice and servicediff, with the backend's
+// 404 for a package without services and the update permission they need.
+func TestServiceCommands(t *testing.T) {
+	e := newEnv(t)
+	x := "/source/home:alice/svc"
+	service := `<services><service name="obs_scm"><param name="url">https://src.pocketforge.test/pool/x</param></service></services>`
+	e.run(t, []scenario{
+		{"create", req("PUT", x+"/_meta", asAlice, `<package name="svc"><title/><description/></package>`), ok},
+		{"a spec", req("PUT", x+"/svc.spec", asAlice, "Name: svc\n"), ok200},
+		{"runservice without _service", req("POST", x+"?cmd=runservice", asAlice, ""), failsWith(404, "404", "no source service defined!")},
+		{"waitservice without _service", req("POST", x+"?cmd=waitservice", asAlice, ""), failsWith(404, "404", "no source service defined!")},
+		{"mergeservice without _service", req("POST", x+"?cmd=mergeservice", asAlice, ""), failsWith(404, "404", "no source service defined!")},
+		{"servicediff without _service", req("POST", x+"?cmd=servicediff", asAlice, ""), failsWith(404, "404", "no source service defined!")},
+		{"the _service file", req("PUT", x+"/_service", asAlice, service), ok200},
+		{"runservice", req("POST", x+"?cmd=runservice", asAlice, ""), want(200, `<status code="ok">`)},
+		{"a new revision", req("GET", x+"/_history", asBob, ""), want(200, `<revision rev="3" vrev="3">`, "<comment>trigger service run</comment>")},
+		{"runservice with a comment", req("POST", x+"?cmd=runservice&comment=again", asAlice, ""), ok},
+		{"its comment", req("GET", x+"/_history?rev=4", asBob, ""), want(200, "<comment>again</comment>")},
+		{"bob may not run them", req("POST", x+"?cmd=runservice", asBob, ""), code(403, "cmd_execution_no_permission")},
+		{"bob may wait", req("POST", x+"?cmd=waitservice", asBob, ""), want(200, `<status code="ok">`)},
+		{"nothing generated", req("POST", x+"?cmd=servicediff", asBob, ""), apitest.Expect{Status: 200, Exact: ""}},
+		{"bob may not merge", req("POST", x+"?cmd=mergeservice", asBob, ""), code(403, "cmd_execution_no_permission")},
+		{"mergeservice", req("POST", x+"?cmd=mergeservice", asAlice, ""), want(200, `<status code="ok">`)},
+		{"_service dropped", req("GET", x, asBob, ""), apitest.Expect{Status: 200, Contains: []string{`<entry name="svc.spec"`}, Excludes: []string{`name="_service"`}}},
+		{"merged: no services left", req("POST", x+"?cmd=runservice", asAlice, ""), failsWith(404, "404", "no source service defined!")},
+		{"a missing package", req("POST", "/source/home:alice/nope?cmd=runservice", asAlice, ""), code(404, "unknown_package")},
+	})
+}

@@ -32,6 +32,8 @@ func (a *api) postPackage(c *fiber.Ctx) error {
 		return a.copyPackage(c)
 	case "diff":
 		return a.diffPackage(c)
+	case "runservice", "waitservice", "mergeservice", "servicediff":
+		return a.serviceCmd(c, cmd)
 	case "getprojectservices":
 		if _, err := a.viewTree(c); err != nil {
 			return err
