@@ -34,6 +34,8 @@ var (
 	NeedListPayments = Need{"account", cloudstore.ReadOnly, AccountGrant}
 	// NeedListOAuthClients guards the account's OAuth clients: GET /account/oauth-clients.
 	NeedListOAuthClients = Need{"account", cloudstore.ReadOnly, AccountGrant}
+	// NeedCreateOAuthClient guards registering one: POST /account/oauth-clients.
+	NeedCreateOAuthClient = Need{"account", cloudstore.ReadWrite, AccountGrant}
 
 	// NeedListUsers guards the account's users: GET /account/users.
 	NeedListUsers = Need{"account", cloudstore.ReadOnly, UnrestrictedOnly}

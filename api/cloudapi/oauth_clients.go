@@ -11,7 +11,7 @@ import (
 // need the account_access grant; the thumbnail is public.
 func (a *api) bindOAuthClients(r *routes) {
 	r.add(both, "GET", "/account/oauth-clients", accessOf(cloudsvc.NeedListOAuthClients), a.listClients)
-	r.add(both, "POST", "/account/oauth-clients", account(accountGrant), a.createClient)
+	r.add(both, "POST", "/account/oauth-clients", accessOf(cloudsvc.NeedCreateOAuthClient), a.createClient)
 	r.add(both, "GET", "/account/oauth-clients/:clientId", account(accountGrant), a.getClient)
 	r.add(both, "PUT", "/account/oauth-clients/:clientId", account(accountGrant), a.updateClient)
 	r.add(both, "DELETE", "/account/oauth-clients/:clientId", account(accountGrant), a.deleteClient)

@@ -17,6 +17,7 @@
 //	GET  /console/tokens                            the user's personal access tokens
 //	POST /console/tokens                            create one (label, scopes, expiry_days); its secret is shown once
 //	GET  /console/oauth-clients                     the account's OAuth clients
+//	POST /console/oauth-clients                     register one (label, redirect_uri, public); its secret is shown once
 //	GET  /console/databases                         the managed databases the user may see
 //	GET  /console/databases/:family/:id             one database
 //	POST /console/databases/:family/:id/credentials        reveal its root credentials (after a confirm step)
@@ -72,6 +73,7 @@ func Bind(app fiber.Router, d Deps) {
 	g.Get("/tokens", in(con.tokens))
 	g.Post("/tokens", in(con.createToken))
 	g.Get("/oauth-clients", in(con.clients))
+	g.Post("/oauth-clients", in(con.createClient))
 	g.Get("/databases", in(con.databases))
 	g.Get("/databases/:family/:id", in(con.database))
 	g.Post("/databases/:family/:id/credentials", in(con.revealCredentials))

@@ -1,7 +1,7 @@
 package consoleweb
 
 import (
-	"github.com/pocketforge/pocketforge/web"
+	"bytes"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/web"
 )
 
 // TestSignIn: no session is sent to the sign-in page (with the page to come back to); a wrong
@@ -270,4 +273,28 @@ func TestCSRF(t *testing.T) {
 	form := url.Values{"label": {"planted"}, "scopes": {"*"}, "csrf": {"0123456789abcdef0123456789abcdef"}}
 	expect(t, b.do(http.MethodPost, "/console/tokens", form), http.StatusForbidden, []string{"did not come from this site"})
 	expect(t, b.get("/console/tokens"), http.StatusOK, []string{`name="csrf" value="` + web.FormToken(sessionCookie, b.cookies[sessionCookie])}, "planted")
+}
+
+// TestCreateOAuthClient (issue 37): a client registered from the console is the domain's (its
+// secret, shown once on the answer, is the one the login server takes); a bad redirect URI is
+// the form again with the domain's reason.
+func TestCreateOAuthClient(t *testing.T) {
+	e := newEnv(t)
+	b := e.browser(t)
+	b.signIn("demo", demoPassword)
+	expect(t, b.get("/console/oauth-clients"), http.StatusOK, []string{`id="client-form"`, `for="client-redirect"`})
+	r := b.post("/console/oauth-clients", url.Values{"label": {"ci-app"}, "redirect_uri": {"https://ci.example/callback"}})
+	expect(t, r, http.StatusOK, []string{`id="new-client"`, "Client ci-app registered"})
+	id := regexp.MustCompile(`data-testid="client-id">([^<]+)<`).FindStringSubmatch(r.Body)
+	secret := regexp.MustCompile(`data-testid="client-secret">([^<]+)<`).FindStringSubmatch(r.Body)
+	if id == nil || secret == nil {
+		t.Fatalf("no id or secret on the page:\n%s", r.Body)
+	}
+	cl, err := e.cloud.Client(id[1])
+	if err != nil || cl.Label != "ci-app" || cl.RedirectURI != "https://ci.example/callback" || !bytes.Equal(cl.SecretHash, cloudstore.HashToken(secret[1])) {
+		t.Fatalf("the registered client: %+v %v", cl, err)
+	}
+	expect(t, b.get("/console/oauth-clients"), http.StatusOK, []string{"ci-app"}, secret[1], `id="new-client"`)
+	expect(t, b.post("/console/oauth-clients", url.Values{"label": {"x"}, "redirect_uri": {"not a url"}}), http.StatusBadRequest,
+		[]string{`id="create-client-error"`, "redirect_uri"})
 }

@@ -1,11 +1,13 @@
 package consoleweb
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/cloudsvc"
+	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"github.com/pocketforge/pocketforge/web"
 )
@@ -16,6 +18,21 @@ type clientsView struct {
 	top
 	Clients []clientRow
 	Pager   pager
+	// MayCreate shows the form that registers a client; Form is what it holds, Error why it was
+	// refused.
+	MayCreate bool
+	Form      clientForm
+	Error     string
+	// New is the client just registered and Secret its secret, shown once (the page is not
+	// cached).
+	New    *clientRow
+	Secret string
+}
+
+// clientForm is what the register form holds.
+type clientForm struct {
+	Label, RedirectURI string
+	Public             bool
 }
 
 // clientRow is an OAuth client as the list shows it.
@@ -26,6 +43,11 @@ func (cl clientRow) Since() stamp { return stamp(cl.Created) }
 
 // clients is GET /console/oauth-clients (GET /account/oauth-clients: the account_access grant).
 func (con *console) clients(c *fiber.Ctx, who *cloudsvc.Caller) error {
+	return con.clientsPage(c, who, http.StatusOK, clientsView{})
+}
+
+// clientsPage draws the OAuth clients page with status over v's form, error and new client.
+func (con *console) clientsPage(c *fiber.Ctx, who *cloudsvc.Caller, status int, v clientsView) error {
 	if err := allow(cloudsvc.NeedListOAuthClients, who); err != nil {
 		return err
 	}
@@ -34,11 +56,30 @@ func (con *console) clients(c *fiber.Ctx, who *cloudsvc.Caller) error {
 		return err
 	}
 	page, p := paginate(c, "/console/oauth-clients", list)
-	v := clientsView{top: newTop(who, "oauth-clients"), Pager: p}
+	v.top, v.Pager = newTop(who, "oauth-clients"), p
+	v.MayCreate = allow(cloudsvc.NeedCreateOAuthClient, who) == nil
 	for _, cl := range page {
 		v.Clients = append(v.Clients, clientRow{cl})
 	}
-	return con.render(c, http.StatusOK, "OAuth clients", web.PageOf(clientsPage, v))
+	return con.render(c, status, "OAuth clients", web.PageOf(clientsPage, v))
+}
+
+// createClient is POST /console/oauth-clients: cloudsvc.CreateClient, as POST
+// /account/oauth-clients does. The answer is the page itself, carrying the secret once; a
+// refused input shows the form again with the domain's reasons (400).
+func (con *console) createClient(c *fiber.Ctx, who *cloudsvc.Caller) error {
+	if err := allow(cloudsvc.NeedCreateOAuthClient, who); err != nil {
+		return err
+	}
+	form := clientForm{Label: c.FormValue("label"), RedirectURI: c.FormValue("redirect_uri"), Public: c.FormValue("public") != ""}
+	cl, secret, err := con.Cloud.CreateClient(who.User, cloudstore.ClientInput{Label: &form.Label, RedirectURI: &form.RedirectURI, Public: &form.Public})
+	if errors.Is(err, store.ErrInvalid) {
+		return con.clientsPage(c, who, http.StatusBadRequest, clientsView{Form: form, Error: err.Error()})
+	}
+	if err != nil {
+		return err
+	}
+	return con.clientsPage(c, who, http.StatusOK, clientsView{New: &clientRow{cl}, Secret: secret})
 }
 
 // eventsView is the events page's data: a page of the events the user may see, newest first.
