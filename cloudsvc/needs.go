@@ -44,6 +44,8 @@ var (
 	NeedGetUser = Need{"account", cloudstore.ReadOnly, UnrestrictedOnly}
 	// NeedCreateUser guards adding a user: POST /account/users.
 	NeedCreateUser = Need{"account", cloudstore.ReadWrite, UnrestrictedOnly}
+	// NeedDeleteUser guards removing one: DELETE /account/users/{username}.
+	NeedDeleteUser = Need{"account", cloudstore.ReadWrite, UnrestrictedOnly}
 
 	// NeedListTokens guards the caller's own tokens: GET /profile/tokens. Any user may list
 	// theirs, with the account scope.

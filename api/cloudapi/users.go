@@ -13,7 +13,7 @@ func (a *api) bindUsers(r *routes) {
 	r.add(both, "POST", "/account/users", accessOf(cloudsvc.NeedCreateUser), a.createUser)
 	r.add(both, "GET", "/account/users/:username", accessOf(cloudsvc.NeedGetUser), a.getUser)
 	r.add(both, "PUT", "/account/users/:username", account(unrestrictedOnly), a.updateUser)
-	r.add(both, "DELETE", "/account/users/:username", account(unrestrictedOnly), a.deleteUser)
+	r.add(both, "DELETE", "/account/users/:username", accessOf(cloudsvc.NeedDeleteUser), a.deleteUser)
 	r.add(both, "GET", "/account/users/:username/grants", accessOf(cloudsvc.NeedGetUser), a.getGrants)
 	r.add(both, "PUT", "/account/users/:username/grants", account(unrestrictedOnly), a.putGrants)
 }

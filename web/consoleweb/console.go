@@ -14,6 +14,7 @@
 //	GET  /console/users                             the account's users (unrestricted only)
 //	POST /console/users                             create a user (username, email, restricted)
 //	GET  /console/users/:username                   one user and their grants
+//	POST /console/users/:username/delete            delete them (after a confirm step)
 //	GET  /console/tokens                            the user's personal access tokens
 //	POST /console/tokens                            create one (label, scopes, expiry_days); its secret is shown once
 //	GET  /console/oauth-clients                     the account's OAuth clients
@@ -70,6 +71,7 @@ func Bind(app fiber.Router, d Deps) {
 	g.Get("/users", in(con.users))
 	g.Post("/users", in(con.createUser))
 	g.Get("/users/:username", in(con.user))
+	g.Post("/users/:username/delete", in(con.deleteUser))
 	g.Get("/tokens", in(con.tokens))
 	g.Post("/tokens", in(con.createToken))
 	g.Get("/oauth-clients", in(con.clients))

@@ -298,3 +298,23 @@ func TestCreateOAuthClient(t *testing.T) {
 	expect(t, b.post("/console/oauth-clients", url.Values{"label": {"x"}, "redirect_uri": {"not a url"}}), http.StatusBadRequest,
 		[]string{`id="create-client-error"`, "redirect_uri"})
 }
+
+// TestDeleteUser (issue 37): a user is deleted from the console after a confirm step, through the
+// domain (they are gone from the list); one's own user has no button and is refused as the API
+// refuses it.
+func TestDeleteUser(t *testing.T) {
+	e := newEnv(t)
+	b := e.browser(t)
+	b.signIn("demo", demoPassword)
+	expect(t, b.get("/console/users/carol"), http.StatusOK, []string{`id="delete-user"`})
+	expect(t, b.post("/console/users/carol/delete", url.Values{}), http.StatusOK, []string{`id="confirm"`, "Delete carol?"})
+	r := b.post("/console/users/carol/delete", url.Values{"confirm": {"yes"}})
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/console/users?deleted=carol" {
+		t.Fatalf("the delete: %d %s", r.Status, r.Header.Get("Location"))
+	}
+	expect(t, b.get("/console/users?deleted=carol"), http.StatusOK, []string{`id="user-deleted"`}, `href="/console/users/carol"`)
+	expect(t, b.get("/console/users/carol"), http.StatusNotFound, nil)
+	expect(t, b.get("/console/users/demo"), http.StatusOK, nil, `id="delete-user"`)
+	expect(t, b.post("/console/users/demo/delete", url.Values{"confirm": {"yes"}}), http.StatusBadRequest,
+		[]string{`id="delete-user-error"`, "You cannot delete your own user"})
+}

@@ -19,6 +19,8 @@ type usersView struct {
 	Pager pager
 	Form  cloudstore.NewUser // what the form shows (after a refused attempt, what was sent)
 	Error string
+	// Deleted names the user just deleted.
+	Deleted string
 }
 
 // userRow is a user as the list shows them.
@@ -45,7 +47,7 @@ func (con *console) usersPage(c *fiber.Ctx, who *cloudsvc.Caller, status int, fo
 		return err
 	}
 	page, p := paginate(c, "/console/users", list)
-	v := usersView{top: newTop(who, "users"), Pager: p, Form: form, Error: problem}
+	v := usersView{top: newTop(who, "users"), Pager: p, Form: form, Error: problem, Deleted: c.Query("deleted")}
 	for _, u := range page {
 		v.Users = append(v.Users, userRow{u})
 	}
@@ -74,6 +76,11 @@ func (con *console) createUser(c *fiber.Ctx, who *cloudsvc.Caller) error {
 type userView struct {
 	top
 	Subject userRow
+	// MayDelete shows the delete button (not on one's own page: the domain refuses that).
+	MayDelete bool
+	// Confirm is the delete's confirm step; Error why the delete was refused.
+	Confirm bool
+	Error   string
 	Created bool // just created: say where the password-setup link went
 	Global  []globalGrant
 	Kinds   []grantKind
@@ -107,7 +114,8 @@ func (con *console) user(c *fiber.Ctx, who *cloudsvc.Caller) error {
 	if err != nil {
 		return err
 	}
-	v := userView{top: newTop(who, "users"), Subject: userRow{u}, Created: c.Query("created") != ""}
+	v := userView{top: newTop(who, "users"), Subject: userRow{u}, Created: c.Query("created") != "",
+		MayDelete: allow(cloudsvc.NeedDeleteUser, who) == nil && u.Username != who.User.Username}
 	if u.Restricted {
 		v.Global = globalGrants(u.Grants)
 		for _, kind := range cloudstore.EntityKinds {
@@ -144,4 +152,29 @@ func globalGrants(g *cloudstore.Grants) []globalGrant {
 		{"add_images", yes(gl.AddImages)}, {"add_volumes", yes(gl.AddVolumes)}, {"add_firewalls", yes(gl.AddFirewalls)},
 		{"cancel_account", yes(gl.CancelAccount)},
 	}
+}
+
+// deleteUser is POST /console/users/:username/delete: first a page that asks to confirm, then
+// (confirm=yes) cloudsvc.DeleteUser, as DELETE /account/users/{username} does, and back to the
+// users; a refusal (one's own user, the last unrestricted one) is shown on the user's page.
+func (con *console) deleteUser(c *fiber.Ctx, who *cloudsvc.Caller) error {
+	if err := allow(cloudsvc.NeedDeleteUser, who); err != nil {
+		return err
+	}
+	u, _, err := con.Cloud.Grants(who.User.AccountID, c.Params("username"))
+	if err != nil {
+		return err
+	}
+	v := userView{top: newTop(who, "users"), Subject: userRow{u}}
+	if !confirmed(c) {
+		v.Confirm = true
+		return con.render(c, http.StatusOK, "Delete user "+u.Username, web.PageOf(userPage, v))
+	}
+	if err := con.Cloud.DeleteUser(who.User, u.Username); errors.Is(err, store.ErrInvalid) {
+		v.Error = err.Error()
+		return con.render(c, http.StatusBadRequest, "User "+u.Username, web.PageOf(userPage, v))
+	} else if err != nil {
+		return err
+	}
+	return c.Redirect("/console/users?deleted="+url.QueryEscape(u.Username), http.StatusSeeOther)
 }
