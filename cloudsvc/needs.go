@@ -66,6 +66,12 @@ var (
 	NeedListDatabases = Need{"databases", cloudstore.ReadOnly, AnyUser}
 	// NeedGetDatabase guards one database: GET /databases/{family}/instances/{id}.
 	NeedGetDatabase = Need{"databases", cloudstore.ReadOnly, AnyUser}
+	// NeedCreateDatabase guards creating one: POST /databases/sqldb/instances (a restricted
+	// user also needs the add_databases grant: MayCreateDatabase).
+	NeedCreateDatabase = Need{"databases", cloudstore.ReadWrite, AnyUser}
+	// NeedUpdateDatabase guards changing one, a resize included: PUT
+	// /databases/{family}/instances/{id}.
+	NeedUpdateDatabase = Need{"databases", cloudstore.ReadWrite, AnyUser}
 	// NeedGetDatabaseCredentials guards a database's root credentials:
 	// GET /databases/{family}/instances/{id}/credentials.
 	NeedGetDatabaseCredentials = Need{"databases", cloudstore.ReadOnly, AnyUser}

@@ -71,10 +71,10 @@ func (d *dbAPI) bindFamily(r *routes, fam string) {
 	unrestricted := access{area: "databases", who: unrestrictedOnly}
 	add("GET", "", accessOf(cloudsvc.NeedListDatabases), d.list(fam))
 	if fam == cloudstore.FamilySQL {
-		add("POST", "", rw, d.create)
+		add("POST", "", accessOf(cloudsvc.NeedCreateDatabase), d.create)
 	}
 	add("GET", one, accessOf(cloudsvc.NeedGetDatabase), d.get(fam))
-	add("PUT", one, rw, d.update(fam))
+	add("PUT", one, accessOf(cloudsvc.NeedUpdateDatabase), d.update(fam))
 	add("DELETE", one, unrestricted, d.remove(fam))
 	backups := accessOf(cloudsvc.NeedDatabaseBackups)
 	add("GET", one+"/backups", backups, d.listBackups(fam))

@@ -20,10 +20,12 @@
 //	GET  /console/oauth-clients                     the account's OAuth clients
 //	POST /console/oauth-clients                     register one (label, redirect_uri, public); its secret is shown once
 //	GET  /console/databases                         the managed databases the user may see
+//	POST /console/databases                         create one (label, engine, region, type, cluster_size, allow_list)
 //	GET  /console/databases/:family/:id             one database
 //	POST /console/databases/:family/:id/credentials        reveal its root credentials (after a confirm step)
 //	POST /console/databases/:family/:id/credentials/reset  reset them (after a confirm step)
 //	GET  /console/databases/:family/:id/ca.pem      its CA certificate
+//	POST /console/databases/:family/:id/resize      resize it (type, cluster_size)
 //	POST /console/databases/:family/:id/backups     back it up now (label)
 //	POST /console/databases/:family/:id/backups/:backup/restore  restore a backup (after a confirm step)
 //	GET  /console/events                            the events the user may see (paged)
@@ -77,11 +79,13 @@ func Bind(app fiber.Router, d Deps) {
 	g.Get("/oauth-clients", in(con.clients))
 	g.Post("/oauth-clients", in(con.createClient))
 	g.Get("/databases", in(con.databases))
+	g.Post("/databases", in(con.createDatabase))
 	g.Get("/databases/:family/:id", in(con.database))
 	g.Post("/databases/:family/:id/credentials", in(con.revealCredentials))
 	g.Post("/databases/:family/:id/credentials/reset", in(con.resetCredentials))
 	g.Get("/databases/:family/:id/ca.pem", in(con.databaseCA))
 	g.Post("/databases/:family/:id/backups", in(con.backUp))
+	g.Post("/databases/:family/:id/resize", in(con.resizeDatabase))
 	g.Post("/databases/:family/:id/backups/:backup/restore", in(con.restoreBackup))
 	g.Get("/events", in(con.events))
 	g.Get("/billing", in(con.billing))

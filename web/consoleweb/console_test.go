@@ -318,3 +318,32 @@ func TestDeleteUser(t *testing.T) {
 	expect(t, b.post("/console/users/demo/delete", url.Values{"confirm": {"yes"}}), http.StatusBadRequest,
 		[]string{`id="delete-user-error"`, "You cannot delete your own user"})
 }
+
+// TestCreateAndResizeDatabase (issue 37): a database created from the console's form is the
+// domain's (provisioning, its page next); a refused input is the form again with the domain's
+// reasons; an active database resizes from its page (resizing), and a resize that changes
+// nothing is refused.
+func TestCreateAndResizeDatabase(t *testing.T) {
+	e := newEnv(t)
+	b := e.browser(t)
+	b.signIn("demo", demoPassword)
+	expect(t, b.get("/console/databases"), http.StatusOK, []string{`id="database-form"`, `<option value="mysql/8.0.26"`, `<option value="us-east"`, `<option value="g6-nanode-1"`})
+	r := b.post("/console/databases", url.Values{"label": {"from-console"}, "engine": {"mysql/8.0.26"}, "region": {"us-east"},
+		"type": {"g6-nanode-1"}, "cluster_size": {"1"}, "allow_list": {"203.0.113.9, 127.0.0.1"}})
+	if r.Status != http.StatusSeeOther || !strings.HasPrefix(r.Header.Get("Location"), "/console/databases/sqldb/") {
+		t.Fatalf("create: %d %s\n%s", r.Status, r.Header.Get("Location"), r.Body)
+	}
+	expect(t, b.get(r.Header.Get("Location")), http.StatusOK, []string{"<h1>Database from-console</h1>", "provisioning", "203.0.113.9/32"})
+	expect(t, b.post("/console/databases", url.Values{"label": {"x"}, "engine": {"mysql/8.0.26"}, "region": {"mars-1"}, "type": {"g6-nanode-1"}}),
+		http.StatusBadRequest, []string{`id="create-database-error"`, "region"})
+
+	orders := "/console/databases/sqldb/" + strconv.FormatUint(e.database(t, "orders-sql").ID, 10)
+	expect(t, b.get(orders), http.StatusOK, []string{`id="resize-form"`, `<option value="g6-dedicated-2" selected>`})
+	expect(t, b.post(orders+"/resize", url.Values{"type": {"g6-dedicated-2"}, "cluster_size": {"3"}}), http.StatusBadRequest,
+		[]string{`id="database-error"`, "Choose another type"})
+	r = b.post(orders+"/resize", url.Values{"type": {"g6-dedicated-4"}, "cluster_size": {"3"}})
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != orders+"?done=resize" {
+		t.Fatalf("resize: %d %s\n%s", r.Status, r.Header.Get("Location"), r.Body)
+	}
+	expect(t, b.get(orders+"?done=resize"), http.StatusOK, []string{`id="resize-started"`, `data-testid="database-status">resizing`})
+}

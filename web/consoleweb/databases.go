@@ -1,11 +1,13 @@
 package consoleweb
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/cloudsvc"
+	"github.com/pocketforge/pocketforge/store"
 	"github.com/pocketforge/pocketforge/store/cloudstore"
 	"github.com/pocketforge/pocketforge/web"
 )
@@ -15,6 +17,10 @@ type databasesView struct {
 	top
 	Databases []databaseRow
 	Pager     pager
+	// MayCreate shows the create form (Form), Error why it was refused.
+	MayCreate bool
+	Form      dbForm
+	Error     string
 }
 
 // databaseRow is a managed database as the console shows it.
@@ -31,19 +37,7 @@ func (d databaseRow) Since() stamp { return stamp(d.Created) }
 // databases is GET /console/databases (GET /databases/instances: a restricted user sees the
 // databases they hold a grant on).
 func (con *console) databases(c *fiber.Ctx, who *cloudsvc.Caller) error {
-	if err := allow(cloudsvc.NeedListDatabases, who); err != nil {
-		return err
-	}
-	list, err := con.Cloud.VisibleDatabases(who.User, "")
-	if err != nil {
-		return err
-	}
-	page, p := paginate(c, "/console/databases", list)
-	v := databasesView{top: newTop(who, "databases"), Pager: p}
-	for _, d := range page {
-		v.Databases = append(v.Databases, databaseRow{d})
-	}
-	return con.render(c, http.StatusOK, "Databases", web.PageOf(databasesPage, v))
+	return con.databasesPage(c, who, http.StatusOK, dbForm{ClusterSize: "1"}, "")
 }
 
 // databaseView is one database's page, and the pages of its credentials steps.
@@ -62,11 +56,15 @@ type databaseView struct {
 	// Backups are the database's complete backups, read when MayBackUp (the backups' guard).
 	Backups   []cloudstore.DatabaseBackup
 	MayBackUp bool
+	// NoBackups is why the database has no backups to list or take now (the domain's words).
+	NoBackups string
 	// Backup is the backup a restore's confirm page asks about.
 	Backup cloudstore.DatabaseBackup
 	// Error is why a form on the page was refused; Note what a form just did ("backup",
-	// "restore").
+	// "restore", "resize").
 	Error, Note string
+	// Types are the plans the resize form offers (none: no resize for who).
+	Types []cloudstore.DatabaseType
 }
 
 // lookup reads the database of the path (fam, id) as who may see it, for an operation that
@@ -97,10 +95,20 @@ func (con *console) databasePage(c *fiber.Ctx, who *cloudsvc.Caller, d cloudstor
 	v := databaseView{top: newTop(who, "databases"), DB: databaseRow{d}, Reset: c.Query("reset") != "",
 		MayReset: allow(cloudsvc.NeedResetDatabaseCredentials, who) == nil, Error: refused,
 		Note: c.Query("done"), Conn: connectionOf(d)}
+	if allow(cloudsvc.NeedUpdateDatabase, who) == nil && d.Family == cloudstore.FamilySQL {
+		cat, err := con.Cloud.DatabaseCatalog()
+		if err != nil {
+			return err
+		}
+		v.Types = cat.Types
+	}
 	if allow(cloudsvc.NeedDatabaseBackups, who) == nil {
 		v.MayBackUp = true
 		list, err := con.Cloud.DatabaseBackups(who.User, d.Family, d.ID)
-		if err != nil {
+		switch {
+		case errors.Is(err, store.ErrInvalid), errors.Is(err, store.ErrConflict):
+			v.NoBackups = err.Error() // not now (provisioning…): the section says why
+		case err != nil:
 			return err
 		}
 		v.Backups = list
