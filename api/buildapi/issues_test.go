@@ -119,7 +119,7 @@ func TestViewIssues(t *testing.T) {
 		iss("the package is deleted", req("DELETE", "/source/devel:tools/pocket-cli", asAlice, ""), ok, ""),
 		iss("its issues go with it", req("GET", searchURL("/search/package/id", `issue/@name='500'`, ""), asBob, ""), want(200, `<collection matches="0">`), ""),
 		iss("its view is gone", req("GET", "/source/devel:tools/pocket-cli?view=issues", asBob, ""), code(404, "unknown_package"), ""),
-		iss("an unknown view", req("GET", "/source/devel:tools/forge-utils?view=nope", asBob, ""), code(400, "400", "unknown view 'nope' (info, cpio or issues)"), ""),
+		iss("an unknown view", req("GET", "/source/devel:tools/forge-utils?view=nope", asBob, ""), code(400, "400", "unknown view 'nope' (info, cpio, issues or products)"), ""),
 	})
 }
 
