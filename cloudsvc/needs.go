@@ -44,6 +44,9 @@ var (
 	NeedGetUser = Need{"account", cloudstore.ReadOnly, UnrestrictedOnly}
 	// NeedCreateUser guards adding a user: POST /account/users.
 	NeedCreateUser = Need{"account", cloudstore.ReadWrite, UnrestrictedOnly}
+	// NeedUpdateGrants guards changing a restricted user's grants: PUT
+	// /account/users/{username}/grants.
+	NeedUpdateGrants = Need{"account", cloudstore.ReadWrite, UnrestrictedOnly}
 	// NeedDeleteUser guards removing one: DELETE /account/users/{username}.
 	NeedDeleteUser = Need{"account", cloudstore.ReadWrite, UnrestrictedOnly}
 

@@ -15,7 +15,7 @@ func (a *api) bindUsers(r *routes) {
 	r.add(both, "PUT", "/account/users/:username", account(unrestrictedOnly), a.updateUser)
 	r.add(both, "DELETE", "/account/users/:username", accessOf(cloudsvc.NeedDeleteUser), a.deleteUser)
 	r.add(both, "GET", "/account/users/:username/grants", accessOf(cloudsvc.NeedGetUser), a.getGrants)
-	r.add(both, "PUT", "/account/users/:username/grants", account(unrestrictedOnly), a.putGrants)
+	r.add(both, "PUT", "/account/users/:username/grants", accessOf(cloudsvc.NeedUpdateGrants), a.putGrants)
 }
 
 // userView is a User as the API shows it.

@@ -15,6 +15,7 @@
 //	POST /console/users                             create a user (username, email, restricted)
 //	GET  /console/users/:username                   one user and their grants
 //	POST /console/users/:username/delete            delete them (after a confirm step)
+//	POST /console/users/:username/grants            change a restricted user's grants
 //	GET  /console/tokens                            the user's personal access tokens
 //	POST /console/tokens                            create one (label, scopes, expiry_days); its secret is shown once
 //	GET  /console/oauth-clients                     the account's OAuth clients
@@ -74,6 +75,7 @@ func Bind(app fiber.Router, d Deps) {
 	g.Post("/users", in(con.createUser))
 	g.Get("/users/:username", in(con.user))
 	g.Post("/users/:username/delete", in(con.deleteUser))
+	g.Post("/users/:username/grants", in(con.saveGrants))
 	g.Get("/tokens", in(con.tokens))
 	g.Post("/tokens", in(con.createToken))
 	g.Get("/oauth-clients", in(con.clients))

@@ -316,7 +316,7 @@ func TestDeleteUser(t *testing.T) {
 	expect(t, b.get("/console/users/carol"), http.StatusNotFound, nil)
 	expect(t, b.get("/console/users/demo"), http.StatusOK, nil, `id="delete-user"`)
 	expect(t, b.post("/console/users/demo/delete", url.Values{"confirm": {"yes"}}), http.StatusBadRequest,
-		[]string{`id="delete-user-error"`, "You cannot delete your own user"})
+		[]string{`id="user-error"`, "You cannot delete your own user"})
 }
 
 // TestCreateAndResizeDatabase (issue 37): a database created from the console's form is the
@@ -346,4 +346,37 @@ func TestCreateAndResizeDatabase(t *testing.T) {
 		t.Fatalf("resize: %d %s\n%s", r.Status, r.Header.Get("Location"), r.Body)
 	}
 	expect(t, b.get(orders+"?done=resize"), http.StatusOK, []string{`id="resize-started"`, `data-testid="database-status">resizing`})
+}
+
+// TestEditGrants (issue 37): a restricted user's grants are a form on their page for an
+// unrestricted user; what it sends is the domain's (GET …/grants shows it), including an entity
+// permission taken away; a bad value is the page again with the domain's reason; the user's own
+// session sees no form.
+func TestEditGrants(t *testing.T) {
+	e := newEnv(t)
+	b := e.browser(t)
+	b.signIn("demo", demoPassword)
+	page := b.get("/console/users/carol")
+	expect(t, page, http.StatusOK, []string{`id="grants-form"`, `name="g:account_access"`, `<option value="read_only" selected>`, `name="g:add_databases"`})
+	web1 := regexp.MustCompile(`name="perm:instance:(\d+)" aria-label="instance web-1"`).FindStringSubmatch(page.Body)
+	if web1 == nil {
+		t.Fatalf("no select for web-1:\n%s", page.Body)
+	}
+	r := b.post("/console/users/carol/grants", url.Values{"g:account_access": {"read_write"}, "g:add_databases": {"no"}, "g:add_volumes": {"yes"},
+		"perm:instance:" + web1[1]: {"none"}})
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/console/users/carol?saved=1" {
+		t.Fatalf("save: %d %s\n%s", r.Status, r.Header.Get("Location"), r.Body)
+	}
+	u, _, err := e.cloud.Grants(e.database(t, "orders-sql").AccountID, "carol")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := strconv.ParseUint(web1[1], 10, 64)
+	if u.Grants.AccountAccess() != "read_write" || u.Grants.Global.AddDatabases || !u.Grants.Global.AddVolumes || u.Grants.Permission("instance", id) != "" {
+		t.Fatalf("carol's grants after the save: %+v", u.Grants)
+	}
+	expect(t, b.get("/console/users/carol?saved=1"), http.StatusOK, []string{`id="grants-saved"`, `<option value="read_write" selected>`})
+	expect(t, b.post("/console/users/carol/grants", url.Values{"g:account_access": {"everything"}}), http.StatusBadRequest,
+		[]string{`id="user-error"`, "account_access"})
+	expect(t, b.get("/console/users/demo"), http.StatusOK, []string{`id="grants-unrestricted"`}, `id="grants-form"`)
 }

@@ -78,6 +78,9 @@ type userView struct {
 	Subject userRow
 	// MayDelete shows the delete button (not on one's own page: the domain refuses that).
 	MayDelete bool
+	// MayEdit makes the grants a form (a restricted user's, for one who may change them); Saved
+	// says they were just saved.
+	MayEdit, Saved bool
 	// Confirm is the delete's confirm step; Error why the delete was refused.
 	Confirm bool
 	Error   string
@@ -107,15 +110,23 @@ type grantEntity struct {
 
 // user is GET /console/users/:username (GET /account/users/{username} and its grants).
 func (con *console) user(c *fiber.Ctx, who *cloudsvc.Caller) error {
+	return con.userPage(c, who, c.Params("username"), http.StatusOK, "")
+}
+
+// userPage draws the page of the user named username with status and, when a form on it was
+// refused, why.
+func (con *console) userPage(c *fiber.Ctx, who *cloudsvc.Caller, username string, status int, refused string) error {
 	if err := allow(cloudsvc.NeedGetUser, who); err != nil {
 		return err
 	}
-	u, owned, err := con.Cloud.Grants(who.User.AccountID, c.Params("username"))
+	u, owned, err := con.Cloud.Grants(who.User.AccountID, username)
 	if err != nil {
 		return err
 	}
 	v := userView{top: newTop(who, "users"), Subject: userRow{u}, Created: c.Query("created") != "",
-		MayDelete: allow(cloudsvc.NeedDeleteUser, who) == nil && u.Username != who.User.Username}
+		MayDelete: allow(cloudsvc.NeedDeleteUser, who) == nil && u.Username != who.User.Username,
+		MayEdit:   allow(cloudsvc.NeedUpdateGrants, who) == nil && u.Restricted,
+		Saved:     c.Query("saved") != "", Error: refused}
 	if u.Restricted {
 		v.Global = globalGrants(u.Grants)
 		for _, kind := range cloudstore.EntityKinds {
@@ -126,7 +137,7 @@ func (con *console) user(c *fiber.Ctx, who *cloudsvc.Caller) error {
 			v.Kinds = append(v.Kinds, gk)
 		}
 	}
-	return con.render(c, http.StatusOK, "User "+u.Username, web.PageOf(userPage, v))
+	return con.renderUser(c, status, v)
 }
 
 // globalGrants lists a restricted user's global grants with the API's names.
