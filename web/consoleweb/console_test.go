@@ -123,7 +123,7 @@ func TestViews(t *testing.T) {
 		{"/console", []string{"<h1>Account</h1>", "Pocket Demo Inc.", "Philadelphia", `data-testid="account-balance"`, "ending 4242", `aria-current="page">Account<`}},
 		{"/console/account", []string{"Dana Demo", "billing@demo.pocketforge.test"}},
 		{"/console/users", []string{`href="/console/users/carol"`, "carol@demo.pocketforge.test", `id="create-user"`, `name="csrf"`, `for="new-username"`}},
-		{"/console/users/carol", []string{"<h1>User carol</h1>", "account_access</dt><dd>read_only", "web-1", "read_write", `data-testid="grants-instance"`}},
+		{"/console/users/carol", []string{"<h1>User carol</h1>", `<select id="g-account_access" name="g:account_access"><option value="none">none</option><option value="read_only" selected>`, "web-1", "read_write", `data-testid="grants-instance"`}},
 		{"/console/users/demo", []string{`id="grants-unrestricted"`}},
 		{"/console/tokens", []string{`id="create-token"`, `for="token-label"`, "No tokens."}},
 		{"/console/oauth-clients", []string{"Pocket CLI", "5c0c4e7f1d2a3b4c5d6e", "http://localhost:8000/callback", "private"}},
@@ -209,7 +209,7 @@ func TestCreateUser(t *testing.T) {
 	if loc := r.Header.Get("Location"); loc != "/console/users/erin?created=1" {
 		t.Fatalf("to %q", loc)
 	}
-	expect(t, b.get("/console/users/erin?created=1"), http.StatusOK, []string{`id="user-created"`, "erin@demo.pocketforge.test", "account_access</dt><dd>none"})
+	expect(t, b.get("/console/users/erin?created=1"), http.StatusOK, []string{`id="user-created"`, "erin@demo.pocketforge.test", `<select id="g-account_access" name="g:account_access"><option value="none" selected>`})
 	expect(t, b.get("/console/events"), http.StatusOK, []string{"user_create"})
 
 	r = b.post("/console/users", url.Values{"username": {"erin"}, "email": {"erin@demo.pocketforge.test"}})
