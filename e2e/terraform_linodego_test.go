@@ -109,7 +109,9 @@ func TestLinodegoTerraformNeeds(t *testing.T) {
 			t.Fatalf("CreateMySQLDatabase mysql/8: %+v %v", db, err)
 		}
 		event := databaseEvent(t, c, db.ID, linodego.ActionDatabaseCreate)
-		if event.Status != linodego.EventStarted || event.PercentComplete != 0 {
+		// The percent follows the wall clock over the provisioning time: a loaded machine may
+		// have let a percent or two pass between the create and this read.
+		if event.Status != linodego.EventStarted || event.PercentComplete > 5 {
 			t.Fatalf("database_create at once: %s %d%%", event.Status, event.PercentComplete)
 		}
 		// the credentials and the CA exist from the start
