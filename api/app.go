@@ -138,7 +138,7 @@ func New(cfg *config.Config, d Deps) *fiber.App {
 	d.appliance = appliancesvc.New(d.Store, appliancesvc.Options{Clock: d.Clock, DevClock: cfg.DevClock, OnReplace: replaced,
 		World: domains.DemoWorld()})
 	serveMetrics := bindMetrics(app, cfg, d, map[string]*ratelimit.Limiter{"cloud": cloudLimiter, "explorer": explorerLimiter})
-	bindWeb(app, cfg, d, externalURL)
+	bindWeb(app, cfg, d, externalURL, cloudLimiter)
 	admin.Bind(app.Group("/_appliance"), admin.Deps{
 		Store: d.Store, Clock: d.Clock, Ready: d.Ready, Journal: d.Journal, Log: d.Log, Appliance: d.appliance,
 		RestoreLimit: cfg.BodyLimit, TrustedProxies: cfg.TrustedProxies, Chaos: d.chaos,

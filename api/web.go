@@ -4,8 +4,10 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/pocketforge/pocketforge/api/cloudapi"
 	"github.com/pocketforge/pocketforge/api/kit"
 	"github.com/pocketforge/pocketforge/config"
+	"github.com/pocketforge/pocketforge/internal/ratelimit"
 	"github.com/pocketforge/pocketforge/web"
 	"github.com/pocketforge/pocketforge/web/applianceweb"
 	"github.com/pocketforge/pocketforge/web/buildweb"
@@ -18,7 +20,7 @@ import (
 // bindWeb mounts the web interface: the site's own pages (home, static files) and each area's
 // pages over the same domains the APIs use. Its paths are the ones no API owns (areaOf's
 // "web"), so its errors are pages.
-func bindWeb(app *fiber.App, cfg *config.Config, d Deps, externalURL func() string) {
+func bindWeb(app *fiber.App, cfg *config.Config, d Deps, externalURL func() string, cloudLimiter *ratelimit.Limiter) {
 	site := &web.Site{ExternalURL: externalURL}
 	checks := func() []web.Check {
 		var out []web.Check
@@ -32,7 +34,7 @@ func bindWeb(app *fiber.App, cfg *config.Config, d Deps, externalURL func() stri
 	explorerweb.Bind(app, explorerweb.Deps{Site: site, Explorer: d.Domains.Explorer})
 	buildweb.Bind(app, buildweb.Deps{Site: site, Build: d.Domains.Build, Explorer: d.Domains.Explorer})
 	consoleweb.Bind(app, consoleweb.Deps{Site: site, Cloud: d.Domains.Cloud, ClientIP: clientIP,
-		Secure: strings.HasPrefix(d.ExternalURL, "https://")})
+		Secure: strings.HasPrefix(d.ExternalURL, "https://"), AcceptLimit: cloudapi.TransferAcceptLimit(cloudLimiter, cfg.CloudRateScale)})
 	applianceweb.Bind(app, applianceweb.Deps{Site: site, Appliance: d.appliance, Checks: checks, Log: d.Log,
 		ClientIP: clientIP, Requests: journalReader(d.Journal)})
 	valuesweb.Bind(app, valuesweb.Deps{Site: site})

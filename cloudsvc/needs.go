@@ -59,6 +59,9 @@ var (
 	// NeedListServiceTransfers guards the account's service transfers:
 	// GET /account/service-transfers.
 	NeedListServiceTransfers = Need{"account", cloudstore.ReadOnly, UnrestrictedOnly}
+	// NeedAcceptTransfer guards taking a transfer for the account:
+	// POST /account/service-transfers/{token}/accept (and its entity-transfer twin).
+	NeedAcceptTransfer = Need{"account", cloudstore.ReadWrite, UnrestrictedOnly}
 
 	// NeedListEvents guards the account's events: GET /account/events.
 	NeedListEvents = Need{"events", cloudstore.ReadOnly, AnyUser}

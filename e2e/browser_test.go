@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/linode/linodego"
 )
 
 // The browser tests: each page a person opens, read and clicked in headless Chromium through
@@ -376,16 +377,56 @@ func TestBrowserDocs(t *testing.T) {
 }
 
 // consoleSignIn signs the demo user in on the console's sign-in form, which b shows.
-func consoleSignIn(b *page) {
+func consoleSignIn(b *page) { b.t.Helper(); consoleSignInAs(b, "demo") }
+
+// consoleSignInAs signs the demo world's user in (their password is "<user>-password").
+func consoleSignInAs(b *page, user string) {
 	b.t.Helper()
 	b.do("sign in",
-		chromedp.SetValue(chromedp.CSS("#username"), "demo"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "demo-password"),
+		chromedp.SetValue(chromedp.CSS("#username"), user),
+		chromedp.SendKeys(chromedp.CSS("#password"), user+"-password"),
 		chromedp.Click(chromedp.CSS("#signin")),
 		chromedp.WaitReady(chromedp.CSS("#console-bar")))
-	if who := b.text("[data-testid=console-user]"); who != "demo" {
+	if who := b.text("[data-testid=console-user]"); who != user {
 		b.t.Errorf("signed in as %q", who)
 	}
+}
+
+// TestBrowserConsoleTransfer (issue 37): the partner account's owner accepts, in the console,
+// the transfer the demo account offered through the API: paste the token, review what it moves,
+// accept; the API then shows the transfer accepted to its sender.
+func TestBrowserConsoleTransfer(t *testing.T) {
+	t.Parallel()
+	p := start(t, "--ephemeral", "--dev-clock", "--bootstrap-token", e2eToken)
+	p.waitReady(t)
+	ctx := context.Background()
+	demo := cloudClient(p, e2eToken)
+	tr, err := demo.RequestAccountServiceTransfer(ctx, linodego.AccountServiceTransferRequestOptions{
+		Entities: linodego.AccountServiceTransferEntity{Linodes: []int{4}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newPage(t, p.url)
+	b.open("/console")
+	consoleSignInAs(b, "dave")
+	b.open("/console/transfers")
+	b.do("review the token",
+		chromedp.SendKeys(chromedp.CSS("#transfer-token"), tr.Token),
+		chromedp.Click(chromedp.CSS("#review-transfer")),
+		chromedp.WaitReady(chromedp.CSS("#transfer-review")))
+	if got := b.text("[data-testid=review-instances]"); got != "4" {
+		t.Errorf("the review lists instances %q", got)
+	}
+	b.screenshot("console-transfer-review")
+	b.do("accept", chromedp.Click(chromedp.CSS("#accept-transfer")), chromedp.WaitReady(chromedp.CSS("#transfer-accepted")))
+	if row := b.text("#transfers tbody"); !strings.Contains(row, tr.Token) || !strings.Contains(row, "accepted") || !strings.Contains(row, "received") {
+		t.Errorf("the list after the accept: %q", row)
+	}
+	if got, err := demo.GetAccountServiceTransfer(ctx, tr.Token); err != nil || got.Status != "accepted" {
+		t.Errorf("the sender sees %+v %v", got, err)
+	}
+	b.checkPage("/console/transfers", "console-transfers")
+	b.noConsoleErrors("/console/transfers")
 }
 
 // TestBrowserConsoleDatabase (issue 37): a connectable mysql database's console page says where

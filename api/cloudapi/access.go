@@ -38,6 +38,23 @@ type access struct {
 // because another front end (the web console) offers the same operation.
 func accessOf(n cloudsvc.Need) access { return access{area: n.Area, level: n.Level, who: n.Who} }
 
+// tokenKeyPrefix begins the limiter's key of a token's counters ("token:" and its id).
+const tokenKeyPrefix = "token:"
+
+// tokenKey is the limiter's key of token id's counters.
+func tokenKey(id uint64) string { return tokenKeyPrefix + strconv.FormatUint(id, 10) }
+
+// endpointLimit is the limit a route counts its requests against: the access's own, or the
+// default, named after the route so that each route is counted apart.
+func (acc access) endpointLimit(method, pattern string) ratelimit.Limit {
+	own := acc.limit
+	if own.Max == 0 {
+		own = endpointLimit
+	}
+	own.Name = "endpoint:" + method + " " + pattern
+	return own
+}
+
 // caller is the authenticated token and user of a request (cloudsvc.Authenticate).
 type caller = cloudsvc.Caller
 
@@ -71,12 +88,7 @@ func (a *api) guard(method, pattern string, acc access) fiber.Handler {
 	if acc.area != "" {
 		accepted = acc.area + ":" + level
 	}
-	own := acc.limit
-	if own.Max == 0 {
-		own = endpointLimit
-	}
-	own.Name = "endpoint:" + method + " " + pattern
-	general, own := generalLimit.Scale(a.RateScale), own.Scale(a.RateScale)
+	general, own := generalLimit.Scale(a.RateScale), acc.endpointLimit(method, pattern).Scale(a.RateScale)
 	return func(c *fiber.Ctx) error {
 		corsHeaders(c)
 		if acc.public {
@@ -94,7 +106,7 @@ func (a *api) guard(method, pattern string, acc access) fiber.Handler {
 			hdrAcceptedScopes.Set(c, accepted)
 		}
 		var key [32]byte // the limiter copies a key it keeps
-		k := strconv.AppendUint(append(key[:0], "token:"...), cl.Token.ID, 10)
+		k := strconv.AppendUint(append(key[:0], tokenKeyPrefix...), cl.Token.ID, 10)
 		if err := a.limit(c, unsafe.String(&k[0], len(k)), general, own); err != nil {
 			return err
 		}

@@ -39,6 +39,8 @@ type env struct {
 	db    *store.DB
 	clock *clock.Fixed
 	jobs  *jobs.Runner // the API's background jobs; tests run them with runJobs
+	cloud *cloudsvc.Service
+	limit *ratelimit.Limiter // the API's limiter
 }
 
 // runJobs runs every background job once at the env's clock (as the appliance does each second).
@@ -53,11 +55,12 @@ func newEnv(t testing.TB, rateScale float64) *env {
 	cloud := cloudsvc.New(db, clk, log, cloudsvc.Options{ExternalURL: url})
 	jobs := &jobs.Runner{}
 	cloud.RegisterJobs(jobs)
+	limit := ratelimit.New(clk.Now)
 	Bind(app, Deps{
 		Store: db, Clock: clk, Log: log, ExternalURL: url, RateScale: rateScale,
-		Limiter: ratelimit.New(clk.Now), Cloud: cloud,
+		Limiter: limit, Cloud: cloud,
 	})
-	return &env{app: app, db: db, clock: clk, jobs: jobs}
+	return &env{app: app, db: db, clock: clk, jobs: jobs, cloud: cloud, limit: limit}
 }
 
 // TestMain removes the seeded template data files after the tests.

@@ -20,20 +20,50 @@ const DefaultTransferDelay = cloudsvc.DefaultTransferDelay
 // (per token), applied to the deprecated entity-transfer accept too: it is the same operation.
 var serviceTransferAcceptLimit = ratelimit.Limit{Max: 2, Window: time.Minute}
 
+// serviceTransferAccept is the accept route's access: cloudsvc.NeedAcceptTransfer under the
+// seed's limit. serviceTransferAcceptRoute is its pattern, which names the limit's counter.
+var serviceTransferAccept = func() access {
+	acc := accessOf(cloudsvc.NeedAcceptTransfer)
+	acc.limit = serviceTransferAcceptLimit
+	return acc
+}()
+
+const serviceTransferAcceptRoute = "/account/service-transfers/:token/accept"
+
+// TransferAcceptLimit counts a transfer accept made outside the API (the cloud console's) in the
+// API's limiter, under the same counter as POST /account/service-transfers/{token}/accept for
+// the same token, so a second way in does not double the seed's "2 requests per minute". It
+// answers how long to wait when the limit is spent (0: go ahead). scale is --cloud-rate-scale
+// (0: no limit).
+func TransferAcceptLimit(lim *ratelimit.Limiter, scale float64) func(tokenID uint64) time.Duration {
+	limit := serviceTransferAccept.endpointLimit("POST", serviceTransferAcceptRoute).Scale(scale)
+	return func(tokenID uint64) time.Duration {
+		if scale == 0 {
+			return 0
+		}
+		d := lim.Take(tokenKey(tokenID), limit)
+		if d.Allowed || d.Unlimited {
+			return 0
+		}
+		return max(d.RetryAfter, time.Second)
+	}
+}
+
 // bindTransfers registers service transfers and their deprecated twin, entity transfers, which
 // answer 299 with warnings. Both families serve the same transfers (an entity transfer is the old
 // name of a service transfer); all are unrestricted only. (cloudsvc's clock job expires
 // pending transfers and completes accepted ones.)
 func (a *api) bindTransfers(r *routes) {
 	svc := access{area: "account", who: unrestrictedOnly}
-	svcAccept := access{area: "account", who: unrestrictedOnly, limit: serviceTransferAcceptLimit}
+	svcAccept := serviceTransferAccept
 	old := access{area: "account", who: unrestrictedOnly, deprecated: true}
-	oldAccept := access{area: "account", who: unrestrictedOnly, limit: serviceTransferAcceptLimit, deprecated: true}
+	oldAccept := serviceTransferAccept
+	oldAccept.deprecated = true
 	r.add(both, "GET", "/account/service-transfers", accessOf(cloudsvc.NeedListServiceTransfers), a.listServiceTransfers)
 	r.add(both, "POST", "/account/service-transfers", svc, a.createServiceTransfer(cloudstore.TransferService))
 	r.add(both, "GET", "/account/service-transfers/:token", svc, a.getServiceTransfer)
 	r.add(both, "DELETE", "/account/service-transfers/:token", svc, a.cancelServiceTransfer)
-	r.add(both, "POST", "/account/service-transfers/:token/accept", svcAccept, a.acceptServiceTransfer)
+	r.add(both, "POST", serviceTransferAcceptRoute, svcAccept, a.acceptServiceTransfer)
 	r.add(both, "GET", "/account/entity-transfers", old, a.listServiceTransfers)
 	r.add(both, "POST", "/account/entity-transfers", old, a.createServiceTransfer(cloudstore.TransferEntity))
 	r.add(both, "GET", "/account/entity-transfers/:token", old, a.getServiceTransfer)

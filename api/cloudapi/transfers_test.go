@@ -317,3 +317,32 @@ func TestTransferAcceptRateLimit(t *testing.T) {
 	e.clock.Advance(time.Minute)
 	e.run(t, []scenario{{name: "a new window", req: req{method: "POST", path: first, token: daveToken}, status: 400, want: []string{"already been accepted"}}})
 }
+
+// TestTransferAcceptLimitShared (issue 37): an accept counted by TransferAcceptLimit (the
+// console's) spends the same per-token budget as the API's accept route: after two such
+// accepts of dave's token the API refuses its third, and the other way round a token that spent
+// its two at the API is refused by the console's count.
+func TestTransferAcceptLimitShared(t *testing.T) {
+	e := newEnv(t, 1)
+	id := serviceTransferWorld(t, e)
+	dave, err := e.cloud.Authenticate(daveToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	consoleAccept := TransferAcceptLimit(e.limit, 1)
+	for i := range 2 {
+		if wait := consoleAccept(dave.Token.ID); wait != 0 {
+			t.Fatalf("console accept %d: wait %v", i+1, wait)
+		}
+	}
+	first := serviceTransfersPath + "/" + e.createTransfer(t, serviceTransfersPath, id["worker-1"]) + "/accept"
+	e.run(t, []scenario{{name: "the API's third", req: req{method: "POST", path: first, token: daveToken}, status: 429}})
+	if wait := consoleAccept(dave.Token.ID); wait <= 0 || wait > time.Minute {
+		t.Fatalf("the console's fourth: wait %v", wait)
+	}
+	e.clock.Advance(time.Minute)
+	e.run(t, []scenario{{name: "a new window", req: req{method: "POST", path: first, token: daveToken}, status: 200}})
+	if wait := TransferAcceptLimit(e.limit, 0)(dave.Token.ID); wait != 0 {
+		t.Fatalf("no limit at scale 0: wait %v", wait)
+	}
+}

@@ -32,9 +32,13 @@
 //	GET  /console/events                            the events the user may see (paged)
 //	GET  /console/billing                           invoices and payments
 //	GET  /console/transfers                         service and entity transfers (unrestricted only)
+//	POST /console/transfers/review                  a transfer by its token, before accepting it
+//	POST /console/transfers/accept                  accept it
 package consoleweb
 
 import (
+	"time"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/cloudsvc"
 	"github.com/pocketforge/pocketforge/web"
@@ -50,6 +54,10 @@ type Deps struct {
 	// Secure marks the session cookie Secure even on plain HTTP (behind a TLS-terminating
 	// proxy); a request that arrives over HTTPS always gets it.
 	Secure bool
+	// AcceptLimit counts a transfer accept of the session's token against the API's per-token
+	// limit of the accept route (cloudapi.TransferAcceptLimit) and answers how long to wait when
+	// it is spent (0: go ahead); nil: no limit.
+	AcceptLimit func(tokenID uint64) time.Duration
 }
 
 // console carries Deps and the sessions to the handlers.
@@ -92,6 +100,8 @@ func Bind(app fiber.Router, d Deps) {
 	g.Get("/events", in(con.events))
 	g.Get("/billing", in(con.billing))
 	g.Get("/transfers", in(con.transfers))
+	g.Post("/transfers/review", in(con.reviewTransfer))
+	g.Post("/transfers/accept", in(con.acceptTransfer))
 }
 
 // render draws a console page with title in the frame's title.

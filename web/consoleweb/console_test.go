@@ -2,6 +2,7 @@ package consoleweb
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pocketforge/pocketforge/store/cloudstore"
+	"github.com/pocketforge/pocketforge/store/kv"
 	"github.com/pocketforge/pocketforge/web"
 )
 
@@ -379,4 +381,72 @@ func TestEditGrants(t *testing.T) {
 	expect(t, b.post("/console/users/carol/grants", url.Values{"g:account_access": {"everything"}}), http.StatusBadRequest,
 		[]string{`id="user-error"`, "account_access"})
 	expect(t, b.get("/console/users/demo"), http.StatusOK, []string{`id="grants-unrestricted"`}, `id="grants-form"`)
+}
+
+// TestAcceptTransfer (issue 37): dave, the partner account's owner, receives the transfer demo
+// offered: the token's review shows what it moves, the accept goes through the domain as the
+// API's does (the transfer is accepted, the list shows it received), the domain's refusals are
+// the page again with their reasons, and the route's per-token limit answers 429 with
+// Retry-After once spent.
+func TestAcceptTransfer(t *testing.T) {
+	e := newEnv(t)
+	var worker uint64
+	err := e.db.View(func(tx kv.Tx) error {
+		acct, err := cloudstore.AccountByName(tx, "demo")
+		if err != nil {
+			return err
+		}
+		list, err := cloudstore.AccountInstances(tx, acct.ID)
+		for _, in := range list {
+			if in.Label == "worker-1" {
+				worker = in.ID
+			}
+		}
+		return err
+	})
+	if err != nil || worker == 0 {
+		t.Fatalf("worker-1: %d %v", worker, err)
+	}
+	demo, err := e.cloud.Authenticate(e.token(t, "demo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := e.cloud.CreateTransfer(demo.User, cloudstore.TransferService, []uint64{worker}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	b := e.browser(t)
+	b.signIn("dave", "dave-password")
+	expect(t, b.get("/console/transfers"), http.StatusOK, []string{`id="review-form"`, "No transfers."}, tr.Token)
+	expect(t, b.post("/console/transfers/review", url.Values{"token": {"0123456789abcdef"}}), http.StatusNotFound,
+		[]string{`id="transfer-error"`, "No transfer your account may see has this token"})
+	expect(t, b.post("/console/transfers/review", url.Values{"token": {" "}}), http.StatusBadRequest, []string{`id="transfer-error"`})
+	r := b.post("/console/transfers/review", url.Values{"token": {tr.Token}})
+	expect(t, r, http.StatusOK, []string{`id="transfer-review"`, `data-testid="review-status">pending<`,
+		fmt.Sprintf(`data-testid="review-instances">%d<`, worker), `id="accept-transfer"`, `value="` + tr.Token + `"`})
+	r = b.post("/console/transfers/accept", url.Values{"token": {tr.Token}})
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/console/transfers?accepted=1" {
+		t.Fatalf("the accept: %d %s %s", r.Status, r.Header.Get("Location"), r.Body)
+	}
+	if got, err := e.cloud.Transfer(demo.User.AccountID, tr.Token); err != nil || got.Status != cloudstore.TransferAccepted {
+		t.Fatalf("the transfer after the accept: %+v %v", got, err)
+	}
+	expect(t, b.get("/console/transfers?accepted=1"), http.StatusOK, []string{`id="transfer-accepted"`, tr.Token, "received", "accepted"})
+	r = b.post("/console/transfers/accept", url.Values{"token": {tr.Token}})
+	expect(t, r, http.StatusBadRequest, []string{`id="transfer-error"`, "This transfer has already been accepted"})
+	r = b.post("/console/transfers/accept", url.Values{"token": {tr.Token}})
+	expect(t, r, http.StatusTooManyRequests, []string{`id="transfer-error"`, "Too many accept attempts"})
+	if r.Header.Get("Retry-After") != "30" {
+		t.Fatalf("Retry-After %q", r.Header.Get("Retry-After"))
+	}
+
+	// The sender reviews its own transfer but has no accept button, and the domain refuses it.
+	s := e.browser(t)
+	s.signIn("demo", demoPassword)
+	expect(t, s.post("/console/transfers/review", url.Values{"token": {tr.Token}}), http.StatusOK, []string{`id="transfer-review"`}, `id="accept-transfer"`)
+	// A restricted user may not review or accept (the API's 403).
+	c := e.browser(t)
+	c.signIn("carol", carolPassword)
+	expect(t, c.post("/console/transfers/accept", url.Values{"token": {tr.Token}}), http.StatusForbidden, nil)
 }

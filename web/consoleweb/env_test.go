@@ -38,6 +38,9 @@ type env struct {
 	app   *fiber.App
 	cloud *cloudsvc.Service
 	clock *clock.Fixed
+	db    *store.DB
+	// accepts counts the transfer accepts AcceptLimit let through, per session token.
+	accepts map[uint64]int
 }
 
 func newEnv(t testing.TB) *env {
@@ -46,8 +49,16 @@ func newEnv(t testing.TB) *env {
 	db := demofile.Open(t, "console-demo", clk.Now(), demofile.Credentials{})
 	cloud := cloudsvc.New(db, clk, slog.New(slog.NewTextHandler(io.Discard, nil)), cloudsvc.Options{})
 	app := fiber.New(fiber.Config{ErrorHandler: errorPage})
-	Bind(app, Deps{Site: &web.Site{ExternalURL: func() string { return "http://pocketforge.test" }}, Cloud: cloud})
-	return &env{app: app, cloud: cloud, clock: clk}
+	e := &env{app: app, cloud: cloud, clock: clk, db: db, accepts: map[uint64]int{}}
+	limit := func(token uint64) time.Duration { // the API's 2 a minute, counted per token (cloudapi.TransferAcceptLimit)
+		if e.accepts[token] == 2 {
+			return 30 * time.Second
+		}
+		e.accepts[token]++
+		return 0
+	}
+	Bind(app, Deps{Site: &web.Site{ExternalURL: func() string { return "http://pocketforge.test" }}, Cloud: cloud, AcceptLimit: limit})
+	return e
 }
 
 // errorPage is the app's error page with the status the API table gives the errors the

@@ -3,7 +3,6 @@ package consoleweb
 import (
 	"errors"
 	"net/http"
-	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/cloudsvc"
@@ -188,53 +187,4 @@ func (con *console) billing(c *fiber.Ctx, who *cloudsvc.Caller) error {
 		v.Payments = append(v.Payments, paymentRow{payments[i]})
 	}
 	return con.render(c, http.StatusOK, "Billing", web.PageOf(billingPage, v))
-}
-
-// transfersView is the transfers page's data.
-type transfersView struct {
-	top
-	Transfers []transferRow
-	Pager     pager
-}
-
-// transferRow is a transfer as the user's account sees it.
-type transferRow struct {
-	cloudstore.Transfer
-	account uint64
-}
-
-// Sender says the user's account created the transfer.
-func (t transferRow) Sender() bool { return t.From == t.account }
-
-// Since is when the transfer was created.
-func (t transferRow) Since() stamp { return stamp(t.Created) }
-
-// Until is when a pending transfer expires.
-func (t transferRow) Until() stamp { return stamp(t.Expiry) }
-
-// instances lists the ids of the instances the transfer moves, comma-separated.
-func (t transferRow) instances() string {
-	ids := make([]string, len(t.Entities.Instances))
-	for i, id := range t.Entities.Instances {
-		ids[i] = strconv.FormatUint(id, 10)
-	}
-	return web.Commas(ids)
-}
-
-// transfers is GET /console/transfers (GET /account/service-transfers, which lists the
-// deprecated entity transfers too: unrestricted users only).
-func (con *console) transfers(c *fiber.Ctx, who *cloudsvc.Caller) error {
-	if err := allow(cloudsvc.NeedListServiceTransfers, who); err != nil {
-		return err
-	}
-	list, err := con.Cloud.VisibleTransfers(who.User.AccountID)
-	if err != nil {
-		return err
-	}
-	page, p := paginate(c, "/console/transfers", list)
-	v := transfersView{top: newTop(who, "transfers"), Pager: p}
-	for _, t := range page {
-		v.Transfers = append(v.Transfers, transferRow{t, who.User.AccountID})
-	}
-	return con.render(c, http.StatusOK, "Transfers", web.PageOf(transfersPage, v))
 }
