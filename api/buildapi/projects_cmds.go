@@ -5,7 +5,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/pocketforge/pocketforge/buildsvc"
-	"github.com/pocketforge/pocketforge/buildsvc/farm"
 	"github.com/pocketforge/pocketforge/store/buildstore"
 )
 
@@ -80,10 +79,9 @@ func (a *api) postProject(c *fiber.Ctx) error {
 		return a.createPatchinfo(c)
 	case "addchannels", "modifychannels":
 		return a.channelsCmd(c, cmd)
+	case "move":
+		return a.moveProject(c)
 	default:
-		if _, farm := farm.ProjectFarmCommands[cmd]; farm {
-			return a.farmProjectCmd(c, cmd)
-		}
 		return buildsvc.BadRequest("illegal_request", "unsupported POST command %s to %s", cmd, c.Path())
 	}
 }

@@ -218,14 +218,13 @@ func TestProjectCopyBinaryOptions(t *testing.T) {
 	})
 }
 
-// TestProjectFarmCommands: the commands that need the build farm are refused with a sentence
-// saying so, after the project and permission checks; unknown commands stay unsupported.
-func TestProjectFarmCommands(t *testing.T) {
+// TestUnsupportedCommands: POST /source without a command, or with one the service does not
+// have, and a project command it does not have, are refused as OBS refuses them (cmd=move is
+// TestProjectMove's).
+func TestUnsupportedCommands(t *testing.T) {
 	e := newEnv(t)
 	var list []scenario
 	list = append(list,
-		scenario{"move is Admin's", req("POST", "/source/home:alice:moved?cmd=move&oproject=home:alice", asAlice, ""), code(403, "cmd_execution_no_permission")},
-		scenario{"move needs the farm", req("POST", "/source/home:alice:moved?cmd=move&oproject=home:alice", asAdmin, ""), code(400, "illegal_request", "build farm")},
 		scenario{"POST /source without cmd", req("POST", "/source", asAlice, ""), code(400, "missing_parameter")},
 		scenario{"POST /source/?cmd=createmaintenanceincident", req("POST", "/source/?cmd=createmaintenanceincident", asAlice, ""), code(404, "unknown_project", "maintenance project")},
 		scenario{"POST /source?cmd=frob", req("POST", "/source?cmd=frob", asAlice, ""), code(400, "illegal_request", "unsupported POST command frob")},
